@@ -1,0 +1,20 @@
+# One image for web (gunicorn), worker and beat; see docker-compose.yml.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DJANGO_SETTINGS_MODULE=config.settings.production
+
+WORKDIR /app
+COPY requirements.lock ./
+RUN pip install -r requirements.lock
+
+COPY . .
+# collectstatic needs settings but no secret: a throwaway key only for this build step.
+RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=build python manage.py collectstatic --noinput \
+    && useradd --create-home --uid 1000 league
+USER league
+
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

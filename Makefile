@@ -1,0 +1,53 @@
+# Yard League. The two set-up commands are `make run` and `make test` (see README.md).
+# Only Python 3.11+ is needed: everything else is installed into .venv from requirements.lock.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint bench lock clean
+
+help:
+	@echo "make run    set up .venv, migrate, load demo data, serve on http://$(HOST):$(PORT)"
+	@echo "make test   set up .venv, run the whole test suite, then make lint"
+	@echo "make lint   ruff check, ruff format --check, mypy, import-linter contracts"
+	@echo "make bench  benchmarks (never part of make test)"
+	@echo "make lock   re-pin requirements.lock (runtime) and requirements-dev.lock from pyproject.toml"
+
+# Re-installs when the lock file changes; a second run reuses what is there.
+$(STAMP): requirements.lock requirements-dev.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory lint
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/lint-imports
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest benchmarks --benchmark-only -p no:cacheprovider $(PYTEST_ARGS)
+
+lock:
+	test -x $(BIN)/pip-compile || $(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url -o requirements.lock pyproject.toml
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --extra dev -c requirements.lock \
+		-o requirements-dev.lock pyproject.toml
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""HTTP in and out (DRF): authentication, permissions, serializers and views; no rules."""

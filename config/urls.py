@@ -1,0 +1,13 @@
+"""Top-level URLs: pages, the API under /api/v1/, the admin and the health check."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config.health import healthz
+
+urlpatterns = [
+    path("", include("league.urls")),
+    path("api/v1/", include("api.urls")),
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]

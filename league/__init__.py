@@ -1,0 +1,1 @@
+"""The organization: players, leagues, events, stages (brackets), standings and ratings."""

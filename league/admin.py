@@ -1,0 +1,1 @@
+"""Admin pages for this app's models (organizers use them)."""

@@ -1,0 +1,1 @@
+"""The rulebook of Yardzee and Yardkle: pure Python, no Django (see docs/scoring.md)."""

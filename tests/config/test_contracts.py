@@ -1,0 +1,66 @@
+"""The layers of docs/architecture.md hold: import-linter keeps them, and would catch a breach."""
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _contracts() -> dict[str, dict[str, Any]]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return {c["id"]: c for c in config["contracts"]}
+
+
+def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps():
+    contracts = _contracts()
+    assert set(contracts["scoring-pure"]["forbidden_modules"]) >= {
+        "django",
+        "rest_framework",
+        "celery",
+        "config",
+        "api",
+        "league",
+        "games",
+    }
+    assert contracts["layers"]["layers"] == ["api", "league", "games", "scoring"]
+
+
+def test_the_project_keeps_its_import_contracts():
+    result = subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 kept, 0 broken" in result.stdout
+
+
+def test_contracts_catch_scoring_importing_django_and_games_importing_league(tmp_path):
+    # A miniature project that breaks both contracts, checked with the project's own config.
+    for package, source in {
+        "config": "",
+        "scoring": "import django\n",
+        "games": "import league\n",
+        "league": "import games\n",
+        "api": "import league\n",
+    }.items():
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(source)
+    (tmp_path / "django").mkdir()
+    (tmp_path / "django" / "__init__.py").write_text("")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    result = subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(tmp_path), "PATH": str(LINT_IMPORTS.parent)},
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "0 kept, 2 broken" in result.stdout
+    assert "scoring -> django" in result.stdout
+    assert "games -> league" in result.stdout

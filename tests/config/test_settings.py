@@ -1,0 +1,127 @@
+"""Settings come from the environment; production settings pass `check --deploy` cleanly."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_production_settings_pass_check_deploy_with_no_warnings():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="league.example.org",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    result = _manage(
+        "check",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        ALLOWED_HOSTS="league.example.org",
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_settings_read_database_broker_hosts_and_time_zone_from_the_environment():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'],"
+        " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.ALLOWED_HOSTS,"
+        " s.CSRF_TRUSTED_ORIGINS, s.TIME_ZONE, s.USE_TZ, s.DEBUG)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DATABASE_URL": "postgres://league@db.internal:5432/yards",
+            "CELERY_BROKER_URL": "redis://cache.internal:6379/3",
+            "ALLOWED_HOSTS": "a.example,b.example",
+            "CSRF_TRUSTED_ORIGINS": "https://a.example",
+            "TIME_ZONE": "Europe/Berlin",
+            "DEBUG": "false",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "yards",
+        "redis://cache.internal:6379/3",
+        "False",
+        "['a.example',",
+        "'b.example']",
+        "['https://a.example']",
+        "Europe/Berlin",
+        "True",
+        "False",
+    ]
+
+
+def test_without_database_url_the_default_is_a_sqlite_file_in_the_project():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s;"
+            "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'],"
+            " s.CELERY_TASK_ALWAYS_EAGER)",
+        ],
+        cwd=ROOT,
+        env={
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}
+            },
+            "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    engine, name, eager = result.stdout.split()
+    assert engine == "django.db.backends.sqlite3"
+    assert Path(name) == ROOT / "db.sqlite3"
+    assert eager == "True"
+
+
+def test_no_secret_is_committed_in_settings():
+    for path in (ROOT / "config" / "settings").glob("*.py"):
+        text = path.read_text()
+        for line in text.splitlines():
+            if "SECRET_KEY" in line and "setdefault" in line:
+                # Only throwaway development/test keys may have defaults.
+                assert "django-insecure" in line, f"{path.name}: {line}"
+    assert "setdefault" not in (ROOT / "config" / "settings" / "production.py").read_text()
