@@ -1,12 +1,24 @@
 """The HTTP API, version 1: resources, the OpenAPI schema and its documentation pages."""
 
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.routers import DefaultRouter
+
+from api import views
 
 app_name = "api"
 
+router = DefaultRouter(trailing_slash=True)
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("leagues", views.LeagueViewSet, basename="league")
+router.register("events", views.EventViewSet, basename="event")
+router.register("matches", views.MatchViewSet, basename="match")
+
 urlpatterns = [
+    path("auth/token/", ObtainAuthToken.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("", include(router.urls)),
 ]

@@ -1,1 +1,172 @@
-"""Models arrive with the issues that need them (see docs/architecture.md)."""
+"""One match at a table: its seats, the turns played, and the game state the rulebook keeps.
+
+The match stores the game state as JSON (`scoring`'s `to_json`), so a turn is applied to the
+stored state without replaying earlier turns. Every turn is kept as submitted; an undone turn
+moves to `TurnUndo`, an audit record, never silently lost."""
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+import scoring
+from scoring.game import Game as ScoringGame
+
+
+class GameName(models.TextChoices):
+    YARDZEE = "yardzee", "Yardzee"
+    YARDKLE = "yardkle", "Yardkle"
+
+
+class MatchStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    IN_PROGRESS = "in_progress", "In progress"
+    FINISHED = "finished", "Finished"
+    VOID = "void", "Void"
+
+
+def new_score_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Match(models.Model):
+    """One game at one table, from the first roll to the placements."""
+
+    game = models.CharField(max_length=16, choices=GameName.choices)
+    rules = models.JSONField(help_text="Ruleset snapshot: later league changes never rescore it.")
+    status = models.CharField(
+        max_length=16, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED
+    )
+    state = models.JSONField(help_text="The rulebook's game state after the last turn.")
+    turns_played = models.PositiveIntegerField(default=0)
+    event = models.ForeignKey(
+        "league.Event", on_delete=models.PROTECT, null=True, blank=True, related_name="matches"
+    )
+    score_key = models.CharField(max_length=64, unique=True, default=new_score_key)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["event", "status"]),
+            models.Index(fields=["status", "finished_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} match #{self.pk}"
+
+    def scoring_game(self) -> ScoringGame:
+        """The rulebook's game object for the stored state."""
+        game_class: Any = scoring.GAMES[self.game]
+        result: ScoringGame = game_class.from_json(self.state)
+        return result
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+
+class Seat(models.Model):
+    """A player's place at the table: seat order, and when finished their total and placement."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="seats")
+    order = models.PositiveSmallIntegerField(help_text="0-based seat index: the order of play.")
+    total = models.IntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "order"], name="seat_unique_order"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.order} of match #{self.match_id}"
+
+
+class Turn(models.Model):
+    """One turn as submitted, in play order (sequence 1, 2, ...), with what it scored."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
+    sequence = models.PositiveIntegerField(help_text="1-based position in the match.")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
+    payload = models.JSONField(help_text="The turn exactly as submitted.")
+    points = models.IntegerField()
+    bonus = models.IntegerField(default=0)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "sequence"], name="turn_unique_sequence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.sequence} of match #{self.match_id}"
+
+
+class TurnUndo(models.Model):
+    """Audit record of an undone turn: what it was, who submitted it, who undid it and when."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="undos")
+    sequence = models.PositiveIntegerField()
+    seat_order = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="+")
+    payload = models.JSONField()
+    points = models.IntegerField()
+    bonus = models.IntegerField(default=0)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField()
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    undone_at = models.DateTimeField(auto_now_add=True)
+    match_was_finished = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "-undone_at"]
+
+    def __str__(self) -> str:
+        return f"undo of turn {self.sequence} of match #{self.match_id}"
+
+
+class SubmissionReceipt(models.Model):
+    """The first response to a write sent with an `Idempotency-Key`, stored in the same
+    transaction as the write, so a retry gets the same answer and nothing is applied twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "key"], name="receipt_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"receipt {self.key} for match #{self.match_id}"

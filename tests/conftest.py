@@ -4,12 +4,19 @@ Task mode: tests run Celery tasks eagerly in-process (as `make run` does) unless
 `broker`; those talk to the real broker in CELERY_BROKER_URL through a real worker, and are
 skipped, with the reason shown, when no broker is configured (CI always configures one)."""
 
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
+from league.models import Event, League, Player
+from scoring import simulate
 
 
 @pytest.fixture(autouse=True)
@@ -21,3 +28,114 @@ def _task_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     celery_app.conf.task_always_eager = not uses_broker
     yield
     celery_app.conf.task_always_eager = previous
+
+
+# --- The organization: users, players, leagues, events -----------------------------------------
+
+
+def _user(username: str, **extra: Any) -> User:
+    return User.objects.create_user(username=username, password="pw-" + username, **extra)
+
+
+@pytest.fixture
+def organizer(db: None) -> User:
+    return _user("orga")
+
+
+@pytest.fixture
+def other_organizer(db: None) -> User:
+    """Organizes another league, not the one the tests play in."""
+    user = _user("other-orga")
+    League.objects.create(name="Elsewhere", slug="elsewhere", game="yardzee").organizers.add(user)
+    return user
+
+
+@pytest.fixture
+def staff(db: None) -> User:
+    return _user("staff", is_staff=True)
+
+
+@pytest.fixture
+def player_account(db: None) -> User:
+    """A signed-in user who plays but organizes nothing."""
+    return _user("just-a-player")
+
+
+@pytest.fixture
+def players(db: None) -> list[Player]:
+    return [
+        Player.objects.create(display_name=f"Player {i}", handle=f"player-{i}") for i in range(1, 7)
+    ]
+
+
+@pytest.fixture
+def yardzee_league(organizer: User) -> League:
+    league = League.objects.create(name="Backyard Yardzee", slug="yardzee", game="yardzee")
+    league.organizers.add(organizer)
+    return league
+
+
+@pytest.fixture
+def yardkle_league(organizer: User) -> League:
+    league = League.objects.create(name="Backyard Yardkle", slug="yardkle", game="yardkle")
+    league.organizers.add(organizer)
+    return league
+
+
+@pytest.fixture
+def yardzee_event(yardzee_league: League) -> Event:
+    return Event.objects.create(league=yardzee_league, name="Week 1", date="2026-06-01")
+
+
+@pytest.fixture
+def yardkle_event(yardkle_league: League) -> Event:
+    return Event.objects.create(league=yardkle_league, name="Week 1", date="2026-06-01")
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+def client_for(user: User | None) -> APIClient:
+    """An API client that sends `user`'s token (anonymous when None)."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def as_organizer(organizer: User) -> APIClient:
+    return client_for(organizer)
+
+
+def next_turn_for(match: dict[str, Any], game: Any, rng: random.Random) -> dict[str, Any]:
+    """The simulator's next legal turn for a match as the API shows it, naming its player."""
+    turn = simulate.next_turn(game, rng)
+    return {"player": match["board"]["current_player"], **turn}
+
+
+@pytest.fixture
+def seat_match(as_organizer: APIClient) -> Callable[..., dict[str, Any]]:
+    """POST matches/ as the organizer; returns the created match's JSON."""
+
+    def seat(
+        game: str, player_list: list[Player], event: Event | None = None, **rules: Any
+    ) -> dict[str, Any]:
+        response = as_organizer.post(
+            "/api/v1/matches/",
+            {
+                "event": event.pk if event else None,
+                "game": game,
+                "players": [p.pk for p in player_list],
+                "rules": rules,
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+        body: dict[str, Any] = response.json()
+        return body
+
+    return seat

@@ -3,7 +3,11 @@ the environment (see docs/configuration.md); nothing secret lives in the reposit
 
 from pathlib import Path
 
+import django_stubs_ext
 import environ
+
+# Lets typed generics such as admin.ModelAdmin[Player] work at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -126,7 +130,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
+        "api.permissions.ScoreKeyAuthentication",
     ],
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -142,6 +148,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "games.models.MatchStatus",
+        "EventStatusEnum": "league.models.EventStatus",
+    },
 }
 
 # --- Logging: one line per record with a timestamp and level; LOG_FORMAT=json for JSON lines ---

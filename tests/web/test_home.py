@@ -22,3 +22,11 @@ def test_stylesheet_is_served_from_the_project(live_server):
     with urllib.request.urlopen(f"{live_server.url}/static/css/site.css") as response:  # noqa: S310
         assert response.status == 200
         assert b"--grass" in response.read()
+
+
+@pytest.mark.django_db
+def test_home_page_lists_each_league_and_its_events(yardzee_event, client: Client):
+    page = client.get("/").content.decode()
+    assert "Backyard Yardzee" in page
+    assert "Week 1" in page
+    assert "No leagues yet" not in page

@@ -1,28 +1,69 @@
-"""`manage.py load_demo`: the demo league that `make run` serves. Idempotent: running it again
-changes nothing. It grows as models arrive (players, leagues, events, matches)."""
+"""`manage.py load_demo`: the demo leagues that `make run` serves. Idempotent: running it again
+changes nothing. It grows as models arrive."""
 
+import datetime
+import random
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+import scoring
+from games import services as game_services
+from league import services as league_services
+from league.models import Event, League, Player
+from scoring import simulate
 
 DEMO_ORGANIZER = "organizer"
 # Demo data only ever goes into a DEBUG (development) database, so a known password is fine.
 DEMO_PASSWORD = "yardleague"  # noqa: S105
+PLAYER_NAMES = [
+    "Ada",
+    "Bea",
+    "Cal",
+    "Dot",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kit",
+    "Lou",
+]
+LEAGUES = [
+    ("Backyard Yardzee", "backyard-yardzee", "yardzee", 3),
+    ("Sunday Yardkle", "sunday-yardkle", "yardkle", 2),
+]
+FINISHED_MATCHES = 4
+IN_PROGRESS_MATCHES = 2
 
 
 class Command(BaseCommand):
-    help = "Load the demo league (idempotent). Refuses to run unless DEBUG is on or --force."
+    help = "Load the demo leagues (idempotent). Refuses to run unless DEBUG is on or --force."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--force", action="store_true", help="load even though DEBUG is off")
+        parser.add_argument("--force", action="store_true", help="load even with DEBUG off")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
             raise CommandError("Refusing to load demo data with DEBUG off; pass --force.")
-        user_model = get_user_model()
-        organizer, created = user_model.objects.get_or_create(
+        with transaction.atomic():
+            organizer = self._organizer()
+            players = [
+                Player.objects.get_or_create(handle=name.lower(), defaults={"display_name": name})[
+                    0
+                ]
+                for name in PLAYER_NAMES
+            ]
+            for index, (name, slug, game, table) in enumerate(LEAGUES):
+                self._league(organizer, players, name, slug, game, table, seed=index)
+        self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
+
+    def _organizer(self) -> User:
+        organizer, created = User.objects.get_or_create(
             username=DEMO_ORGANIZER, defaults={"is_staff": True, "is_superuser": True}
         )
         if created:
@@ -31,4 +72,44 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Created demo organizer '{DEMO_ORGANIZER}' (password '{DEMO_PASSWORD}')."
             )
-        self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
+        return organizer
+
+    def _league(
+        self,
+        organizer: User,
+        players: list[Player],
+        name: str,
+        slug: str,
+        game: str,
+        table: int,
+        *,
+        seed: int,
+    ) -> None:
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            league = league_services.league_create(
+                name=name, slug=slug, game=game, created_by=organizer
+            )
+        event, _ = Event.objects.get_or_create(
+            league=league,
+            name="League night 1",
+            defaults={"date": datetime.date(2026, 6, 6), "venue": "The back lawn"},
+        )
+        if event.matches.exists():
+            return
+        rng = random.Random(seed)  # noqa: S311 - a reproducible demo, not cryptography
+        for number in range(FINISHED_MATCHES + IN_PROGRESS_MATCHES):
+            seated = rng.sample(players, table)
+            match = league_services.match_create(
+                game=game, player_ids=[p.pk for p in seated], event=event, created_by=organizer
+            )
+            local = scoring.new_game(game, table, match.rules)
+            turns = simulate.play_game(local, seed=seed * 100 + number)
+            if number < FINISHED_MATCHES:
+                game_services.result_submit(match_id=match.pk, turns=turns, submitted_by=organizer)
+                continue
+            for turn in turns[: len(turns) // 2]:
+                game_services.turn_submit(match_id=match.pk, turn=turn, submitted_by=organizer)
+        self.stdout.write(
+            f"Seated and played {FINISHED_MATCHES + IN_PROGRESS_MATCHES} matches in {league.name}."
+        )

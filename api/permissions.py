@@ -1,0 +1,91 @@
+"""Who may do what. Reading is open to anyone; writing is for organizers, and keeping score
+for one match is also open to whoever presents that match's scoring key."""
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import authentication, permissions
+from rest_framework.request import Request
+
+from games.models import Match
+from league.models import Event, League
+
+SCORE_KEY_HEADER = "X-Score-Key"
+
+
+def presented_score_key(request: Request) -> str | None:
+    key = request.headers.get(SCORE_KEY_HEADER) or request.query_params.get("key")
+    return key or None
+
+
+class ScoreKeyAuthentication(authentication.BaseAuthentication):
+    """A scoring key authenticates a request as anonymous-with-a-key; whether it opens a given
+    match is the permission's business. So a wrong key answers 403, no credentials 401."""
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, str] | None:
+        key = presented_score_key(request)
+        return (AnonymousUser(), key) if key else None
+
+
+def is_match_organizer(user: Any, match: Match) -> bool:
+    """Organizers of the match's league (staff too); for a match outside any event, whoever
+    created it."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    if match.event_id is None:
+        return bool(match.created_by_id == user.pk)
+    event = match.event
+    return event is not None and event.league.is_organizer(user)
+
+
+def holds_score_key(request: Request, match: Match) -> bool:
+    key = presented_score_key(request)
+    return key is not None and secrets.compare_digest(key, match.score_key)
+
+
+class CanKeepScore(permissions.BasePermission):
+    message = "Only an organizer of this match's league or a holder of its scoring key may score."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        return holds_score_key(request, obj) or is_match_organizer(request.user, obj)
+
+
+class IsMatchOrganizer(permissions.BasePermission):
+    message = "Only an organizer of this match's league may do this."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        return is_match_organizer(request.user, obj)
+
+
+class IsLeagueOrganizerOrReadOnly(permissions.BasePermission):
+    """Anyone reads; changing a league or an event needs one of the league's organizers."""
+
+    message = "Only an organizer of this league may change it."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        league = obj if isinstance(obj, League) else obj.league if isinstance(obj, Event) else None
+        return league is not None and league.is_organizer(request.user)
+
+
+class IsOrganizerOrReadOnly(permissions.BasePermission):
+    """Anyone reads; adding or changing players needs staff or an organizer of some league."""
+
+    message = "Only league organizers may add or change players."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False
+        return bool(user.is_staff) or League.objects.filter(organizers=user).exists()

@@ -1,0 +1,220 @@
+"""Shapes of the API's JSON. Reads come from models and `games.selectors`; writes are parsed
+here and handed to services."""
+
+from typing import Any
+
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import GameName, Match, Seat, Turn
+from games.selectors import match_board
+from league.models import Event, League, Player
+
+# --- Errors (documentation of the one error shape) ---------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="Stable snake_case name of the error.")
+    message = serializers.CharField(help_text="A sentence for people.")
+    details = serializers.DictField(help_text="Facts about the error, e.g. expected values.")
+    rule = serializers.CharField(
+        required=False, allow_null=True, help_text="RULES.md section, for a broken game rule."
+    )
+
+
+# --- Organization ---------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "handle", "created_at"]
+        read_only_fields = ["created_at"]
+
+
+class LeagueSerializer(serializers.ModelSerializer[League]):
+    organizers: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        many=True, read_only=True, slug_field="username"
+    )
+    slug = serializers.SlugField(max_length=60, required=False)
+
+    class Meta:
+        model = League
+        fields = ["id", "name", "slug", "game", "rules", "organizers", "created_at"]
+        read_only_fields = ["created_at"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if self.instance is None and not attrs.get("slug"):
+            attrs["slug"] = slugify(attrs.get("name", ""))[:60]
+        if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
+            raise serializers.ValidationError({"game": "A league's game cannot change."})
+        slug = attrs.get("slug")
+        others = League.objects.all()
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if slug and others.filter(slug=slug).exists():
+            raise serializers.ValidationError({"slug": f"The slug {slug!r} is taken."})
+        return attrs
+
+
+class EventSerializer(serializers.ModelSerializer[Event]):
+    league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all())
+
+    class Meta:
+        model = Event
+        fields = ["id", "league", "name", "date", "venue", "status", "rules", "created_at"]
+        read_only_fields = ["created_at"]
+
+    def validate_league(self, league: League) -> League:
+        if self.instance is not None and league != self.instance.league:
+            raise serializers.ValidationError("An event cannot move to another league.")
+        return league
+
+
+# --- Matches ----------------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["order", "player", "total", "placement"]
+
+
+class TurnSerializer(serializers.ModelSerializer[Turn]):
+    seat = serializers.IntegerField(source="seat.order", read_only=True)
+    player = serializers.IntegerField(source="seat.player_id", read_only=True)
+
+    class Meta:
+        model = Turn
+        fields = ["sequence", "seat", "player", "points", "bonus", "payload", "submitted_at"]
+
+
+class ScorecardSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    boxes = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    upper_total = serializers.IntegerField()
+    upper_bonus = serializers.IntegerField()
+    lower_total = serializers.IntegerField()
+    yardzee_bonus_count = serializers.IntegerField()
+    yardzee_bonus = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class YardkleScoreSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    total = serializers.IntegerField()
+    on_board = serializers.BooleanField()
+
+
+class BoardSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    current_player = serializers.IntegerField(
+        allow_null=True, help_text="Id of the player whose turn it is; null once over."
+    )
+    current_seat = serializers.IntegerField(allow_null=True)
+    is_over = serializers.BooleanField()
+    scorecards = ScorecardSerializer(many=True, required=False, help_text="Yardzee only.")
+    scores = YardkleScoreSerializer(many=True, required=False, help_text="Yardkle only.")
+    final_round = serializers.BooleanField(required=False, help_text="Yardkle only.")
+    final_round_by = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Yardkle only: who reached the target."
+    )
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    """A match with its seats and board; the scoring key only for its organizers."""
+
+    seats = SeatSerializer(many=True, read_only=True)
+    board = serializers.SerializerMethodField()
+    placements = serializers.SerializerMethodField()
+    score_key = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "game",
+            "status",
+            "event",
+            "rules",
+            "turns_played",
+            "seats",
+            "board",
+            "placements",
+            "score_key",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(BoardSerializer)
+    def get_board(self, match: Match) -> dict[str, Any]:
+        game = self.context.get("games", {}).get(match.pk)
+        return match_board(match, list(match.seats.all()), game)
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField(), allow_null=True))
+    def get_placements(self, match: Match) -> list[dict[str, int]] | None:
+        """Per seat, its player and place (ties share the better place), once finished."""
+        if match.status != "finished":
+            return None
+        return [
+            {"player": seat.player_id, "placement": seat.placement or 0, "total": seat.total or 0}
+            for seat in match.seats.all()
+        ]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_score_key(self, match: Match) -> str | None:
+        """The match's private scoring key: shown to its organizers only, null otherwise."""
+        return match.score_key if self.context.get("show_score_key") else None
+
+
+class MatchDetailSerializer(MatchSerializer):
+    turns = TurnSerializer(many=True, read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "turns"]
+
+
+class MatchCreateSerializer(serializers.Serializer[Any]):
+    event = serializers.PrimaryKeyRelatedField(
+        queryset=Event.objects.select_related("league"), allow_null=True, required=False
+    )
+    game = serializers.ChoiceField(choices=GameName.choices)
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=2,
+        max_length=10,
+        help_text="Player ids in seat order (who plays first, second, ...).",
+    )
+    rules = serializers.DictField(required=False, default=dict)
+
+
+class TurnCreatedSerializer(serializers.Serializer[Any]):
+    turn = TurnSerializer()
+    match = MatchSerializer()
+
+
+class ResultSerializer(serializers.Serializer[Any]):
+    turns = serializers.ListField(
+        child=serializers.JSONField(), help_text="Every turn of the game, in play order."
+    )
+
+
+class UndoneTurnSerializer(serializers.Serializer[Any]):
+    sequence = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    points = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    payload = serializers.JSONField()
+    undone_at = serializers.DateTimeField()
+
+
+class UndoSerializer(serializers.Serializer[Any]):
+    undone = UndoneTurnSerializer()
+    match = MatchSerializer()

@@ -1,0 +1,318 @@
+"""The API's views: parse, check permission, call one service, answer. No rules here."""
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import serializers as s
+from api.permissions import (
+    CanKeepScore,
+    IsLeagueOrganizerOrReadOnly,
+    IsMatchOrganizer,
+    IsOrganizerOrReadOnly,
+    is_match_organizer,
+)
+from games import services as game_services
+from games.models import Match
+from games.selectors import match_detail_queryset
+from league import services as league_services
+from league.models import Event, League, Player
+from scoring import RuleViolation
+
+ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Any unique string (e.g. a UUID). A retry with the same key and body returns "
+    "the first answer and applies nothing again; the same key with another body is 422.",
+)
+SCORE_KEY = OpenApiParameter(
+    "X-Score-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="The match's scoring key (or `?key=`): lets its holder keep score for it.",
+)
+YARDZEE_TURN = OpenApiExample(
+    "Yardzee turn",
+    value={
+        "player": 7,
+        "turn_number": 1,
+        "rolls": [
+            {"dice": [3, 3, 5, 2, 6]},
+            {"keep": [3, 3], "dice": [3, 3, 3, 1, 4]},
+            {"keep": [3, 3, 3], "dice": [3, 3, 3, 3, 3]},
+        ],
+        "category": "threes",
+        "points": 15,
+    },
+)
+YARDKLE_TURN = OpenApiExample(
+    "Yardkle turn",
+    value={
+        "player": 7,
+        "throws": [
+            {"dice": [1, 5, 3, 3, 3, 2], "set_aside": [1, 3, 3, 3]},
+            {"dice": [5, 2], "set_aside": [5]},
+        ],
+        "end": "bank",
+        "points": 450,
+    },
+)
+
+
+class PlayerViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet[Player],
+):
+    """Players: anyone reads; league organizers add and edit them."""
+
+    queryset = Player.objects.all()
+    serializer_class = s.PlayerSerializer
+    permission_classes = [IsOrganizerOrReadOnly]
+    filterset_fields = ["handle"]
+
+
+class LeagueViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet[League],
+):
+    """Leagues, by slug: anyone reads; any signed-in user may start one and becomes its first
+    organizer; its organizers change it."""
+
+    queryset = League.objects.prefetch_related("organizers")
+    serializer_class = s.LeagueSerializer
+    permission_classes = [IsLeagueOrganizerOrReadOnly]
+    lookup_field = "slug"
+    filterset_fields = ["game"]
+
+    def perform_create(self, serializer: serializers.BaseSerializer[League]) -> None:
+        serializer.instance = league_services.league_create(
+            created_by=self.request.user,  # type: ignore[arg-type]
+            **serializer.validated_data,
+        )
+
+    def perform_update(self, serializer: serializers.BaseSerializer[League]) -> None:
+        league = serializer.instance
+        if isinstance(league, League):
+            serializer.instance = league_services.league_update(
+                league=league, **serializer.validated_data
+            )
+
+
+class EventViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet[Event],
+):
+    """Events of a league: anyone reads; the league's organizers create and change them."""
+
+    queryset = Event.objects.select_related("league")
+    serializer_class = s.EventSerializer
+    permission_classes = [IsLeagueOrganizerOrReadOnly]
+    filterset_fields = ["league__slug", "status", "date"]
+
+    def perform_create(self, serializer: serializers.BaseSerializer[Event]) -> None:
+        data = dict(serializer.validated_data)
+        league = data.pop("league")
+        if not league.is_organizer(self.request.user):
+            raise PermissionDenied("Only an organizer of this league may add events to it.")
+        serializer.instance = league_services.event_create(league=league, **data)
+
+    def perform_update(self, serializer: serializers.BaseSerializer[Event]) -> None:
+        event = serializer.instance
+        if isinstance(event, Event):
+            data = dict(serializer.validated_data)
+            data.pop("league", None)
+            serializer.instance = league_services.event_update(event=event, **data)
+
+
+class MatchViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
+):
+    """Matches: seat one, read its full state, and keep score turn by turn or all at once."""
+
+    filterset_fields = ["event", "status", "game"]
+
+    def get_queryset(self) -> QuerySet[Match]:
+        if self.action == "retrieve":
+            return match_detail_queryset()
+        if self.action == "list":
+            return Match.objects.prefetch_related("seats__player")
+        return Match.objects.select_related("event__league")
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        if self.action == "retrieve":
+            return s.MatchDetailSerializer
+        if self.action == "create":
+            return s.MatchCreateSerializer
+        return s.MatchSerializer
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.action in ("turns", "result"):
+            return [CanKeepScore()]
+        if self.action in ("undo", "void"):
+            return [permissions.IsAuthenticated(), IsMatchOrganizer()]
+        if self.action == "create":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    def _answer(self, match: Match, *, game: Any = None, detail: bool = False) -> dict[str, Any]:
+        """The match as the API shows it; the scoring key only for its organizers."""
+        serializer_class = s.MatchDetailSerializer if detail else s.MatchSerializer
+        context = {
+            **self.get_serializer_context(),
+            "show_score_key": is_match_organizer(self.request.user, match),
+            "games": {match.pk: game} if game is not None else {},
+        }
+        return dict(serializer_class(match, context=context).data)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = self.get_object()
+        return Response(self._answer(match, detail=True))
+
+    @extend_schema(
+        request=s.MatchCreateSerializer,
+        responses={201: s.MatchDetailSerializer, **ERRORS},
+        description="Seat players (ids in seat order) at a new match. For an event, the caller "
+        "must organize its league and the ruleset is the league's, then the event's, then "
+        "`rules`. The answer carries the match's private `score_key`.",
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        parsed = s.MatchCreateSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        event = parsed.validated_data.get("event")
+        if event is not None and not event.league.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this event's league may seat a match.")
+        match = league_services.match_create(
+            game=parsed.validated_data["game"],
+            player_ids=parsed.validated_data["players"],
+            rules=parsed.validated_data["rules"],
+            event=event,
+            created_by=request.user,  # type: ignore[arg-type]
+        )
+        return Response(
+            self._answer(match_detail_queryset().get(pk=match.pk), detail=True),
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        parameters=[IDEMPOTENCY_KEY, SCORE_KEY],
+        examples=[YARDZEE_TURN, YARDKLE_TURN],
+        responses={201: s.TurnCreatedSerializer, **ERRORS},
+        description="Submit the next turn (the turn JSON of the game, plus `player`: the "
+        "player whose turn it is, and optionally `turn_number`: the 1-based turn the client "
+        "believes comes next; another number is 409 with the expected one). The rulebook "
+        "checks every roll; a broken rule is 422 with its code and nothing is stored.",
+    )
+    @action(detail=True, methods=["post"])
+    def turns(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        body = request.data
+        if not isinstance(body, dict):
+            raise RuleViolation("wrong_type", "A turn is a JSON object.")
+        turn = dict(body)
+        turn_number = turn.pop("turn_number", None)
+        if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
+            raise RuleViolation(
+                "wrong_type",
+                "turn_number must be a positive integer.",
+                details={"field": "turn_number"},
+            )
+        if "player" not in turn:
+            raise RuleViolation(
+                "missing_key",
+                "A turn must name its player (the player whose turn it is).",
+                details={"field": "player"},
+            )
+        with game_services.idempotent_submission(
+            match_id=match.pk,
+            key=request.headers.get("Idempotency-Key"),
+            fingerprint=game_services.request_fingerprint(body),
+        ) as receipt:
+            if receipt.replay is not None:
+                return Response(receipt.replay.response, status=receipt.replay.status_code)
+            outcome = game_services.turn_submit(
+                match_id=match.pk,
+                turn=turn,
+                submitted_by=request.user,
+                turn_number=turn_number,
+            )
+            answer = {
+                "turn": s.TurnSerializer(outcome.turn).data,
+                "match": self._answer(outcome.match, game=outcome.game),
+            }
+            receipt.record(status.HTTP_201_CREATED, answer)
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.ResultSerializer,
+        parameters=[IDEMPOTENCY_KEY, SCORE_KEY],
+        responses={201: s.MatchDetailSerializer, **ERRORS},
+        description="Submit a complete game at once (a match with no turns yet): all turns "
+        "valid and the game over, or 422 naming the index of the first bad turn "
+        "(`details.turn_index`) and nothing stored.",
+    )
+    @action(detail=True, methods=["post"])
+    def result(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        parsed = s.ResultSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        with game_services.idempotent_submission(
+            match_id=match.pk,
+            key=request.headers.get("Idempotency-Key"),
+            fingerprint=game_services.request_fingerprint(request.data),
+        ) as receipt:
+            if receipt.replay is not None:
+                return Response(receipt.replay.response, status=receipt.replay.status_code)
+            game_services.result_submit(
+                match_id=match.pk,
+                turns=parsed.validated_data["turns"],
+                submitted_by=request.user,
+            )
+            answer = self._answer(match_detail_queryset().get(pk=match.pk), detail=True)
+            receipt.record(status.HTTP_201_CREATED, answer)
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.UndoSerializer, **ERRORS},
+        description="Organizers only: remove the last turn (kept in an audit record). "
+        "Undoing the last turn of a finished match reopens it.",
+    )
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        undone = game_services.turn_undo(match_id=match.pk, undone_by=request.user)
+        match.refresh_from_db()
+        return Response(
+            {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: s.MatchSerializer, **ERRORS},
+        description="Organizers only: void the match; it no longer counts anywhere.",
+    )
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        game_services.match_void(match_id=match.pk, voided_by=request.user)
+        match.refresh_from_db()
+        return Response(self._answer(match))

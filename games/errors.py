@@ -1,0 +1,52 @@
+"""Errors of the match lifecycle (the rules themselves raise `scoring.RuleViolation`).
+
+Each carries a stable `code`, a sentence and JSON-able `details`; the API maps each class to
+its HTTP status in one place (`api/exceptions.py`)."""
+
+from typing import Any
+
+
+class MatchError(Exception):
+    """A request the match cannot take in its current state."""
+
+    code = "match_error"
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+
+class MatchClosed(MatchError):
+    """The match is finished or void: it takes no more turns."""
+
+    code = "match_closed"
+
+
+class TurnNumberMismatch(MatchError):
+    """The client believes another turn comes next (a retry after a lost answer, or two
+    scorekeepers at one table)."""
+
+    code = "turn_number_mismatch"
+
+
+class MatchAlreadyStarted(MatchError):
+    """A whole result can only be entered for a match with no turns yet."""
+
+    code = "match_already_started"
+
+
+class NothingToUndo(MatchError):
+    code = "nothing_to_undo"
+
+
+class IdempotencyKeyReused(MatchError):
+    """The same Idempotency-Key came with a different request body."""
+
+    code = "idempotency_key_reused"
+
+
+class UndoBlocked(MatchError):
+    """Undoing this result would change a later match that has already started."""
+
+    code = "undo_blocked"

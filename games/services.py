@@ -1,0 +1,321 @@
+"""Every write to a match: create, submit a turn, submit a whole result, undo, void.
+
+Each locks the match row (`SELECT ... FOR UPDATE`) before it reads the state, so concurrent
+submissions for one match are applied one after another and never lost or counted twice."""
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
+from django.utils import timezone
+
+import scoring
+from games import signals
+from games.errors import (
+    IdempotencyKeyReused,
+    MatchAlreadyStarted,
+    MatchClosed,
+    NothingToUndo,
+    TurnNumberMismatch,
+)
+from games.models import Match, MatchStatus, Seat, SubmissionReceipt, Turn, TurnUndo
+from scoring import RuleViolation
+from scoring.game import Game
+
+UserLike = User | AnonymousUser
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    """A stored turn and the match after it."""
+
+    match: Match
+    turn: Turn
+    seats: list[Seat]
+    game: Game
+
+
+def _user_or_none(user: UserLike | None) -> User | None:
+    return user if isinstance(user, User) else None
+
+
+def _lock(match_id: int) -> Match:
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _ensure_open(match: Match) -> None:
+    if not match.is_open:
+        raise MatchClosed(
+            f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
+            details={"status": match.status},
+        )
+
+
+@transaction.atomic
+def match_create(
+    *,
+    game: str,
+    player_ids: Sequence[int],
+    rules: dict[str, Any] | None = None,
+    event_id: int | None = None,
+    created_by: UserLike | None = None,
+) -> Match:
+    """Seat `player_ids` in that order at a new match of `game` under `rules` (options not
+    given take the game's defaults; the full ruleset is stored on the match)."""
+    fresh = scoring.new_game(game, len(player_ids), rules or {})
+    match = Match.objects.create(
+        game=game,
+        rules=fresh.rules.to_json(),
+        state=fresh.to_json(),
+        event_id=event_id,
+        created_by=_user_or_none(created_by),
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, player_id=player_id, order=order)
+        for order, player_id in enumerate(player_ids)
+    )
+    return match
+
+
+def _check_player(turn: object, seat: Seat) -> None:
+    """RULES.md, "What a submitted turn must carry": it must be this player's turn."""
+    if not isinstance(turn, dict) or "player" not in turn:
+        return
+    player = turn["player"]
+    if type(player) is not int:
+        raise RuleViolation(
+            "wrong_type",
+            "The turn's player must be a player id (an integer).",
+            details={"field": "player"},
+        )
+    if player != seat.player_id:
+        raise RuleViolation(
+            "not_your_turn",
+            f"It is not player {player}'s turn; player {seat.player_id} plays next.",
+            rule="Game",
+            details={"player": player, "expected_player": seat.player_id},
+        )
+
+
+def _store_turn(
+    *, match: Match, game: Game, seats: list[Seat], turn: Any, submitted_by: UserLike | None
+) -> Turn:
+    """Apply one turn to `game` (raises RuleViolation, nothing changed) and build its row."""
+    seat = seats[game.current_player or 0]
+    _check_player(turn, seat)
+    result = game.play(turn)
+    match.turns_played += 1
+    return Turn(
+        match=match,
+        sequence=match.turns_played,
+        seat=seat,
+        payload=turn,
+        points=result.points,
+        bonus=getattr(result, "bonus", 0),
+        submitted_by=_user_or_none(submitted_by),
+    )
+
+
+def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
+    """Store the new state; when the game is over, the totals, placements and the signal."""
+    now = timezone.now()
+    match.state = game.to_json()
+    match.started_at = match.started_at or now
+    match.status = MatchStatus.IN_PROGRESS
+    if game.is_over:
+        match.status = MatchStatus.FINISHED
+        match.finished_at = now
+        for seat, placement in zip(seats, game.placements(), strict=True):
+            seat.total = game.total(seat.order)
+            seat.placement = placement
+        Seat.objects.bulk_update(seats, ["total", "placement"])
+    match.save(update_fields=["state", "turns_played", "status", "started_at", "finished_at"])
+    if game.is_over:
+        signals.match_finished.send(sender=Match, match=match)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("player").order_by("order"))
+
+
+@transaction.atomic
+def turn_submit(
+    *,
+    match_id: int,
+    turn: object,
+    submitted_by: UserLike | None = None,
+    turn_number: int | None = None,
+) -> TurnOutcome:
+    """Validate one turn with the rulebook and store it with the new state, in one transaction.
+
+    `turn_number`, when given, is the 1-based turn the client believes comes next; another
+    number raises TurnNumberMismatch with the expected one (nothing stored)."""
+    match = _lock(match_id)
+    _ensure_open(match)
+    expected = match.turns_played + 1
+    if turn_number is not None and turn_number != expected:
+        raise TurnNumberMismatch(
+            f"Turn {turn_number} was sent, but turn {expected} comes next in match {match.pk}.",
+            details={"turn_number": turn_number, "expected": expected},
+        )
+    game = match.scoring_game()
+    seats = _seats(match)
+    row = _store_turn(match=match, game=game, seats=seats, turn=turn, submitted_by=submitted_by)
+    row.save()
+    _save_progress(match, game, seats)
+    return TurnOutcome(match=match, turn=row, seats=seats, game=game)
+
+
+@transaction.atomic
+def result_submit(
+    *, match_id: int, turns: object, submitted_by: UserLike | None = None
+) -> TurnOutcome:
+    """A whole game's turns at once, all or nothing: every turn valid and the game over, or
+    a RuleViolation naming the first bad turn's index and nothing stored."""
+    match = _lock(match_id)
+    _ensure_open(match)
+    if match.turns_played:
+        raise MatchAlreadyStarted(
+            f"Match {match.pk} already has {match.turns_played} turns; submit the rest one by one.",
+            details={"turns_played": match.turns_played},
+        )
+    if not isinstance(turns, list) or not turns:
+        raise RuleViolation(
+            "wrong_type", "A result is a non-empty list of turns.", details={"field": "turns"}
+        )
+    game = match.scoring_game()
+    seats = _seats(match)
+    rows = []
+    for index, turn in enumerate(turns):
+        try:
+            rows.append(
+                _store_turn(
+                    match=match, game=game, seats=seats, turn=turn, submitted_by=submitted_by
+                )
+            )
+        except RuleViolation as violation:
+            raise RuleViolation(
+                violation.code,
+                f"Turn {index + 1} (index {index}): {violation.message}",
+                rule=violation.rule,
+                details={**violation.details, "turn_index": index},
+            ) from violation
+    if not game.is_over:
+        raise RuleViolation(
+            "game_not_finished",
+            f"The {len(turns)} turns do not finish the game; "
+            f"seat {game.current_player} would play next.",
+            rule="Game",
+            details={"turns": len(turns), "next_seat": game.current_player},
+        )
+    Turn.objects.bulk_create(rows)
+    _save_progress(match, game, seats)
+    return TurnOutcome(match=match, turn=rows[-1], seats=seats, game=game)
+
+
+@transaction.atomic
+def turn_undo(*, match_id: int, undone_by: UserLike) -> TurnUndo:
+    """Remove the last turn, keeping an audit record of it; the state is rebuilt from the
+    remaining turns. Undoing the last turn of a finished match reopens it (`match_reopened`:
+    a receiver may refuse by raising, e.g. when a later bracket match has started)."""
+    match = _lock(match_id)
+    if match.status == MatchStatus.VOID:
+        raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
+    turns = list(match.turns.select_related("seat").order_by("sequence"))
+    if not turns:
+        raise NothingToUndo(f"Match {match.pk} has no turn to undo.")
+    last = turns.pop()
+    was_finished = match.status == MatchStatus.FINISHED
+    record = TurnUndo.objects.create(
+        match=match,
+        sequence=last.sequence,
+        seat_order=last.seat.order,
+        player_id=last.seat.player_id,
+        payload=last.payload,
+        points=last.points,
+        bonus=last.bonus,
+        submitted_by_id=last.submitted_by_id,
+        submitted_at=last.submitted_at,
+        undone_by=_user_or_none(undone_by),
+        match_was_finished=was_finished,
+    )
+    last.delete()
+    seats = _seats(match)
+    game = scoring.new_game(match.game, len(seats), match.rules)
+    for turn in turns:
+        game.play(turn.payload)
+    match.state = game.to_json()
+    match.turns_played = len(turns)
+    match.status = MatchStatus.IN_PROGRESS if turns else MatchStatus.SCHEDULED
+    match.finished_at = None
+    match.save(update_fields=["state", "turns_played", "status", "finished_at"])
+    if was_finished:
+        Seat.objects.filter(match=match).update(total=None, placement=None)
+        signals.match_reopened.send(sender=Match, match=match)
+    return record
+
+
+@transaction.atomic
+def match_void(*, match_id: int, voided_by: UserLike) -> Match:
+    """Void a match: it no longer counts anywhere; its turns are kept for the record."""
+    match = _lock(match_id)
+    if match.status == MatchStatus.VOID:
+        return match
+    was_finished = match.status == MatchStatus.FINISHED
+    match.status = MatchStatus.VOID
+    match.save(update_fields=["status"])
+    signals.match_voided.send(sender=Match, match=match, was_finished=was_finished)
+    return match
+
+
+def request_fingerprint(data: object) -> str:
+    """A stable fingerprint of a parsed request body: the same JSON in any key order or
+    spacing is the same request."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class Receipt:
+    """What `idempotent_submission` yields: the stored first answer, or a place to store one."""
+
+    def __init__(self, match_id: int, key: str | None, fingerprint: str) -> None:
+        self.match_id = match_id
+        self.key = key
+        self.fingerprint = fingerprint
+        self.replay: SubmissionReceipt | None = None
+
+    def record(self, status_code: int, response: dict[str, Any]) -> None:
+        if self.key is not None:
+            SubmissionReceipt.objects.create(
+                match_id=self.match_id,
+                key=self.key,
+                fingerprint=self.fingerprint,
+                status_code=status_code,
+                response=response,
+            )
+
+
+@contextmanager
+def idempotent_submission(*, match_id: int, key: str | None, fingerprint: str) -> Iterator[Receipt]:
+    """One transaction around a write to a match that may carry an `Idempotency-Key`.
+
+    The match row is locked first, so two requests with the same key are serialised: the
+    second sees the receipt of the first (`receipt.replay`) and applies nothing. The same key
+    with another body raises IdempotencyKeyReused. The write's answer is recorded in the same
+    transaction as the write, so either both are stored or neither."""
+    with transaction.atomic():
+        _lock(match_id)
+        receipt = Receipt(match_id, key, fingerprint)
+        if key is not None:
+            receipt.replay = SubmissionReceipt.objects.filter(match_id=match_id, key=key).first()
+            if receipt.replay is not None and receipt.replay.fingerprint != fingerprint:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with a different request body.",
+                    details={"idempotency_key": key},
+                )
+        yield receipt

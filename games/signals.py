@@ -1,0 +1,16 @@
+"""Signals `games` sends so that `league` (which `games` never imports) can react.
+
+All are sent inside the transaction that made the change, with `sender=Match` and `match=`.
+A receiver that must not let the change happen raises (e.g. `games.errors.UndoBlocked`); the
+transaction then rolls back. Work that can wait is enqueued by receivers on commit."""
+
+from django.dispatch import Signal
+
+match_finished = Signal()
+"""The last turn was played: seats hold totals and placements."""
+
+match_reopened = Signal()
+"""A finished match's last turn was undone: its result no longer stands."""
+
+match_voided = Signal()
+"""The match was voided; `was_finished=` says whether a result had stood."""

@@ -1,0 +1,240 @@
+"""Who may write what: a matrix over every write endpoint and every kind of caller.
+
+Anonymous callers get 401; signed-in (or key-holding) callers who may not get 403; everyone
+else gets through to the endpoint (whose own answer is then 2xx, 409 or 422)."""
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import client_for
+
+ROLES = [
+    "anonymous",
+    "player_account",
+    "other_organizer",
+    "wrong_key",
+    "right_key",
+    "organizer",
+    "staff",
+]
+DENIED = {"anonymous": 401}
+
+
+def _expected(allowed: set[str], role: str) -> str:
+    if role in allowed:
+        return "allowed"
+    return "401" if role == "anonymous" else "403"
+
+
+def _outcome(status_code: int) -> str:
+    return str(status_code) if status_code in (401, 403) else "allowed"
+
+
+@pytest.fixture
+def world(request, players, yardzee_event, seat_match) -> dict[str, Any]:
+    match = seat_match("yardzee", players[:2], event=yardzee_event)
+    return {"match": match, "event": yardzee_event, "players": players}
+
+
+def _client(role: str, world: dict[str, Any], request: pytest.FixtureRequest) -> APIClient:
+    if role in ("anonymous", "wrong_key", "right_key"):
+        client = APIClient()
+        if role != "anonymous":
+            key = world["match"]["score_key"] if role == "right_key" else "not-the-key"
+            client.credentials(HTTP_X_SCORE_KEY=key)
+        return client
+    return client_for(request.getfixturevalue(role))
+
+
+def _first_turn(world: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "player": world["players"][0].pk,
+        "rolls": [{"dice": [3, 3, 5, 2, 6]}],
+        "category": "threes",
+    }
+
+
+ENDPOINTS: dict[str, tuple[set[str], Any]] = {
+    "POST matches/{id}/turns/": (
+        {"right_key", "organizer", "staff"},
+        lambda c, w: c.post(
+            f"/api/v1/matches/{w['match']['id']}/turns/", _first_turn(w), format="json"
+        ),
+    ),
+    "POST matches/{id}/result/": (
+        {"right_key", "organizer", "staff"},
+        lambda c, w: c.post(
+            f"/api/v1/matches/{w['match']['id']}/result/",
+            {"turns": [_first_turn(w)]},
+            format="json",
+        ),
+    ),
+    "POST matches/{id}/undo/": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(f"/api/v1/matches/{w['match']['id']}/undo/"),
+    ),
+    "POST matches/{id}/void/": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(f"/api/v1/matches/{w['match']['id']}/void/"),
+    ),
+    "POST matches/ (event)": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(
+            "/api/v1/matches/",
+            {
+                "event": w["event"].pk,
+                "game": "yardzee",
+                "players": [w["players"][2].pk, w["players"][3].pk],
+            },
+            format="json",
+        ),
+    ),
+    "POST players/": (
+        {"other_organizer", "organizer", "staff"},
+        lambda c, w: c.post(
+            "/api/v1/players/", {"display_name": "New", "handle": "new-one"}, format="json"
+        ),
+    ),
+    "PATCH players/{id}/": (
+        {"other_organizer", "organizer", "staff"},
+        lambda c, w: c.patch(
+            f"/api/v1/players/{w['players'][0].pk}/", {"display_name": "Renamed"}, format="json"
+        ),
+    ),
+    "PATCH leagues/{slug}/": (
+        {"organizer", "staff"},
+        lambda c, w: c.patch(
+            f"/api/v1/leagues/{w['event'].league.slug}/", {"name": "Renamed"}, format="json"
+        ),
+    ),
+    "POST events/": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(
+            "/api/v1/events/",
+            {"league": w["event"].league.slug, "name": "Week 2", "date": "2026-06-08"},
+            format="json",
+        ),
+    ),
+    "PATCH events/{id}/": (
+        {"organizer", "staff"},
+        lambda c, w: c.patch(f"/api/v1/events/{w['event'].pk}/", {"venue": "Park"}, format="json"),
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", list(ENDPOINTS))
+def test_permission_matrix(endpoint, role, world, request, other_organizer):
+    allowed, call = ENDPOINTS[endpoint]
+    response = call(_client(role, world, request), world)
+    assert _outcome(response.status_code) == _expected(allowed, role), response.content
+    if response.status_code in (401, 403):
+        body = response.json()
+        assert body["code"] in ("not_authenticated", "permission_denied")
+        assert body["message"]
+
+
+@pytest.mark.django_db
+def test_creating_a_league_makes_its_creator_the_first_organizer(player_account):
+    client = client_for(player_account)
+    response = client.post(
+        "/api/v1/leagues/", {"name": "Tuesday Yardkle", "game": "yardkle"}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["slug"] == "tuesday-yardkle"
+    assert body["organizers"] == [player_account.username]
+    assert body["rules"] == {"target": 10000, "entry_minimum": 500}
+    assert (
+        client.patch(
+            "/api/v1/leagues/tuesday-yardkle/", {"rules": {"target": 5000}}, format="json"
+        ).status_code
+        == 200
+    )
+
+
+@pytest.mark.django_db
+def test_a_league_with_a_bad_ruleset_is_refused(player_account):
+    response = client_for(player_account).post(
+        "/api/v1/leagues/",
+        {"name": "X", "game": "yardzee", "rules": {"joker": "sometimes"}},
+        format="json",
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_rule_option"
+
+
+@pytest.mark.django_db
+def test_score_key_is_shown_to_organizers_only(world, as_organizer):
+    url = f"/api/v1/matches/{world['match']['id']}/"
+    assert as_organizer.get(url).json()["score_key"] == world["match"]["score_key"]
+    assert APIClient().get(url).json()["score_key"] is None
+
+
+@pytest.mark.django_db
+def test_token_login_returns_a_token_that_authorizes_writes(organizer):
+    response = APIClient().post(
+        "/api/v1/auth/token/", {"username": "orga", "password": "pw-orga"}, format="json"
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert (
+        client.post(
+            "/api/v1/leagues/", {"name": "Mine", "game": "yardzee"}, format="json"
+        ).status_code
+        == 201
+    )
+
+
+@pytest.mark.django_db
+def test_token_login_with_a_wrong_password_answers_400_with_the_error_shape(organizer):
+    response = APIClient().post(
+        "/api/v1/auth/token/", {"username": "orga", "password": "nope"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+
+
+@pytest.mark.django_db
+def test_seating_an_unknown_or_duplicate_player_is_refused(as_organizer, players):
+    unknown = as_organizer.post(
+        "/api/v1/matches/",
+        {"game": "yardzee", "players": [players[0].pk, 987654]},
+        format="json",
+    )
+    assert unknown.status_code == 400
+    assert unknown.json()["code"] == "unknown_player"
+    twice = as_organizer.post(
+        "/api/v1/matches/", {"game": "yardzee", "players": [players[0].pk] * 2}, format="json"
+    )
+    assert twice.status_code == 400
+    assert twice.json()["code"] == "duplicate_player"
+
+
+@pytest.mark.django_db
+def test_seating_a_match_of_another_game_at_an_event_is_refused(
+    as_organizer, players, yardzee_event
+):
+    response = as_organizer.post(
+        "/api/v1/matches/",
+        {"event": yardzee_event.pk, "game": "yardkle", "players": [players[0].pk, players[1].pk]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "wrong_game"
+
+
+@pytest.mark.django_db
+def test_seating_too_many_yardzee_players_is_refused(as_organizer, players):
+    response = as_organizer.post(
+        "/api/v1/matches/",
+        {"game": "yardzee", "players": [p.pk for p in players]},
+        format="json",
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "player_count"

@@ -1,0 +1,173 @@
+"""Whole games played through the HTTP API with the simulator: the server's totals and
+placements equal those the rulebook computes."""
+
+import random
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+import scoring
+from games.models import Match, Turn
+from scoring import simulate
+from tests.conftest import next_turn_for
+
+GAMES = [
+    ("yardzee", 2),
+    ("yardzee", 3),
+    ("yardzee", 5),
+    ("yardkle", 2),
+    ("yardkle", 3),
+    ("yardkle", 5),
+]
+
+
+def _play_through_api(
+    client: APIClient, match: dict[str, Any], seed: int
+) -> tuple[dict[str, Any], scoring.Game]:
+    rng = random.Random(seed)
+    score_key = match["score_key"]
+    local = scoring.new_game(match["game"], len(match["seats"]), match["rules"])
+    turn_number = 0
+    while not local.is_over:
+        turn = next_turn_for(match, local, rng)
+        turn_number += 1
+        response = client.post(
+            f"/api/v1/matches/{match['id']}/turns/",
+            {**turn, "turn_number": turn_number},
+            format="json",
+            HTTP_X_SCORE_KEY=score_key,
+        )
+        assert response.status_code == 201, response.json()
+        result = local.play(turn)
+        body = response.json()
+        assert body["turn"]["points"] == result.points
+        assert body["turn"]["sequence"] == turn_number
+        match = body["match"]
+    return match, local
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_full_game_through_the_api_matches_the_rulebook(
+    game, seats, players, seat_match, as_organizer
+):
+    match = seat_match(game, players[:seats])
+    _, local = _play_through_api(APIClient(), match, seed=seats)
+
+    final = as_organizer.get(f"/api/v1/matches/{match['id']}/").json()
+    assert final["status"] == "finished"
+    assert final["board"]["is_over"] is True
+    assert final["board"]["current_player"] is None
+    totals = [seat["total"] for seat in final["seats"]]
+    assert totals == [local.total(seat) for seat in range(seats)]
+    assert [seat["placement"] for seat in final["seats"]] == local.placements()
+    assert [p["placement"] for p in final["placements"]] == local.placements()
+    assert (
+        len(final["turns"])
+        == final["turns_played"]
+        == Turn.objects.filter(match_id=match["id"]).count()
+    )
+    if game == "yardzee":
+        assert [card["total"] for card in final["board"]["scorecards"]] == totals
+    else:
+        assert [score["total"] for score in final["board"]["scores"]] == totals
+
+
+@pytest.mark.django_db
+def test_match_shows_every_yardzee_scorecard_and_whose_turn_it_is(players, seat_match):
+    match = seat_match("yardzee", players[:3])
+    board = match["board"]
+    assert board["round"] == 1
+    assert board["current_player"] == players[0].pk
+    assert [card["player"] for card in board["scorecards"]] == [p.pk for p in players[:3]]
+    card = board["scorecards"][0]
+    assert set(card["boxes"]) == set(scoring.yardzee.CATEGORIES)
+    assert card["upper_total"] == card["upper_bonus"] == card["yardzee_bonus_count"] == 0
+    assert match["placements"] is None
+
+
+@pytest.mark.django_db
+def test_match_shows_yardkle_totals_and_who_is_on_the_board(players, seat_match):
+    match = seat_match("yardkle", players[:2])
+    turn = {
+        "player": players[0].pk,
+        "throws": [{"dice": [1, 1, 1, 5, 2, 3], "set_aside": [1, 1, 1, 5]}],
+        "end": "bank",
+    }
+    response = APIClient().post(
+        f"/api/v1/matches/{match['id']}/turns/",
+        turn,
+        format="json",
+        HTTP_X_SCORE_KEY=match["score_key"],
+    )
+    assert response.status_code == 201, response.json()
+    board = response.json()["match"]["board"]
+    assert board["scores"][0] == {
+        "seat": 0,
+        "player": players[0].pk,
+        "total": 1050,
+        "on_board": True,
+    }
+    assert board["scores"][1]["on_board"] is False
+    assert board["current_player"] == players[1].pk
+    assert board["final_round"] is False
+
+
+@pytest.mark.django_db
+def test_whole_result_at_once_finishes_the_match(players, seat_match, as_organizer):
+    match = seat_match("yardzee", players[:2])
+    game = scoring.new_game("yardzee", 2, {})
+    turns = simulate.play_game(game, seed=7)
+    response = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["status"] == "finished"
+    assert [s["total"] for s in body["seats"]] == [game.total(0), game.total(1)]
+    assert body["turns_played"] == 26
+
+
+@pytest.mark.django_db
+def test_whole_result_with_a_bad_turn_names_its_index_and_stores_nothing(
+    players, seat_match, as_organizer
+):
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=3)
+    turns[5] = {**turns[5], "category": turns[3]["category"]}  # seat 1 refills its own box
+    response = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "box_filled"
+    assert body["details"]["turn_index"] == 5
+    assert "index 5" in body["message"]
+    stored = Match.objects.get(pk=match["id"])
+    assert stored.turns_played == 0
+    assert stored.status == "scheduled"
+    assert not Turn.objects.filter(match=stored).exists()
+
+
+@pytest.mark.django_db
+def test_whole_result_that_does_not_finish_the_game_is_refused(players, seat_match, as_organizer):
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=3)[:-1]
+    response = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "game_not_finished"
+    assert not Turn.objects.filter(match_id=match["id"]).exists()
+
+
+@pytest.mark.django_db
+def test_event_match_takes_the_leagues_then_events_ruleset(players, yardkle_event, seat_match):
+    yardkle_event.league.rules = {"target": 5000, "entry_minimum": 300}
+    yardkle_event.league.save()
+    yardkle_event.rules = {"entry_minimum": 0}
+    yardkle_event.save()
+    match = seat_match("yardkle", players[:2], event=yardkle_event)
+    assert match["rules"] == {"target": 5000, "entry_minimum": 0}
+    assert match["event"] == yardkle_event.pk

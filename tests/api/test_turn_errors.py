@@ -1,0 +1,282 @@
+"""Bad input gets a clear 4xx with a code and a sentence, and changes nothing."""
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+import scoring
+from games.models import Match, SubmissionReceipt, Turn
+from scoring import simulate
+
+
+def _counts() -> dict[str, int]:
+    return {
+        "turns": Turn.objects.count(),
+        "receipts": SubmissionReceipt.objects.count(),
+        "turns_played": sum(Match.objects.values_list("turns_played", flat=True)),
+    }
+
+
+def _state(match_id: int) -> Any:
+    return Match.objects.values_list("state", "status", "turns_played").get(pk=match_id)
+
+
+@pytest.fixture
+def yardzee_match(players, seat_match):
+    return seat_match("yardzee", players[:2])
+
+
+def _post_turn(match: dict[str, Any], body: Any, **headers: Any) -> Any:
+    return APIClient().post(
+        f"/api/v1/matches/{match['id']}/turns/",
+        body,
+        format="json",
+        HTTP_X_SCORE_KEY=match["score_key"],
+        **headers,
+    )
+
+
+def _first_turn(match: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {
+        "player": match["seats"][0]["player"]["id"],
+        "rolls": [{"dice": [3, 3, 5, 2, 6]}, {"keep": [3, 3], "dice": [3, 3, 3, 1, 4]}],
+        "category": "threes",
+        **changes,
+    }
+
+
+VIOLATIONS = [
+    ("invalid_die", {"rolls": [{"dice": [3, 3, 5, 2, 7]}]}),
+    ("invalid_die", {"rolls": [{"dice": [3, 3, 5, 2, True]}]}),
+    ("wrong_dice_count", {"rolls": [{"dice": [3, 3, 5, 2]}]}),
+    (
+        "too_many_rolls",
+        {"rolls": [{"dice": [1, 2, 3, 4, 5]}] + [{"keep": [1], "dice": [1, 2, 3, 4, 5]}] * 3},
+    ),
+    (
+        "keep_not_in_roll",
+        {"rolls": [{"dice": [3, 3, 5, 2, 6]}, {"keep": [4], "dice": [4, 3, 3, 1, 4]}]},
+    ),
+    ("unknown_box", {"category": "sevens"}),
+    ("points_mismatch", {"points": 12}),
+    ("unknown_key", {"bonus_points": 3}),
+    ("not_your_turn", {"player": -1}),
+    ("wrong_type", {"player": "7"}),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("code", "changes"), VIOLATIONS, ids=[v[0] for v in VIOLATIONS])
+def test_every_rule_violation_answers_422_with_its_code_and_changes_nothing(
+    yardzee_match, code, changes
+):
+    if changes.get("player") == -1:
+        changes = {"player": yardzee_match["seats"][1]["player"]["id"]}
+    before, state_before = _counts(), _state(yardzee_match["id"])
+    response = _post_turn(yardzee_match, _first_turn(yardzee_match, **changes))
+    assert response.status_code == 422, response.json()
+    body = response.json()
+    assert body["code"] == code
+    assert body["message"]
+    assert "rule" in body
+    assert isinstance(body["details"], dict)
+    assert _counts() == before
+    assert _state(yardzee_match["id"]) == state_before
+
+
+@pytest.mark.django_db
+def test_points_mismatch_message_gives_both_numbers(yardzee_match):
+    response = _post_turn(yardzee_match, _first_turn(yardzee_match, points=12))
+    body = response.json()
+    assert "12" in body["message"]
+    assert "9" in body["message"]
+
+
+@pytest.mark.django_db
+def test_a_filled_box_is_refused_with_box_filled(yardzee_match, players):
+    assert _post_turn(yardzee_match, _first_turn(yardzee_match)).status_code == 201
+    second = {**_first_turn(yardzee_match), "player": players[1].pk}
+    assert _post_turn(yardzee_match, second).status_code == 201
+    again = _post_turn(yardzee_match, _first_turn(yardzee_match))
+    assert again.status_code == 422
+    assert again.json()["code"] == "box_filled"
+
+
+@pytest.mark.django_db
+def test_turn_without_its_player_is_refused(yardzee_match):
+    turn = _first_turn(yardzee_match)
+    del turn["player"]
+    response = _post_turn(yardzee_match, turn)
+    assert response.status_code == 422
+    assert response.json()["code"] == "missing_key"
+
+
+@pytest.mark.django_db
+def test_malformed_json_answers_400_and_changes_nothing(yardzee_match):
+    before = _counts()
+    response = APIClient().generic(
+        "POST",
+        f"/api/v1/matches/{yardzee_match['id']}/turns/",
+        '{"rolls": [',
+        content_type="application/json",
+        HTTP_X_SCORE_KEY=yardzee_match["score_key"],
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+    assert _counts() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [([1, 2], "wrong_type"), ("turn", "wrong_type"), (7, "wrong_type"), (None, "missing_key")],
+)
+def test_a_turn_that_is_not_a_json_object_answers_422(yardzee_match, body, code):
+    response = _post_turn(yardzee_match, body)
+    assert response.status_code == 422
+    assert response.json()["code"] == code
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_unknown_match_answers_404_with_the_error_shape():
+    response = APIClient().get("/api/v1/matches/999999/")
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found.", "details": {}}
+
+
+@pytest.mark.django_db
+def test_wrong_turn_number_answers_409_with_the_expected_number(yardzee_match):
+    response = _post_turn(yardzee_match, {**_first_turn(yardzee_match), "turn_number": 4})
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "turn_number_mismatch"
+    assert body["details"]["expected"] == 1
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_turns_on_a_finished_or_void_match_answer_409(players, seat_match, as_organizer):
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=1)
+    as_organizer.post(f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json")
+    response = _post_turn(match, _first_turn(match))
+    assert response.status_code == 409
+    assert response.json()["code"] == "match_closed"
+
+    other = seat_match("yardzee", players[2:4])
+    assert as_organizer.post(f"/api/v1/matches/{other['id']}/void/").status_code == 200
+    response = _post_turn(other, _first_turn(other))
+    assert response.status_code == 409
+    assert response.json()["details"]["status"] == "void"
+
+
+# --- Idempotency --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_same_idempotency_key_and_body_returns_the_first_answer_and_applies_nothing(
+    yardzee_match,
+):
+    turn = _first_turn(yardzee_match)
+    first = _post_turn(yardzee_match, turn, HTTP_IDEMPOTENCY_KEY="k-1")
+    again = _post_turn(yardzee_match, turn, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert Turn.objects.count() == 1
+    assert Match.objects.get(pk=yardzee_match["id"]).turns_played == 1
+
+
+@pytest.mark.django_db
+def test_same_idempotency_key_with_another_body_answers_422(yardzee_match, players):
+    assert (
+        _post_turn(
+            yardzee_match, _first_turn(yardzee_match), HTTP_IDEMPOTENCY_KEY="k-2"
+        ).status_code
+        == 201
+    )
+    other = {**_first_turn(yardzee_match), "player": players[1].pk}
+    response = _post_turn(yardzee_match, other, HTTP_IDEMPOTENCY_KEY="k-2")
+    assert response.status_code == 422
+    assert response.json()["code"] == "idempotency_key_reused"
+    assert Turn.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_idempotent_result_submission_is_applied_once(players, seat_match, as_organizer):
+    match = seat_match("yardkle", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardkle", 2, {}), seed=4)
+    url = f"/api/v1/matches/{match['id']}/result/"
+    first = as_organizer.post(url, {"turns": turns}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    again = as_organizer.post(url, {"turns": turns}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert Turn.objects.filter(match_id=match["id"]).count() == len(turns)
+
+
+@pytest.mark.django_db
+def test_a_rejected_turn_leaves_no_receipt_so_a_corrected_retry_may_reuse_the_key(
+    yardzee_match,
+):
+    bad = _post_turn(
+        yardzee_match, _first_turn(yardzee_match, points=1), HTTP_IDEMPOTENCY_KEY="k-3"
+    )
+    assert bad.status_code == 422
+    assert not SubmissionReceipt.objects.exists()
+    good = _post_turn(yardzee_match, _first_turn(yardzee_match), HTTP_IDEMPOTENCY_KEY="k-3")
+    assert good.status_code == 201
+
+
+# --- Undo and void --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_undo_removes_the_last_turn_and_keeps_an_audit_record(
+    yardzee_match, as_organizer, organizer
+):
+    _post_turn(yardzee_match, _first_turn(yardzee_match))
+    state_after_one = _state(yardzee_match["id"])
+    second = {**_first_turn(yardzee_match), "player": yardzee_match["seats"][1]["player"]["id"]}
+    _post_turn(yardzee_match, second)
+    response = as_organizer.post(f"/api/v1/matches/{yardzee_match['id']}/undo/")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["undone"]["sequence"] == 2
+    assert body["undone"]["payload"] == second
+    assert body["match"]["turns_played"] == 1
+    assert _state(yardzee_match["id"]) == state_after_one
+    match = Match.objects.get(pk=yardzee_match["id"])
+    undo = match.undos.get()
+    assert undo.undone_by == organizer
+    assert undo.payload == second
+
+
+@pytest.mark.django_db
+def test_undo_of_a_finished_match_reopens_it(players, seat_match, as_organizer):
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=2)
+    as_organizer.post(f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json")
+    response = as_organizer.post(f"/api/v1/matches/{match['id']}/undo/")
+    assert response.status_code == 200
+    assert response.json()["match"]["status"] == "in_progress"
+    stored = Match.objects.get(pk=match["id"])
+    assert stored.turns_played == 25
+    assert list(stored.seats.values_list("total", "placement")) == [(None, None)] * 2
+    assert _post_turn(match, {"player": players[1].pk, **turns[-1]}).status_code == 201
+
+
+@pytest.mark.django_db
+def test_undo_with_no_turns_answers_409(yardzee_match, as_organizer):
+    response = as_organizer.post(f"/api/v1/matches/{yardzee_match['id']}/undo/")
+    assert response.status_code == 409
+    assert response.json()["code"] == "nothing_to_undo"
+
+
+@pytest.mark.django_db
+def test_undo_sends_no_extra_queries_per_turn(yardzee_match, as_organizer):
+    assert connection.vendor in ("sqlite", "postgresql")
+    _post_turn(yardzee_match, _first_turn(yardzee_match))
+    assert as_organizer.post(f"/api/v1/matches/{yardzee_match['id']}/undo/").status_code == 200
+    assert as_organizer.post(f"/api/v1/matches/{yardzee_match['id']}/undo/").status_code == 409

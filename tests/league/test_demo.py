@@ -1,0 +1,47 @@
+"""`make run`'s demo data: a league per game, a dozen players, an event, finished and
+in-progress matches played by the simulator; loading it twice changes nothing."""
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import override_settings
+
+from games.models import Match, Turn
+from league.models import Event, League, Player
+
+
+def _snapshot() -> tuple[int, ...]:
+    return (
+        League.objects.count(),
+        Player.objects.count(),
+        Event.objects.count(),
+        Match.objects.count(),
+        Turn.objects.count(),
+    )
+
+
+@pytest.mark.django_db
+@override_settings(DEBUG=True)
+def test_demo_data_has_a_league_per_game_with_played_matches_and_loads_idempotently():
+    call_command("load_demo")
+    assert set(League.objects.values_list("game", flat=True)) == {"yardzee", "yardkle"}
+    assert Player.objects.count() == 12
+    for league in League.objects.all():
+        matches = Match.objects.filter(event__league=league)
+        assert matches.filter(status="finished").count() >= 2
+        assert matches.filter(status="in_progress").count() >= 1
+        for match in matches.filter(status="finished"):
+            game = match.scoring_game()
+            assert game.is_over
+            assert [s.total for s in match.seats.order_by("order")] == [
+                game.total(i) for i in range(game.players)
+            ]
+    first = _snapshot()
+    call_command("load_demo")
+    assert _snapshot() == first
+
+
+@pytest.mark.django_db
+def test_demo_data_refuses_to_load_with_debug_off():
+    with pytest.raises(CommandError, match="DEBUG"):
+        call_command("load_demo")
+    assert _snapshot() == (0, 0, 0, 0, 0)
