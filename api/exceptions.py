@@ -11,7 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import errors as game_errors
+from league.draw import DrawError
 from league.services import LeagueError
+from league.services.stages import StageConflict
 from scoring import RuleViolation
 
 CONFLICTS = (
@@ -47,8 +49,12 @@ def _domain_response(exc: Exception) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.details), status=409)
     if isinstance(exc, game_errors.MatchError):
         return Response(error_body(exc.code, exc.message, exc.details), status=422)
+    if isinstance(exc, StageConflict):
+        return Response(error_body(exc.code, exc.message, exc.details), status=409)
     if isinstance(exc, LeagueError):
         return Response(error_body(exc.code, exc.message, exc.details), status=400)
+    if isinstance(exc, DrawError):
+        return Response(error_body(exc.code, exc.message), status=400)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return Response(error_body("not_found", "Not found."), status=404)
     if isinstance(exc, OperationalError):

@@ -9,7 +9,7 @@ from rest_framework import authentication, permissions
 from rest_framework.request import Request
 
 from games.models import Match
-from league.models import Event, League
+from league.models import Event, League, Stage
 
 SCORE_KEY_HEADER = "X-Score-Key"
 
@@ -60,8 +60,15 @@ class IsMatchOrganizer(permissions.BasePermission):
         return is_match_organizer(request.user, obj)
 
 
+def _league_of(obj: League | Event | Stage) -> League:
+    if isinstance(obj, Stage):
+        return obj.event.league
+    return obj.league if isinstance(obj, Event) else obj
+
+
 class IsLeagueOrganizerOrReadOnly(permissions.BasePermission):
-    """Anyone reads; changing a league or an event needs one of the league's organizers."""
+    """Anyone reads; changing a league, or an event or stage of it, needs one of the league's
+    organizers."""
 
     message = "Only an organizer of this league may change it."
 
@@ -73,8 +80,7 @@ class IsLeagueOrganizerOrReadOnly(permissions.BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        league = obj if isinstance(obj, League) else obj.league if isinstance(obj, Event) else None
-        return league is not None and league.is_organizer(request.user)
+        return _league_of(obj).is_organizer(request.user)
 
 
 class IsOrganizerOrReadOnly(permissions.BasePermission):

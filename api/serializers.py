@@ -10,7 +10,8 @@ from rest_framework import serializers
 
 from games.models import GameName, Match, Seat, Turn
 from games.selectors import match_board
-from league.models import Event, League, Player
+from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
+from league.selectors import stage_detail
 
 # --- Errors (documentation of the one error shape) ---------------------------------------------
 
@@ -218,3 +219,88 @@ class UndoneTurnSerializer(serializers.Serializer[Any]):
 class UndoSerializer(serializers.Serializer[Any]):
     undone = UndoneTurnSerializer()
     match = MatchSerializer()
+
+
+# --- Stages -----------------------------------------------------------------------------------
+
+
+class StageCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(choices=StageFormat.choices)
+    participants = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        max_length=512,
+        help_text="Player ids in seed order (manual seeding), unless taken from `source_stage`.",
+    )
+    table_size = serializers.IntegerField(min_value=2, max_value=5, default=2)
+    advance = serializers.IntegerField(min_value=1, max_value=4, default=1)
+    rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
+    groups = serializers.IntegerField(min_value=1, max_value=64, default=1)
+    seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.MANUAL)
+    third_place = serializers.BooleanField(default=False)
+    grand_final_reset = serializers.BooleanField(default=True)
+    tiebreak = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        allow_null=True,
+        max_length=20,
+    )
+    source_stage = serializers.IntegerField(required=False, allow_null=True)
+    source_top = serializers.IntegerField(min_value=2, required=False, allow_null=True)
+
+
+class StageEntrySerializer(serializers.ModelSerializer[StageEntry]):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = StageEntry
+        fields = ["player", "seed", "group"]
+
+
+class StageSerializer(serializers.ModelSerializer[Stage]):
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "event",
+            "name",
+            "position",
+            "format",
+            "status",
+            "table_size",
+            "advance",
+            "rounds",
+            "groups",
+            "seeding",
+            "random_seed",
+            "third_place",
+            "grand_final_reset",
+            "tiebreak",
+            "source_stage",
+            "source_top",
+            "ranking",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class StageDetailSerializer(StageSerializer):
+    entries = StageEntrySerializer(many=True, read_only=True)
+    draw = serializers.SerializerMethodField()
+
+    class Meta(StageSerializer.Meta):
+        fields = [*StageSerializer.Meta.fields, "entries", "draw"]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_draw(self, stage: Stage) -> dict[str, Any]:
+        """Rounds with their matches (round robin, Swiss), or the bracket's slots with their
+        sources, exits (where each place goes next), byes, seats and results; and the byes."""
+        return stage_detail(stage)
+
+
+class ForfeitSerializer(serializers.Serializer[Any]):
+    stage_match = serializers.IntegerField(help_text="The stage match (not yet started).")
+    player = serializers.IntegerField(help_text="The player who does not show.")

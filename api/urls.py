@@ -14,6 +14,7 @@ router.register("players", views.PlayerViewSet, basename="player")
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("events", views.EventViewSet, basename="event")
 router.register("matches", views.MatchViewSet, basename="match")
+router.register("stages", views.StageViewSet, basename="stage")
 
 urlpatterns = [
     path("auth/token/", ObtainAuthToken.as_view(), name="token"),

@@ -7,7 +7,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -23,7 +23,8 @@ from games import services as game_services
 from games.models import Match
 from games.selectors import match_detail_queryset
 from league import services as league_services
-from league.models import Event, League, Player
+from league.models import Event, League, Player, Stage, StageMatch
+from league.services import stages as stage_services
 from scoring import RuleViolation
 
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
@@ -133,6 +134,32 @@ class EventViewSet(
         if not league.is_organizer(self.request.user):
             raise PermissionDenied("Only an organizer of this league may add events to it.")
         serializer.instance = league_services.event_create(league=league, **data)
+
+    @extend_schema(methods=["GET"], request=None, responses={200: s.StageSerializer(many=True)})
+    @extend_schema(
+        methods=["POST"],
+        request=s.StageCreateSerializer,
+        responses={201: s.StageDetailSerializer, **ERRORS},
+        description="Add a stage (draft) to the event: its format, participants in seed order "
+        "(or the top `source_top` of an earlier `source_stage`) and options. Organizers only.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def stages(self, request: Request, pk: str | None = None) -> Response:
+        event = self.get_object()
+        if request.method == "GET":
+            return Response(s.StageSerializer(event.stages.all(), many=True).data)
+        if not event.league.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this league may add stages.")
+        parsed = s.StageCreateSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        data = dict(parsed.validated_data)
+        stage = stage_services.stage_create(
+            event_id=event.pk,
+            player_ids=data.pop("participants"),
+            source_stage_id=data.pop("source_stage", None),
+            **data,
+        )
+        return Response(s.StageDetailSerializer(stage).data, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: serializers.BaseSerializer[Event]) -> None:
         event = serializer.instance
@@ -316,3 +343,52 @@ class MatchViewSet(
         game_services.match_void(match_id=match.pk, voided_by=request.user)
         match.refresh_from_db()
         return Response(self._answer(match))
+
+
+class StageViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Stage]
+):
+    """Stages of events: anyone reads; the league's organizers start them and forfeit no-shows.
+    Create them with `POST events/{id}/stages/`."""
+
+    queryset = Stage.objects.select_related("event__league")
+    permission_classes = [IsLeagueOrganizerOrReadOnly]
+    filterset_fields = ["event", "status", "format"]
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        return s.StageDetailSerializer if self.action == "retrieve" else s.StageSerializer
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        if self.action == "retrieve":
+            return Stage.objects.select_related("event__league").prefetch_related("entries__player")
+        return Stage.objects.select_related("event")
+
+    def _organized(self) -> Stage:
+        stage = self.get_object()
+        if not stage.event.league.is_organizer(self.request.user):
+            raise PermissionDenied("Only an organizer of this league may run its stages.")
+        return stage
+
+    @extend_schema(request=None, responses={200: s.StageDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str | None = None) -> Response:
+        """Draw the stage and seat its first matches (round robin: all of them)."""
+        stage = stage_services.stage_start(stage_id=self._organized().pk)
+        return Response(s.StageDetailSerializer(self.get_queryset().get(pk=stage.pk)).data)
+
+    @extend_schema(request=s.ForfeitSerializer, responses={200: s.StageDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """A player does not show for a stage match not yet started: the others go on."""
+        stage = self._organized()
+        parsed = s.ForfeitSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        stage_match = StageMatch.objects.filter(
+            stage=stage, pk=parsed.validated_data["stage_match"]
+        ).first()
+        if stage_match is None:
+            raise NotFound("This stage has no such stage match.")
+        stage_services.stage_forfeit(
+            stage_match_id=stage_match.pk, player_id=parsed.validated_data["player"]
+        )
+        return Response(s.StageDetailSerializer(self.get_queryset().get(pk=stage.pk)).data)

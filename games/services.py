@@ -261,7 +261,7 @@ def turn_undo(*, match_id: int, undone_by: UserLike) -> TurnUndo:
 
 
 @transaction.atomic
-def match_void(*, match_id: int, voided_by: UserLike) -> Match:
+def match_void(*, match_id: int, voided_by: UserLike | None) -> Match:
     """Void a match: it no longer counts anywhere; its turns are kept for the record."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:

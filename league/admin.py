@@ -1,8 +1,20 @@
 """Admin pages for the organization (organizers use them)."""
 
-from django.contrib import admin
+from typing import Any
 
-from league.models import Event, League, Player
+from django.contrib import admin
+from django.http import HttpRequest
+
+from league.models import (
+    Event,
+    League,
+    Player,
+    Stage,
+    StageBye,
+    StageEntry,
+    StageForfeit,
+    StageMatch,
+)
 
 
 @admin.register(Player)
@@ -36,3 +48,41 @@ class EventAdmin(admin.ModelAdmin[Event]):
     search_fields = ["name", "venue"]
     date_hierarchy = "date"
     list_select_related = ["league"]
+
+
+class StageEntryInline(admin.TabularInline[StageEntry, Stage]):
+    model = StageEntry
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+class StageMatchInline(admin.TabularInline[StageMatch, Stage]):
+    model = StageMatch
+    extra = 0
+    fields = ["round", "group", "slot", "match", "walkover", "order"]
+    readonly_fields = ["round", "group", "slot", "match", "walkover", "order"]
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin[Stage]):
+    list_display = ["name", "event", "format", "status", "table_size", "started_at"]
+    list_filter = ["format", "status"]
+    list_select_related = ["event"]
+    readonly_fields = ["bracket", "ranking", "random_seed", "started_at", "finished_at"]
+    inlines = [StageEntryInline, StageMatchInline]
+
+
+@admin.register(StageMatch)
+class StageMatchAdmin(admin.ModelAdmin[StageMatch]):
+    list_display = ["stage", "round", "slot", "match", "walkover"]
+    list_select_related = ["stage", "match"]
+    raw_id_fields = ["match"]
+
+
+admin.site.register(StageBye)
+admin.site.register(StageForfeit)

@@ -1,10 +1,86 @@
 """Reads of the organization worth a name."""
 
-from django.db.models import QuerySet
+from typing import Any
 
-from league.models import League
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Seat
+from league.models import League, Stage, StageMatch
 
 
 def leagues_with_events() -> QuerySet[League]:
     """Every league with its events, newest first, in two queries."""
     return League.objects.prefetch_related("events")
+
+
+def stage_matches(stage: Stage) -> list[StageMatch]:
+    """A stage's matches with their seats and players, in three queries."""
+    return list(
+        StageMatch.objects.filter(stage=stage)
+        .select_related("match")
+        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.select_related("player")))
+        .order_by("round", "slot", "pk")
+    )
+
+
+def _match_summary(stage_match: StageMatch) -> dict[str, Any]:
+    match = stage_match.match
+    return {
+        "stage_match": stage_match.pk,
+        "round": stage_match.round,
+        "group": stage_match.group,
+        "slot": stage_match.slot or None,
+        "walkover": stage_match.walkover,
+        "order": stage_match.order,
+        "match": None
+        if match is None
+        else {
+            "id": match.pk,
+            "status": match.status,
+            "seats": [
+                {
+                    "player": seat.player_id,
+                    "name": seat.player.display_name,
+                    "total": seat.total,
+                    "placement": seat.placement,
+                }
+                for seat in sorted(match.seats.all(), key=lambda s: s.order)
+            ],
+        },
+    }
+
+
+def stage_detail(stage: Stage) -> dict[str, Any]:
+    """Everything a page needs to show a stage: its rounds (round robin, Swiss) or its
+    bracket's slots with their links, seats and results (elimination), and byes."""
+    summaries = [_match_summary(sm) for sm in stage_matches(stage)]
+    by_slot = {summary["slot"]: summary for summary in summaries if summary["slot"]}
+    detail: dict[str, Any] = {
+        "rounds": [],
+        "bracket": None,
+        "byes": [
+            {"round": round_, "player": player}
+            for round_, player in stage.byes.values_list("round", "player_id")
+        ],
+    }
+    if stage.bracket:
+        detail["bracket"] = {
+            "format": stage.bracket["format"],
+            "slots": [
+                {**slot, "byes": slot["size"] - len(slot["sources"]), **_slot_play(by_slot, slot)}
+                for slot in stage.bracket["slots"]
+            ],
+        }
+    else:
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for summary in summaries:
+            rounds.setdefault(summary["round"], []).append(summary)
+        detail["rounds"] = [
+            {"number": number, "matches": matches} for number, matches in sorted(rounds.items())
+        ]
+    return detail
+
+
+def _slot_play(by_slot: dict[str, dict[str, Any]], slot: dict[str, Any]) -> dict[str, Any]:
+    summary = by_slot.get(slot["key"])
+    return {"play": summary}

@@ -151,6 +151,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
         "EventStatusEnum": "league.models.EventStatus",
+        "StageStatusEnum": "league.models.StageStatus",
     },
 }
 

@@ -28,6 +28,12 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
         "games",
     }
     assert contracts["layers"]["layers"] == ["api", "league", "games", "scoring"]
+    assert set(contracts["league-pure"]["source_modules"]) == {
+        "league.draw",
+        "league.standings",
+        "league.rating",
+    }
+    assert "django" in contracts["league-pure"]["forbidden_modules"]
 
 
 def test_the_project_keeps_its_import_contracts():
@@ -35,16 +41,21 @@ def test_the_project_keeps_its_import_contracts():
         [str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 kept, 0 broken" in result.stdout
+    assert "3 kept, 0 broken" in result.stdout
 
 
-def test_contracts_catch_scoring_importing_django_and_games_importing_league(tmp_path):
+def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importing_league(
+    tmp_path,
+):
     # A miniature project that breaks both contracts, checked with the project's own config.
     for package, source in {
         "config": "",
         "scoring": "import django\n",
         "games": "import league\n",
         "league": "import games\n",
+        "league/draw": "import django\n",
+        "league/standings": "",
+        "league/rating": "",
         "api": "import league\n",
     }.items():
         (tmp_path / package).mkdir()
@@ -61,6 +72,7 @@ def test_contracts_catch_scoring_importing_django_and_games_importing_league(tmp
         env={"PYTHONPATH": str(tmp_path), "PATH": str(LINT_IMPORTS.parent)},
     )
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "0 kept, 2 broken" in result.stdout
+    assert "0 kept, 3 broken" in result.stdout
+    assert "league.draw -> django" in result.stdout
     assert "scoring -> django" in result.stdout
     assert "games -> league" in result.stdout

@@ -28,6 +28,11 @@ def _validated_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     return scoring.new_game(game, 2, rules).rules.to_json()
 
 
+def ruleset_for_event(event: Event) -> dict[str, Any]:
+    """The full ruleset of an event's matches: the league's defaults, then the event's."""
+    return _validated_rules(event.league.game, event.ruleset())
+
+
 @transaction.atomic
 def league_create(
     *,

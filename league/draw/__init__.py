@@ -1,0 +1,83 @@
+"""The draw: pure algorithms for the stages of an event, apart from the database as Tabbycat
+keeps its `draw/generator/` (docs/draw.md). A service loads rows, calls these functions on plain
+values, and saves what they return.
+
+- Seeding: `random_seeding`, `rating_seeding`, `snake_groups`, `qualifiers`, `group_qualifiers`.
+- Round robin and groups: `round_robin`, `group_round_robin`.
+- Swiss: `swiss_round` for one round from the standings, `swiss_rounds` for how many.
+- Elimination: `single_elimination`, `double_elimination` draw a whole `Bracket`;
+  `advance_bracket` says where it stands given the results; `dependent_slots` says which later
+  slots a result feeds.
+"""
+
+from league.draw.advancement import Tiebreak, advance_bracket, dependent_slots
+from league.draw.elimination import (
+    double_elimination,
+    first_round,
+    link_slots,
+    single_elimination,
+)
+from league.draw.errors import CODES, DrawError
+from league.draw.model import (
+    Bracket,
+    BracketName,
+    BracketState,
+    Exit,
+    PlayerId,
+    Round,
+    Slot,
+    SlotResult,
+    SlotState,
+    SlotStatus,
+    Source,
+    SourceKind,
+    Table,
+)
+from league.draw.round_robin import group_round_robin, round_robin
+from league.draw.seeding import (
+    bracket_order,
+    group_qualifiers,
+    qualifiers,
+    random_seeding,
+    rating_seeding,
+    snake_groups,
+    table_sizes,
+)
+from league.draw.swiss import SwissStanding, swiss_round, swiss_rounds
+
+__all__ = [
+    "CODES",
+    "Bracket",
+    "BracketName",
+    "BracketState",
+    "DrawError",
+    "Exit",
+    "PlayerId",
+    "Round",
+    "Slot",
+    "SlotResult",
+    "SlotState",
+    "SlotStatus",
+    "Source",
+    "SourceKind",
+    "SwissStanding",
+    "Table",
+    "Tiebreak",
+    "advance_bracket",
+    "bracket_order",
+    "dependent_slots",
+    "double_elimination",
+    "first_round",
+    "group_qualifiers",
+    "group_round_robin",
+    "link_slots",
+    "qualifiers",
+    "random_seeding",
+    "rating_seeding",
+    "round_robin",
+    "single_elimination",
+    "snake_groups",
+    "swiss_round",
+    "swiss_rounds",
+    "table_sizes",
+]

@@ -1,0 +1,21 @@
+"""Every write of the organization, one function per use case (see docs/architecture.md).
+
+`organization`: leagues, events, seating matches. `stages`: drawing and advancing stages."""
+
+from league.services.organization import (
+    LeagueError,
+    event_create,
+    event_update,
+    league_create,
+    league_update,
+    match_create,
+)
+
+__all__ = [
+    "LeagueError",
+    "event_create",
+    "event_update",
+    "league_create",
+    "league_update",
+    "match_create",
+]

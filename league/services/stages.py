@@ -1,0 +1,447 @@
+"""Stages of an event: draw them, seat their matches, and advance them as results come in.
+
+The draw itself is pure (`league.draw`, docs/draw.md); these services load rows, run it, and
+save what it returns. Locks are always taken match first, then stage, so a finishing match and
+an organizer's forfeit never deadlock."""
+
+import dataclasses
+import secrets
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.errors import UndoBlocked
+from games.models import Match, MatchStatus, Seat
+from league import draw
+from league.models import (
+    Player,
+    Stage,
+    StageBye,
+    StageEntry,
+    StageForfeit,
+    StageFormat,
+    StageMatch,
+    StageStatus,
+)
+from league.services.organization import LeagueError, ruleset_for_event
+
+
+class StageConflict(LeagueError):
+    """The stage cannot do this in its current state (HTTP 409)."""
+
+
+# --- The bracket as JSON --------------------------------------------------------------------
+
+
+def bracket_to_json(bracket: draw.Bracket) -> dict[str, Any]:
+    return dataclasses.asdict(bracket)
+
+
+def bracket_from_json(data: dict[str, Any]) -> draw.Bracket:
+    return draw.Bracket(
+        format=data["format"],
+        participants=tuple(data["participants"]),
+        table_size=data["table_size"],
+        advance=data["advance"],
+        slots=tuple(
+            draw.Slot(
+                **{
+                    **slot,
+                    "sources": tuple(draw.Source(**source) for source in slot["sources"]),
+                    "exits": tuple(draw.Exit(**exit_) for exit_ in slot["exits"]),
+                }
+            )
+            for slot in data["slots"]
+        ),
+    )
+
+
+# --- Create and start -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    event_id: int,
+    name: str,
+    format: str,
+    player_ids: Sequence[int] = (),
+    table_size: int = 2,
+    advance: int = 1,
+    rounds: int | None = None,
+    groups: int = 1,
+    seeding: str = "manual",
+    third_place: bool = False,
+    grand_final_reset: bool = True,
+    tiebreak: list[str] | None = None,
+    source_stage_id: int | None = None,
+    source_top: int | None = None,
+) -> Stage:
+    """A draft stage with its participants seeded in the order given (or, from an earlier
+    stage, the top `source_top` of its final standings, taken when this stage starts)."""
+    if format == StageFormat.DOUBLE_ELIMINATION and table_size != 2:
+        raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
+    if not 2 <= table_size <= 5:
+        raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
+    if source_stage_id is None and len(player_ids) < 2:
+        raise LeagueError("invalid_option", "A stage needs at least 2 participants.")
+    if source_stage_id is not None:
+        source = Stage.objects.filter(pk=source_stage_id, event_id=event_id).first()
+        if source is None:
+            raise LeagueError("invalid_option", "The source stage must belong to this event.")
+        if not source_top or source_top < 2:
+            raise LeagueError("invalid_option", "Take at least the top 2 of the source stage.")
+    stage = Stage.objects.create(
+        event_id=event_id,
+        name=name,
+        position=Stage.objects.filter(event_id=event_id).count() + 1,
+        format=format,
+        table_size=table_size,
+        advance=advance,
+        rounds=rounds,
+        groups=groups,
+        seeding=seeding,
+        random_seed=secrets.randbelow(2**31) if seeding == "random" else None,
+        third_place=third_place,
+        grand_final_reset=grand_final_reset,
+        tiebreak=tiebreak if tiebreak is not None else Stage._meta.get_field("tiebreak").default(),
+        source_stage_id=source_stage_id,
+        source_top=source_top,
+    )
+    _enter(stage, player_ids)
+    if stage.is_elimination and player_ids:
+        _draw_bracket(stage, list(player_ids))  # refuse impossible options now, not at start
+    return stage
+
+
+def _draw_bracket(stage: Stage, players: list[int]) -> draw.Bracket:
+    if stage.format == StageFormat.DOUBLE_ELIMINATION:
+        return draw.double_elimination(players, grand_final_reset=stage.grand_final_reset)
+    return draw.single_elimination(
+        players, table_size=stage.table_size, advance=stage.advance, third_place=stage.third_place
+    )
+
+
+def _enter(stage: Stage, player_ids: Sequence[int]) -> None:
+    if len(set(player_ids)) != len(player_ids):
+        raise LeagueError("duplicate_player", "A player can enter a stage only once.")
+    known = set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    if unknown := [pk for pk in player_ids if pk not in known]:
+        raise LeagueError(
+            "unknown_player", f"No player with id {unknown[0]}.", details={"players": unknown}
+        )
+    ordered = list(player_ids)
+    if stage.seeding == "random" and stage.random_seed is not None:
+        ordered = list(draw.random_seeding(ordered, seed=stage.random_seed))
+    StageEntry.objects.bulk_create(
+        StageEntry(stage=stage, player_id=player_id, seed=seed)
+        for seed, player_id in enumerate(ordered, start=1)
+    )
+
+
+@transaction.atomic
+def stage_start(*, stage_id: int) -> Stage:
+    """Draw the first round (round robin: every round; elimination: the whole bracket) and
+    seat its matches."""
+    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    if stage.status != StageStatus.DRAFT:
+        raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
+    if stage.source_stage_id is not None:
+        _take_qualifiers(stage)
+    players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    if stage.format == StageFormat.ROUND_ROBIN:
+        groups = draw.snake_groups(players, stage.groups) if stage.groups > 1 else (players,)
+        for number, schedule in enumerate(
+            draw.group_round_robin(groups, table_size=stage.table_size), start=1
+        ):
+            StageEntry.objects.filter(stage=stage, player_id__in=groups[number - 1]).update(
+                group=number
+            )
+            for round_ in schedule:
+                _seat_round(stage, round_, group=number)
+    elif stage.format == StageFormat.SWISS:
+        stage.rounds = stage.rounds or draw.swiss_rounds(len(players), stage.table_size)
+        first = draw.swiss_round(
+            [draw.SwissStanding(player=p) for p in players], number=1, table_size=stage.table_size
+        )
+        _seat_round(stage, first)
+    else:
+        stage.bracket = bracket_to_json(_draw_bracket(stage, players))
+    stage.status = StageStatus.RUNNING
+    stage.started_at = timezone.now()
+    stage.save(update_fields=["status", "started_at", "rounds", "bracket"])
+    _advance(stage)
+    return stage
+
+
+def _take_qualifiers(stage: Stage) -> None:
+    source = stage.source_stage
+    assert source is not None  # noqa: S101 - checked by the caller
+    if source.status != StageStatus.FINISHED or not source.ranking:
+        raise StageConflict(
+            "source_not_finished", f"Stage {source.pk} must finish before this one starts."
+        )
+    order = [player for tier in source.ranking for player in tier]
+    StageEntry.objects.filter(stage=stage).delete()
+    StageEntry.objects.bulk_create(
+        StageEntry(stage=stage, player_id=player_id, seed=seed)
+        for seed, player_id in enumerate(draw.qualifiers(order, stage.source_top or 0), start=1)
+    )
+
+
+def _seat(
+    stage: Stage, players: Sequence[int], *, round_: int, group: int = 1, slot: str = ""
+) -> StageMatch:
+    match = game_services.match_create(
+        game=stage.event.league.game,
+        player_ids=players,
+        rules=ruleset_for_event(stage.event),
+        event_id=stage.event_id,
+    )
+    return StageMatch.objects.create(stage=stage, match=match, round=round_, group=group, slot=slot)
+
+
+def _seat_round(stage: Stage, round_: draw.Round, *, group: int = 1) -> None:
+    for table in round_.tables:
+        _seat(stage, table.players, round_=round_.number, group=group)
+    StageBye.objects.bulk_create(
+        StageBye(stage=stage, round=round_.number, player_id=player) for player in round_.byes
+    )
+
+
+# --- Advance ----------------------------------------------------------------------------------
+
+
+def _stage_matches(stage: Stage) -> list[StageMatch]:
+    return list(
+        StageMatch.objects.filter(stage=stage)
+        .select_related("match")
+        .prefetch_related("forfeits", "match__seats")
+    )
+
+
+def _decide(stage: Stage, stage_match: StageMatch, seeds: dict[int, int]) -> None:
+    """Freeze a finished match's finishing order: by placement, ties broken by seed (the
+    stage's standings tiebreak applies to stage rankings; a cut inside one table falls back to
+    seed so an earlier decision never moves), forfeits last."""
+    match = stage_match.match
+    if stage_match.order is not None or match is None or match.status != MatchStatus.FINISHED:
+        return
+    seats = sorted(match.seats.all(), key=lambda s: (s.placement or 99, seeds.get(s.player_id, 0)))
+    stage_match.order = [seat.player_id for seat in seats] + [
+        forfeit.player_id for forfeit in stage_match.forfeits.all()
+    ]
+    stage_match.save(update_fields=["order"])
+
+
+def _advance(stage: Stage) -> None:
+    seeds = dict(stage.entries.values_list("player_id", "seed"))
+    stage_matches = _stage_matches(stage)
+    for stage_match in stage_matches:
+        _decide(stage, stage_match, seeds)
+    if stage.is_elimination:
+        _advance_bracket(stage, stage_matches, seeds)
+        return
+    current = max((sm.round for sm in stage_matches), default=0)
+    if not all(sm.order is not None for sm in stage_matches):
+        return
+    if stage.format == StageFormat.SWISS and current < (stage.rounds or 0):
+        _seat_round(
+            stage,
+            draw.swiss_round(
+                _swiss_standings(stage, stage_matches, seeds),
+                number=current + 1,
+                table_size=stage.table_size,
+            ),
+        )
+        return
+    _finish(stage, _table_ranking(stage, stage_matches, seeds))
+
+
+def _table_points(order: Sequence[int], size: int) -> dict[int, float]:
+    """Points by place at a table: size-1 for first down to 0 for last (a bye: a win)."""
+    return {player: float(max(size - 1 - index, 0)) for index, player in enumerate(order)}
+
+
+def _swiss_standings(
+    stage: Stage, stage_matches: Iterable[StageMatch], seeds: dict[int, int]
+) -> list[draw.SwissStanding]:
+    score: dict[int, float] = defaultdict(float)
+    opponents: dict[int, list[int]] = defaultdict(list)
+    byes: dict[int, int] = defaultdict(int)
+    for stage_match in stage_matches:
+        order = stage_match.order or []
+        for player, points in _table_points(order, len(order)).items():
+            score[player] += points
+            opponents[player].extend(p for p in order if p != player)
+    for player in stage.byes.values_list("player_id", flat=True):
+        score[player] += stage.table_size - 1
+        byes[player] += 1
+    return [
+        draw.SwissStanding(
+            player=player,
+            score=score[player],
+            opponents=tuple(opponents[player]),
+            byes=byes[player],
+        )
+        for player in sorted(seeds, key=lambda p: (-score[p], seeds[p]))
+    ]
+
+
+def _table_ranking(
+    stage: Stage, stage_matches: Iterable[StageMatch], seeds: dict[int, int]
+) -> list[list[int]]:
+    standings = _swiss_standings(stage, stage_matches, seeds)
+    tiers: dict[float, list[int]] = defaultdict(list)
+    for standing in standings:
+        tiers[standing.score].append(standing.player)
+    return [tiers[score] for score in sorted(tiers, reverse=True)]
+
+
+def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
+    bracket = bracket_from_json(stage.bracket or {})
+    by_slot = {sm.slot: sm for sm in stage_matches}
+    results = {
+        sm.slot: draw.SlotResult(
+            placements={player: place for place, player in enumerate(sm.order, start=1)},
+        )
+        for sm in stage_matches
+        if sm.order is not None
+    }
+    state = draw.advance_bracket(bracket, results)
+    for key in state.ready:
+        if key not in by_slot:
+            slot = bracket.slot(key)
+            _seat(stage, state.slots[key].players, round_=slot.round, slot=key)
+    if state.finished:
+        _finish(stage, [list(tier) for tier in state.ranking])
+
+
+def _finish(stage: Stage, ranking: list[list[int]]) -> None:
+    stage.status = StageStatus.FINISHED
+    stage.finished_at = timezone.now()
+    stage.ranking = ranking
+    stage.save(update_fields=["status", "finished_at", "ranking"])
+
+
+@transaction.atomic
+def stage_advance(*, stage_id: int) -> Stage:
+    """Bring a running stage up to date with its finished matches: seat the matches whose
+    feeders are decided, draw the next Swiss round, finish the stage. Idempotent: with nothing
+    new it changes nothing."""
+    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    if stage.status == StageStatus.RUNNING:
+        _advance(stage)
+    return stage
+
+
+# --- Forfeits, undo and void ------------------------------------------------------------------
+
+
+@transaction.atomic
+def stage_forfeit(*, stage_match_id: int, player_id: int) -> StageMatch:
+    """A player does not show for a match not yet started: they take last place there. The
+    others play on among themselves, or, when no more remain than go on, go on without
+    playing (a walkover)."""
+    stage_match = StageMatch.objects.select_related("match").get(pk=stage_match_id)
+    if stage_match.match_id is None or stage_match.walkover:
+        raise StageConflict("match_started", "This slot was already decided without a match.")
+    match = Match.objects.select_for_update().get(pk=stage_match.match_id)
+    stage = (
+        Stage.objects.select_for_update()
+        .select_related("event__league")
+        .get(pk=stage_match.stage_id)
+    )
+    if match.status != MatchStatus.SCHEDULED or stage_match.walkover:
+        raise StageConflict(
+            "match_started", f"Match {match.pk} has started; a forfeit is only for one not started."
+        )
+    seated = list(
+        Seat.objects.filter(match=match).order_by("order").values_list("player_id", flat=True)
+    )
+    if player_id not in seated:
+        raise LeagueError("not_seated", f"Player {player_id} does not sit at match {match.pk}.")
+    StageForfeit.objects.create(stage_match=stage_match, player_id=player_id)
+    forfeited = set(stage_match.forfeits.values_list("player_id", flat=True))
+    remaining = [p for p in seated if p not in forfeited]
+    advance = (
+        bracket_from_json(stage.bracket or {}).slot(stage_match.slot).advance
+        if stage_match.slot
+        else 1
+    )
+    game_services.match_void(match_id=match.pk, voided_by=None)
+    if len(remaining) <= advance or len(remaining) < 2:
+        seeds = dict(stage.entries.values_list("player_id", "seed"))
+        stage_match.walkover = True
+        stage_match.order = sorted(remaining, key=lambda p: seeds.get(p, 0)) + [
+            p for p in seated if p in forfeited
+        ]
+        stage_match.save(update_fields=["walkover", "order"])
+    else:
+        replacement = game_services.match_create(
+            game=stage.event.league.game,
+            player_ids=remaining,
+            rules=match.rules,
+            event_id=stage.event_id,
+        )
+        stage_match.match = replacement
+        stage_match.save(update_fields=["match"])
+    if stage.status == StageStatus.RUNNING:
+        _advance(stage)
+    return stage_match
+
+
+def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[int]]:
+    """The later stage matches fed by this one, and the ids of those already started (which
+    block undoing this one's result)."""
+    stage = stage_match.stage
+    if stage.is_elimination:
+        dependents = draw.dependent_slots(bracket_from_json(stage.bracket or {}), stage_match.slot)
+        later = list(
+            StageMatch.objects.filter(stage=stage, slot__in=dependents).select_related("match")
+        )
+    elif stage.format == StageFormat.SWISS:
+        later = list(
+            StageMatch.objects.filter(stage=stage, round__gt=stage_match.round).select_related(
+                "match"
+            )
+        )
+    else:
+        later = []
+    started = [
+        sm.match_id for sm in later if sm.match is not None and sm.match.status != "scheduled"
+    ]
+    return later, [pk for pk in started if pk is not None]
+
+
+def stage_result_withdrawn(*, match_id: int) -> None:
+    """A stage match's result no longer stands (its last turn undone, or voided): refuse when
+    a later match fed by it has started (UndoBlocked names them); otherwise empty the slots it
+    fed and reopen the stage."""
+    stage_match = StageMatch.objects.select_related("stage").filter(match_id=match_id).first()
+    if stage_match is None:
+        return
+    stage = Stage.objects.select_for_update().get(pk=stage_match.stage_id)
+    stage_match.stage = stage
+    later, started = blocking_matches(stage_match)
+    if started:
+        raise UndoBlocked(
+            f"Later matches fed by this result have started: {', '.join(map(str, started))}.",
+            details={"blocking_matches": started},
+        )
+    later_ids = [sm.match_id for sm in later if sm.match_id is not None]
+    StageMatch.objects.filter(pk__in=[sm.pk for sm in later]).delete()
+    Match.objects.filter(pk__in=later_ids, status="scheduled").delete()
+    if stage.format == StageFormat.SWISS:
+        StageBye.objects.filter(stage=stage, round__gt=stage_match.round).delete()
+    stage_match.order = None
+    stage_match.save(update_fields=["order"])
+    if stage.status == StageStatus.FINISHED:
+        stage.status = StageStatus.RUNNING
+        stage.finished_at = None
+        stage.ranking = None
+        stage.save(update_fields=["status", "finished_at", "ranking"])

@@ -1,0 +1,174 @@
+"""`league.draw.elimination`: brackets drawn in full, seeds placed, byes to the top seeds,
+every slot knowing where its places go."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from league.draw import (
+    Bracket,
+    DrawError,
+    SlotResult,
+    Source,
+    advance_bracket,
+    double_elimination,
+    first_round,
+    single_elimination,
+)
+
+from .playing import play_bracket
+
+
+def round_one(bracket: Bracket) -> list[list[int]]:
+    return [[s.seed or 0 for s in slot.sources] for slot in bracket.rounds()[0]]
+
+
+def test_four_pairs_seed_one_against_four_and_two_against_three():
+    bracket = single_elimination([11, 22, 33, 44])
+    assert round_one(bracket) == [[1, 4], [2, 3]]
+    final = bracket.slot("W2-1")
+    assert final.sources == (Source.winner("W1-1"), Source.winner("W1-2"))
+    assert [e.slot for e in bracket.slot("W1-2").exits] == ["W2-1"]
+
+
+def test_five_players_in_pairs_give_byes_to_seeds_one_to_three():
+    bracket = single_elimination(list(range(1, 6)))
+    assert round_one(bracket) == [[1], [4, 5], [2], [3]]
+    assert [slot.byes for slot in bracket.rounds()[0]] == [1, 0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [
+        (8, [[1, 8], [4, 5], [2, 7], [3, 6]]),
+        (6, [[1], [4, 5], [2], [3, 6]]),
+        (13, [[1], [8, 9], [4, 13], [5, 12], [2], [7, 10], [3], [6, 11]]),
+    ],
+)
+def test_pairs_follow_the_classic_bracket(players, expected):
+    assert round_one(single_elimination(list(range(players)))) == expected
+
+
+@pytest.mark.parametrize(
+    ("players", "table_size", "advance", "expected"),
+    [
+        # 16 at tables of 4, top 2 advance: four full tables, seeds dealt by the snake.
+        (16, 4, 2, [[1, 8, 9, 16], [4, 5, 12, 13], [2, 7, 10, 15], [3, 6, 11, 14]]),
+        # 13: every table still plays (3 > 2 advance); the short tables go to the top seeds.
+        (13, 4, 2, [[1, 8, 9], [4, 5, 12, 13], [2, 7, 10], [3, 6, 11]]),
+        # 5: one table must be a bye of 2; it goes to seed 1 (with the seed the snake deals it).
+        (5, 4, 2, [[1, 4], [2, 3, 5]]),
+        # Top 1 of 4: four tables of 4 feed one final table.
+        (13, 4, 1, [[1, 8, 9], [2, 7, 10], [3, 6, 11], [4, 5, 12, 13]]),
+        (4, 4, 2, [[1, 2, 3, 4]]),
+    ],
+)
+def test_tables_seat_seeds_by_the_snake_with_as_few_byes_as_possible(
+    players, table_size, advance, expected
+):
+    assert [list(t) for t in first_round(players, table_size, advance)] == expected
+
+
+@pytest.mark.parametrize(("table_size", "advance"), [(2, 1), (3, 1), (4, 1), (4, 2), (5, 2)])
+@pytest.mark.parametrize("players", range(2, 40))
+def test_round_one_has_byes_only_where_the_count_forces_them(players, table_size, advance):
+    tables = first_round(players, table_size, advance)
+    seeds = sorted(seed for table in tables for seed in table)
+    assert seeds == list(range(1, players + 1))
+    byes = [table for table in tables if len(table) <= advance]
+    if len(tables) > 1:
+        # A bye table seats exactly `advance`; fewer would leave a later seat empty.
+        assert all(len(table) == advance for table in byes)
+        assert len(byes) == max(0, len(tables) * (advance + 1) - players)
+        assert all(len(table) <= table_size for table in tables)
+        assert sorted(table[0] for table in byes) == list(range(1, len(byes) + 1))
+
+
+def test_every_slot_after_round_one_is_fed_by_earlier_slots_and_exits_match():
+    bracket = double_elimination(list(range(13)))
+    seen: set[str] = set()
+    for slot in bracket.slots:
+        for source in slot.sources:
+            assert source.kind == "seed" or source.slot in seen
+        seen.add(slot.key)
+    for slot in bracket.slots:
+        for exit_ in slot.exits:
+            target = bracket.slot(exit_.slot)
+            assert any(s.slot == slot.key and s.rank == exit_.rank for s in target.sources)
+
+
+def test_third_place_match_is_between_the_losing_semi_finalists():
+    bracket = single_elimination(list(range(8)), third_place=True)
+    third = bracket.slot("3P-1")
+    assert third.sources == (Source.loser("W2-1"), Source.loser("W2-2"))
+    assert third.bracket == "third_place"
+
+
+def test_eight_players_double_elimination_has_fourteen_matches_and_a_reset():
+    bracket = double_elimination(list(range(8)))
+    assert len(bracket.slots) == 15
+    assert bracket.slot("GF-2").reset_of == "GF-1"
+    assert len(double_elimination(list(range(8)), grand_final_reset=False).slots) == 14
+    assert [len(r) for r in bracket.rounds("losers")] == [2, 2, 1, 1]
+
+
+def test_losers_drop_crossed_over_against_early_rematches():
+    bracket = double_elimination(list(range(8)))
+    assert bracket.slot("L2-1").sources[1] == Source.loser("W2-2")
+    assert bracket.slot("L2-2").sources[1] == Source.loser("W2-1")
+    assert bracket.slot("L4-1").sources[1] == Source.loser("W3-1")
+
+
+@pytest.mark.parametrize("players", [5, 8, 13, 16])
+@pytest.mark.parametrize("reset", [True, False])
+def test_double_elimination_knocks_out_everyone_but_the_champion_after_two_losses(players, reset):
+    bracket = double_elimination(list(range(1, players + 1)), grand_final_reset=reset)
+    results, states = play_bracket(bracket, random.Random(players))
+    state = states[-1]
+    losses: Counter[int] = Counter()
+    for key in results:
+        losses.update(state.slots[key].order[1:])
+    assert state.champion is not None
+    assert losses[state.champion] <= 1
+    others = Counter(losses[p] for p in bracket.participants if p != state.champion)
+    if reset:
+        assert set(others) == {2}
+    else:
+        # Without a reset the winners-bracket player may go out after losing the final only.
+        assert set(others) <= {1, 2}
+        assert others[1] <= 1
+    reset_played = state.slots["GF-2"].status == "played" if reset else False
+    assert len(results) == 2 * players - 2 + reset_played
+
+
+def test_a_grand_final_reset_is_skipped_when_the_winners_bracket_player_wins():
+    bracket = double_elimination([1, 2])
+    state = advance_bracket(
+        bracket,
+        {"W1-1": SlotResult({1: 1, 2: 2}), "GF-1": SlotResult({1: 1, 2: 2})},
+    )
+    assert state.slots["GF-2"].status == "skipped"
+    assert state.finished
+    assert state.ranking == ((1,), (2,))
+    played = advance_bracket(
+        bracket,
+        {"W1-1": SlotResult({1: 1, 2: 2}), "GF-1": SlotResult({1: 2, 2: 1})},
+    )
+    assert played.ready == ("GF-2",)
+
+
+@pytest.mark.parametrize(
+    ("options", "code"),
+    [
+        ({"table_size": 4, "advance": 3}, "advance"),
+        ({"table_size": 2, "advance": 0}, "advance"),
+        ({"table_size": 3, "advance": 2}, "advance"),
+        ({"table_size": 4, "advance": 2, "third_place": True}, "format_option"),
+        ({"table_size": 6}, "table_size"),
+    ],
+)
+def test_options_that_do_not_fit_are_refused(options, code):
+    with pytest.raises(DrawError) as error:
+        single_elimination(list(range(8)), **options)
+    assert error.value.code == code

@@ -1,0 +1,97 @@
+"""`league.draw.round_robin`: everyone meets everyone, in pairs or at tables."""
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from league.draw import DrawError, Round, group_round_robin, round_robin, snake_groups
+
+
+def meetings(rounds: tuple[Round, ...]) -> Counter[frozenset[int]]:
+    return Counter(
+        frozenset(pair)
+        for round_ in rounds
+        for table in round_.tables
+        for pair in itertools.combinations(table.players, 2)
+    )
+
+
+def assert_valid_round_robin(players: list[int], rounds: tuple[Round, ...], table_size: int):
+    for round_ in rounds:
+        assert sorted(round_.players) == sorted(players), "everyone once in every round"
+        sizes = [len(table.players) for table in round_.tables]
+        assert all(2 <= size <= table_size for size in sizes)
+        assert max(sizes) - min(sizes) <= 1, "tables as equal as the count allows"
+        # A bye only for an odd count of pairs: tables of 3 to 5 never need one.
+        assert len(round_.byes) == (len(players) % 2 if table_size == 2 else 0)
+    assert [r.number for r in rounds] == list(range(1, len(rounds) + 1))
+    met = meetings(rounds)
+    assert set(met) == {frozenset(p) for p in itertools.combinations(players, 2)}
+
+
+@pytest.mark.parametrize("count", [2, 3, 5, 8, 13, 16])
+@pytest.mark.parametrize("table_size", [2, 3, 4, 5])
+def test_round_robin_meets_every_pair_with_everyone_once_a_round(count, table_size):
+    players = list(range(101, 101 + count))
+    rounds = round_robin(players, table_size=table_size)
+    assert_valid_round_robin(players, rounds, table_size)
+
+
+@pytest.mark.parametrize("count", [4, 5, 8, 13, 16])
+def test_pairs_follow_the_circle_method_every_pair_exactly_once(count):
+    rounds = round_robin(list(range(count)), table_size=2)
+    assert len(rounds) == count - 1 + count % 2
+    assert set(meetings(rounds).values()) == {1}
+    if count % 2:
+        assert sorted(p for r in rounds for p in r.byes) == list(range(count))
+
+
+def test_four_players_in_pairs_play_the_circle_by_hand():
+    rounds = round_robin([1, 2, 3, 4])
+    assert [[t.players for t in r.tables] for r in rounds] == [
+        [(1, 4), (2, 3)],
+        [(1, 3), (2, 4)],
+        [(1, 2), (3, 4)],
+    ]
+
+
+@pytest.mark.parametrize(("count", "table_size"), [(9, 3), (16, 4), (25, 5)])
+def test_a_square_field_at_tables_meets_every_pair_exactly_once(count, table_size):
+    rounds = round_robin(list(range(count)), table_size=table_size)
+    assert len(rounds) == table_size + 1
+    assert set(meetings(rounds).values()) == {1}
+
+
+@pytest.mark.parametrize(("count", "most"), [(8, 3), (13, 2)])
+def test_tables_of_four_spread_meetings_evenly(count, most):
+    met = meetings(round_robin(list(range(count)), table_size=4))
+    assert min(met.values()) == 1
+    assert max(met.values()) <= most
+
+
+def test_the_same_field_always_gets_the_same_schedule():
+    first = round_robin(list(range(13)), table_size=4)
+    assert round_robin(list(range(13)), table_size=4) == first
+    assert round_robin(list(range(50, 63)), table_size=4)[0].tables[0].players == tuple(
+        50 + p for p in first[0].tables[0].players
+    )
+
+
+def test_groups_each_play_their_own_round_robin():
+    groups = snake_groups(list(range(1, 17)), 2)
+    for group, rounds in zip(groups, group_round_robin(groups, table_size=4), strict=True):
+        assert_valid_round_robin(list(group), rounds, 4)
+
+
+@pytest.mark.parametrize("table_size", [1, 6])
+def test_tables_hold_two_to_five_players(table_size):
+    with pytest.raises(DrawError) as error:
+        round_robin([1, 2, 3], table_size=table_size)
+    assert error.value.code == "table_size"
+
+
+def test_a_round_robin_needs_two_players():
+    with pytest.raises(DrawError) as error:
+        round_robin([1])
+    assert error.value.code == "too_few_players"

@@ -1,0 +1,250 @@
+"""Stages as a league runs them: drawn, seated, advanced by the match_finished signal as the
+simulator plays every match, to a finished stage with a champion or complete standings."""
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import scoring
+from games import services as game_services
+from games.errors import UndoBlocked
+from games.models import Match
+from league.models import Event, League, Player, Stage, StageBye, StageMatch
+from league.services import stages
+from scoring import simulate
+
+
+@pytest.fixture
+def event(organizer) -> Event:
+    league = League.objects.create(name="L", slug="l", game="yardkle")
+    league.organizers.add(organizer)
+    return Event.objects.create(league=league, name="Cup", date="2026-07-01")
+
+
+def _field(count: int) -> list[int]:
+    return [Player.objects.create(display_name=f"P{i}", handle=f"p{i}").pk for i in range(count)]
+
+
+def _play(match: Match, seed: int) -> None:
+    local = scoring.new_game(match.game, match.seats.count(), match.rules)
+    turns = simulate.play_game(local, seed=seed)
+    game_services.result_submit(match_id=match.pk, turns=turns)
+
+
+def _play_out(stage: Stage, seed: int = 0, limit: int = 400) -> int:
+    """Play every scheduled match of the stage, in random order, until none is left."""
+    rng = random.Random(seed)
+    played = 0
+    while played < limit:
+        waiting = list(
+            Match.objects.filter(stage_match__stage=stage, status="scheduled").order_by("pk")
+        )
+        if not waiting:
+            return played
+        rng.shuffle(waiting)
+        _play(waiting[0], seed=played)
+        played += 1
+    raise AssertionError("stage did not finish")
+
+
+def _assert_rounds_valid(stage: Stage) -> None:
+    for _, in_round in itertools.groupby(
+        StageMatch.objects.filter(stage=stage).order_by("round").prefetch_related("match__seats"),
+        key=lambda sm: sm.round,
+    ):
+        matches = list(in_round)
+        seated = [s.player_id for sm in matches for s in sm.match.seats.all()]
+        byes = list(
+            StageBye.objects.filter(stage=stage, round=matches[0].round).values_list(
+                "player_id", flat=True
+            )
+        )
+        assert len(seated + byes) == len(set(seated + byes)), "a player twice in one round"
+
+
+FORMATS = [
+    (fmt, size, count)
+    for fmt in ("round_robin", "swiss", "single_elimination", "double_elimination")
+    for size in (2, 4)
+    for count in (5, 8, 13, 16)
+    if not (fmt == "double_elimination" and size == 4)
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("fmt", "table_size", "count"), FORMATS)
+def test_every_format_runs_to_finished_when_the_simulator_plays_every_match(
+    event, fmt, table_size, count
+):
+    players = _field(count)
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name=fmt,
+        format=fmt,
+        player_ids=players,
+        table_size=table_size,
+        advance=1 if table_size == 2 else 2,
+    )
+    stages.stage_start(stage_id=stage.pk)
+    _play_out(stage, seed=count)
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+    ranked = [player for tier in stage.ranking for player in tier]
+    if stage.is_elimination:
+        assert len(stage.ranking[0]) == 1, "exactly one champion"
+    else:
+        _assert_rounds_valid(stage)
+        assert sorted(ranked) == sorted(players), "complete final standings"
+    if fmt == "round_robin" and table_size == 2:
+        met = Counter(
+            frozenset(s.player_id for s in sm.match.seats.all())
+            for sm in StageMatch.objects.filter(stage=stage).prefetch_related("match__seats")
+        )
+        assert len(met) == count * (count - 1) // 2
+        assert set(met.values()) == {1}
+
+
+@pytest.mark.django_db
+def test_double_elimination_of_8_plays_14_or_15_matches_and_two_losses_eliminate(event):
+    players = _field(8)
+    stage = stages.stage_create(
+        event_id=event.pk, name="DE", format="double_elimination", player_ids=players
+    )
+    stages.stage_start(stage_id=stage.pk)
+    played = _play_out(stage, seed=3)
+    assert played in (14, 15)
+    losses: Counter[int] = Counter()
+    for sm in StageMatch.objects.filter(stage=stage).prefetch_related("match__seats"):
+        losses.update(s.player_id for s in sm.match.seats.all() if s.placement != 1)
+    stage.refresh_from_db()
+    champion = stage.ranking[0][0]
+    assert all(losses[p] == 2 for p in players if p != champion)
+    assert losses[champion] <= 1
+
+
+@pytest.mark.django_db
+def test_advancing_twice_after_the_same_result_changes_nothing(event):
+    stage = stages.stage_create(
+        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(8)
+    )
+    stages.stage_start(stage_id=stage.pk)
+    _play(Match.objects.filter(stage_match__stage=stage).first(), seed=1)
+    before = list(StageMatch.objects.filter(stage=stage).values_list("slot", "match_id", "order"))
+    stages.stage_advance(stage_id=stage.pk)
+    stages.stage_advance(stage_id=stage.pk)
+    assert (
+        list(StageMatch.objects.filter(stage=stage).values_list("slot", "match_id", "order"))
+        == before
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts measured on PostgreSQL")
+@pytest.mark.parametrize("count", [8, 32])
+def test_advancing_after_one_match_costs_the_same_queries_whatever_the_stage_size(event, count):
+    stage = stages.stage_create(
+        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(count)
+    )
+    stages.stage_start(stage_id=stage.pk)
+    first, second = Match.objects.filter(stage_match__stage=stage).order_by("pk")[:2]
+    _play(first, seed=1)
+    with CaptureQueriesContext(connection) as captured:
+        _play(second, seed=2)
+    # Same cost for 8 and 32 players: recorded for both and compared in the next test.
+    _QUERY_COUNTS[count] = len(captured)
+
+
+_QUERY_COUNTS: dict[int, int] = {}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts measured on PostgreSQL")
+def test_query_count_of_advancing_does_not_grow_with_the_stage():
+    if len(_QUERY_COUNTS) < 2:
+        pytest.skip("run together with the measurements above")
+    assert _QUERY_COUNTS[8] == _QUERY_COUNTS[32], _QUERY_COUNTS
+
+
+@pytest.mark.django_db
+def test_a_forfeit_before_the_match_advances_the_opponent_by_walkover(event):
+    players = _field(4)
+    stage = stages.stage_create(
+        event_id=event.pk, name="SE", format="single_elimination", player_ids=players
+    )
+    stages.stage_start(stage_id=stage.pk)
+    first = StageMatch.objects.filter(stage=stage).order_by("slot").first()
+    no_show = first.match.seats.order_by("order").first().player_id
+    stages.stage_forfeit(stage_match_id=first.pk, player_id=no_show)
+    first.refresh_from_db()
+    assert first.walkover is True
+    assert first.order[-1] == no_show
+    assert first.match.status == "void"
+    _play_out(stage, seed=5)
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+    assert no_show not in stage.ranking[0]
+
+
+@pytest.mark.django_db
+def test_undo_is_refused_while_a_match_fed_by_the_result_has_started(event):
+    stage = stages.stage_create(
+        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(4)
+    )
+    stages.stage_start(stage_id=stage.pk)
+    semis = list(Match.objects.filter(stage_match__stage=stage).order_by("pk"))
+    for seed, match in enumerate(semis):
+        _play(match, seed=seed)
+    final = Match.objects.filter(stage_match__stage=stage, status="scheduled").get()
+    local = scoring.new_game(final.game, 2, final.rules)
+    game_services.turn_submit(match_id=final.pk, turn=simulate.next_turn(local, random.Random(1)))
+    with pytest.raises(UndoBlocked) as blocked:
+        game_services.turn_undo(match_id=semis[0].pk, undone_by=None)
+    assert blocked.value.details["blocking_matches"] == [final.pk]
+    assert Match.objects.get(pk=semis[0].pk).status == "finished"
+
+
+@pytest.mark.django_db
+def test_undo_before_the_next_match_starts_empties_the_slot_it_fed(event):
+    stage = stages.stage_create(
+        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(4)
+    )
+    stages.stage_start(stage_id=stage.pk)
+    semis = list(Match.objects.filter(stage_match__stage=stage).order_by("pk"))
+    for seed, match in enumerate(semis):
+        _play(match, seed=seed)
+    assert StageMatch.objects.filter(stage=stage).count() == 3
+    game_services.turn_undo(match_id=semis[0].pk, undone_by=None)
+    assert StageMatch.objects.filter(stage=stage).count() == 2
+    assert StageMatch.objects.get(match=semis[0]).order is None
+    reopened = Match.objects.get(pk=semis[0].pk)
+    for turn in simulate.play_game(reopened.scoring_game(), seed=11):
+        game_services.turn_submit(match_id=reopened.pk, turn=turn)
+    assert StageMatch.objects.filter(stage=stage).count() == 3
+    _play_out(stage, seed=9)
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+
+
+@pytest.mark.django_db
+def test_multi_stage_takes_the_top_of_the_earlier_stage(event):
+    players = _field(8)
+    swiss = stages.stage_create(event_id=event.pk, name="Swiss", format="swiss", player_ids=players)
+    final = stages.stage_create(
+        event_id=event.pk,
+        name="Top 4",
+        format="single_elimination",
+        source_stage_id=swiss.pk,
+        source_top=4,
+    )
+    stages.stage_start(stage_id=swiss.pk)
+    _play_out(swiss, seed=1)
+    swiss.refresh_from_db()
+    stages.stage_start(stage_id=final.pk)
+    top4 = [p for tier in swiss.ranking for p in tier][:4]
+    assert list(final.entries.order_by("seed").values_list("player_id", flat=True)) == top4
+    _play_out(final, seed=2)
+    final.refresh_from_db()
+    assert final.status == "finished"
