@@ -219,7 +219,7 @@ def result_submit(
 
 
 @transaction.atomic
-def turn_undo(*, match_id: int, undone_by: UserLike) -> TurnUndo:
+def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
     """Remove the last turn, keeping an audit record of it; the state is rebuilt from the
     remaining turns. Undoing the last turn of a finished match reopens it (`match_reopened`:
     a receiver may refuse by raising, e.g. when a later bracket match has started)."""

@@ -26,7 +26,7 @@ def pairs_of(round_: Round) -> list[frozenset[int]]:
 def repeat_free_pairing_exists(standings: list[SwissStanding]) -> bool:
     """Whether some pairing (with one bye for an odd count, to a player without one) has no
     rematch: a perfect matching on the pairs that have not met."""
-    graph = nx.Graph()
+    graph: nx.Graph[int | str] = nx.Graph()
     graph.add_nodes_from(s.player for s in standings)
     for a, b in itertools.combinations(standings, 2):
         if b.player not in a.opponents:
