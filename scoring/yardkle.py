@@ -1,0 +1,514 @@
+"""Yardkle, the six-dice game: combinations, throws, hot dice, entering the game, the end.
+
+Implements RULES.md, "Yardkle": "Game", "Point dice and combinations", "Turn", "Entering the
+game", "End" and "Ruleset options". A turn is the JSON of DESIGN.md ("Turn JSON"):
+`{"throws": [{"dice": [...], "set_aside": [...]}, ...], "end": "bank"}`.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, combinations_with_replacement, permutations
+from typing import ClassVar, Final, Literal, Self
+
+from scoring.dice import PARTS, Dice, contains, parts, read_dice, show
+from scoring.errors import RuleViolation
+from scoring.game import (
+    JsonObject,
+    check_player_count,
+    check_seat,
+    game_over,
+    invalid_state,
+    placements,
+)
+from scoring.json_input import (
+    check_points,
+    invalid_option,
+    read_list,
+    read_object,
+    read_options,
+    read_str,
+)
+
+DICE: Final = 6
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
+MAX_TARGET: Final = 1_000_000
+STATE_VERSION: Final = 1
+
+End = Literal["bank", "yardkle"]
+ENDS: Final[tuple[End, ...]] = ("bank", "yardkle")
+
+
+def _combinations() -> list[tuple[Dice, int]]:
+    """Every combination of RULES.md, "Point dice and combinations", as (dice, points).
+    Four or five of a kind are not listed: they score as a three of a kind plus singles."""
+    faces = range(1, 7)
+    table: list[tuple[Dice, int]] = [((1,), 100), ((5,), 50)]
+    table += [((face,) * 3, 1000 if face == 1 else 100 * face) for face in faces]
+    table += [((a, a, b, b, c, c), 1500) for a, b, c in combinations(faces, 3)]
+    table.append(((1, 2, 3, 4, 5, 6), 1500))
+    table += [((a, a, a, b, b, b), 2500) for a, b in combinations(faces, 2)]
+    table += [((four,) * 4 + (two,) * 2, 3000) for four, two in permutations(faces, 2)]
+    table += [((face,) * 6, 3000) for face in faces]
+    return table
+
+
+COMBINATIONS: Final[tuple[tuple[Dice, int], ...]] = tuple(_combinations())
+
+
+def _best_splits() -> dict[Dice, int]:
+    """The best points of every selection of dice that splits exactly into combinations
+    (RULES.md, "Point dice and combinations"), keyed by the sorted dice. Built up from the
+    empty selection by adding one combination at a time, smallest selections first, so each
+    selection's best is final before it is extended."""
+    best: dict[Dice, int] = {(): 0}
+    for size in range(DICE):
+        for selection, points in [item for item in best.items() if len(item[0]) == size]:
+            for combination, extra in COMBINATIONS:
+                if size + len(combination) <= DICE:
+                    merged = tuple(sorted(selection + combination))
+                    best[merged] = max(best.get(merged, 0), points + extra)
+    return best
+
+
+def _throws_with_points() -> frozenset[Dice]:
+    """Every throw of 1 to 6 dice (sorted) that holds at least one combination."""
+    with_points: set[Dice] = set()
+    for combination, _ in COMBINATIONS:
+        for size in range(DICE - len(combination) + 1):
+            for others in combinations_with_replacement(range(1, 7), size):
+                with_points.add(tuple(sorted(combination + others)))
+    return frozenset(with_points)
+
+
+# Lookups keyed by sorted dice: 127 valid selections, 852 throws with point dice.
+_SELECTION_POINTS: Final = _best_splits()
+_WITH_POINTS: Final = _throws_with_points()
+_THROW_KEYS: Final = frozenset({"dice", "set_aside"})
+_TURN_REQUIRED: Final = frozenset({"throws", "end"})
+_TURN_KEYS: Final = _TURN_REQUIRED | {"points", "player"}
+_STATE_KEYS: Final = frozenset(
+    {"game", "version", "rules", "scores", "turns_played", "final_round_by"}
+)
+_THROW_FIELDS: Final = tuple(
+    (f"throws[{number}]", f"throws[{number}].dice", f"throws[{number}].set_aside")
+    for number in range(32)
+)
+
+
+def _throw_fields(number: int) -> tuple[str, str, str]:
+    """The JSON paths of a throw, its dice and its set-aside dice, for error messages
+    (prebuilt for the first 32 throws: this runs for every throw)."""
+    if number < len(_THROW_FIELDS):
+        return _THROW_FIELDS[number]
+    return f"throws[{number}]", f"throws[{number}].dice", f"throws[{number}].set_aside"
+
+
+def score_selection(dice: object) -> int:
+    """The points of dice set aside from one throw: the best split of exactly these dice into
+    combinations (RULES.md, "Point dice and combinations"). `score_selection([1, 1, 1, 1])`
+    is 1100. Raises `RuleViolation` (`die_scores_nothing`) when a die belongs to no
+    combination, e.g. four 2s."""
+    selection = read_dice(dice, "set_aside")
+    if len(selection) > DICE:
+        raise RuleViolation(
+            "wrong_dice_count",
+            f"At most {DICE} dice can be set aside from one throw, not {len(selection)}.",
+            details={"field": "set_aside", "expected": DICE, "got": len(selection)},
+        )
+    return _selection_points(selection)
+
+
+def _selection_points(selection: Dice) -> int:
+    points = _SELECTION_POINTS.get(selection)
+    if points is None:
+        raise RuleViolation(
+            "die_scores_nothing",
+            f"The dice {show(selection)} cannot all be set aside: every die set aside must "
+            "belong to a combination of this throw.",
+            details={"set_aside": list(selection)},
+        )
+    return points
+
+
+def set_aside_options(dice: object) -> dict[Dice, int]:
+    """Every selection a player may set aside from this throw, sorted, with its points
+    (RULES.md, "Turn" step 3): each a non-empty split of some thrown dice into combinations.
+    Empty for a Yardkle."""
+    return dict(_options_of(_read_throw(dice)))
+
+
+@cache
+def _options_of(thrown: Dice) -> tuple[tuple[Dice, int], ...]:
+    return tuple(
+        (selection, points)
+        for selection, points in _SELECTION_POINTS.items()
+        if selection and contains(thrown, selection)
+    )
+
+
+def has_points(dice: object) -> bool:
+    """Whether a throw of 1 to 6 dice holds any point dice; False means a Yardkle (RULES.md,
+    "Turn", step 2). `has_points([2, 3, 4, 6])` is False."""
+    return _read_throw(dice) in _WITH_POINTS
+
+
+def _read_throw(dice: object) -> Dice:
+    """A throw of 1 to 6 dice."""
+    thrown = read_dice(dice, "dice")
+    if not 1 <= len(thrown) <= DICE:
+        raise RuleViolation(
+            "wrong_dice_count",
+            f"A throw has 1 to {DICE} dice, not {len(thrown)}.",
+            details={"field": "dice", "expected": DICE, "got": len(thrown)},
+        )
+    return thrown
+
+
+@dataclass(frozen=True, slots=True)
+class YardkleRules:
+    """A Yardkle ruleset (RULES.md, "Ruleset options"): the game `target` (default 10,000)
+    and the `entry_minimum` a player's first bank needs (default 500)."""
+
+    target: int = 10_000
+    entry_minimum: int = 500
+
+    OPTIONS: ClassVar[frozenset[str]] = frozenset({"target", "entry_minimum"})
+
+    def __post_init__(self) -> None:
+        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
+            raise invalid_option("target", self.target, f"an integer from 1 to {MAX_TARGET:,}")
+        if type(self.entry_minimum) is not int or not 0 <= self.entry_minimum <= self.target:
+            raise invalid_option(
+                "entry_minimum", self.entry_minimum, "an integer from 0 to the target"
+            )
+
+    def to_json(self) -> JsonObject:
+        """The ruleset as stored with a match."""
+        return {"target": self.target, "entry_minimum": self.entry_minimum}
+
+    @classmethod
+    def from_json(cls, value: object) -> Self:
+        """A ruleset from JSON, strictly: unknown options and bad values are rule errors;
+        `{}` is the default ruleset."""
+        options = read_options(value, allowed=cls.OPTIONS)
+        return cls(**options)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """Where the current player's turn stands after the throws so far (RULES.md, "Turn").
+
+    `turn_total` is the points collected (0 after a Yardkle, which `lost` then holds),
+    `dice_to_throw` how many dice the next throw uses (6 again after hot dice, 0 once a
+    Yardkle has ended the turn), `hot_dice`
+    whether the last throw set aside the last dice, `yardkle` whether the turn ended in a
+    Yardkle, and `can_bank` whether banking now is allowed (not after hot dice, not below the
+    entry minimum, not after a Yardkle, not before the first throw).
+    """
+
+    throws: int
+    turn_total: int
+    dice_to_throw: int
+    hot_dice: bool
+    yardkle: bool
+    lost: int
+    can_bank: bool
+
+
+@dataclass(frozen=True, slots=True)
+class YardkleTurnResult:
+    """What one Yardkle turn did: `points` banked (0 after a Yardkle), `yardkle` whether the
+    turn ended in one, `lost` the points that Yardkle took, `score` the player's score after
+    the turn, `final_round` whether this turn reached the target and started the final round."""
+
+    seat: int
+    points: int
+    yardkle: bool
+    lost: int
+    score: int
+    final_round: bool
+
+
+class YardkleGame:
+    """A game of Yardkle: 2 to 10 players in seat order, each turn banks points or ends in a
+    Yardkle, until someone reaches the target and everyone else has had one more turn
+    (RULES.md, "Game", "End"). `play` raises `RuleViolation` and changes nothing when the
+    turn is invalid."""
+
+    name: ClassVar[str] = "yardkle"
+
+    __slots__ = ("_final_round_by", "_players", "_rules", "_scores", "_turns_played")
+
+    def __init__(self, players: int, rules: YardkleRules | None = None) -> None:
+        self._players = check_player_count(
+            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardkle"
+        )
+        self._rules = rules if rules is not None else YardkleRules()
+        self._scores = [0] * players
+        self._turns_played = 0
+        self._final_round_by: int | None = None
+
+    @classmethod
+    def create(cls, players: object, rules_json: object) -> Self:
+        """A new game from a player count and a ruleset's JSON (as stored on a match)."""
+        rules = YardkleRules.from_json(rules_json)
+        count = check_player_count(
+            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardkle"
+        )
+        return cls(players=count, rules=rules)
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._players
+
+    @property
+    def rules(self) -> YardkleRules:
+        """The ruleset this game is played by."""
+        return self._rules
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the final round is done: after someone reached the target, every other
+        player has had exactly one more turn (RULES.md, "End")."""
+        return self._final_round_by == self._turns_played % self._players
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose turn it is (seat order); None once the game is over."""
+        return None if self.is_over else self._turns_played % self._players
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 first); once over, the round of the last turn."""
+        played = self._turns_played - 1 if self.is_over else self._turns_played
+        return played // self._players + 1
+
+    @property
+    def turns_played(self) -> int:
+        """How many turns have been applied."""
+        return self._turns_played
+
+    @property
+    def final_round(self) -> bool:
+        """Whether the final round is running or done (someone has reached the target)."""
+        return self._final_round_by is not None
+
+    @property
+    def final_round_by(self) -> int | None:
+        """The seat whose bank first reached the target and started the final round."""
+        return self._final_round_by
+
+    def on_board(self, seat: int) -> bool:
+        """Whether a player has banked points, so may bank any turn total (RULES.md,
+        "Entering the game")."""
+        return self._scores[check_seat(seat, self._players)] > 0
+
+    def total(self, seat: int) -> int:
+        """A player's score: the sum of their banked turns (RULES.md, "Game")."""
+        return self._scores[check_seat(seat, self._players)]
+
+    def placements(self) -> list[int]:
+        """1-based place per seat by score; equal scores share the better place (RULES.md,
+        "End"). Final once `is_over`; before that, the standing so far."""
+        return placements(self._scores)
+
+    def turn_state(self, throws: object) -> TurnState:
+        """Check the current player's throws so far and say where the turn stands, e.g.
+        whether banking is allowed now (RULES.md, "Turn", "Entering the game")."""
+        if self.is_over:
+            raise game_over()
+        thrown = read_list(throws, field="throws")
+        total, dice_to_throw, hot_dice, yardkle, lost = self._walk(thrown)
+        return TurnState(
+            throws=len(thrown),
+            turn_total=total,
+            dice_to_throw=dice_to_throw,
+            hot_dice=hot_dice,
+            yardkle=yardkle,
+            lost=lost,
+            can_bank=bool(thrown) and not yardkle and not hot_dice and self._may_enter(total),
+        )
+
+    def can_bank(self, throws: object) -> bool:
+        """Whether the current player may bank after these throws (RULES.md, "Turn" step 4,
+        hot dice, "Entering the game")."""
+        return self.turn_state(throws).can_bank
+
+    def _may_enter(self, turn_total: int) -> bool:
+        """A player on the scorecard banks any total; a new one needs the entry minimum."""
+        seat = self._turns_played % self._players
+        return self._scores[seat] > 0 or turn_total >= self._rules.entry_minimum
+
+    def _walk(self, throws: list[object] | tuple[object, ...]) -> tuple[int, int, bool, bool, int]:
+        """Follow the throws of a turn, checking each (RULES.md, "Turn"): the right number of
+        dice, set-aside dice among those thrown, at least one point die set aside, only
+        scoring dice set aside, nothing after a Yardkle, all six again after hot dice.
+        Returns the turn total, the dice to throw next, hot dice, Yardkle, and points lost."""
+        total = 0
+        dice_to_throw = DICE
+        hot_dice = False
+        yardkle = False
+        lost = 0
+        for number, throw in enumerate(throws):
+            if yardkle:
+                raise RuleViolation(
+                    "throw_after_yardkle",
+                    f"Throw {number + 1} comes after a Yardkle, which ends the turn.",
+                    details={"throw": number + 1},
+                )
+            field, dice_field, set_aside_field = _throw_fields(number)
+            # The key check runs inline for speed; read_object explains any mismatch.
+            if type(throw) is not dict or throw.keys() != _THROW_KEYS:
+                throw = read_object(throw, field=field, required=_THROW_KEYS, allowed=_THROW_KEYS)
+            dice = read_dice(throw["dice"], dice_field, dice_to_throw)
+            set_aside = read_dice(throw["set_aside"], set_aside_field)
+            if set_aside not in (PARTS.get(dice) or parts(dice)):
+                raise RuleViolation(
+                    "set_aside_not_thrown",
+                    f"Throw {number + 1} sets aside {show(set_aside)}, which are not among the "
+                    f"dice thrown, {show(dice)}.",
+                    details={"throw": number + 1, "set_aside": list(set_aside)},
+                )
+            if dice not in _WITH_POINTS:
+                if set_aside:
+                    raise RuleViolation(
+                        "die_scores_nothing",
+                        f"Throw {number + 1}, {show(dice)}, is a Yardkle: none of its dice "
+                        "score, so none can be set aside.",
+                        details={"throw": number + 1, "set_aside": list(set_aside)},
+                    )
+                yardkle, hot_dice, dice_to_throw = True, False, 0
+                lost, total = total, 0
+                continue
+            if not set_aside:
+                raise RuleViolation(
+                    "empty_set_aside",
+                    f"Throw {number + 1}, {show(dice)}, has point dice: at least one must be "
+                    "set aside.",
+                    details={"throw": number + 1},
+                )
+            # A lookup; only a selection that does not split into combinations is explained.
+            total += _SELECTION_POINTS.get(set_aside) or _selection_points(set_aside)
+            dice_to_throw -= len(set_aside)
+            hot_dice = dice_to_throw == 0
+            if hot_dice:  # All six are point dice: the player throws all six again.
+                dice_to_throw = DICE
+        return total, dice_to_throw, hot_dice, yardkle, lost
+
+    def play(self, turn: object) -> YardkleTurnResult:
+        """Check and apply the current player's turn (RULES.md, "Turn", "Entering the game",
+        "End"). The optional `points` must equal the points banked (0 for a Yardkle);
+        `player` is ignored here. Raises `RuleViolation` and changes nothing when invalid."""
+        if self.is_over:
+            raise game_over()
+        fields = turn
+        if type(fields) is not dict or not _TURN_REQUIRED <= fields.keys() <= _TURN_KEYS:
+            fields = read_object(turn, field="turn", required=_TURN_REQUIRED, allowed=_TURN_KEYS)
+        end = fields["end"]
+        if type(end) is not str or end not in ENDS:
+            read_str(end, field="end")
+            raise RuleViolation(
+                "invalid_end",
+                "A turn's end is 'bank' or 'yardkle'.",
+                details={"field": "end", "allowed": list(ENDS)},
+            )
+        throws = read_list(fields["throws"], field="throws")
+        if not throws:
+            raise RuleViolation("no_throws", "A turn has at least one throw.")
+        total, _, hot_dice, yardkle, lost = self._walk(throws)
+        self._check_end(end, total, hot_dice=hot_dice, yardkle=yardkle)
+        claimed = fields.get("points", total)
+        if type(claimed) is not int or claimed != total:
+            check_points(claimed, total)  # raises, with both numbers
+        seat = self._turns_played % self._players
+        self._scores[seat] += total
+        final_round = self._final_round_by is None and self._scores[seat] >= self._rules.target
+        if final_round:
+            self._final_round_by = seat
+        self._turns_played += 1
+        # Positional: a frozen dataclass is much slower to build with keywords.
+        return YardkleTurnResult(seat, total, yardkle, lost, self._scores[seat], final_round)
+
+    def _check_end(self, end: str, total: int, *, hot_dice: bool, yardkle: bool) -> None:
+        """The turn's `end` must match its throws, and a bank must be allowed (RULES.md,
+        "Turn" steps 2, 4 and 5, "Entering the game")."""
+        if end == "yardkle":
+            if not yardkle:
+                raise RuleViolation(
+                    "end_contradicts_throws",
+                    "The turn says it ended in a Yardkle, but its last throw has point dice.",
+                    details={"end": end},
+                )
+            return
+        if yardkle:
+            raise RuleViolation(
+                "end_contradicts_throws",
+                "The turn says it banked, but its last throw is a Yardkle: nothing to bank.",
+                details={"end": end},
+            )
+        if hot_dice:
+            raise RuleViolation(
+                "bank_after_hot_dice",
+                "All six dice were set aside (hot dice): the player must throw all six again "
+                "before banking.",
+            )
+        if not self._may_enter(total):
+            minimum = self._rules.entry_minimum
+            raise RuleViolation(
+                "bank_below_entry_minimum",
+                f"A player not yet on the scorecard banks only {minimum} or more, not {total}.",
+                details={"turn_total": total, "entry_minimum": minimum},
+            )
+
+    def to_json(self) -> JsonObject:
+        """The whole game state as plain JSON, stored on the match; `from_json` restores it."""
+        return {
+            "game": self.name,
+            "version": STATE_VERSION,
+            "rules": self._rules.to_json(),
+            "scores": list(self._scores),
+            "turns_played": self._turns_played,
+            "final_round_by": self._final_round_by,
+        }
+
+    @classmethod
+    def from_json(cls, state: object) -> Self:
+        """A game from `to_json()` output, checked strictly: a state no legal game could reach
+        is a `RuleViolation` (`invalid_state`, or the code of the malformed part)."""
+        fields = read_object(state, field="state", required=_STATE_KEYS, allowed=_STATE_KEYS)
+        if fields["game"] != cls.name:
+            raise invalid_state("state.game", f"is not {cls.name!r}")
+        if type(fields["version"]) is not int or fields["version"] != STATE_VERSION:
+            raise invalid_state("state.version", f"is not {STATE_VERSION}")
+        rules = YardkleRules.from_json(fields["rules"])
+        if rules.to_json() != fields["rules"]:
+            # A stored ruleset names every option: a later change of defaults must not change it.
+            raise invalid_state("state.rules", "does not name every rule option")
+        scores = read_list(fields["scores"], field="state.scores")
+        game = cls(players=len(scores), rules=rules)
+        for seat, score in enumerate(scores):
+            # Banks are multiples of 50, and the first one is at least the entry minimum.
+            if type(score) is not int or score < 0 or score % 50 or 0 < score < rules.entry_minimum:
+                raise invalid_state(f"state.scores[{seat}]", "is not a score a player can have")
+        turns_played = fields["turns_played"]
+        if type(turns_played) is not int or turns_played < 0:
+            raise invalid_state("state.turns_played", "is not a count of turns")
+        final_round_by = fields["final_round_by"]
+        if final_round_by is None:
+            if any(score >= rules.target for score in scores):
+                raise invalid_state(
+                    "state.final_round_by", "is empty but a score reached the target"
+                )
+        elif (
+            type(final_round_by) is not int
+            or not 0 <= final_round_by < len(scores)
+            or scores[final_round_by] < rules.target
+            or turns_played <= final_round_by
+        ):
+            raise invalid_state("state.final_round_by", "is not a seat that reached the target")
+        game._scores = list(scores)
+        game._turns_played = turns_played
+        game._final_round_by = final_round_by
+        return game

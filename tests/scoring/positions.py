@@ -1,0 +1,53 @@
+"""Games set up mid-way through, built as stored states, for the table tests."""
+
+from typing import Any
+
+from scoring.yardkle import YardkleGame
+from scoring.yardzee import CATEGORIES, YardzeeGame
+
+
+def yardzee_at(
+    filled: dict[str, int], *, bonus_count: int = 0, joker: str = "forced", players: int = 2
+) -> YardzeeGame:
+    """A Yardzee game where it is seat 0's turn and every seat has these boxes filled."""
+    boxes = {name: filled.get(name) for name in CATEGORIES}
+    card = {"boxes": boxes, "yardzee_bonus_count": bonus_count}
+    return YardzeeGame.from_json(
+        {
+            "game": "yardzee",
+            "version": 1,
+            "rules": {"joker": joker},
+            "scorecards": [card] * players,
+        }
+    )
+
+
+def yardkle_at(
+    scores: list[int],
+    *,
+    turns_played: int = 0,
+    final_round_by: int | None = None,
+    target: int = 10_000,
+    entry_minimum: int = 500,
+) -> YardkleGame:
+    """A Yardkle game with these scores, `turns_played` turns in (seat turns_played % n next)."""
+    return YardkleGame.from_json(
+        {
+            "game": "yardkle",
+            "version": 1,
+            "rules": {"target": target, "entry_minimum": entry_minimum},
+            "scores": scores,
+            "turns_played": turns_played,
+            "final_round_by": final_round_by,
+        }
+    )
+
+
+def one_roll(dice: list[int], category: str, **extra: Any) -> dict[str, Any]:
+    """A Yardzee turn that stops after the first roll."""
+    return {"rolls": [{"dice": dice}], "category": category, **extra}
+
+
+def throw(dice: Any, set_aside: Any) -> dict[str, Any]:
+    """One Yardkle throw."""
+    return {"dice": dice, "set_aside": set_aside}
