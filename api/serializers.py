@@ -304,3 +304,63 @@ class StageDetailSerializer(StageSerializer):
 class ForfeitSerializer(serializers.Serializer[Any]):
     stage_match = serializers.IntegerField(help_text="The stage match (not yet started).")
     player = serializers.IntegerField(help_text="The player who does not show.")
+
+
+# --- Standings and ratings ----------------------------------------------------------------------
+
+
+class StandingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    placements = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.FloatField()
+    total_score = serializers.IntegerField()
+    average_score = serializers.FloatField()
+    best_score = serializers.IntegerField(allow_null=True)
+    yardzees = serializers.IntegerField(allow_null=True)
+    upper_bonuses = serializers.IntegerField(allow_null=True)
+    yardkles = serializers.IntegerField(allow_null=True)
+    metrics = serializers.DictField(child=serializers.FloatField(allow_null=True))
+
+
+class StandingsSerializer(serializers.Serializer[Any]):
+    scope = serializers.CharField()
+    scope_id = serializers.IntegerField()
+    tiebreak = serializers.ListField(
+        child=serializers.CharField(), help_text="The metrics used, in tiebreak order."
+    )
+    computed_at = serializers.DateTimeField(allow_null=True)
+    pending = serializers.BooleanField(help_text="Newer results are still being counted.")
+    rows = StandingRowSerializer(many=True)
+
+
+class LeaderboardRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    matches = serializers.IntegerField()
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    league = serializers.CharField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    pending = serializers.BooleanField()
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class RatingHistorySerializer(serializers.Serializer[Any]):
+    league = serializers.CharField()
+    match = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()

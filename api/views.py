@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -19,12 +20,15 @@ from api.permissions import (
     IsOrganizerOrReadOnly,
     is_match_organizer,
 )
+from api.renderers import CSVRenderer
 from games import services as game_services
 from games.models import Match
 from games.selectors import match_detail_queryset
+from league import selectors
 from league import services as league_services
-from league.models import Event, League, Player, Stage, StageMatch
+from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
 from league.services import stages as stage_services
+from league.services import standings as standings_services
 from scoring import RuleViolation
 
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
@@ -69,6 +73,26 @@ YARDKLE_TURN = OpenApiExample(
 )
 
 
+TABLE_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+CSV_PARAMETER = OpenApiParameter(
+    "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv` for a spreadsheet."
+)
+
+
+def standings_response(kind: str, scope_id: int) -> Response:
+    table = standings_services.standings_table((kind, scope_id))
+    return Response(s.StandingsSerializer(selectors.standings_answer(table)).data)
+
+
+STANDINGS_SCHEMA = extend_schema(
+    parameters=[CSV_PARAMETER],
+    responses={200: s.StandingsSerializer, 404: s.ErrorSerializer},
+    description="The stored standings table: one row per player, ranked by the metrics in "
+    "`tiebreak` order (ties share the place), with when it was computed and whether newer "
+    "results are still pending.",
+)
+
+
 class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -82,6 +106,13 @@ class PlayerViewSet(
     serializer_class = s.PlayerSerializer
     permission_classes = [IsOrganizerOrReadOnly]
     filterset_fields = ["handle"]
+
+    @extend_schema(responses={200: s.RatingHistorySerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
+        """The player's rating after each rated match, oldest first, in every league."""
+        history = selectors.rating_history(self.get_object())
+        return Response(s.RatingHistorySerializer(history, many=True).data)
 
 
 class LeagueViewSet(
@@ -99,6 +130,18 @@ class LeagueViewSet(
     permission_classes = [IsLeagueOrganizerOrReadOnly]
     lookup_field = "slug"
     filterset_fields = ["game"]
+
+    @STANDINGS_SCHEMA
+    @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS)
+    def standings(self, request: Request, slug: str | None = None) -> Response:
+        """The season table: every event of the league."""
+        return standings_response(StandingsScope.LEAGUE, self.get_object().pk)
+
+    @extend_schema(parameters=[CSV_PARAMETER], responses={200: s.LeaderboardSerializer})
+    @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS)
+    def ratings(self, request: Request, slug: str | None = None) -> Response:
+        """The OpenSkill leaderboard by ordinal (mu - 3 sigma)."""
+        return Response(s.LeaderboardSerializer(selectors.leaderboard(self.get_object())).data)
 
     def perform_create(self, serializer: serializers.BaseSerializer[League]) -> None:
         serializer.instance = league_services.league_create(
@@ -160,6 +203,11 @@ class EventViewSet(
             **data,
         )
         return Response(s.StageDetailSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+    @STANDINGS_SCHEMA
+    @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
+    def event_standings(self, request: Request, pk: str | None = None) -> Response:
+        return standings_response(StandingsScope.EVENT, self.get_object().pk)
 
     def perform_update(self, serializer: serializers.BaseSerializer[Event]) -> None:
         event = serializer.instance
@@ -353,7 +401,8 @@ class StageViewSet(
 
     queryset = Stage.objects.select_related("event__league")
     permission_classes = [IsLeagueOrganizerOrReadOnly]
-    filterset_fields = ["event", "status", "format"]
+    # Not "format": DRF reads ?format= as the renderer (?format=csv).
+    filterset_fields = ["event", "status"]
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         return s.StageDetailSerializer if self.action == "retrieve" else s.StageSerializer
@@ -368,6 +417,11 @@ class StageViewSet(
         if not stage.event.league.is_organizer(self.request.user):
             raise PermissionDenied("Only an organizer of this league may run its stages.")
         return stage
+
+    @STANDINGS_SCHEMA
+    @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
+    def stage_standings(self, request: Request, pk: str | None = None) -> Response:
+        return standings_response(StandingsScope.STAGE, self.get_object().pk)
 
     @extend_schema(request=None, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])

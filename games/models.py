@@ -85,6 +85,14 @@ class Seat(models.Model):
     order = models.PositiveSmallIntegerField(help_text="0-based seat index: the order of play.")
     total = models.IntegerField(null=True, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Game counts recorded when the match finishes, for standings without replaying turns.
+    yardzees = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Yardzee: 50 in the Yardzee box (1) plus every bonus."
+    )
+    upper_bonus = models.BooleanField(null=True, blank=True, help_text="Yardzee: scored 35.")
+    yardkles = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Yardkle: turns that ended in a Yardkle."
+    )
 
     class Meta:
         ordering = ["match", "order"]

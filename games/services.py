@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 import scoring
@@ -26,6 +27,10 @@ from games.errors import (
 from games.models import Match, MatchStatus, Seat, SubmissionReceipt, Turn, TurnUndo
 from scoring import RuleViolation
 from scoring.game import Game
+from scoring.yardkle import YardkleGame
+from scoring.yardzee import YardzeeGame
+
+YARDZEE_POINTS = 50
 
 UserLike = User | AnonymousUser
 
@@ -133,10 +138,32 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
         for seat, placement in zip(seats, game.placements(), strict=True):
             seat.total = game.total(seat.order)
             seat.placement = placement
-        Seat.objects.bulk_update(seats, ["total", "placement"])
+        _record_game_counts(match, game, seats)
+        Seat.objects.bulk_update(
+            seats, ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
+        )
     match.save(update_fields=["state", "turns_played", "status", "started_at", "finished_at"])
     if game.is_over:
         signals.match_finished.send(sender=Match, match=match)
+
+
+def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
+    """Each seat's Yardzees and upper bonus (Yardzee) or Yardkles (Yardkle), kept on the seat
+    so standings never replay a game (docs/standings.md)."""
+    if isinstance(game, YardzeeGame):
+        for seat in seats:
+            card = game.scorecard(seat.order)
+            seat.yardzees = int(card.boxes["yardzee"] == YARDZEE_POINTS) + card.yardzee_bonus_count
+            seat.upper_bonus = card.upper_bonus > 0
+    elif isinstance(game, YardkleGame):
+        yardkles = dict(
+            Turn.objects.filter(match=match, payload__end="yardkle")
+            .values_list("seat_id")
+            .annotate(count=Count("pk"))
+            .values_list("seat_id", "count")
+        )
+        for seat in seats:
+            seat.yardkles = yardkles.get(seat.pk, 0)
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -255,7 +282,9 @@ def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
     match.finished_at = None
     match.save(update_fields=["state", "turns_played", "status", "finished_at"])
     if was_finished:
-        Seat.objects.filter(match=match).update(total=None, placement=None)
+        Seat.objects.filter(match=match).update(
+            total=None, placement=None, yardzees=None, upper_bonus=None, yardkles=None
+        )
         signals.match_reopened.send(sender=Match, match=match)
     return record
 

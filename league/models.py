@@ -6,6 +6,11 @@ from django.conf import settings
 from django.db import models
 
 from games.models import GameName
+from league.standings import DEFAULT_TIEBREAK_ORDER
+
+
+def default_tiebreak() -> list[str]:
+    return list(DEFAULT_TIEBREAK_ORDER)
 
 
 class Player(models.Model):
@@ -49,6 +54,15 @@ class League(models.Model):
     )
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_leagues", blank=True
+    )
+    tiebreak = models.JSONField(
+        default=default_tiebreak, help_text="Standings metric keys, in order (docs/standings.md)."
+    )
+    points = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='League points, e.g. {"win": 3, "draw": 1, "loss": 0, '
+        '"placement": {"4": [3, 2, 1, 0]}}; see docs/standings.md.',
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -119,13 +133,6 @@ class Seeding(models.TextChoices):
     RANDOM = "random", "Random (seeded, recorded)"
 
 
-DEFAULT_TIEBREAK = ["points", "wins", "head_to_head", "buchholz", "average_score"]
-
-
-def default_tiebreak() -> list[str]:
-    return list(DEFAULT_TIEBREAK)
-
-
 class Stage(models.Model):
     """One stage of an event: a format, its participants (StageEntry) and the matches it draws.
 
@@ -148,6 +155,9 @@ class Stage(models.Model):
     third_place = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)
     tiebreak = models.JSONField(default=default_tiebreak, help_text="Metric keys, in order.")
+    points = models.JSONField(
+        default=dict, blank=True, help_text="League points for this stage; empty: the league's."
+    )
     source_stage = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="next_stages"
     )
@@ -255,3 +265,98 @@ class StageBye(models.Model):
 
     def __str__(self) -> str:
         return f"bye for player {self.player_id} in round {self.round} of {self.stage}"
+
+
+class StandingsScope(models.TextChoices):
+    STAGE = "stage", "Stage"
+    EVENT = "event", "Event"
+    LEAGUE = "league", "League"
+
+
+class StandingsTable(models.Model):
+    """A computed standings table, served as stored.
+
+    Every change that can move it bumps `requested` in the same transaction; a refresh records
+    the value it computed from in `computed`. So `pending` (requested > computed) survives a
+    broker outage, and the beat sweep finds what was missed."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings_tables")
+    scope = models.CharField(max_length=16, choices=StandingsScope.choices)
+    scope_id = models.PositiveBigIntegerField()
+    tiebreak = models.JSONField(default=list)
+    rows = models.JSONField(default=list)
+    requested = models.PositiveIntegerField(default=1)
+    computed = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "scope_id"], name="standings_unique_scope"),
+        ]
+        indexes = [models.Index(fields=["league", "scope"])]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.scope_id} standings"
+
+    @property
+    def pending(self) -> bool:
+        return self.requested > self.computed
+
+
+class PlayerRating(models.Model):
+    """A player's current OpenSkill rating in a league (the leaderboard)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "-ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="rating_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """A player's rating right after one match: the history behind charts and replays."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["league", "finished_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["league", "finished_at", "match"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} after match #{self.match_id}"
+
+
+class RatingsState(models.Model):
+    """Whether a league's ratings are up to date (same `requested`/`computed` scheme as
+    StandingsTable)."""
+
+    league = models.OneToOneField(League, on_delete=models.CASCADE, related_name="ratings_state")
+    requested = models.PositiveIntegerField(default=1)
+    computed = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings of {self.league}"
+
+    @property
+    def pending(self) -> bool:
+        return self.requested > self.computed

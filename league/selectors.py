@@ -5,7 +5,16 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Seat
-from league.models import League, Stage, StageMatch
+from league.models import (
+    League,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingsState,
+    Stage,
+    StageMatch,
+    StandingsTable,
+)
 
 
 def leagues_with_events() -> QuerySet[League]:
@@ -84,3 +93,65 @@ def stage_detail(stage: Stage) -> dict[str, Any]:
 def _slot_play(by_slot: dict[str, dict[str, Any]], slot: dict[str, Any]) -> dict[str, Any]:
     summary = by_slot.get(slot["key"])
     return {"play": summary}
+
+
+def standings_answer(table: StandingsTable) -> dict[str, Any]:
+    """A stored standings table as the API and pages show it."""
+    return {
+        "scope": table.scope,
+        "scope_id": table.scope_id,
+        "tiebreak": table.tiebreak,
+        "computed_at": table.computed_at,
+        "pending": table.pending,
+        "rows": table.rows,
+    }
+
+
+def leaderboard(league: League) -> dict[str, Any]:
+    """A league's ratings leaderboard by ordinal (equal ordinals share the rank), with when
+    it was computed and whether newer results are pending."""
+    ratings = list(
+        PlayerRating.objects.filter(league=league)
+        .select_related("player")
+        .order_by("-ordinal", "player_id")
+    )
+    state = RatingsState.objects.filter(league=league).first()
+    rows: list[dict[str, Any]] = []
+    for position, item in enumerate(ratings, start=1):
+        tied = rows and rows[-1]["ordinal"] == item.ordinal
+        rows.append(
+            {
+                "rank": rows[-1]["rank"] if tied else position,
+                "player": item.player_id,
+                "name": item.player.display_name,
+                "mu": item.mu,
+                "sigma": item.sigma,
+                "ordinal": item.ordinal,
+                "matches": item.matches,
+            }
+        )
+    return {
+        "league": league.slug,
+        "computed_at": state.computed_at if state else None,
+        "pending": state.pending if state else False,
+        "rows": rows,
+    }
+
+
+def rating_history(player: Player) -> list[dict[str, Any]]:
+    """A player's rating after each of their rated matches, oldest first, in every league."""
+    return [
+        {
+            "league": slug,
+            "match": match_id,
+            "finished_at": finished_at,
+            "mu": mu,
+            "sigma": sigma,
+            "ordinal": ordinal,
+        }
+        for slug, match_id, finished_at, mu, sigma, ordinal in RatingChange.objects.filter(
+            player=player
+        )
+        .order_by("finished_at", "match_id")
+        .values_list("league__slug", "match_id", "finished_at", "mu", "sigma", "ordinal")
+    ]

@@ -123,6 +123,20 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A broker that is down must not hold up a request: fail fast, the beat sweep catches up.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BEAT_SCHEDULE = {
+    "standings-sweep": {
+        "task": "league.standings_sweep",
+        "schedule": env.float("STANDINGS_SWEEP_SECONDS", default=30.0),
+    },
+}
 
 # --- REST framework and the OpenAPI schema ------------------------------------------------------
 

@@ -1,0 +1,46 @@
+"""`manage.py recompute_standings [--league SLUG] [--event ID]`: recompute standings tables
+from scratch now (all of them, or one league's or one event's), with a progress bar."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import F
+from tqdm import tqdm
+
+from league.models import Event, League, StandingsScope, StandingsTable
+from league.services import standings
+
+
+class Command(BaseCommand):
+    help = "Recompute standings tables from scratch (all, or one league's or event's)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--league", help="only this league's tables (its slug)")
+        parser.add_argument("--event", type=int, help="only this event's tables (its id)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        scopes = self._scopes(options["league"], options["event"])
+        for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
+            table = standings.standings_table((kind, scope_id))
+            StandingsTable.objects.filter(pk=table.pk).update(requested=F("requested") + 1)
+            standings.standings_refresh(table_id=table.pk)
+        self.stdout.write(self.style.SUCCESS(f"Recomputed {len(scopes)} standings tables."))
+
+    def _scopes(self, slug: str | None, event_id: int | None) -> list[tuple[str, int]]:
+        leagues = League.objects.all()
+        events = Event.objects.all()
+        if slug:
+            leagues = leagues.filter(slug=slug)
+            events = events.filter(league__slug=slug)
+            if not leagues.exists():
+                raise CommandError(f"No league with slug {slug!r}.")
+        if event_id is not None:
+            events = events.filter(pk=event_id)
+            if not events.exists():
+                raise CommandError(f"No event with id {event_id}.")
+            leagues = leagues.none()
+        scopes = [(StandingsScope.LEAGUE.value, pk) for pk in leagues.values_list("pk", flat=True)]
+        for event in events.prefetch_related("stages"):
+            scopes.append((StandingsScope.EVENT.value, event.pk))
+            scopes.extend((StandingsScope.STAGE.value, stage.pk) for stage in event.stages.all())
+        return scopes

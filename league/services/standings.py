@@ -1,0 +1,429 @@
+"""Standings and ratings: mark what a change makes stale (in the changing transaction), and
+refresh it from the finished results (in a Celery job). A refresh always computes from
+scratch what it serves, so the stored tables converge to a from-scratch computation whatever
+order results arrive in and whatever failed in between (docs/standings.md)."""
+
+import dataclasses
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
+
+from games.models import Match, MatchStatus, Seat
+from league import rating, standings
+from league.models import (
+    Event,
+    League,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingsState,
+    Stage,
+    StageBye,
+    StageForfeit,
+    StandingsScope,
+    StandingsTable,
+)
+
+logger = logging.getLogger(__name__)
+
+Scope = tuple[str, int]
+
+
+# --- Which tables a match moves -----------------------------------------------------------------
+
+
+def scopes_of_match(match: Match) -> list[Scope]:
+    """The standings tables a match's result counts in: its stage's, its event's, its league's."""
+    if match.event_id is None:
+        return []
+    stage_id = Stage.objects.filter(stage_matches__match=match).values_list("pk", flat=True).first()
+    league_id = Event.objects.filter(pk=match.event_id).values_list("league_id", flat=True).get()
+    scopes: list[Scope] = [
+        (StandingsScope.EVENT, match.event_id),
+        (StandingsScope.LEAGUE, league_id),
+    ]
+    if stage_id is not None:
+        scopes.insert(0, (StandingsScope.STAGE, stage_id))
+    return scopes
+
+
+def _league_of(scope: Scope) -> int:
+    kind, scope_id = scope
+    if kind == StandingsScope.LEAGUE:
+        return scope_id
+    if kind == StandingsScope.EVENT:
+        return int(Event.objects.values_list("league_id", flat=True).get(pk=scope_id))
+    return int(Stage.objects.values_list("event__league_id", flat=True).get(pk=scope_id))
+
+
+def standings_mark(scopes: Iterable[Scope]) -> list[int]:
+    """Record that these tables are out of date (creating them if new) and enqueue their
+    refresh once the surrounding transaction commits. The record is durable even when the
+    broker is down: the beat sweep finds it."""
+    table_ids = []
+    for kind, scope_id in scopes:
+        updated = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).update(
+            requested=F("requested") + 1
+        )
+        if not updated:
+            StandingsTable.objects.get_or_create(
+                scope=kind, scope_id=scope_id, defaults={"league_id": _league_of((kind, scope_id))}
+            )
+        table_ids.append(
+            StandingsTable.objects.values_list("pk", flat=True).get(scope=kind, scope_id=scope_id)
+        )
+    from league import tasks  # the tasks module calls back into these services
+
+    for table_id in table_ids:
+        tasks.enqueue_on_commit(tasks.standings_refresh, table_id)
+    return table_ids
+
+
+def ratings_mark(league_id: int) -> None:
+    """Record that a league's ratings are out of date and enqueue their refresh on commit."""
+    updated = RatingsState.objects.filter(league_id=league_id).update(requested=F("requested") + 1)
+    if not updated:
+        RatingsState.objects.get_or_create(league_id=league_id)
+    from league import tasks
+
+    tasks.enqueue_on_commit(tasks.ratings_refresh, league_id)
+
+
+def result_changed(match: Match) -> None:
+    """A match's result started or stopped counting: its tables and ratings are stale."""
+    scopes = scopes_of_match(match)
+    standings_mark(scopes)
+    for kind, scope_id in scopes:
+        if kind == StandingsScope.LEAGUE:
+            ratings_mark(scope_id)
+
+
+# --- Loading results --------------------------------------------------------------------------
+
+
+def _finished(scope: Scope) -> QuerySet[Match]:
+    kind, scope_id = scope
+    matches = Match.objects.filter(status=MatchStatus.FINISHED)
+    if kind == StandingsScope.STAGE:
+        return matches.filter(stage_match__stage_id=scope_id)
+    if kind == StandingsScope.EVENT:
+        return matches.filter(event_id=scope_id)
+    return matches.filter(event__league_id=scope_id)
+
+
+def _stage_filter(scope: Scope, prefix: str) -> Q:
+    kind, scope_id = scope
+    if kind == StandingsScope.STAGE:
+        return Q(**{f"{prefix}stage_id": scope_id})
+    if kind == StandingsScope.EVENT:
+        return Q(**{f"{prefix}stage__event_id": scope_id})
+    return Q(**{f"{prefix}stage__event__league_id": scope_id})
+
+
+def load_results(
+    scope: Scope, *, since: datetime | None = None
+) -> tuple[list[standings.MatchResult], list[standings.Bye]]:
+    """The finished results and byes that count in `scope`, in a constant number of queries:
+    finished matches with their seats, forfeits (a walkover becomes a result of its own, and a
+    player who forfeited a table that played on is added to it as last), and byes."""
+    matches = _finished(scope)
+    if since is not None:
+        matches = matches.filter(finished_at__gte=since)
+    info = {
+        pk: (finished_at, round_)
+        for pk, finished_at, round_ in matches.values_list(
+            "pk", "finished_at", "stage_match__round"
+        )
+    }
+    seats: dict[int, list[standings.SeatResult]] = defaultdict(list)
+    for match_id, player, placement, total, yardzees, upper_bonus, yardkles in (
+        Seat.objects.filter(match__in=matches)
+        .order_by("match_id", "order")
+        .values_list(
+            "match_id", "player_id", "placement", "total", "yardzees", "upper_bonus", "yardkles"
+        )
+    ):
+        seats[match_id].append(
+            standings.SeatResult(
+                player=player,
+                placement=placement or 1,
+                score=total or 0,
+                yardzees=yardzees or 0,
+                upper_bonus=int(bool(upper_bonus)),
+                yardkles=yardkles or 0,
+            )
+        )
+    walkovers: dict[int, tuple[list[int], set[int], int, int, datetime]] = {}
+    for (
+        stage_match_id,
+        match_id,
+        walkover,
+        order,
+        round_,
+        player,
+        created_at,
+    ) in StageForfeit.objects.filter(_stage_filter(scope, "stage_match__")).values_list(
+        "stage_match_id",
+        "stage_match__match_id",
+        "stage_match__walkover",
+        "stage_match__order",
+        "stage_match__round",
+        "player_id",
+        "created_at",
+    ):
+        if walkover:
+            entry = walkovers.setdefault(
+                stage_match_id, (list(order or []), set(), round_, stage_match_id, created_at)
+            )
+            entry[1].add(player)
+        elif match_id in seats:
+            seats[match_id].append(
+                standings.SeatResult(
+                    player=player, placement=len(seats[match_id]) + 1, score=0, forfeited=True
+                )
+            )
+    results = [
+        standings.MatchResult(
+            match_id=pk, seats=tuple(seats[pk]), round=info[pk][1], finished_at=info[pk][0]
+        )
+        for pk in info
+        if len(seats[pk]) >= 2
+    ]
+    for order, forfeited, round_, stage_match_id, created_at in walkovers.values():
+        if len(order) >= 2:
+            results.append(
+                standings.MatchResult(
+                    # Walkovers have no game row; negative ids keep them apart from matches.
+                    match_id=-stage_match_id,
+                    seats=tuple(
+                        standings.SeatResult(
+                            player=p, placement=place, score=0, forfeited=p in forfeited
+                        )
+                        for place, p in enumerate(order, start=1)
+                    ),
+                    round=round_,
+                    finished_at=created_at,
+                )
+            )
+    byes = [
+        standings.Bye(player=player, round=round_, table_size=size, stage=stage_id)
+        for stage_id, round_, player, size in StageBye.objects.filter(
+            _stage_filter(scope, "")
+        ).values_list("stage_id", "round", "player_id", "stage__table_size")
+    ]
+    return results, byes
+
+
+# --- Standings -----------------------------------------------------------------------------
+
+
+def league_points(config: dict[str, Any]) -> standings.LeaguePoints:
+    """A LeaguePoints from its JSON ({"win", "draw", "loss", "placement": {"4": [...]}})."""
+    placement = {int(size): tuple(points) for size, points in config.get("placement", {}).items()}
+    plain = {k: v for k, v in config.items() if k in ("win", "draw", "loss")}
+    return standings.LeaguePoints(**plain, placement=placement)
+
+
+def settings_of(scope: Scope) -> tuple[League, list[str], dict[str, Any], list[int]]:
+    """The league, tiebreak order, points scheme and listed players of a table."""
+    kind, scope_id = scope
+    if kind == StandingsScope.STAGE:
+        stage = Stage.objects.select_related("event__league").get(pk=scope_id)
+        league = stage.event.league
+        players = list(stage.entries.values_list("player_id", flat=True))
+        return league, stage.tiebreak, stage.points or league.points, players
+    league = (
+        League.objects.get(pk=scope_id)
+        if kind == StandingsScope.LEAGUE
+        else Event.objects.select_related("league").get(pk=scope_id).league
+    )
+    return league, league.tiebreak, league.points, []
+
+
+def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
+    """The standings of `scope` computed from scratch: the tiebreak order and one row per
+    player (with their display name)."""
+    league, tiebreak, points, players = settings_of(scope)
+    results, byes = load_results(scope)
+    table = standings.compute_standings(
+        results,
+        game=league.game,
+        tiebreak_order=tiebreak,
+        byes=byes,
+        players=players,
+        points=league_points(points),
+    )
+    names = dict(
+        Player.objects.filter(pk__in=[s.player for s in table]).values_list("pk", "display_name")
+    )
+    rows = [
+        {**dataclasses.asdict(standing), "name": names.get(standing.player, "")}
+        for standing in table
+    ]
+    return list(tiebreak), rows
+
+
+def standings_refresh(*, table_id: int) -> bool:
+    """Recompute one table if it is stale; True when it computed. Coalescing: a refresh that
+    finds the table current does nothing, so a burst of results costs one or two recomputes.
+    Two concurrent refreshes are harmless: the one that saw more marks writes last."""
+    table = StandingsTable.objects.filter(pk=table_id).first()
+    if table is None or not table.pending:
+        return False
+    seen = table.requested
+    tiebreak, rows = compute_rows((table.scope, table.scope_id))
+    StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
+        rows=rows, tiebreak=tiebreak, computed=seen, computed_at=timezone.now()
+    )
+    return True
+
+
+def standings_table(scope: Scope) -> StandingsTable:
+    """The stored table of `scope`; computed on the spot the first time it is asked for."""
+    table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
+    if table is None:
+        with transaction.atomic():
+            table, _ = StandingsTable.objects.get_or_create(
+                scope=scope[0], scope_id=scope[1], defaults={"league_id": _league_of(scope)}
+            )
+        standings_refresh(table_id=table.pk)
+        table.refresh_from_db()
+    return table
+
+
+def standings_sweep() -> dict[str, int]:
+    """Refresh everything marked stale and not yet refreshed (a mark made while the broker was
+    down, a worker killed mid-job). Run by Celery beat."""
+    refreshed = sum(
+        standings_refresh(table_id=pk)
+        for pk in StandingsTable.objects.filter(requested__gt=F("computed")).values_list(
+            "pk", flat=True
+        )
+    )
+    rated = sum(
+        ratings_refresh(league_id=league_id)
+        for league_id in RatingsState.objects.filter(requested__gt=F("computed")).values_list(
+            "league_id", flat=True
+        )
+    )
+    return {"standings": refreshed, "ratings": rated}
+
+
+# --- Ratings -----------------------------------------------------------------------------------
+
+
+def _rated_matches(league_id: int) -> dict[int, datetime]:
+    return dict(
+        RatingChange.objects.filter(league_id=league_id)
+        .values_list("match_id", "finished_at")
+        .distinct()
+    )
+
+
+def ratings_refresh(*, league_id: int) -> bool:
+    """Bring a league's ratings up to date: rate the matches finished since, in finished
+    order; when a rated result was withdrawn or a match finished before one already rated,
+    replay from that point on. True when anything changed."""
+    state = RatingsState.objects.filter(league_id=league_id).first()
+    if state is None or not state.pending:
+        return False
+    seen = state.requested
+    with transaction.atomic():
+        changed = _rerate(league_id)
+        RatingsState.objects.filter(pk=state.pk, computed__lt=seen).update(
+            computed=seen, computed_at=timezone.now()
+        )
+    return changed
+
+
+def _rerate(league_id: int) -> bool:
+    finished = dict(_finished((StandingsScope.LEAGUE, league_id)).values_list("pk", "finished_at"))
+    rated = _rated_matches(league_id)
+    differing = [
+        standings.finish_order(when, pk)
+        for pk, when in {**finished, **rated}.items()
+        if finished.get(pk) != rated.get(pk)
+    ]
+    if not differing:
+        return False
+    _, start_at, start_id = min(differing)
+    last_rated = max((standings.finish_order(when, pk) for pk, when in rated.items()), default=None)
+    in_order = last_rated is None or last_rated < (False, start_at, start_id)
+    after = Q(finished_at__gt=start_at) | Q(finished_at=start_at, match_id__gte=start_id)
+    if in_order:
+        base = {
+            player: rating.Rating(mu, sigma)
+            for player, mu, sigma in PlayerRating.objects.filter(league_id=league_id).values_list(
+                "player_id", "mu", "sigma"
+            )
+        }
+    else:
+        RatingChange.objects.filter(Q(league_id=league_id) & after).delete()
+        base = {}
+        for player, mu, sigma in (
+            RatingChange.objects.filter(league_id=league_id)
+            .order_by("finished_at", "match_id")
+            .values_list("player_id", "mu", "sigma")
+        ):
+            base[player] = rating.Rating(mu, sigma)
+    results, _ = load_results((StandingsScope.LEAGUE, league_id), since=start_at)
+    todo = [r for r in results if r.match_id > 0 and r.order_key >= (False, start_at, start_id)]
+    replayed = rating.replay(todo, start=base)
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            league_id=league_id,
+            player_id=change.player,
+            match_id=change.match_id,
+            finished_at=change.finished_at or timezone.now(),
+            mu=change.mu,
+            sigma=change.sigma,
+            ordinal=change.ordinal,
+        )
+        for change in replayed.history
+    )
+    _store_leaderboard(league_id, {**base, **replayed.ratings}, rebuild=not in_order)
+    return True
+
+
+def _store_leaderboard(league_id: int, ratings: dict[int, rating.Rating], *, rebuild: bool) -> None:
+    counts = dict(
+        RatingChange.objects.filter(league_id=league_id)
+        .values_list("player_id")
+        .annotate(n=Count("pk"))
+        .values_list("player_id", "n")
+    )
+    if rebuild:
+        PlayerRating.objects.filter(league_id=league_id).delete()
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(
+                league_id=league_id,
+                player_id=player,
+                mu=value.mu,
+                sigma=value.sigma,
+                ordinal=value.ordinal,
+                matches=counts.get(player, 0),
+            )
+            for player, value in ratings.items()
+            if counts.get(player)
+        ],
+        update_conflicts=True,
+        unique_fields=["league", "player"],
+        update_fields=["mu", "sigma", "ordinal", "matches"],
+    )
+
+
+@transaction.atomic
+def ratings_replay(*, league_id: int) -> None:
+    """Forget a league's rating history and rate every finished match again, in order."""
+    RatingChange.objects.filter(league_id=league_id).delete()
+    PlayerRating.objects.filter(league_id=league_id).delete()
+    state, _ = RatingsState.objects.get_or_create(league_id=league_id)
+    RatingsState.objects.filter(pk=state.pk).update(requested=F("requested") + 1)
+    ratings_refresh(league_id=league_id)

@@ -1,0 +1,142 @@
+"""Ranking: a tally and a tiebreak order in, the standings table out
+(docs/standings.md, "Ranking and ties").
+
+Players are split by each metric of the order in turn, best first; a metric only ever splits a
+group the metrics before it left tied. Head-to-head is computed within such a group, and again
+within any part of it that is still tied. Players equal on every metric share a place
+(1, 1, 3); `rank_for_cut` then orders them by seed where a cut must separate them."""
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
+
+from league.standings.metrics import METRICS, GroupMetric, validate_tiebreak_order
+from league.standings.model import Bye, MatchResult, PlayerId, Standing
+from league.standings.points import LeaguePoints
+from league.standings.tally import Tally
+
+_Values = Mapping[PlayerId, float]
+
+
+def compute_standings(
+    results: Iterable[MatchResult],
+    *,
+    game: str,
+    tiebreak_order: Sequence[str],
+    byes: Iterable[Bye] = (),
+    players: Iterable[PlayerId] = (),
+    points: LeaguePoints | None = None,
+) -> tuple[Standing, ...]:
+    """The standings table of `results` (in any order, duplicates of a match id counted once)
+    and `byes`, with every player of `players` listed even without a result, ranked by
+    `tiebreak_order` (docs/standings.md)."""
+    order = validate_tiebreak_order(tiebreak_order, game=game)
+    tally = Tally(game=game, points=points)
+    for player in players:
+        tally.add_player(player)
+    tally.add_results(results)
+    for bye in byes:
+        tally.add_bye(bye)
+    return rank_standings(tally, order)
+
+
+def rank_standings(tally: Tally, tiebreak_order: Sequence[str]) -> tuple[Standing, ...]:
+    """One `Standing` per player of `tally`, best first, ranked by the metrics of
+    `tiebreak_order` in turn; players equal on all of them share the place and are listed by
+    id. A `StandingsError` when the order is not valid for the tally's game."""
+    order = validate_tiebreak_order(tiebreak_order, game=tally.game)
+    shown: dict[str, dict[PlayerId, float]] = {}
+    groups: list[list[PlayerId]] = [list(tally.players)]
+    for key in order:
+        metric = METRICS[key]()
+        if isinstance(metric, GroupMetric):
+            within: dict[PlayerId, float] = {}
+            groups = _split_within(metric, tally, groups, within)
+            shown[key] = within
+        else:
+            values = metric.values(tally)
+            groups = [part for group in groups for part in _split(group, values, metric.descending)]
+            shown[key] = dict(values)
+    table: list[Standing] = []
+    place = 1
+    for group in groups:
+        table.extend(
+            _standing(tally, player, place, {key: shown[key].get(player) for key in order})
+            for player in group
+        )
+        place += len(group)
+    return tuple(table)
+
+
+def rank_for_cut(
+    standings: Iterable[Standing], *, seeds: Mapping[PlayerId, int]
+) -> tuple[PlayerId, ...]:
+    """The players best first with no place shared, for taking the top N at an advancement cut:
+    by rank (the tiebreak order decided it), then by seed (1 is the top seed; players without a
+    seed after those with one), then by player id. Never by chance."""
+    return tuple(
+        standing.player
+        for standing in sorted(
+            standings,
+            key=lambda s: (s.rank, s.player not in seeds, seeds.get(s.player, 0), s.player),
+        )
+    )
+
+
+def _split(group: list[PlayerId], values: _Values, descending: bool) -> list[list[PlayerId]]:
+    """`group` cut into runs of equal value, best run first; the order within a run is kept."""
+    if len(group) == 1:
+        return [group]
+    ordered = sorted(group, key=values.__getitem__, reverse=descending)
+    return [list(run) for _, run in groupby(ordered, key=values.__getitem__)]
+
+
+def _split_within(
+    metric: GroupMetric,
+    tally: Tally,
+    groups: list[list[PlayerId]],
+    shown: dict[PlayerId, float],
+) -> list[list[PlayerId]]:
+    """`groups` cut by a group metric, computed for all tied groups at once and then again among
+    exactly the players of every part still tied, until no part splits further. `shown` keeps
+    each player's value from the largest group they were compared in."""
+    pending = {index for index, group in enumerate(groups) if len(group) > 1}
+    while pending:
+        values = metric.values_within(tally, [groups[index] for index in sorted(pending)])
+        for index in pending:
+            for player in groups[index]:
+                shown.setdefault(player, values[player])
+        refined: list[list[PlayerId]] = []
+        still_tied: set[int] = set()
+        for index, group in enumerate(groups):
+            parts = _split(group, values, metric.descending) if index in pending else [group]
+            if len(parts) > 1:
+                # A part that is still tied is compared again among exactly its players.
+                still_tied.update(len(refined) + i for i, part in enumerate(parts) if len(part) > 1)
+            refined.extend(parts)
+        groups, pending = refined, still_tied
+    return groups
+
+
+def _standing(
+    tally: Tally, player: PlayerId, rank: int, metrics: dict[str, float | None]
+) -> Standing:
+    record = tally.records[player]
+    yardzee = tally.game == "yardzee"
+    return Standing(
+        player=player,
+        rank=rank,
+        matches=record.matches,
+        wins=record.wins,
+        draws=record.draws,
+        byes=record.byes,
+        forfeits=record.forfeits,
+        placements=tuple(record.placements),
+        points=tally.league_points(player),
+        total_score=record.total_score,
+        average_score=record.total_score / record.matches if record.matches else 0.0,
+        best_score=record.best_score,
+        yardzees=record.yardzees if yardzee else None,
+        upper_bonuses=record.upper_bonuses if yardzee else None,
+        yardkles=None if yardzee else record.yardkles,
+        metrics=metrics,
+    )

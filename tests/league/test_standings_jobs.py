@@ -1,0 +1,308 @@
+"""Standings and ratings kept by jobs: current after every result, equal to a from-scratch
+computation whatever order results arrive in, coalesced, and healed by the sweep after a
+broker outage."""
+
+import json
+import random
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any, cast
+
+import pytest
+from celery import Celery, Task
+from celery.contrib.testing.worker import start_worker
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+import scoring
+from config.celery import app as celery_app
+from games import services as game_services
+from games.models import Match
+from league import rating, tasks
+from league.models import (
+    Event,
+    League,
+    Player,
+    PlayerRating,
+    RatingChange,
+    RatingsState,
+    StandingsScope,
+    StandingsTable,
+)
+from league.services import stages
+from league.services import standings as standings_services
+from scoring import simulate
+
+
+@pytest.fixture
+def league_event(organizer) -> Event:
+    league = League.objects.create(name="Yardkle Nights", slug="nights", game="yardkle")
+    league.organizers.add(organizer)
+    return Event.objects.create(league=league, name="Night 1", date="2026-08-01")
+
+
+@pytest.fixture
+def field(db) -> list[int]:
+    return [Player.objects.create(display_name=f"P{i}", handle=f"p{i}").pk for i in range(6)]
+
+
+def _finish(match_id: int, seed: int) -> None:
+    match = Match.objects.get(pk=match_id)
+    turns = simulate.play_game(
+        scoring.new_game(match.game, match.seats.count(), match.rules), seed=seed
+    )
+    game_services.result_submit(match_id=match_id, turns=turns)
+
+
+def _seat(event: Event, players: list[int]) -> int:
+    return game_services.match_create(
+        game=event.league.game, player_ids=players, rules={}, event_id=event.pk
+    ).pk
+
+
+def _stored(kind: str, scope_id: int) -> StandingsTable:
+    return StandingsTable.objects.get(scope=kind, scope_id=scope_id)
+
+
+def _fresh(scope: tuple[str, int]) -> list[dict[str, object]]:
+    """A from-scratch computation, as JSON stores it."""
+    rows: list[dict[str, object]] = json.loads(
+        json.dumps(standings_services.compute_rows(scope)[1])
+    )
+    return rows
+
+
+def _assert_converged(event: Event) -> None:
+    for scope in [(StandingsScope.EVENT, event.pk), (StandingsScope.LEAGUE, event.league_id)]:
+        table = _stored(*scope)
+        assert not table.pending
+        assert table.rows == _fresh(scope)
+    _assert_ratings_converged(event.league)
+
+
+def _assert_ratings_converged(league: League) -> None:
+    results, _ = standings_services.load_results((StandingsScope.LEAGUE, league.pk))
+    fresh = rating.replay([r for r in results if r.match_id > 0])
+    stored = {
+        player: (mu, sigma)
+        for player, mu, sigma in PlayerRating.objects.filter(league=league).values_list(
+            "player_id", "mu", "sigma"
+        )
+    }
+    assert stored == {p: (r.mu, r.sigma) for p, r in fresh.ratings.items()}
+    assert RatingChange.objects.filter(league=league).count() == len(fresh.history)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_finishing_a_match_through_the_api_updates_standings_and_ratings(
+    league_event, field, as_organizer
+):
+    match_id = _seat(league_event, field[:3])
+    match = Match.objects.get(pk=match_id)
+    turns = simulate.play_game(scoring.new_game("yardkle", 3, match.rules), seed=1)
+    response = as_organizer.post(
+        f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 201
+    standings = APIClient().get(f"/api/v1/events/{league_event.pk}/standings/").json()
+    assert standings["pending"] is False
+    assert standings["computed_at"] is not None
+    assert standings["tiebreak"] == league_event.league.tiebreak
+    assert sorted(row["player"] for row in standings["rows"]) == sorted(field[:3])
+    winner = next(row for row in standings["rows"] if row["rank"] == 1)
+    assert winner["wins"] == 1
+    board = APIClient().get(f"/api/v1/leagues/{league_event.league.slug}/ratings/").json()
+    assert len(board["rows"]) == 3
+    assert board["pending"] is False
+    history = APIClient().get(f"/api/v1/players/{field[0]}/ratings/").json()
+    assert [h["match"] for h in history] == [match_id]
+    _assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("arrival", ["in_order", "reversed", "shuffled"])
+def test_standings_equal_a_from_scratch_computation_whatever_order_results_arrive(
+    league_event, field, arrival
+):
+    rng = random.Random(arrival)
+    ids = [_seat(league_event, rng.sample(field, rng.choice([2, 3, 4]))) for _ in range(8)]
+    order = {"in_order": ids, "reversed": ids[::-1], "shuffled": rng.sample(ids, len(ids))}
+    for seed, match_id in enumerate(order[arrival]):
+        _finish(match_id, seed)
+    _assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_and_ratings_converge_after_undo_and_void_in_between(
+    league_event, field, organizer
+):
+    ids = [_seat(league_event, field[i : i + 3]) for i in range(4)]
+    for seed, match_id in enumerate(ids):
+        _finish(match_id, seed)
+    game_services.turn_undo(match_id=ids[1], undone_by=organizer)  # rated mid-history
+    _assert_converged(league_event)
+    game_services.match_void(match_id=ids[2], voided_by=organizer)
+    _assert_converged(league_event)
+    reopened = Match.objects.get(pk=ids[1])
+    for turn in simulate.play_game(reopened.scoring_game(), seed=40):
+        game_services.turn_submit(match_id=reopened.pk, turn=turn)
+    _assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_refreshing_the_same_results_twice_computes_once(league_event, field):
+    _finish(_seat(league_event, field[:2]), 1)
+    table = _stored(StandingsScope.EVENT, league_event.pk)
+    assert standings_services.standings_refresh(table_id=table.pk) is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_results_in_a_burst_cost_one_recompute_per_table(league_event, field):
+    with _no_tasks():
+        ids = [_seat(league_event, field[i % 5 : i % 5 + 2]) for i in range(10)]
+        for seed, match_id in enumerate(ids):
+            _finish(match_id, seed)
+    table = _stored(StandingsScope.EVENT, league_event.pk)
+    assert table.pending
+    refreshes = [tasks.standings_refresh.apply(args=(table.pk,)).get() for _ in range(10)]
+    assert refreshes.count(True) == 1
+    assert not _stored(StandingsScope.EVENT, league_event.pk).pending
+
+
+class _no_tasks:  # noqa: N801 - a context manager used like a function
+    """Enqueueing does nothing while open: the marks are made, no job runs (like a queue whose
+    worker has not picked anything up yet)."""
+
+    def __enter__(self) -> None:
+        self._send = tasks._send
+        tasks._send = lambda task, args: None
+
+    def __exit__(self, *exc: object) -> None:
+        tasks._send = self._send
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def broker_down() -> Iterator[None]:
+    """The app publishes to a broker nobody listens on (enqueueing fails fast)."""
+    conf: Any = celery_app.conf  # the stubs make broker_url read-only; Celery allows setting it
+    previous = (conf.task_always_eager, conf.broker_url)
+    conf.task_always_eager = False
+    conf.broker_url = f"redis://127.0.0.1:{_closed_port()}/0"
+    vars(celery_app)["_pool"] = None  # the next publish opens a pool on the new URL
+    yield
+    conf.task_always_eager, conf.broker_url = previous
+    vars(celery_app)["_pool"] = None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_broker_down_a_result_is_stored_marked_stale_and_the_sweep_heals_it(
+    league_event, field, as_organizer, broker_down
+):
+    match_id = _seat(league_event, field[:2])
+    match = Match.objects.get(pk=match_id)
+    turns = simulate.play_game(scoring.new_game("yardkle", 2, match.rules), seed=3)
+    started = time.monotonic()
+    response = as_organizer.post(
+        f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 201
+    assert time.monotonic() - started < 15  # fails fast instead of hanging on the broker
+    assert _stored(StandingsScope.EVENT, league_event.pk).pending
+    assert RatingsState.objects.get(league=league_event.league).pending
+    # The broker is back: the periodic sweep (Celery beat) brings everything up to date.
+    celery_app.conf.task_always_eager = True
+    assert tasks.standings_sweep.apply().get() == {"standings": 2, "ratings": 1}
+    _assert_converged(league_event)
+
+
+@pytest.mark.broker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_updates_standings_and_ratings_after_a_match_finishes(
+    league_event, field, as_organizer
+):
+    match_id = _seat(league_event, field[:3])
+    match = Match.objects.get(pk=match_id)
+    turns = simulate.play_game(scoring.new_game("yardkle", 3, match.rules), seed=5)
+    worker_app = cast("Celery[Task[Any, Any]]", celery_app)  # stub wants the base task class
+    with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        response = as_organizer.post(
+            f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json"
+        )
+        assert response.status_code == 201
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            event_table = StandingsTable.objects.filter(
+                scope=StandingsScope.EVENT, scope_id=league_event.pk
+            ).first()
+            ratings = RatingsState.objects.filter(league=league_event.league).first()
+            if event_table and not event_table.pending and ratings and not ratings.pending:
+                break
+            time.sleep(0.2)
+    _assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stage_standings_count_byes_and_list_every_entrant(league_event, field):
+    stage = stages.stage_create(
+        event_id=league_event.pk, name="Swiss", format="swiss", player_ids=field[:5]
+    )
+    stages.stage_start(stage_id=stage.pk)
+    body = APIClient().get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert sorted(row["player"] for row in body["rows"]) == sorted(field[:5])
+    first = Match.objects.filter(stage_match__stage=stage).first()
+    _finish(first.pk, 1)
+    table = _stored(StandingsScope.STAGE, stage.pk)
+    assert table.rows == _fresh((StandingsScope.STAGE, stage.pk))
+    assert sum(row["byes"] for row in table.rows) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_and_leaderboard_export_as_csv(league_event, field):
+    _finish(_seat(league_event, field[:3]), 2)
+    response = APIClient().get(f"/api/v1/events/{league_event.pk}/standings/?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    header = lines[0].split(",")
+    assert header[:3] == ["rank", "player", "name"]
+    assert [f"metric:{key}" for key in league_event.league.tiebreak] == header[-6:]
+    assert len(lines) == 4
+    board = APIClient().get(f"/api/v1/leagues/{league_event.league.slug}/ratings/?format=csv")
+    assert board.content.decode().splitlines()[0].startswith("rank,player,name")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
+def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(league_event):
+    counts = []
+    for size in (4, 12):
+        players = [
+            Player.objects.create(display_name=f"Q{size}-{i}", handle=f"q{size}-{i}").pk
+            for i in range(size)
+        ]
+        with _no_tasks():
+            for i in range(size):
+                _finish(_seat(league_event, [players[i], players[(i + 1) % size]]), i)
+        with CaptureQueriesContext(connection) as captured:
+            standings_services.compute_rows((StandingsScope.EVENT, league_event.pk))
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recompute_commands_rebuild_tables_and_ratings(league_event, field):
+    with _no_tasks():
+        for seed in range(3):
+            _finish(_seat(league_event, field[seed : seed + 2]), seed)
+    call_command("recompute_standings", league=league_event.league.slug)
+    call_command("recompute_ratings")
+    _assert_converged(league_event)
