@@ -14,6 +14,7 @@ from games import errors as game_errors
 from league.draw import DrawError
 from league.services import LeagueError
 from league.services.stages import StageConflict
+from league.standings import StandingsError
 from scoring import RuleViolation
 
 CONFLICTS = (
@@ -53,7 +54,7 @@ def _domain_response(exc: Exception) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.details), status=409)
     if isinstance(exc, LeagueError):
         return Response(error_body(exc.code, exc.message, exc.details), status=400)
-    if isinstance(exc, DrawError):
+    if isinstance(exc, DrawError | StandingsError):
         return Response(error_body(exc.code, exc.message), status=400)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return Response(error_body("not_found", "Not found."), status=404)

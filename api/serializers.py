@@ -43,7 +43,17 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
 
     class Meta:
         model = League
-        fields = ["id", "name", "slug", "game", "rules", "organizers", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "game",
+            "rules",
+            "tiebreak",
+            "points",
+            "organizers",
+            "created_at",
+        ]
         read_only_fields = ["created_at"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

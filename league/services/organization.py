@@ -9,7 +9,9 @@ from django.db import transaction
 import scoring
 from games import services as game_services
 from games.models import Match
+from league import standings
 from league.models import Event, League, Player
+from league.services.standings import league_settings_changed
 from scoring import RuleViolation
 
 
@@ -21,6 +23,14 @@ class LeagueError(Exception):
         self.code = code
         self.message = message
         self.details = details or {}
+
+
+def _validated_standings(game: str, fields: dict[str, Any]) -> None:
+    """A tiebreak order and a points scheme the standings can use (StandingsError if not)."""
+    if "tiebreak" in fields:
+        fields["tiebreak"] = list(standings.validate_tiebreak_order(fields["tiebreak"], game=game))
+    if "points" in fields:
+        standings.LeaguePoints.from_json(fields["points"])
 
 
 def _validated_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
@@ -41,21 +51,32 @@ def league_create(
     game: str,
     rules: dict[str, Any] | None = None,
     created_by: User,
+    **settings: Any,
 ) -> League:
-    """A new league; its creator is its first organizer."""
+    """A new league; its creator is its first organizer. `settings`: its standings
+    `tiebreak` order and league `points` (docs/standings.md)."""
+    _validated_standings(game, settings)
     league = League.objects.create(
-        name=name, slug=slug, game=game, rules=_validated_rules(game, rules or {})
+        name=name, slug=slug, game=game, rules=_validated_rules(game, rules or {}), **settings
     )
     league.organizers.add(created_by)
     return league
 
 
+@transaction.atomic
 def league_update(*, league: League, **fields: Any) -> League:
+    """Change a league. A new tiebreak order or points scheme re-ranks every table of it."""
     if "rules" in fields:
         fields["rules"] = _validated_rules(fields.get("game", league.game), fields["rules"])
+    _validated_standings(league.game, fields)
+    reranks = any(
+        name in fields and fields[name] != getattr(league, name) for name in ("tiebreak", "points")
+    )
     for name, value in fields.items():
         setattr(league, name, value)
     league.save()
+    if reranks:
+        league_settings_changed(league_id=league.pk)
     return league
 
 

@@ -16,9 +16,11 @@ from django.utils import timezone
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match, MatchStatus, Seat
-from league import draw
+from league import draw, standings
 from league.models import (
+    Event,
     Player,
+    PlayerRating,
     Stage,
     StageBye,
     StageEntry,
@@ -26,8 +28,10 @@ from league.models import (
     StageFormat,
     StageMatch,
     StageStatus,
+    StandingsScope,
 )
 from league.services.organization import LeagueError, ruleset_for_event
+from league.services.standings import compute_table
 
 
 class StageConflict(LeagueError):
@@ -87,6 +91,9 @@ def stage_create(
         raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
     if not 2 <= table_size <= 5:
         raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
+    if tiebreak is not None:
+        game = Event.objects.values_list("league__game", flat=True).get(pk=event_id)
+        tiebreak = list(standings.validate_tiebreak_order(tiebreak, game=game))
     if source_stage_id is None and len(player_ids) < 2:
         raise LeagueError("invalid_option", "A stage needs at least 2 participants.")
     if source_stage_id is not None:
@@ -137,9 +144,26 @@ def _enter(stage: Stage, player_ids: Sequence[int]) -> None:
     ordered = list(player_ids)
     if stage.seeding == "random" and stage.random_seed is not None:
         ordered = list(draw.random_seeding(ordered, seed=stage.random_seed))
+    elif stage.seeding == "rating":
+        ordered = _by_rating(stage, ordered)
     StageEntry.objects.bulk_create(
         StageEntry(stage=stage, player_id=player_id, seed=seed)
         for seed, player_id in enumerate(ordered, start=1)
+    )
+
+
+def _by_rating(stage: Stage, player_ids: list[int]) -> list[int]:
+    """Seeds by the league's rating ordinal, best first; unrated players after the rated,
+    in the order given."""
+    ordinals = dict(
+        PlayerRating.objects.filter(
+            league_id=stage.event.league_id, player_id__in=player_ids
+        ).values_list("player_id", "ordinal")
+    )
+    given = {player: index for index, player in enumerate(player_ids)}
+    return sorted(
+        player_ids,
+        key=lambda p: (p not in ordinals, -ordinals.get(p, 0.0), given[p]),
     )
 
 
@@ -225,13 +249,19 @@ def _stage_matches(stage: Stage) -> list[StageMatch]:
 
 
 def _decide(stage: Stage, stage_match: StageMatch, seeds: dict[int, int]) -> None:
-    """Freeze a finished match's finishing order: by placement, ties broken by seed (the
-    stage's standings tiebreak applies to stage rankings; a cut inside one table falls back to
-    seed so an earlier decision never moves), forfeits last."""
+    """Freeze a finished match's finishing order: by placement; players tied at a place by
+    the stage's tiebreak order (their standings rank when the match finished), then by seed,
+    never by chance; forfeits last. Frozen once, so a later result never moves a cut."""
     match = stage_match.match
     if stage_match.order is not None or match is None or match.status != MatchStatus.FINISHED:
         return
-    seats = sorted(match.seats.all(), key=lambda s: (s.placement or 99, seeds.get(s.player_id, 0)))
+    placements = [seat.placement for seat in match.seats.all()]
+    tied = len(set(placements)) < len(placements)
+    rank = {row.player: row.rank for row in _stage_table(stage)} if tied else {}
+    seats = sorted(
+        match.seats.all(),
+        key=lambda s: (s.placement or 99, rank.get(s.player_id, 0), seeds.get(s.player_id, 0)),
+    )
     stage_match.order = [seat.player_id for seat in seats] + [
         forfeit.player_id for forfeit in stage_match.forfeits.all()
     ]
@@ -259,47 +289,42 @@ def _advance(stage: Stage) -> None:
             ),
         )
         return
-    _finish(stage, _table_ranking(stage, stage_matches, seeds))
+    _finish(stage, _table_ranking(stage))
 
 
-def _table_points(order: Sequence[int], size: int) -> dict[int, float]:
-    """Points by place at a table: size-1 for first down to 0 for last (a bye: a win)."""
-    return {player: float(max(size - 1 - index, 0)) for index, player in enumerate(order)}
+def _stage_table(stage: Stage) -> tuple[standings.Standing, ...]:
+    """The stage's standings now, ranked by its tiebreak order (docs/standings.md)."""
+    return compute_table((StandingsScope.STAGE, stage.pk))[1]
 
 
 def _swiss_standings(
     stage: Stage, stage_matches: Iterable[StageMatch], seeds: dict[int, int]
 ) -> list[draw.SwissStanding]:
-    score: dict[int, float] = defaultdict(float)
+    """Each player's league points so far and every opponent met, best first."""
     opponents: dict[int, list[int]] = defaultdict(list)
-    byes: dict[int, int] = defaultdict(int)
     for stage_match in stage_matches:
         order = stage_match.order or []
-        for player, points in _table_points(order, len(order)).items():
-            score[player] += points
+        for player in order:
             opponents[player].extend(p for p in order if p != player)
-    for player in stage.byes.values_list("player_id", flat=True):
-        score[player] += stage.table_size - 1
-        byes[player] += 1
+    table = _stage_table(stage)
     return [
         draw.SwissStanding(
-            player=player,
-            score=score[player],
-            opponents=tuple(opponents[player]),
-            byes=byes[player],
+            player=row.player,
+            score=row.points,
+            opponents=tuple(opponents[row.player]),
+            byes=row.byes,
         )
-        for player in sorted(seeds, key=lambda p: (-score[p], seeds[p]))
+        for row in sorted(table, key=lambda row: (row.rank, seeds.get(row.player, 0)))
     ]
 
 
-def _table_ranking(
-    stage: Stage, stage_matches: Iterable[StageMatch], seeds: dict[int, int]
-) -> list[list[int]]:
-    standings = _swiss_standings(stage, stage_matches, seeds)
-    tiers: dict[float, list[int]] = defaultdict(list)
-    for standing in standings:
-        tiers[standing.score].append(standing.player)
-    return [tiers[score] for score in sorted(tiers, reverse=True)]
+def _table_ranking(stage: Stage) -> list[list[int]]:
+    """The final order of a round robin or Swiss stage: its standings by the tiebreak order,
+    players equal on every metric sharing a tier."""
+    tiers: dict[int, list[int]] = defaultdict(list)
+    for row in _stage_table(stage):
+        tiers[row.rank].append(row.player)
+    return [tiers[rank] for rank in sorted(tiers)]
 
 
 def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:

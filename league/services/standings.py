@@ -85,6 +85,13 @@ def standings_mark(scopes: Iterable[Scope]) -> list[int]:
     return table_ids
 
 
+def league_settings_changed(*, league_id: int) -> None:
+    """The league's tiebreak order or points changed: every table of it is stale."""
+    standings_mark(
+        StandingsTable.objects.filter(league_id=league_id).values_list("scope", "scope_id")
+    )
+
+
 def ratings_mark(league_id: int) -> None:
     """Record that a league's ratings are out of date and enqueue their refresh on commit."""
     updated = RatingsState.objects.filter(league_id=league_id).update(requested=F("requested") + 1)
@@ -223,13 +230,6 @@ def load_results(
 # --- Standings -----------------------------------------------------------------------------
 
 
-def league_points(config: dict[str, Any]) -> standings.LeaguePoints:
-    """A LeaguePoints from its JSON ({"win", "draw", "loss", "placement": {"4": [...]}})."""
-    placement = {int(size): tuple(points) for size, points in config.get("placement", {}).items()}
-    plain = {k: v for k, v in config.items() if k in ("win", "draw", "loss")}
-    return standings.LeaguePoints(**plain, placement=placement)
-
-
 def settings_of(scope: Scope) -> tuple[League, list[str], dict[str, Any], list[int]]:
     """The league, tiebreak order, points scheme and listed players of a table."""
     kind, scope_id = scope
@@ -246,9 +246,8 @@ def settings_of(scope: Scope) -> tuple[League, list[str], dict[str, Any], list[i
     return league, league.tiebreak, league.points, []
 
 
-def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
-    """The standings of `scope` computed from scratch: the tiebreak order and one row per
-    player (with their display name)."""
+def compute_table(scope: Scope) -> tuple[list[str], tuple[standings.Standing, ...]]:
+    """The standings of `scope` computed from scratch, with the tiebreak order used."""
     league, tiebreak, points, players = settings_of(scope)
     results, byes = load_results(scope)
     table = standings.compute_standings(
@@ -257,8 +256,15 @@ def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
         tiebreak_order=tiebreak,
         byes=byes,
         players=players,
-        points=league_points(points),
+        points=standings.LeaguePoints.from_json(points),
     )
+    return list(tiebreak), table
+
+
+def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
+    """The standings of `scope` computed from scratch: the tiebreak order and one row per
+    player (with their display name)."""
+    tiebreak, table = compute_table(scope)
     names = dict(
         Player.objects.filter(pk__in=[s.player for s in table]).values_list("pk", "display_name")
     )
@@ -266,7 +272,7 @@ def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
         {**dataclasses.asdict(standing), "name": names.get(standing.player, "")}
         for standing in table
     ]
-    return list(tiebreak), rows
+    return tiebreak, rows
 
 
 def standings_refresh(*, table_id: int) -> bool:

@@ -1,6 +1,8 @@
 """Settings come from the environment; production settings pass `check --deploy` cleanly."""
 
+import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -125,3 +127,41 @@ def test_no_secret_is_committed_in_settings():
                 # Only throwaway development/test keys may have defaults.
                 assert "django-insecure" in line, f"{path.name}: {line}"
     assert "setdefault" not in (ROOT / "config" / "settings" / "production.py").read_text()
+
+
+def _log_line(log_format: str) -> str:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, logging; django.setup();"
+            " logging.getLogger('yardleague.check').warning('turn %s stored', 7)",
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+            "LOG_FORMAT": log_format,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stderr.strip().splitlines()[-1]
+
+
+def test_log_lines_carry_a_timestamp_level_and_logger():
+    line = _log_line("text")
+    assert re.match(
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ WARNING yardleague.check turn 7 stored$", line
+    )
+
+
+def test_log_format_json_writes_one_json_object_per_line():
+    record = json.loads(_log_line("json"))
+    assert record["level"] == "WARNING"
+    assert record["logger"] == "yardleague.check"
+    assert record["message"] == "turn 7 stored"
+    assert record["time"]

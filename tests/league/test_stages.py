@@ -248,3 +248,48 @@ def test_multi_stage_takes_the_top_of_the_earlier_stage(event):
     _play_out(final, seed=2)
     final.refresh_from_db()
     assert final.status == "finished"
+
+
+def _mirror_game(match: Match, seed: int) -> None:
+    """Both players of a Yardzee pair play the very same turns: their totals tie exactly."""
+    local = scoring.new_game("yardzee", 2, match.rules)
+    rng = random.Random(seed)
+    while not local.is_over:
+        turn = simulate.next_turn(local, rng)
+        for _ in range(2):
+            local.play(turn)
+            game_services.turn_submit(match_id=match.pk, turn=turn)
+
+
+@pytest.mark.django_db
+def test_a_tie_at_the_cut_is_broken_by_the_stage_tiebreak_order_then_by_seed(organizer):
+    league = League.objects.create(name="Z", slug="z", game="yardzee")
+    event = Event.objects.create(league=league, name="Cup", date="2026-07-01")
+    players = _field(4)
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name="SE",
+        format="single_elimination",
+        player_ids=players,
+        tiebreak=["points", "total_score"],
+    )
+    stages.stage_start(stage_id=stage.pk)
+    for seed, match in enumerate(Match.objects.filter(stage_match__stage=stage).order_by("pk")):
+        _play(match, seed=seed)
+    final = Match.objects.get(stage_match__stage=stage, status="scheduled")
+    _mirror_game(final, seed=8)
+    assert set(final.seats.values_list("placement", flat=True)) == {1}
+    finalists = list(final.seats.values_list("player_id", flat=True))
+    semi_totals = dict(
+        Match.objects.filter(stage_match__stage=stage, stage_match__round=1)
+        .exclude(pk=final.pk)
+        .values_list("seats__player_id", "seats__total")
+    )
+    stage.refresh_from_db()
+    champion = stage.ranking[0][0]
+    if semi_totals[finalists[0]] != semi_totals[finalists[1]]:
+        assert champion == max(finalists, key=lambda p: semi_totals[p])
+    else:
+        assert champion == min(finalists, key=lambda p: players.index(p))  # the better seed
+    order = StageMatch.objects.get(match=final).order
+    assert order[0] == champion

@@ -306,3 +306,70 @@ def test_recompute_commands_rebuild_tables_and_ratings(league_event, field):
     call_command("recompute_standings", league=league_event.league.slug)
     call_command("recompute_ratings")
     _assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_changing_the_tiebreak_order_reranks_the_leagues_tables(league_event, field, organizer):
+    with _no_tasks():
+        for seed in range(3):
+            _finish(_seat(league_event, field[seed : seed + 3]), seed)
+    standings_services.standings_table((StandingsScope.EVENT, league_event.pk))
+    client = APIClient()
+    client.force_authenticate(organizer)
+    response = client.patch(
+        f"/api/v1/leagues/{league_event.league.slug}/",
+        {"tiebreak": ["total_score", "points"]},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    table = _stored(StandingsScope.EVENT, league_event.pk)
+    assert table.tiebreak == ["total_score", "points"]
+    assert not table.pending
+    assert table.rows == _fresh((StandingsScope.EVENT, league_event.pk))
+    scores = [row["total_score"] for row in table.rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("tiebreak", "code"),
+    [
+        (["points", "luck"], "unknown_metric"),
+        (["points", "points"], "duplicate_metric"),
+        (["yardzees"], "metric_not_for_game"),
+    ],
+)
+def test_an_impossible_tiebreak_order_is_refused_with_its_code(
+    league_event, organizer, tiebreak, code
+):
+    client = APIClient()
+    client.force_authenticate(organizer)
+    response = client.patch(
+        f"/api/v1/leagues/{league_event.league.slug}/", {"tiebreak": tiebreak}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    league_event.league.refresh_from_db()
+    assert "luck" not in league_event.league.tiebreak
+
+
+@pytest.mark.django_db
+def test_seeding_by_rating_puts_the_best_rated_first_and_the_unrated_after(league_event, field):
+    for index, player in enumerate(field[:3]):
+        PlayerRating.objects.create(
+            league=league_event.league,
+            player_id=player,
+            mu=20 + index,
+            sigma=3,
+            ordinal=11 + index,
+            matches=1,
+        )
+    stage = stages.stage_create(
+        event_id=league_event.pk,
+        name="Seeded",
+        format="single_elimination",
+        player_ids=field,
+        seeding="rating",
+    )
+    seeds = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    assert seeds == [field[2], field[1], field[0], *field[3:]]
