@@ -3,7 +3,8 @@ game rule). Domain errors are mapped to HTTP statuses here and nowhere else."""
 
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -54,6 +55,16 @@ def _domain_response(exc: Exception) -> Response | None:
         return Response(error_body(exc.code, exc.message, exc.details), status=409)
     if isinstance(exc, LeagueError):
         return Response(error_body(exc.code, exc.message, exc.details), status=400)
+    if isinstance(exc, RequestDataTooBig):  # a body sent without a length, read past the limit
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            error_body(
+                "request_too_large",
+                f"The request body is larger than {limit} bytes.",
+                {"limit": limit},
+            ),
+            status=413,
+        )
     if isinstance(exc, DrawError | StandingsError):
         return Response(error_body(exc.code, exc.message), status=400)
     if isinstance(exc, ObjectDoesNotExist | Http404):

@@ -2,7 +2,6 @@
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
 from api import views
@@ -17,7 +16,7 @@ router.register("matches", views.MatchViewSet, basename="match")
 router.register("stages", views.StageViewSet, basename="stage")
 
 urlpatterns = [
-    path("auth/token/", ObtainAuthToken.as_view(), name="token"),
+    path("auth/token/", views.TokenLoginView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

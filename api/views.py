@@ -6,11 +6,13 @@ from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from api import serializers as s
 from api.permissions import (
@@ -21,6 +23,7 @@ from api.permissions import (
     is_match_organizer,
 )
 from api.renderers import CSVRenderer
+from api.throttles import LoginRateThrottle, TurnRateThrottle
 from games import services as game_services
 from games.models import Match
 from games.selectors import match_detail_queryset
@@ -91,6 +94,12 @@ STANDINGS_SCHEMA = extend_schema(
     "`tiebreak` order (ties share the place), with when it was computed and whether newer "
     "results are still pending.",
 )
+
+
+class TokenLoginView(ObtainAuthToken):
+    """`{"username", "password"}` -> `{"token"}`; rate-limited per client address."""
+
+    throttle_classes = [LoginRateThrottle]
 
 
 class PlayerViewSet(
@@ -237,6 +246,11 @@ class MatchViewSet(
         if self.action == "create":
             return s.MatchCreateSerializer
         return s.MatchSerializer
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        if self.action in ("turns", "result"):
+            return [TurnRateThrottle()]
+        return super().get_throttles()
 
     def get_permissions(self) -> list[permissions.BasePermission]:
         if self.action in ("turns", "result"):

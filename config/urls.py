@@ -7,6 +7,7 @@ from config.health import healthz
 
 urlpatterns = [
     path("", include("league.urls")),
+    path("", include("games.urls")),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),

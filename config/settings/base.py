@@ -40,6 +40,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -50,6 +51,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A whole game's result is tens of kilobytes; anything near this is not a scorecard.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1024 * 1024)
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -76,6 +79,10 @@ DATABASES = {
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache (rate-limit counters): CACHE_URL, e.g. redis://127.0.0.1:6379/2; in-process by default
+
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # --- Auth -----------------------------------------------------------------------------------
 
@@ -147,11 +154,20 @@ REST_FRAMEWORK = {
         "api.permissions.ScoreKeyAuthentication",
     ],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env("THROTTLE_LOGIN", default="10/min"),
+        "turns": env("THROTTLE_TURNS", default="120/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {

@@ -1,0 +1,34 @@
+"""Refuse oversized request bodies before anything reads them: 413 with the API's error shape.
+
+Django would only notice once the body is read (and answer with an HTML 400)."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+
+def too_large_response(limit: int) -> JsonResponse:
+    return JsonResponse(
+        {
+            "code": "request_too_large",
+            "message": f"The request body is larger than {limit} bytes.",
+            "details": {"limit": limit},
+        },
+        status=413,
+    )
+
+
+class RequestSizeLimitMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit:
+            return too_large_response(limit)
+        return self.get_response(request)

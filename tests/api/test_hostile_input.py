@@ -1,0 +1,81 @@
+"""Hostile input is refused quickly with a 4xx in the error shape, and changes nothing."""
+
+import time
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.models import Turn
+
+
+@pytest.fixture
+def match(players, seat_match):
+    return seat_match("yardzee", players[:2])
+
+
+def _post_raw(match, body: str):
+    started = time.monotonic()
+    response = APIClient().generic(
+        "POST",
+        f"/api/v1/matches/{match['id']}/turns/",
+        body,
+        content_type="application/json",
+        HTTP_X_SCORE_KEY=match["score_key"],
+    )
+    return response, time.monotonic() - started
+
+
+@pytest.mark.django_db
+def test_deeply_nested_json_is_refused_with_400_not_a_crash(match):
+    response, _ = _post_raw(match, "[" * 100_000 + "]" * 100_000)
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+    assert "nested too deeply" in response.json()["message"]
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_ten_megabyte_body_is_refused_with_413_before_it_is_read(match):
+    response, seconds = _post_raw(match, '{"rolls": "' + "x" * 10_000_000 + '"}')
+    assert response.status_code == 413
+    body = response.json()
+    assert body["code"] == "request_too_large"
+    assert body["details"]["limit"] == 1024 * 1024
+    assert seconds < 5
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_moderately_nested_junk_is_a_rule_violation(match):
+    nested: object = 1
+    for _ in range(300):
+        nested = [nested]
+    response = APIClient().post(
+        f"/api/v1/matches/{match['id']}/turns/",
+        {"player": match["seats"][0]["player"]["id"], "rolls": nested, "category": "aces"},
+        format="json",
+        HTTP_X_SCORE_KEY=match["score_key"],
+    )
+    assert response.status_code == 422
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.django_db
+def test_session_authenticated_writes_need_a_csrf_token(organizer):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(organizer)
+    refused = browser.post(
+        "/api/v1/leagues/", {"name": "No token", "game": "yardzee"}, content_type="application/json"
+    )
+    assert refused.status_code == 403
+    assert "CSRF" in refused.json()["message"]
+    browser.get("/admin/login/")  # any page that sets the CSRF cookie
+    token = browser.cookies["csrftoken"].value
+    accepted = browser.post(
+        "/api/v1/leagues/",
+        {"name": "With token", "game": "yardzee"},
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert accepted.status_code == 201, accepted.json()
