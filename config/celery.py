@@ -6,12 +6,14 @@ from typing import Any
 
 from celery import Celery
 from celery.contrib.django.task import DjangoTask
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 # DjangoTask adds delay_on_commit(): enqueue only once the surrounding transaction commits.
 app: Celery[DjangoTask[Any, Any]] = Celery("yardleague", task_cls=DjangoTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.broker_url = settings.CELERY_BROKER_TRANSPORT_URL
 app.autodiscover_tasks()
 
 

@@ -117,6 +117,8 @@ STORAGES = {
 
 CELERY_BROKER_URL: str = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# Eager tasks never reach a broker; naming the in-memory transport keeps kombu from guessing.
+CELERY_BROKER_TRANSPORT_URL = CELERY_BROKER_URL or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND: str | None = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
 CELERY_TASK_IGNORE_RESULT = True

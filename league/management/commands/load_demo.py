@@ -12,8 +12,10 @@ from django.db import transaction
 
 import scoring
 from games import services as game_services
+from games.models import Match
 from league import services as league_services
 from league.models import Event, League, Player
+from league.services import stages
 from scoring import simulate
 
 DEMO_ORGANIZER = "organizer"
@@ -60,6 +62,7 @@ class Command(BaseCommand):
             ]
             for index, (name, slug, game, table) in enumerate(LEAGUES):
                 self._league(organizer, players, name, slug, game, table, seed=index)
+            self._cup(players)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 
     def _organizer(self) -> User:
@@ -73,6 +76,36 @@ class Command(BaseCommand):
                 f"Created demo organizer '{DEMO_ORGANIZER}' (password '{DEMO_PASSWORD}')."
             )
         return organizer
+
+    def _cup(self, players: list[Player]) -> None:
+        """A knockout cup of 8 in the Yardzee league: the quarter-finals and one semi played."""
+        league = League.objects.get(slug=LEAGUES[0][1])
+        event, created = Event.objects.get_or_create(
+            league=league,
+            name="Summer Cup",
+            defaults={"date": datetime.date(2026, 7, 4), "venue": "The park"},
+        )
+        if not created:
+            return
+        stage = stages.stage_create(
+            event_id=event.pk,
+            name="Knockout",
+            format="single_elimination",
+            player_ids=[p.pk for p in players[:8]],
+        )
+        stages.stage_start(stage_id=stage.pk)
+        for number in range(6):
+            match = (
+                Match.objects.filter(stage_match__stage=stage, status="scheduled")
+                .order_by("pk")
+                .first()
+            )
+            if match is None:
+                break
+            local = scoring.new_game(match.game, match.seats.count(), match.rules)
+            turns = simulate.play_game(local, seed=500 + number)
+            game_services.result_submit(match_id=match.pk, turns=turns)
+        self.stdout.write("Drew the Summer Cup knockout and played its first matches.")
 
     def _league(
         self,
