@@ -13,7 +13,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 # DjangoTask adds delay_on_commit(): enqueue only once the surrounding transaction commits.
 app: Celery[DjangoTask[Any, Any]] = Celery("yardleague", task_cls=DjangoTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.broker_url = settings.CELERY_BROKER_TRANSPORT_URL
+app.conf.update(broker_url=settings.CELERY_BROKER_TRANSPORT_URL)
 app.autodiscover_tasks()
 
 

@@ -1,18 +1,22 @@
 """Reads of the organization worth a name."""
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from games.models import Seat
+from games.models import Match, MatchStatus, Seat
 from league.models import (
+    Event,
     League,
     Player,
     PlayerRating,
     RatingChange,
     RatingsState,
     Stage,
+    StageEntry,
     StageMatch,
+    StageStatus,
     StandingsTable,
 )
 
@@ -155,3 +159,102 @@ def rating_history(player: Player) -> list[dict[str, Any]]:
         .order_by("finished_at", "match_id")
         .values_list("league__slug", "match_id", "finished_at", "mu", "sigma", "ordinal")
     ]
+
+
+# --- Reads of the public pages (league/views.py) --------------------------------------------
+
+
+def event_stages(event: Event) -> list[Stage]:
+    """An event's stages in their order, in one query."""
+    return list(Stage.objects.filter(event=event).order_by("position", "pk"))
+
+
+def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[StageEntry]]:
+    """The entries of several stages with their players, by stage and seed, in one query."""
+    entries: dict[int, list[StageEntry]] = {stage_id: [] for stage_id in stage_ids}
+    for entry in (
+        StageEntry.objects.filter(stage_id__in=stage_ids)
+        .select_related("player")
+        .order_by("stage_id", "seed")
+    ):
+        entries[entry.stage_id].append(entry)
+    return entries
+
+
+def event_loose_matches(event: Event) -> list[Match]:
+    """An event's matches that belong to no stage (the casual tables of a league night),
+    newest first, with their seats and players, in two queries."""
+    return list(
+        Match.objects.filter(event=event, stage_match__isnull=True)
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        )
+        .order_by("-created_at", "-pk")
+    )
+
+
+def stored_standings(scopes: Iterable[tuple[str, int]]) -> dict[tuple[str, int], StandingsTable]:
+    """The stored standings tables of several scopes, in one query; a scope with no table yet
+    is missing from the answer."""
+    wanted = list(scopes)
+    if not wanted:
+        return {}
+    condition = Q()
+    for kind, scope_id in wanted:
+        condition |= Q(scope=kind, scope_id=scope_id)
+    return {
+        (table.scope, table.scope_id): table for table in StandingsTable.objects.filter(condition)
+    }
+
+
+def player_seats(player: Player, limit: int = 50) -> list[Seat]:
+    """A player's latest `limit` matches (newest first) with their event, league and every
+    seat of each, in three queries."""
+    return list(
+        Seat.objects.filter(player=player)
+        .select_related("match__event__league")
+        .prefetch_related(
+            Prefetch(
+                "match__seats", queryset=Seat.objects.select_related("player").order_by("order")
+            )
+        )
+        .order_by("-match__created_at", "-match_id")[:limit]
+    )
+
+
+def player_placement_counts(player: Player) -> dict[int, int]:
+    """How many finished matches the player finished in each place (1 first), in one query."""
+    counts = (
+        Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
+        .exclude(placement=None)
+        .values_list("placement")
+        .annotate(count=Count("pk"))
+        .values_list("placement", "count")
+        .order_by("placement")
+    )
+    return {place: count for place, count in counts if place is not None}
+
+
+def player_stage_finishes(player: Player) -> list[dict[str, Any]]:
+    """Where the player finished in every finished stage they entered (competition ranking:
+    players sharing a tier share the place), newest event first, in one query."""
+    finishes = []
+    for stage in (
+        Stage.objects.filter(entries__player=player, status=StageStatus.FINISHED)
+        .select_related("event__league")
+        .order_by("-event__date", "-pk")
+    ):
+        place = 1
+        for tier in stage.ranking or []:
+            if player.pk in tier:
+                finishes.append({"stage": stage, "place": place, "shared": len(tier) > 1})
+                break
+            place += len(tier)
+    return finishes
+
+
+def player_ratings(player: Player) -> list[PlayerRating]:
+    """The player's current rating in every league they are rated in, in one query."""
+    return list(
+        PlayerRating.objects.filter(player=player).select_related("league").order_by("league")
+    )

@@ -1,10 +1,498 @@
-"""Pages: server-rendered, read-only for anyone."""
+"""Pages: server-rendered, read-only for anyone.
+
+`/` leagues, `/leagues/<slug>/` a league's table, leaderboard and events, `/events/<id>/` an
+event's stages (standings, bracket as SVG, rounds), `/players/<id>/` a player's results and
+rating history. The parts that move while an event is played also have a `live/` URL that
+renders only them, which the page fetches to refresh itself (static/js/live.js). Every page
+costs a fixed number of queries, whatever the size of the league (tests/web)."""
+
+from collections import defaultdict
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
 
-from league.selectors import leagues_with_events
+from games.models import MatchStatus
+from league import draw, selectors
+from league.models import (
+    Event,
+    EventStatus,
+    League,
+    Player,
+    Stage,
+    StageEntry,
+    StageStatus,
+    StandingsScope,
+    StandingsTable,
+)
+from league.services.stages import bracket_from_json
+from league.services.standings import standings_table
+from league.standings import METRICS
+from league.svg import (
+    ChartPoint,
+    ChartSeries,
+    SeatLine,
+    SlotBox,
+    SlotStatus,
+    bracket_svg,
+    rating_chart_svg,
+)
+
+# Parts of a page that can change refresh this often while something is being played.
+LIVE_SECONDS = 15
+UPCOMING_SHOWN = 3
+RECENT_SHOWN = 5
+RESULTS_SHOWN = 50
+
+Scope = tuple[str, int]
+
+
+# --- Home -------------------------------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/home.html", {"leagues": leagues_with_events()})
+    today = timezone.localdate()
+    leagues = []
+    for league in selectors.leagues_with_events():
+        upcoming: list[Event] = []
+        recent: list[Event] = []
+        for event in league.events.all():
+            if event.status == EventStatus.CANCELLED:
+                continue
+            ahead = event.status == EventStatus.RUNNING or (
+                event.status == EventStatus.UPCOMING and event.date >= today
+            )
+            (upcoming if ahead else recent).append(event)
+        upcoming.sort(key=lambda e: (e.status != EventStatus.RUNNING, e.date, e.pk))
+        leagues.append(
+            {
+                "league": league,
+                "upcoming": upcoming[:UPCOMING_SHOWN],
+                "recent": recent[:RECENT_SHOWN],
+            }
+        )
+    return render(request, "league/home.html", {"leagues": leagues})
+
+
+# --- Standings tables ---------------------------------------------------------------------------
+
+
+def _tables(scopes: list[Scope]) -> dict[Scope, StandingsTable]:
+    """The stored tables of `scopes` in one query; one not stored yet is computed now (as the
+    API does), which happens once per scope."""
+    tables = selectors.stored_standings(scopes)
+    for scope in scopes:
+        if scope not in tables:
+            tables[scope] = standings_table(scope)
+    return tables
+
+
+def _metric_label(key: str) -> str:
+    metric = METRICS.get(key)
+    return str(metric.label) if metric is not None else key.replace("_", " ").capitalize()
+
+
+def metric_text(key: str, value: object) -> str:
+    """A metric's value as the table shows it: exact halves and thirds of points as
+    decimals, averages to one decimal, counts with thousands separators, none as a dash."""
+    if value is None:
+        return "\u2013"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if key == "average_score":
+            return f"{value:,.1f}"
+        if value.is_integer():
+            return f"{int(value):,}"
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def standings_view(table: StandingsTable, *, caption: str) -> dict[str, Any]:
+    """A stored table ready for `league/_standings.html`: one column per metric of the
+    tiebreak order, in that order, then matches played and the win-draw-loss record."""
+    answer = selectors.standings_answer(table)
+    keys = [str(key) for key in answer["tiebreak"]]
+    rows = []
+    for row in answer["rows"]:
+        metrics = row.get("metrics") or {}
+        won = row["wins"] - row["byes"]
+        rows.append(
+            {
+                "rank": row["rank"],
+                "player": row["player"],
+                "name": row["name"],
+                "cells": [metric_text(key, metrics.get(key, row.get(key))) for key in keys],
+                "matches": row["matches"],
+                "record": f"{won}\u2013{row['draws']}\u2013{row['matches'] - won - row['draws']}",
+                "byes": row["byes"],
+            }
+        )
+    return {
+        "caption": caption,
+        "columns": [{"key": key, "label": _metric_label(key)} for key in keys],
+        "rows": rows,
+        "computed_at": answer["computed_at"],
+        "pending": answer["pending"],
+        "with_byes": any(row["byes"] for row in rows),
+        "id": f"standings-{table.scope}-{table.scope_id}",
+    }
+
+
+# --- League -----------------------------------------------------------------------------------
+
+
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    return render(request, "league/league.html", league_context(slug))
+
+
+def league_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league page's tables alone, for the page to refresh them."""
+    return render(request, "league/_league_live.html", league_context(slug))
+
+
+def league_context(slug: str) -> dict[str, Any]:
+    league = get_object_or_404(League, slug=slug)
+    scope = (StandingsScope.LEAGUE.value, league.pk)
+    table = _tables([scope])[scope]
+    board = selectors.leaderboard(league)
+    events = list(league.events.all())
+    return {
+        "league": league,
+        "standings": standings_view(table, caption=f"{league.name}: league table"),
+        "leaderboard": board,
+        "events": events,
+        "live": table.pending
+        or board["pending"]
+        or any(event.status == EventStatus.RUNNING for event in events),
+        "live_seconds": LIVE_SECONDS,
+        "tiebreak": [_metric_label(key) for key in table.tiebreak],
+    }
+
+
+# --- Event ------------------------------------------------------------------------------------
+
+
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    return render(request, "league/event.html", event_context(event_id))
+
+
+def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The event page's stages and tables alone, for the page to refresh them."""
+    return render(request, "league/_event_live.html", event_context(event_id))
+
+
+def event_context(event_id: int) -> dict[str, Any]:
+    """An event with every stage's standings, bracket or rounds, and its matches outside any
+    stage: about three queries per stage plus five, however many players and matches."""
+    event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
+    stages = selectors.event_stages(event)
+    entries = selectors.stage_entries([stage.pk for stage in stages])
+    loose = selectors.event_loose_matches(event)
+    event_scope = (StandingsScope.EVENT.value, event.pk)
+    scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in stages]
+    if loose:
+        scopes.append(event_scope)
+    tables = _tables(scopes)
+    stage_views = [
+        _stage_view(stage, entries[stage.pk], tables[(StandingsScope.STAGE.value, stage.pk)])
+        for stage in stages
+    ]
+    event_table = (
+        standings_view(tables[event_scope], caption=f"{event.name}: standings") if loose else None
+    )
+    live = event.status != EventStatus.CANCELLED and (
+        any(stage.status == StageStatus.RUNNING for stage in stages)
+        or any(table.pending for table in tables.values())
+        or any(match.is_open for match in loose)
+    )
+    return {
+        "event": event,
+        "league": event.league,
+        "stages": stage_views,
+        "event_table": event_table,
+        "matches": [_match_view(match, round_=None) for match in loose],
+        "live": live,
+        "live_seconds": LIVE_SECONDS,
+    }
+
+
+def _match_view(match: Any, *, round_: int | None, group: int = 1) -> dict[str, Any]:
+    """A match as a line of a round: its seats with names, totals and places."""
+    seats = sorted(match.seats.all(), key=lambda seat: seat.order)
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "status_text": match.get_status_display(),
+        "round": round_,
+        "group": group,
+        "seats": [
+            {
+                "player": seat.player_id,
+                "name": seat.player.display_name,
+                "total": seat.total,
+                "placement": seat.placement,
+                "won": match.status == MatchStatus.FINISHED and seat.placement == 1,
+            }
+            for seat in seats
+        ],
+    }
+
+
+def _stage_view(stage: Stage, entries: list[StageEntry], table: StandingsTable) -> dict[str, Any]:
+    detail = selectors.stage_detail(stage)
+    names = {entry.player_id: entry.player.display_name for entry in entries}
+    seeds = {entry.player_id: entry.seed for entry in entries}
+    view: dict[str, Any] = {
+        "stage": stage,
+        "standings": standings_view(table, caption=f"{stage.name}: standings"),
+        "tiebreak": [_metric_label(key) for key in table.tiebreak],
+        "bracket_svg": None,
+        "rounds": [],
+        "ranking": _ranking_view(stage.ranking or [], names),
+        "entries": entries,
+    }
+    if detail["bracket"] is not None:
+        boxes = bracket_boxes(stage, detail["bracket"]["slots"], names, seeds)
+        # Every text in the SVG is escaped by bracket_svg.
+        view["bracket_svg"] = mark_safe(  # noqa: S308
+            bracket_svg(boxes, title=f"Bracket of {stage.name}", id_prefix=f"stage-{stage.pk}")
+        )
+        view["slots"] = len(boxes)
+    else:
+        view["rounds"] = _rounds_view(detail, names)
+    return view
+
+
+def _ranking_view(tiers: list[list[int]], names: dict[int, str]) -> list[dict[str, Any]]:
+    """A finished stage's ranking: each tier with its place (players sharing a tier share
+    the place, and the next place is skipped)."""
+    ranking = []
+    place = 1
+    for tier in tiers:
+        ranking.append(
+            {
+                "place": place,
+                "players": [{"id": p, "name": names.get(p, f"Player {p}")} for p in tier],
+            }
+        )
+        place += len(tier)
+    return ranking
+
+
+def _rounds_view(detail: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    byes: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for bye in detail["byes"]:
+        byes[bye["round"]].append(
+            {"player": bye["player"], "name": names.get(bye["player"], f"Player {bye['player']}")}
+        )
+    rounds = []
+    for round_ in detail["rounds"]:
+        matches = []
+        for summary in round_["matches"]:
+            match = summary["match"]
+            seats = match["seats"] if match else []
+            matches.append(
+                {
+                    "id": match["id"] if match else None,
+                    "status": match["status"] if match else "walkover",
+                    "status_text": MatchStatus(match["status"]).label if match else "Walkover",
+                    "group": summary["group"],
+                    "seats": [
+                        {
+                            **seat,
+                            "won": match is not None
+                            and match["status"] == MatchStatus.FINISHED
+                            and seat["placement"] == 1,
+                        }
+                        for seat in seats
+                    ],
+                }
+            )
+        rounds.append(
+            {
+                "number": round_["number"],
+                "matches": matches,
+                "byes": byes.get(round_["number"], []),
+                "groups": len({m["group"] for m in matches}) > 1,
+            }
+        )
+    return rounds
+
+
+_PLAY_STATUS: dict[str, SlotStatus] = {
+    MatchStatus.SCHEDULED: "ready",
+    MatchStatus.IN_PROGRESS: "in_progress",
+    MatchStatus.FINISHED: "played",
+    MatchStatus.VOID: "void",
+}
+
+
+def _source_text(source: dict[str, Any]) -> str:
+    if source.get("kind") == "seed":
+        return f"Seed {source.get('seed')}"
+    rank = int(source.get("rank") or 1)
+    if source.get("kind") == "winner" and rank == 1:
+        return f"Winner of {source.get('slot')}"
+    if source.get("kind") == "loser" and rank == 2:  # a pair's loser
+        return f"Loser of {source.get('slot')}"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank, "th")
+    return f"{rank}{suffix} of {source.get('slot')}"
+
+
+def _bracket_state(stage: Stage, slots: list[dict[str, Any]]) -> draw.BracketState | None:
+    """Where the bracket stands, from the stored finishing orders (as the stage service
+    advances it): it seats players that a bye sent on before their next match exists."""
+    results = {
+        slot["key"]: draw.SlotResult(
+            placements={p: place for place, p in enumerate(slot["play"]["order"], start=1)}
+        )
+        for slot in slots
+        if slot["play"] is not None and slot["play"]["order"] is not None
+    }
+    try:
+        return draw.advance_bracket(bracket_from_json(stage.bracket or {}), results)
+    except (draw.DrawError, KeyError, TypeError):  # a bracket edited by hand: draw what is stored
+        return None
+
+
+def bracket_boxes(
+    stage: Stage, slots: list[dict[str, Any]], names: dict[int, str], seeds: dict[int, int]
+) -> list[SlotBox]:
+    """The stage's bracket slots (`stage_detail`) as boxes to draw: each seat's player (or
+    what will fill it), seed and score, who goes on, byes, the match to link to."""
+    state = _bracket_state(stage, slots)
+    boxes = []
+    for slot in slots:
+        play = slot["play"]
+        match = play["match"] if play else None
+        slot_state = state.slots.get(slot["key"]) if state else None
+        scores = {seat["player"]: seat["total"] for seat in match["seats"]} if match else {}
+        if play is not None and play["order"] is not None:
+            order = list(play["order"])
+        elif slot_state is not None and slot_state.decided:
+            order = list(slot_state.order)
+        else:
+            order = []
+        going_on = set(order[: slot["advance"]])
+        if slot_state is not None:
+            seated: list[int | None] = list(slot_state.seats)
+        elif match:
+            seated = [seat["player"] for seat in match["seats"]]
+        else:
+            seated = []
+        lines = []
+        for number, source in enumerate(slot["sources"]):
+            player = seated[number] if number < len(seated) else None
+            from_slot = source.get("slot") if source.get("kind") == "winner" else None
+            if player is not None:
+                lines.append(
+                    SeatLine(
+                        label=names.get(player, f"Player {player}"),
+                        seed=seeds.get(player),
+                        score=scores.get(player),
+                        advances=player in going_on,
+                        from_slot=from_slot,
+                    )
+                )
+            elif slot_state is not None and slot_state.status != "waiting":
+                lines.append(SeatLine(label="bye", bye=True, from_slot=from_slot))
+            else:
+                lines.append(SeatLine(label=_source_text(source), known=False, from_slot=from_slot))
+        lines.extend(SeatLine(label="bye", bye=True) for _ in range(slot["byes"]))
+        status: SlotStatus
+        if match is not None:
+            status = _PLAY_STATUS.get(match["status"], "waiting")
+        elif play is not None and play["walkover"]:
+            status = "played"
+        elif slot_state is not None:
+            status = slot_state.status
+        else:
+            status = "waiting"
+        boxes.append(
+            SlotBox(
+                key=slot["key"],
+                section=slot["bracket"],
+                round=slot["round"],
+                index=slot["index"],
+                seats=tuple(lines),
+                status=status,
+                href=reverse("games:match", args=[match["id"]]) if match else None,
+            )
+        )
+    return boxes
+
+
+# --- Player -----------------------------------------------------------------------------------
+
+
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    seats = selectors.player_seats(player, limit=RESULTS_SHOWN)
+    ratings = selectors.player_ratings(player)
+    history = selectors.rating_history(player)
+    league_names = {rating.league.slug: rating.league.name for rating in ratings}
+    results = []
+    for seat in seats:
+        match = seat.match
+        results.append(
+            {
+                "match": match,
+                "event": match.event,
+                "placement": seat.placement,
+                "total": seat.total,
+                "table": len(match.seats.all()),
+                "opponents": [
+                    other.player for other in match.seats.all() if other.player_id != player.pk
+                ],
+            }
+        )
+    counts = selectors.player_placement_counts(player)
+    return render(
+        request,
+        "league/player.html",
+        {
+            "player": player,
+            "results": results,
+            "results_shown": RESULTS_SHOWN,
+            "placements": [{"place": place, "count": count} for place, count in counts.items()],
+            "played": sum(counts.values()),
+            "finishes": selectors.player_stage_finishes(player),
+            "ratings": ratings,
+            "history": [
+                {**row, "number": number, "league_name": league_names.get(row["league"], "")}
+                for number, row in enumerate(history, start=1)
+            ],
+            "chart": rating_chart(player, history, league_names),
+        },
+    )
+
+
+def rating_chart(
+    player: Player, history: list[dict[str, Any]], league_names: dict[str, str]
+) -> SafeString | None:
+    """The player's rating after each rated match as an SVG line chart, one line per league;
+    None without rated matches."""
+    by_league: dict[str, list[ChartPoint]] = defaultdict(list)
+    for number, row in enumerate(history, start=1):
+        when = date_format(timezone.localtime(row["finished_at"]), "j M Y")
+        by_league[row["league"]].append(
+            ChartPoint(x=number, value=row["ordinal"], label=f"{when}, match #{row['match']}")
+        )
+    series = [
+        ChartSeries(label=league_names.get(slug, slug), points=tuple(points))
+        for slug, points in by_league.items()
+    ]
+    svg = rating_chart_svg(
+        series,
+        title=f"Rating of {player.display_name} after each rated match",
+        id_prefix=f"rating-{player.pk}",
+    )
+    # Every text in the SVG is escaped by rating_chart_svg.
+    return mark_safe(svg) if svg else None  # noqa: S308

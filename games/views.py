@@ -1,0 +1,93 @@
+"""Pages of one match, read-only for anyone: the scorecard as on the paper pad, and the same
+part alone for the page to refresh itself while the match is played."""
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from games import scorecard
+from games.models import GameName, MatchStatus, Seat, Turn
+from games.selectors import match_board, match_detail_queryset
+
+# While a match is played its page asks for fresh scores this often.
+LIVE_SECONDS = 5
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    return render(request, "games/match.html", match_context(match_id))
+
+
+def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The refreshing part of the match page (scores, whose turn, the turns)."""
+    return render(request, "games/_match_live.html", match_context(match_id))
+
+
+def match_context(match_id: int) -> dict[str, Any]:
+    """Everything the match page shows, in three queries: the match (with its event and
+    league), its seats and players, its turns."""
+    match = get_object_or_404(match_detail_queryset().select_related("event__league"), pk=match_id)
+    seats: list[Seat] = list(match.seats.all())
+    turns: list[Turn] = list(match.turns.all())
+    board = match_board(match, seats)
+    current = board["current_seat"]
+    context: dict[str, Any] = {
+        "match": match,
+        "seats": seats,
+        "board": board,
+        "is_yardzee": match.game == GameName.YARDZEE,
+        "live": match.is_open,
+        "live_seconds": LIVE_SECONDS,
+        "to_play": seats[current] if current is not None and match.is_open else None,
+        "placed": sorted(
+            (seat for seat in seats if seat.placement is not None),
+            key=lambda seat: (seat.placement or 0, seat.order),
+        ),
+        "turns": [_turn_view(turn, seats, match.game) for turn in reversed(turns)],
+        "is_void": match.status == MatchStatus.VOID,
+    }
+    if match.game == GameName.YARDZEE:
+        context["pad"] = scorecard.yardzee_pad(board["scorecards"])
+    else:
+        target = int(match.rules.get("target", 10_000))
+        context["target"] = target
+        context["rounds"] = scorecard.yardkle_rounds(
+            [
+                scorecard.YardkleTurn(
+                    sequence=turn.sequence,
+                    seat=turn.seat.order,
+                    points=turn.points,
+                    yardkle=turn.payload.get("end") == "yardkle"
+                    if isinstance(turn.payload, dict)
+                    else False,
+                )
+                for turn in turns
+            ],
+            players=len(seats),
+            target=target,
+        )
+        by = board.get("final_round_by")
+        context["final_round_by"] = next((s for s in seats if s.player_id == by), None)
+        context["scores"] = list(zip(seats, board["scores"], strict=True))
+    return context
+
+
+def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
+    payload = turn.payload if isinstance(turn.payload, dict) else {}
+    seat = seats[turn.seat.order]
+    view: dict[str, Any] = {
+        "id": f"turn-{turn.sequence}",
+        "sequence": turn.sequence,
+        "round": (turn.sequence - 1) // len(seats) + 1,
+        "seat": seat,
+        "points": turn.points,
+        "bonus": turn.bonus,
+    }
+    if game == GameName.YARDZEE:
+        category = str(payload.get("category", ""))
+        view["box"] = scorecard.BOX_LABELS.get(category, category)
+        view["rolls"] = scorecard.yardzee_rolls(payload)
+    else:
+        view["yardkle"] = payload.get("end") == "yardkle"
+        view["rolls"] = scorecard.yardkle_throws(payload)
+    return view

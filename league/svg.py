@@ -1,0 +1,373 @@
+"""SVG drawn on the server: the bracket of an elimination stage and a rating-history chart.
+
+Pure functions from plain values to an SVG string, apart from Django and the database, so
+they are tested without either. Every text they write is escaped here; the caller may mark
+the result safe. No script, no external reference: the pages load nothing from elsewhere."""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Final, Literal
+
+SVG_NS: Final = "http://www.w3.org/2000/svg"
+
+SlotStatus = Literal["waiting", "ready", "in_progress", "played", "bye", "skipped", "void"]
+
+SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
+SECTION_TITLES: Final = {
+    "winners": "Winners bracket",
+    "losers": "Losers bracket",
+    "grand_final": "Grand final",
+    "third_place": "Third place",
+}
+STATUS_TEXT: Final = {
+    "waiting": "waiting",
+    "ready": "to play",
+    "in_progress": "playing",
+    "played": "played",
+    "bye": "bye",
+    "skipped": "not needed",
+    "void": "void",
+}
+
+# Bracket geometry, in SVG user units (CSS pixels at scale 1).
+BOX_WIDTH: Final = 184
+COLUMN_GAP: Final = 36
+ROW_HEIGHT: Final = 22
+HEAD_HEIGHT: Final = 18
+SLOT_GAP: Final = 14
+SECTION_HEAD: Final = 44
+SECTION_GAP: Final = 24
+NAME_CHARACTERS: Final = 18
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """One seat of a bracket slot as drawn: a player's name (or what fills it: "Winner of
+    W1-2", "bye"), their seed and score, and whether they go on from here (highlighted).
+    `from_slot` is the slot whose result seats them here: a line is drawn from it when both
+    are in the same section."""
+
+    label: str
+    seed: int | None = None
+    score: int | None = None
+    advances: bool = False
+    bye: bool = False
+    known: bool = True
+    from_slot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SlotBox:
+    """One slot (match) of a bracket as drawn: where it sits (section, round, index), its
+    seats, its status and the page of its match, if any."""
+
+    key: str
+    section: str
+    round: int
+    index: int
+    seats: tuple[SeatLine, ...]
+    status: SlotStatus = "waiting"
+    href: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    slot: SlotBox
+    x: float
+    y: float
+
+    @property
+    def height(self) -> float:
+        return slot_height(self.slot)
+
+    @property
+    def right_middle(self) -> tuple[float, float]:
+        return self.x + BOX_WIDTH, self.y + self.height / 2
+
+
+def slot_height(slot: SlotBox) -> float:
+    """A slot box's height: a head line (key and status) and one row per seat."""
+    return HEAD_HEIGHT + ROW_HEIGHT * max(1, len(slot.seats))
+
+
+def short(text: str, limit: int = NAME_CHARACTERS) -> str:
+    """`text` cut to `limit` characters with an ellipsis, so a long name stays in its box."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
+def round_title(section: str, number: int, rounds: int, slots_in_round: int) -> str:
+    """A column's heading: the final and semi-finals by name, other rounds by number."""
+    if section == "grand_final":
+        return "Grand final" if number == 1 else "Reset"
+    if section == "third_place":
+        return "Third place"
+    if section == "losers":
+        return "Losers final" if number == rounds else f"Losers round {number}"
+    if number == rounds and rounds > 1:
+        return "Final"
+    if number == rounds - 1 and slots_in_round == 2:
+        return "Semi-finals"
+    return f"Round {number}"
+
+
+def _layout(slots: Sequence[SlotBox], top: float) -> tuple[list[_Placed], float, int]:
+    """Place one section's slots: columns by round, each slot centred on the slots that feed
+    it where it can be, never overlapping the slot above. Returns the placed slots, the
+    section's bottom and its number of columns."""
+    rounds = sorted({slot.round for slot in slots})
+    placed: dict[str, _Placed] = {}
+    bottom = top
+    for column, number in enumerate(rounds):
+        x = column * (BOX_WIDTH + COLUMN_GAP)
+        cursor = top
+        for slot in sorted((s for s in slots if s.round == number), key=lambda s: s.index):
+            height = slot_height(slot)
+            feeders = [
+                placed[seat.from_slot].right_middle[1]
+                for seat in slot.seats
+                if seat.from_slot is not None and seat.from_slot in placed
+            ]
+            wanted = sum(feeders) / len(feeders) - height / 2 if feeders else cursor
+            y = max(wanted, cursor)
+            placed[slot.key] = _Placed(slot, x, y)
+            cursor = y + height + SLOT_GAP
+            bottom = max(bottom, y + height)
+    return list(placed.values()), bottom, len(rounds)
+
+
+def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
+    classes = ["seat"]
+    if seat.advances:
+        classes.append("advances")
+    if seat.bye:
+        classes.append("bye")
+    if not seat.known:
+        classes.append("unknown")
+    name = short(seat.label)
+    marker = "\u25b6 " if seat.advances else ""
+    seed = (
+        f'<text class="seed" x="{x + 6:.0f}" y="{y + 15:.0f}">{seat.seed}</text>'
+        if seat.seed is not None
+        else ""
+    )
+    score = (
+        f'<text class="score" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
+        f'text-anchor="end">{seat.score:,}</text>'
+        if seat.score is not None
+        else ""
+    )
+    full = f"<title>{escape(seat.label)}</title>" if name != seat.label else ""
+    return (
+        f'<g class="{" ".join(classes)}">'
+        f'<rect x="{x:.0f}" y="{y:.0f}" width="{BOX_WIDTH}" height="{ROW_HEIGHT}"/>'
+        f"{seed}"
+        f'<text class="name" x="{x + 28:.0f}" y="{y + 15:.0f}">{full}'
+        f"{escape(marker + name)}</text>"
+        f"{score}</g>"
+    )
+
+
+def _slot_svg(item: _Placed) -> str:
+    slot = item.slot
+    x, y = item.x, item.y
+    status = STATUS_TEXT.get(slot.status, slot.status)
+    body = [
+        f'<rect class="frame" x="{x:.0f}" y="{y:.0f}" width="{BOX_WIDTH}" '
+        f'height="{item.height:.0f}" rx="4"/>',
+        f'<text class="head" x="{x + 6:.0f}" y="{y + 13:.0f}">{escape(slot.key)} '
+        f"\u00b7 {escape(status)}</text>",
+    ]
+    for number, seat in enumerate(slot.seats):
+        body.append(_seat_svg(seat, x, y + HEAD_HEIGHT + number * ROW_HEIGHT))
+    content = "".join(body)
+    if slot.href:
+        content = f'<a href="{escape(slot.href)}">{content}</a>'
+    return (
+        f'<g class="slot {escape(slot.status)}" data-slot="{escape(slot.key)}" '
+        f'data-section="{escape(slot.section)}">{content}</g>'
+    )
+
+
+def _lines_svg(placed: Sequence[_Placed]) -> str:
+    """A connector from each feeding slot to the seat it fills, within one section."""
+    by_key = {item.slot.key: item for item in placed}
+    paths = []
+    for item in placed:
+        for number, seat in enumerate(item.slot.seats):
+            feeder = by_key.get(seat.from_slot or "")
+            if feeder is None:
+                continue
+            x1, y1 = feeder.right_middle
+            x2 = item.x
+            y2 = item.y + HEAD_HEIGHT + number * ROW_HEIGHT + ROW_HEIGHT / 2
+            middle = (x1 + x2) / 2
+            paths.append(f"M{x1:.0f} {y1:.0f}H{middle:.0f}V{y2:.0f}H{x2:.0f}")
+    if not paths:
+        return ""
+    return f'<path class="link" d="{" ".join(paths)}"/>'
+
+
+def bracket_svg(slots: Sequence[SlotBox], *, title: str, id_prefix: str = "bracket") -> str:
+    """The bracket as one SVG: a band per section (winners, losers, grand final, third
+    place), a column per round, a group (`<g class="slot" data-slot=...>`) per slot with its
+    seats, the players who go on highlighted (class `advances`, bold, a marker), byes marked,
+    and lines from each slot to where its winners sit next."""
+    parts: list[str] = []
+    top = 0.0
+    columns = 1
+    for section in SECTIONS:
+        in_section = [slot for slot in slots if slot.section == section]
+        if not in_section:
+            continue
+        rounds = max(slot.round for slot in in_section)
+        heading_y = top + 16
+        parts.append(
+            f'<text class="section" x="0" y="{heading_y:.0f}">'
+            f"{escape(SECTION_TITLES.get(section, section))}</text>"
+        )
+        placed, bottom, count = _layout(in_section, top + SECTION_HEAD)
+        columns = max(columns, count)
+        for column, number in enumerate(sorted({s.round for s in in_section})):
+            in_round = sum(1 for s in in_section if s.round == number)
+            parts.append(
+                f'<text class="round" x="{column * (BOX_WIDTH + COLUMN_GAP):.0f}" '
+                f'y="{top + 36:.0f}">{escape(round_title(section, number, rounds, in_round))}'
+                "</text>"
+            )
+        parts.append(_lines_svg(placed))
+        parts.extend(_slot_svg(item) for item in placed)
+        top = bottom + SECTION_GAP
+    width = columns * BOX_WIDTH + (columns - 1) * COLUMN_GAP + 2
+    height = max(top - SECTION_GAP, 1) + 2
+    title_id = f"{id_prefix}-title"
+    return (
+        f'<svg xmlns="{SVG_NS}" class="bracket" viewBox="-1 -1 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" aria-labelledby="{escape(title_id)}">'
+        f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    )
+
+
+# --- Rating history ------------------------------------------------------------------------
+
+CHART_WIDTH: Final = 640
+CHART_HEIGHT: Final = 260
+MARGIN_LEFT: Final = 48
+MARGIN_RIGHT: Final = 12
+MARGIN_TOP: Final = 12
+MARGIN_BOTTOM: Final = 36
+# Dark enough for 4.5:1 on the page's paper colour, told apart by dash pattern too.
+SERIES_COLOURS: Final = ("#1f6f3a", "#8a3b12", "#1d4f91", "#6b2d83", "#5c5c00")
+SERIES_DASHES: Final = ("", "6 3", "2 3", "8 3 2 3", "1 2")
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    """One rated match: where it falls in the player's history (`x`, 1 first), the rating
+    after it, and a label for its tooltip (e.g. the date and the match)."""
+
+    x: int
+    value: float
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSeries:
+    """One line of the chart: a league's ratings, oldest first."""
+
+    label: str
+    points: tuple[ChartPoint, ...]
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round axis values (steps of 1, 2 or 5 times a power of ten) covering low..high."""
+    if not math.isfinite(low) or not math.isfinite(high):
+        return [0.0]
+    if high < low:
+        low, high = high, low
+    if high == low:
+        low, high = low - 1, high + 1
+    raw = (high - low) / max(1, count - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.floor(low / step) * step
+    last = math.ceil(high / step) * step
+    return [round(first + i * step, 10) for i in range(round((last - first) / step) + 1)]
+
+
+def _tick_label(value: float) -> str:
+    return f"{value:g}"
+
+
+def rating_chart_svg(
+    series: Sequence[ChartSeries], *, title: str, id_prefix: str = "rating"
+) -> str:
+    """A line chart of ratings after each match (one line per league, dots at every match,
+    each with a tooltip), with a y axis of round values and a legend; empty when there is
+    nothing to draw."""
+    points = [point for line in series for point in line.points]
+    if not points:
+        return ""
+    x_low = min(p.x for p in points)
+    x_high = max(p.x for p in points)
+    ticks = nice_ticks(min(p.value for p in points), max(p.value for p in points))
+    y_low, y_high = ticks[0], ticks[-1]
+    plot_w = CHART_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    plot_h = CHART_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
+
+    def sx(x: int) -> float:
+        if x_high == x_low:
+            return MARGIN_LEFT + plot_w / 2
+        return MARGIN_LEFT + (x - x_low) / (x_high - x_low) * plot_w
+
+    def sy(value: float) -> float:
+        return MARGIN_TOP + (y_high - value) / (y_high - y_low) * plot_h
+
+    parts = []
+    for tick in ticks:
+        y = sy(tick)
+        parts.append(
+            f'<line class="grid" x1="{MARGIN_LEFT}" x2="{CHART_WIDTH - MARGIN_RIGHT}" '
+            f'y1="{y:.1f}" y2="{y:.1f}"/>'
+            f'<text class="tick" x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{escape(_tick_label(tick))}</text>"
+        )
+    parts.append(
+        f'<line class="axis" x1="{MARGIN_LEFT}" x2="{CHART_WIDTH - MARGIN_RIGHT}" '
+        f'y1="{MARGIN_TOP + plot_h}" y2="{MARGIN_TOP + plot_h}"/>'
+        f'<text class="tick" x="{MARGIN_LEFT}" y="{CHART_HEIGHT - 20}">match {x_low}</text>'
+        f'<text class="tick" x="{CHART_WIDTH - MARGIN_RIGHT}" y="{CHART_HEIGHT - 20}" '
+        f'text-anchor="end">match {x_high}</text>'
+    )
+    legend_x = MARGIN_LEFT
+    for number, line in enumerate(series):
+        if not line.points:
+            continue
+        colour = SERIES_COLOURS[number % len(SERIES_COLOURS)]
+        dash = SERIES_DASHES[number % len(SERIES_DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        coords = " ".join(f"{sx(p.x):.1f},{sy(p.value):.1f}" for p in line.points)
+        dots = "".join(
+            f'<circle cx="{sx(p.x):.1f}" cy="{sy(p.value):.1f}" r="3.5" fill="{colour}">'
+            f"<title>{escape(p.label or line.label)}: {p.value:.2f}</title></circle>"
+            for p in line.points
+        )
+        parts.append(
+            f'<g class="series" data-series="{escape(line.label)}">'
+            f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"'
+            f"{dash_attr}/>{dots}</g>"
+        )
+        parts.append(
+            f'<g class="legend"><line x1="{legend_x}" x2="{legend_x + 18}" '
+            f'y1="{CHART_HEIGHT - 6}" y2="{CHART_HEIGHT - 6}" stroke="{colour}" '
+            f'stroke-width="2"{dash_attr}/><text x="{legend_x + 22}" y="{CHART_HEIGHT - 2}">'
+            f"{escape(short(line.label, 24))}</text></g>"
+        )
+        legend_x += 30 + 7 * len(short(line.label, 24))
+    title_id = f"{id_prefix}-title"
+    return (
+        f'<svg xmlns="{SVG_NS}" class="chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
+        f'role="img" aria-labelledby="{escape(title_id)}">'
+        f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    )

@@ -1,0 +1,94 @@
+"""Fixtures of the page tests: events played with the services and the simulator, as the demo
+league is, and the stored standings and ratings brought up to date as the jobs would."""
+
+from collections.abc import Callable
+
+import pytest
+
+import scoring
+from games import services as game_services
+from games.models import Match
+from league.models import Event, League, Player, Stage
+from league.services import stages
+from league.services import standings as standings_services
+from scoring import simulate
+
+
+def make_players(count: int, prefix: str = "Player") -> list[Player]:
+    return list(
+        Player.objects.bulk_create(
+            Player(display_name=f"{prefix} {i}", handle=f"{prefix.lower()}-{i}")
+            for i in range(1, count + 1)
+        )
+    )
+
+
+def play(match: Match, seed: int = 0, *, turns: int | None = None) -> None:
+    """Play a seated match with the simulator: to the end, or only its first `turns` turns."""
+    local = scoring.new_game(match.game, match.seats.count(), match.rules)
+    played = simulate.play_game(local, seed=seed)
+    if turns is None:
+        game_services.result_submit(match_id=match.pk, turns=played)
+        return
+    for turn in played[:turns]:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+
+
+def play_stage(stage: Stage, seed: int = 0, limit: int | None = None) -> int:
+    """Play the stage's scheduled matches in id order until none is left (or `limit`)."""
+    played = 0
+    while limit is None or played < limit:
+        match = (
+            Match.objects.filter(stage_match__stage=stage, status="scheduled")
+            .order_by("pk")
+            .first()
+        )
+        if match is None:
+            break
+        play(match, seed=seed + played)
+        played += 1
+    return played
+
+
+def refresh_tables() -> None:
+    """What the jobs do after commit: every stale standings table and rating recomputed."""
+    standings_services.standings_sweep()
+
+
+def start_stage(event: Event, fmt: str, players: list[Player], **options: object) -> Stage:
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name=options.pop("name", fmt.replace("_", " ").capitalize()),  # type: ignore[arg-type]
+        format=fmt,
+        player_ids=[p.pk for p in players],
+        **options,  # type: ignore[arg-type]
+    )
+    return stages.stage_start(stage_id=stage.pk)
+
+
+@pytest.fixture
+def yardkle_event(organizer) -> Event:
+    league = League.objects.create(name="Sunday Yardkle", slug="sunday-yardkle", game="yardkle")
+    league.organizers.add(organizer)
+    return Event.objects.create(league=league, name="Cup", date="2026-07-01", venue="Lawn")
+
+
+@pytest.fixture
+def zee_event(organizer) -> Event:
+    league = League.objects.create(name="Backyard Yardzee", slug="backyard", game="yardzee")
+    league.organizers.add(organizer)
+    return Event.objects.create(league=league, name="Night 1", date="2026-06-06", venue="Lawn")
+
+
+@pytest.fixture
+def seat() -> Callable[..., Match]:
+    """Seat a match at an event outside any stage (a league night's casual table)."""
+
+    def seat_match(event: Event | None, players: list[Player], game: str = "yardzee") -> Match:
+        return game_services.match_create(
+            game=event.league.game if event else game,
+            player_ids=[p.pk for p in players],
+            event_id=event.pk if event else None,
+        )
+
+    return seat_match

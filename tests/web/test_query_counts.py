@@ -1,0 +1,146 @@
+"""Every page costs a fixed number of queries, whatever the size of the league: more players,
+matches, turns or events never add one (no N+1). The event page of a 64-player bracket stays
+under 50 queries."""
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from league.models import Event, League
+
+from .conftest import make_players, play, play_stage, refresh_tables, start_stage
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str) -> int:
+    """Queries of one GET of `url`, after a first GET that stores any table not yet stored."""
+    assert client.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(captured)
+
+
+def _same_for_small_and_large(build: Callable[[int], str], client: Client) -> int:
+    small = queries(client, build(1))
+    large = queries(client, build(4))
+    assert large == small, f"{small} queries for the small case, {large} for the large one"
+    return small
+
+
+def test_home_page_queries_do_not_grow_with_leagues_and_events(client: Client, db):
+    def build(size: int) -> str:
+        for number in range(size):
+            league = League.objects.create(
+                name=f"L{size}-{number}", slug=f"l{size}-{number}", game="yardzee"
+            )
+            for day in range(1, size * 3 + 1):
+                Event.objects.create(league=league, name=f"E{day}", date=f"2026-0{size}-{day:02d}")
+        return "/"
+
+    assert _same_for_small_and_large(build, client) <= 3
+
+
+def test_match_page_queries_do_not_grow_with_players_or_turns(client: Client, zee_event, seat):
+    def build(size: int) -> str:
+        match = seat(zee_event, make_players(size + 1, prefix=f"M{size}"))
+        play(match, seed=size)
+        return f"/matches/{match.pk}/"
+
+    assert _same_for_small_and_large(build, client) <= 4
+
+
+def test_match_live_part_queries_do_not_grow_with_turns(client: Client, yardkle_event, seat):
+    def build(size: int) -> str:
+        match = seat(yardkle_event, make_players(size + 1, prefix=f"Y{size}"))
+        play(match, seed=size, turns=size * 6)
+        return f"/matches/{match.pk}/live/"
+
+    assert _same_for_small_and_large(build, client) <= 4
+
+
+def test_event_page_queries_do_not_grow_with_the_bracket(client: Client, organizer):
+    def build(size: int) -> str:
+        league = League.objects.create(name=f"SE{size}", slug=f"se{size}", game="yardzee")
+        event = Event.objects.create(league=league, name="Cup", date="2026-07-01")
+        stage = start_stage(event, "single_elimination", make_players(size * 4 + 1, f"S{size}"))
+        play_stage(stage, seed=size, limit=size * 2)
+        refresh_tables()
+        return f"/events/{event.pk}/"
+
+    assert _same_for_small_and_large(build, client) <= 12
+
+
+def test_event_page_queries_do_not_grow_with_rounds_or_casual_matches(client: Client, organizer):
+    def build(size: int) -> str:
+        league = League.objects.create(name=f"RR{size}", slug=f"rr{size}", game="yardzee")
+        event = Event.objects.create(league=league, name="Night", date="2026-07-01")
+        players = make_players(size + 3, f"R{size}")
+        stage = start_stage(event, "round_robin", players)
+        play_stage(stage, seed=size, limit=size * 2)
+        from games import services as game_services
+
+        for number in range(size):
+            casual = game_services.match_create(
+                game="yardzee", player_ids=[p.pk for p in players[:2]], event_id=event.pk
+            )
+            play(casual, seed=number)
+        refresh_tables()
+        return f"/events/{event.pk}/"
+
+    assert _same_for_small_and_large(build, client) <= 14
+
+
+def test_event_page_of_a_64_player_bracket_takes_under_50_queries(client: Client, zee_event):
+    stage = start_stage(zee_event, "single_elimination", make_players(64))
+    play_stage(stage, seed=1, limit=40)  # all of round 1 and half of round 2
+    refresh_tables()
+    count = queries(client, f"/events/{zee_event.pk}/")
+    assert count < 50
+    page = client.get(f"/events/{zee_event.pk}/").content.decode()
+    assert page.count('<g class="slot ') == 63
+
+
+def test_league_page_queries_do_not_grow_with_results_or_events(client: Client, organizer):
+    def build(size: int) -> str:
+        league = League.objects.create(name=f"LP{size}", slug=f"lp{size}", game="yardzee")
+        players = make_players(size + 2, f"P{size}")
+        from games import services as game_services
+
+        for day in range(1, size + 1):
+            event = Event.objects.create(league=league, name=f"E{day}", date=f"2026-05-{day:02d}")
+            match = game_services.match_create(
+                game="yardzee",
+                player_ids=[p.pk for p in players[day - 1 : day + 2]],
+                event_id=event.pk,
+            )
+            play(match, seed=day)
+        refresh_tables()
+        return f"/leagues/{league.slug}/"
+
+    assert _same_for_small_and_large(build, client) <= 6
+
+
+def test_player_page_queries_do_not_grow_with_matches_or_leagues(client: Client, organizer):
+    from games import services as game_services
+
+    def build(size: int) -> str:
+        players = make_players(3, f"Q{size}")
+        for number in range(size):
+            league = League.objects.create(
+                name=f"Q{size}-{number}", slug=f"q{size}-{number}", game="yardzee"
+            )
+            event = Event.objects.create(league=league, name="E", date="2026-05-01")
+            for round_ in range(size):
+                match = game_services.match_create(
+                    game="yardzee", player_ids=[p.pk for p in players], event_id=event.pk
+                )
+                play(match, seed=round_)
+        refresh_tables()
+        return f"/players/{players[0].pk}/"
+
+    assert _same_for_small_and_large(build, client) <= 8
