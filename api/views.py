@@ -26,7 +26,7 @@ from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
 from games import services as game_services
 from games.models import Match
-from games.selectors import match_detail_queryset
+from games.selectors import match_detail_queryset, turn_preview
 from league import selectors
 from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
@@ -378,6 +378,30 @@ class MatchViewSet(
             answer = self._answer(match_detail_queryset().get(pk=match.pk), detail=True)
             receipt.record(status.HTTP_201_CREATED, answer)
         return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        examples=[
+            OpenApiExample("Yardzee dice", value={"dice": [3, 3, 3, 3, 3]}, request_only=True),
+            OpenApiExample(
+                "Yardkle throws",
+                value={
+                    "throws": [{"dice": [1, 5, 2, 3, 4, 6], "set_aside": [1, 5]}],
+                    "dice": [1, 1, 2, 3],
+                },
+                request_only=True,
+            ),
+        ],
+        description="What the rules make of a turn still being entered; stores nothing. "
+        'Yardzee `{"dice"}`: each open box of the current player with its points (joker '
+        'included; null where forbidden) and the Yardzee bonus. Yardkle `{"throws", '
+        '"dice"}`: turn total, dice to throw, hot dice, whether banking is allowed, and '
+        "every legal set-aside of `dice` with its points.",
+    )
+    @action(detail=True, methods=["post"])
+    def preview(self, request: Request, pk: str | None = None) -> Response:
+        return Response(turn_preview(self.get_object(), request.data))
 
     @extend_schema(
         request=None,

@@ -4,9 +4,11 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from games.errors import MatchClosed
 from games.models import Match, Seat, Turn
+from scoring import RuleViolation
 from scoring.game import Game
-from scoring.yardkle import YardkleGame
+from scoring.yardkle import YardkleGame, set_aside_options
 from scoring.yardzee import YardzeeGame
 
 
@@ -49,3 +51,46 @@ def match_board(match: Match, seats: list[Seat], game: Game | None = None) -> di
             for seat in seats
         ]
     return board
+
+
+def turn_preview(match: Match, partial: object) -> dict[str, Any]:
+    """What the rules make of a turn still being entered, for the scorekeeping page, without
+    storing anything. Yardzee `{"dice": [5 dice]}`: every open box of the current player with
+    the points it would score (joker rules included; None where the joker forbids it) and the
+    Yardzee bonus. Yardkle `{"throws": [...], "dice": [current throw]}`: the turn so far (total,
+    dice to throw, hot dice, Yardkle, whether banking is allowed) and, for `dice`, every legal
+    set-aside with its points. Invalid input raises RuleViolation."""
+    if not match.is_open:
+        raise MatchClosed(
+            f"Match {match.pk} is {match.get_status_display().lower()}.",
+            details={"status": match.status},
+        )
+    if not isinstance(partial, dict):
+        raise RuleViolation("wrong_type", "A preview request is a JSON object.")
+    game = match.scoring_game()
+    if isinstance(game, YardzeeGame):
+        if "dice" not in partial:
+            raise RuleViolation("missing_key", "Send the five dice showing as `dice`.")
+        return {
+            "game": "yardzee",
+            "options": game.box_options(partial["dice"]),
+            "yardzee_bonus": game.yardzee_bonus_for(partial["dice"]),
+        }
+    assert isinstance(game, YardkleGame)  # noqa: S101 - the two games of GameName
+    state = game.turn_state(partial.get("throws", []))
+    preview: dict[str, Any] = {
+        "game": "yardkle",
+        "turn_total": state.turn_total,
+        "dice_to_throw": state.dice_to_throw,
+        "hot_dice": state.hot_dice,
+        "yardkle": state.yardkle,
+        "can_bank": state.can_bank,
+        "on_board": game.on_board(game.current_player or 0),
+    }
+    if "dice" in partial:
+        options = set_aside_options(partial["dice"])
+        preview["has_points"] = bool(options)
+        preview["set_aside_options"] = [
+            {"dice": list(dice), "points": points} for dice, points in options.items()
+        ]
+    return preview
