@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.db import OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -99,3 +99,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body["code"] = "not_found"
     response.data = body
     return response
+
+
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any path under /api/v1/ that no route matches: a 404 in the error shape, not HTML."""
+    return JsonResponse(error_body("not_found", "Not found."), status=404)

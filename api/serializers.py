@@ -13,6 +13,11 @@ from games.selectors import match_board
 from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
 from league.selectors import stage_detail
 
+# Ids are 64-bit database integers: anything larger is refused as invalid, not sent to the DB.
+ID_MAX = 2**63 - 1
+# Ids in URLs: at most 18 digits, so a longer one is a plain 404 rather than an overflow.
+ID_IN_URL = r"[0-9]{1,18}"
+
 # --- Errors (documentation of the one error shape) ---------------------------------------------
 
 
@@ -198,7 +203,7 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
     )
     game = serializers.ChoiceField(choices=GameName.choices)
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=2,
         max_length=10,
         help_text="Player ids in seat order (who plays first, second, ...).",
@@ -238,7 +243,7 @@ class StageCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(choices=StageFormat.choices)
     participants = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         required=False,
         default=list,
         max_length=512,
@@ -257,7 +262,9 @@ class StageCreateSerializer(serializers.Serializer[Any]):
         allow_null=True,
         max_length=20,
     )
-    source_stage = serializers.IntegerField(required=False, allow_null=True)
+    source_stage = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=ID_MAX
+    )
     source_top = serializers.IntegerField(min_value=2, required=False, allow_null=True)
 
 
@@ -312,8 +319,12 @@ class StageDetailSerializer(StageSerializer):
 
 
 class ForfeitSerializer(serializers.Serializer[Any]):
-    stage_match = serializers.IntegerField(help_text="The stage match (not yet started).")
-    player = serializers.IntegerField(help_text="The player who does not show.")
+    stage_match = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="The stage match (not yet started)."
+    )
+    player = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="The player who does not show."
+    )
 
 
 # --- Standings and ratings ----------------------------------------------------------------------

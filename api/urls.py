@@ -1,10 +1,11 @@
 """The HTTP API, version 1: resources, the OpenAPI schema and its documentation pages."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from api import views
+from api.exceptions import not_found
 
 app_name = "api"
 
@@ -21,4 +22,5 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("", include(router.urls)),
+    re_path(r"^.*$", not_found),
 ]

@@ -111,6 +111,8 @@ class PlayerViewSet(
 ):
     """Players: anyone reads; league organizers add and edit them."""
 
+    lookup_value_regex = s.ID_IN_URL
+
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
     permission_classes = [IsOrganizerOrReadOnly]
@@ -175,6 +177,8 @@ class EventViewSet(
 ):
     """Events of a league: anyone reads; the league's organizers create and change them."""
 
+    lookup_value_regex = s.ID_IN_URL
+
     queryset = Event.objects.select_related("league")
     serializer_class = s.EventSerializer
     permission_classes = [IsLeagueOrganizerOrReadOnly]
@@ -230,6 +234,8 @@ class MatchViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
 ):
     """Matches: seat one, read its full state, and keep score turn by turn or all at once."""
+
+    lookup_value_regex = s.ID_IN_URL
 
     filterset_fields = ["event", "status", "game"]
 
@@ -436,6 +442,8 @@ class StageViewSet(
 ):
     """Stages of events: anyone reads; the league's organizers start them and forfeit no-shows.
     Create them with `POST events/{id}/stages/`."""
+
+    lookup_value_regex = s.ID_IN_URL
 
     queryset = Stage.objects.select_related("event__league")
     permission_classes = [IsLeagueOrganizerOrReadOnly]

@@ -180,6 +180,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
         "EventStatusEnum": "league.models.EventStatus",

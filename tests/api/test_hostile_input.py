@@ -79,3 +79,29 @@ def test_session_authenticated_writes_need_a_csrf_token(organizer):
         HTTP_X_CSRFTOKEN=token,
     )
     assert accepted.status_code == 201, accepted.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/matches/99999999999999999999999/",
+        "/api/v1/leagues/Swiss%20rounds./ratings/",
+        "/api/v1/no-such-thing/",
+    ],
+)
+def test_paths_no_route_matches_answer_404_in_the_error_shape(path):
+    response = APIClient().get(path)
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "Not found.", "details": {}}
+
+
+@pytest.mark.django_db
+def test_a_player_id_too_large_for_the_database_is_refused_as_invalid(as_organizer, players):
+    response = as_organizer.post(
+        "/api/v1/matches/",
+        {"game": "yardzee", "players": [players[0].pk, 27627487456780500992]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
