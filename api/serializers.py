@@ -64,6 +64,10 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if self.instance is None and not attrs.get("slug"):
             attrs["slug"] = slugify(attrs.get("name", ""))[:60]
+            if not attrs["slug"]:
+                raise serializers.ValidationError(
+                    {"slug": "Give the league a slug: its name has no letters to make one from."}
+                )
         if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
             raise serializers.ValidationError({"game": "A league's game cannot change."})
         slug = attrs.get("slug")

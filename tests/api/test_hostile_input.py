@@ -105,3 +105,21 @@ def test_a_player_id_too_large_for_the_database_is_refused_as_invalid(as_organiz
     )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
+
+
+@pytest.mark.django_db
+def test_a_write_to_an_unmatched_path_with_a_session_answers_a_json_404(organizer):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(organizer)
+    response = browser.put("/api/v1/leagues/a.b/", "{}", content_type="application/json")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_a_league_whose_name_makes_no_slug_is_refused_with_a_reason(as_organizer):
+    response = as_organizer.post(
+        "/api/v1/leagues/", {"name": "!!!", "game": "yardzee"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["message"].startswith("slug: Give the league a slug")
