@@ -53,11 +53,11 @@ def _fuzz_every_operation(headers: dict[str, str]) -> int:
     return sent
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_anonymous_requests_never_answer_a_server_error_or_off_schema(organizer_token):
     assert _fuzz_every_operation({}) >= EXAMPLES
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_organizer_requests_never_answer_a_server_error_or_off_schema(organizer_token):
     assert _fuzz_every_operation({"Authorization": f"Token {organizer_token}"}) >= EXAMPLES
