@@ -2,6 +2,7 @@
 the environment (see docs/configuration.md); nothing secret lives in the repository."""
 
 from pathlib import Path
+from typing import Any
 
 import django_stubs_ext
 import environ
@@ -195,7 +196,7 @@ SPECTACULAR_SETTINGS = {
 
 LOG_LEVEL: str = env("LOG_LEVEL", default="INFO")
 LOG_FORMAT: str = env("LOG_FORMAT", default="text")
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {

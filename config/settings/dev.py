@@ -12,3 +12,6 @@ from config.settings.base import *  # noqa: F403
 
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Tasks run in-process here: one INFO line per task would drown the server's own log.
+LOGGING["loggers"]["celery.app.trace"] = {"level": "WARNING"}  # noqa: F405
