@@ -1,13 +1,18 @@
 """Pages of one match, read-only for anyone: the scorecard as on the paper pad, and the same
 part alone for the page to refresh itself while the match is played."""
 
+import secrets
 from typing import Any
+from urllib.parse import urlencode
 
+import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from games import scorecard
-from games.models import GameName, MatchStatus, Seat, Turn
+from games.models import GameName, Match, MatchStatus, Seat, Turn
 from games.selectors import match_board, match_detail_queryset
 
 # While a match is played its page asks for fresh scores this often.
@@ -15,7 +20,10 @@ LIVE_SECONDS = 5
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    return render(request, "games/match.html", match_context(match_id))
+    context = match_context(match_id)
+    # Organizers keep score from here; everyone else has the private link, if anyone.
+    context["can_score"] = context["match"].is_open and may_organize(request.user, context["match"])
+    return render(request, "games/match.html", context)
 
 
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -91,3 +99,72 @@ def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
         view["yardkle"] = payload.get("end") == "yardkle"
         view["rolls"] = scorecard.yardkle_throws(payload)
     return view
+
+
+# --- Scorekeeping: the phone page of a table -----------------------------------------------------
+
+
+def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The phone scorekeeping page: for an organizer of the match (signed in) or whoever opens
+    the match's private link (`?key=`). It submits every turn through the API, like any client;
+    organizers also see the QR code of the private link and may undo the last turn."""
+    context = match_context(match_id)
+    match = context["match"]
+    organizer = may_organize(request.user, match)
+    key = request.GET.get("key", "")
+    by_key = bool(key) and secrets.compare_digest(key, match.score_key)
+    if not (organizer or by_key):
+        return render(
+            request,
+            "games/score_forbidden.html",
+            {"match": match, "key_given": bool(key)},
+            status=403,
+        )
+    link = request.build_absolute_uri(
+        reverse("games:score", args=[match.pk]) + "?" + urlencode({"key": match.score_key})
+    )
+    current = context["to_play"]
+    context.update(
+        {
+            "is_organizer": organizer,
+            "score_key": match.score_key if by_key else "",
+            "turn_number": len(context["turns"]) + 1,
+            "current_player": current.player if current is not None else None,
+            "open_boxes": _open_boxes(context),
+            "faces": range(1, 7),
+            "private_link": link if organizer else "",
+            "qr_svg": _qr_svg(link) if organizer else "",
+        }
+    )
+    return render(request, "games/score.html", context)
+
+
+def _open_boxes(context: dict[str, Any]) -> list[tuple[str, str]]:
+    """The current Yardzee player's open boxes (name, label), in pad order."""
+    seat = context["board"].get("current_seat")
+    if not context["is_yardzee"] or seat is None:
+        return []
+    boxes = context["board"]["scorecards"][seat]["boxes"]
+    return [(name, label) for name, label in scorecard.BOX_LABELS.items() if boxes[name] is None]
+
+
+def may_organize(user: Any, match: Match) -> bool:
+    """The same rule as `api.permissions.is_match_organizer` (which `games` may not import:
+    layers point down): staff, an organizer of the match's league, or for a match outside any
+    event whoever created it. A test keeps the two in step."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    if match.event_id is None:
+        return bool(match.created_by_id == user.pk)
+    event = match.event
+    return event is not None and bool(event.league.is_organizer(user))
+
+
+def _qr_svg(link: str) -> str:
+    """The private link as a QR code, inline SVG (segno), dark on white for any phone camera."""
+    svg: str = segno.make(link, error="m").svg_inline(
+        scale=4, dark="#1b1f1d", light="#ffffff", title="QR code of the private scoring link"
+    )
+    return mark_safe(svg)  # noqa: S308 - segno's own markup; the link is escaped by segno

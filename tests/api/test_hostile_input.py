@@ -123,3 +123,11 @@ def test_a_league_whose_name_makes_no_slug_is_refused_with_a_reason(as_organizer
     )
     assert response.status_code == 400
     assert response.json()["message"].startswith("slug: Give the league a slug")
+
+
+@pytest.mark.django_db
+def test_a_limit_or_offset_too_large_for_the_database_is_clamped_not_a_crash():
+    for query in ("limit=357953010134477766656", "offset=357953010134477766656"):
+        response = APIClient().get(f"/api/v1/events/?{query}")
+        assert response.status_code == 200, query
+        assert response.json()["results"] == []

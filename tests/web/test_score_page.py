@@ -1,0 +1,173 @@
+"""The phone scorekeeping page (/matches/<id>/score/), server side: who may open it (an
+organizer of the match, or whoever holds its private link), the QR code of that link for
+organizers, and what the page carries for its script (match, player, turn number)."""
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+
+from api.permissions import is_match_organizer
+from games import services as game_services
+from games.models import Match
+from games.views import may_organize
+from league.models import Event
+
+from .conftest import make_players, play
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client: Client, match: Match, **query: str) -> Any:
+    return client.get(f"/matches/{match.pk}/score/", query)
+
+
+def _attr(page: str, name: str) -> str:
+    found = re.search(rf'id="scorer"[^>]*\s{name}="([^"]*)"', page, re.S)
+    assert found, f"no {name} on the scorer"
+    return found.group(1)
+
+
+@pytest.fixture
+def match(zee_event: Event, seat: Any) -> Match:
+    result: Match = seat(zee_event, make_players(2))
+    return result
+
+
+def test_an_organizer_of_the_league_opens_the_page(
+    client: Client, organizer: User, match: Match
+) -> None:
+    client.force_login(organizer)
+    response = _page(client, match)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert _attr(page, "data-match") == str(match.pk)
+    assert _attr(page, "data-score-key") == ""  # signed in: the CSRF token is sent instead
+    assert _attr(page, "data-csrf")
+    assert 'id="undo"' not in page  # nothing to undo yet
+
+
+def test_the_private_link_opens_the_page_without_an_account(client: Client, match: Match) -> None:
+    response = _page(client, match, key=match.score_key)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert _attr(page, "data-score-key") == match.score_key
+    assert "<svg" not in page  # the QR code is for organizers
+    assert "For organizers" not in page
+
+
+@pytest.mark.parametrize("key", [None, "wrong-key"])
+def test_anyone_else_is_told_why_they_may_not_score(
+    client: Client, match: Match, key: str | None
+) -> None:
+    response = _page(client, match, **({"key": key} if key else {}))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "private scoring link" in page
+    assert match.score_key not in page
+    assert 'id="scorer"' not in page
+
+
+def test_a_signed_in_user_who_organizes_another_league_is_refused(
+    client: Client, other_organizer: User, player_account: User, match: Match
+) -> None:
+    for user in (other_organizer, player_account):
+        client.force_login(user)
+        assert _page(client, match).status_code == 403
+
+
+def test_staff_may_score_any_match(client: Client, staff: User, match: Match) -> None:
+    client.force_login(staff)
+    assert _page(client, match).status_code == 200
+
+
+def test_an_unknown_match_is_404(client: Client, organizer: User) -> None:
+    client.force_login(organizer)
+    assert client.get("/matches/999999/score/").status_code == 404
+
+
+def test_organizers_see_the_qr_code_of_the_private_link(
+    client: Client, organizer: User, match: Match
+) -> None:
+    client.force_login(organizer)
+    page = _page(client, match).content.decode()
+    link = f"http://testserver/matches/{match.pk}/score/?key={match.score_key}"
+    assert link in page  # the link itself, as text
+    qr = re.search(r'<div class="qr-code">\s*(<svg.*?</svg>)', page, re.S)
+    assert qr, "no inline SVG QR code"
+    assert "<path" in qr.group(1)
+    assert "<title>" in qr.group(1)
+
+
+def test_the_page_carries_the_current_player_and_turn_number(
+    client: Client, organizer: User, match: Match
+) -> None:
+    play(match, seed=3, turns=3)
+    seats = list(match.seats.order_by("order"))
+    client.force_login(organizer)
+    page = _page(client, match).content.decode()
+    current = seats[1].player  # three turns played by two players: the second one is next
+    assert _attr(page, "data-player") == str(current.pk)
+    assert _attr(page, "data-turn-number") == "4"
+    assert f'data-player-id="{current.pk}"' in page
+    assert current.display_name in page
+    assert 'id="undo"' in page
+
+
+def test_only_the_current_players_open_boxes_are_offered(client: Client, match: Match) -> None:
+    play(match, seed=3, turns=2)  # back to the first player, who has filled one box
+    page = _page(client, match, key=match.score_key).content.decode()
+    assert len(re.findall(r'data-box="', page)) == 12
+
+
+def test_yardkle_matches_get_the_bank_and_yardkle_buttons(
+    client: Client, yardkle_event: Event, seat: Any
+) -> None:
+    match = seat(yardkle_event, make_players(3))
+    page = _page(client, match, key=match.score_key).content.decode()
+    assert _attr(page, "data-game") == "yardkle"
+    assert 'id="bank"' in page
+    assert 'id="yardkle"' in page
+    assert "data-box" not in page
+
+
+def test_a_finished_match_takes_no_more_turns(
+    client: Client, organizer: User, match: Match
+) -> None:
+    play(match, seed=2)
+    client.force_login(organizer)
+    page = _page(client, match).content.decode()
+    assert 'id="scorer"' not in page
+    assert "finished" in page
+    assert 'id="undo"' in page  # an organizer may still reopen it
+
+
+def test_a_casual_match_is_scored_by_whoever_seated_it(client: Client, organizer: User) -> None:
+    players = make_players(2)
+    casual = game_services.match_create(
+        game="yardzee", player_ids=[p.pk for p in players], created_by=organizer
+    )
+    client.force_login(organizer)
+    assert _page(client, casual).status_code == 200
+
+
+def test_the_page_and_the_api_agree_on_who_organizes(
+    organizer: User, other_organizer: User, staff: User, player_account: User, match: Match
+) -> None:
+    for user in (organizer, other_organizer, staff, player_account, AnonymousUser()):
+        assert may_organize(user, match) == is_match_organizer(user, match)
+
+
+@pytest.mark.django_db
+def test_the_match_page_links_organizers_to_the_scorekeeping_page(organizer, players, client):
+    from games import services as game_services
+
+    match = game_services.match_create(
+        game="yardzee", player_ids=[players[0].pk, players[1].pk], created_by=organizer
+    )
+    link = f'href="/matches/{match.pk}/score/"'
+    assert link not in client.get(f"/matches/{match.pk}/").content.decode()
+    client.force_login(organizer)
+    assert link in client.get(f"/matches/{match.pk}/").content.decode()
