@@ -1,0 +1,101 @@
+"""The main pages in a real browser (Debian's Chromium through Playwright), at phone and
+desktop width: screenshots saved as artifacts, and an automated accessibility check (axe-core:
+missing labels, contrast and the rest of its rules) with no violations."""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.core.management import call_command
+from playwright.sync_api import sync_playwright
+
+from games.models import Match
+from league.models import Event, Player
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+WIDTHS = {"phone": (360, 780), "desktop": (1280, 900)}
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _allow_orm_beside_playwright() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture
+def demo_pages(transactional_db: None) -> dict[str, str]:
+    call_command("load_demo", force=True)
+    cup = Event.objects.get(name="Summer Cup")
+    playing = Match.objects.filter(status="in_progress").first()
+    return {
+        "home": "/",
+        "league": f"/leagues/{cup.league.slug}/",
+        "event": f"/events/{cup.pk}/",
+        "match": f"/matches/{Match.objects.filter(status='finished').first().pk}/",
+        "player": f"/players/{Player.objects.first().pk}/",
+        "score": f"/matches/{playing.pk}/score/?key={playing.score_key}",
+    }
+
+
+def _browser(playwright: Any) -> Any:
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
+
+
+def test_main_pages_pass_axe_at_phone_and_desktop_width_and_are_screenshotted(
+    live_server, demo_pages
+):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    axe = Axe()
+    problems = []
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        for width_name, (width, height) in WIDTHS.items():
+            page = browser.new_page(viewport={"width": width, "height": height})
+            for name, path in demo_pages.items():
+                response = page.goto(f"{live_server.url}{path}")
+                assert response is not None, path
+                assert response.status == 200, path
+                page.screenshot(path=str(SHOTS / f"{name}-{width_name}.png"), full_page=True)
+                results = axe.run(page)
+                for violation in results.response["violations"]:
+                    problems.append(
+                        f"{name} ({width_name}): {violation['id']} "
+                        f"{violation['help']} x{len(violation['nodes'])}: "
+                        f"{violation['nodes'][0]['target']}"
+                    )
+            page.close()
+        browser.close()
+    assert problems == [], "\n".join(problems)
+    assert len(list(SHOTS.glob("*-phone.png"))) >= len(demo_pages)
+
+
+def test_the_accessibility_check_does_catch_a_missing_label_and_poor_contrast():
+    bad = (
+        "<!doctype html><html lang='en'><head><title>t</title></head><body><main>"
+        "<input type='text'><p style='color:#bbb;background:#fff'>faint</p></main></body></html>"
+    )
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        page = browser.new_page()
+        page.set_content(bad)
+        found = {v["id"] for v in Axe().run(page).response["violations"]}
+        browser.close()
+    assert {"label", "color-contrast"} <= found
