@@ -99,3 +99,24 @@ def test_the_accessibility_check_does_catch_a_missing_label_and_poor_contrast():
         found = {v["id"] for v in Axe().run(page).response["violations"]}
         browser.close()
     assert {"label", "color-contrast"} <= found
+
+
+def test_the_event_page_in_a_browser_shows_the_bracket_and_standings_after_results(
+    live_server, demo_pages
+):
+    from league.models import Stage
+
+    stage = Stage.objects.get(name="Knockout")
+    played = stage.stage_matches.exclude(order=None).count()
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{live_server.url}{demo_pages['event']}")
+        slots = page.locator("svg g.slot")
+        assert slots.count() == len(stage.bracket["slots"])
+        assert page.locator("svg g.slot.played").count() == played
+        assert page.locator("svg .seat.advances").count() == played  # one winner per pair
+        rows = page.locator("table:has(th[data-metric]) tbody tr")
+        assert rows.count() == stage.entries.count()
+        assert page.get_by_text("Computed").first.is_visible()
+        browser.close()
