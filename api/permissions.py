@@ -28,19 +28,6 @@ class ScoreKeyAuthentication(authentication.BaseAuthentication):
         return (AnonymousUser(), key) if key else None
 
 
-def is_match_organizer(user: Any, match: Match) -> bool:
-    """Organizers of the match's league (staff too); for a match outside any event, whoever
-    created it."""
-    if not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    if match.event_id is None:
-        return bool(match.created_by_id == user.pk)
-    event = match.event
-    return event is not None and event.league.is_organizer(user)
-
-
 def holds_score_key(request: Request, match: Match) -> bool:
     key = presented_score_key(request)
     return key is not None and secrets.compare_digest(key, match.score_key)
@@ -50,14 +37,14 @@ class CanKeepScore(permissions.BasePermission):
     message = "Only an organizer of this match's league or a holder of its scoring key may score."
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return holds_score_key(request, obj) or is_match_organizer(request.user, obj)
+        return holds_score_key(request, obj) or obj.is_organizer(request.user)
 
 
 class IsMatchOrganizer(permissions.BasePermission):
     message = "Only an organizer of this match's league may do this."
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return is_match_organizer(request.user, obj)
+        return bool(obj.is_organizer(request.user))
 
 
 def _league_of(obj: League | Event | Stage) -> League:

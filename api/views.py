@@ -20,7 +20,6 @@ from api.permissions import (
     IsLeagueOrganizerOrReadOnly,
     IsMatchOrganizer,
     IsOrganizerOrReadOnly,
-    is_match_organizer,
 )
 from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
@@ -272,7 +271,7 @@ class MatchViewSet(
         serializer_class = s.MatchDetailSerializer if detail else s.MatchSerializer
         context = {
             **self.get_serializer_context(),
-            "show_score_key": is_match_organizer(self.request.user, match),
+            "show_score_key": match.is_organizer(self.request.user),
             "games": {match.pk: game} if game is not None else {},
         }
         return dict(serializer_class(match, context=context).data)

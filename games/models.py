@@ -72,6 +72,18 @@ class Match(models.Model):
         result: ScoringGame = game_class.from_json(self.state)
         return result
 
+    def is_organizer(self, user: Any) -> bool:
+        """Who may run this match (undo, void, score without its key): staff, an organizer of
+        its event's league, or, for a match outside any event, whoever seated it."""
+        if not user.is_authenticated:
+            return False
+        if user.is_staff:
+            return True
+        if self.event_id is None:
+            return bool(self.created_by_id == user.pk)
+        event = self.event
+        return event is not None and bool(event.league.is_organizer(user))
+
     @property
     def is_open(self) -> bool:
         return self.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from games import scorecard
-from games.models import GameName, Match, MatchStatus, Seat, Turn
+from games.models import GameName, MatchStatus, Seat, Turn
 from games.selectors import match_board, match_detail_queryset
 
 # While a match is played its page asks for fresh scores this often.
@@ -22,7 +22,7 @@ LIVE_SECONDS = 5
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = match_context(match_id)
     # Organizers keep score from here; everyone else has the private link, if anyone.
-    context["can_score"] = context["match"].is_open and may_organize(request.user, context["match"])
+    context["can_score"] = context["match"].is_open and context["match"].is_organizer(request.user)
     return render(request, "games/match.html", context)
 
 
@@ -110,7 +110,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     organizers also see the QR code of the private link and may undo the last turn."""
     context = match_context(match_id)
     match = context["match"]
-    organizer = may_organize(request.user, match)
+    organizer = match.is_organizer(request.user)
     key = request.GET.get("key", "")
     by_key = bool(key) and secrets.compare_digest(key, match.score_key)
     if not (organizer or by_key):
@@ -146,20 +146,6 @@ def _open_boxes(context: dict[str, Any]) -> list[tuple[str, str]]:
         return []
     boxes = context["board"]["scorecards"][seat]["boxes"]
     return [(name, label) for name, label in scorecard.BOX_LABELS.items() if boxes[name] is None]
-
-
-def may_organize(user: Any, match: Match) -> bool:
-    """The same rule as `api.permissions.is_match_organizer` (which `games` may not import:
-    layers point down): staff, an organizer of the match's league, or for a match outside any
-    event whoever created it. A test keeps the two in step."""
-    if not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    if match.event_id is None:
-        return bool(match.created_by_id == user.pk)
-    event = match.event
-    return event is not None and bool(event.league.is_organizer(user))
 
 
 def _qr_svg(link: str) -> str:
