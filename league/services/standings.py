@@ -4,6 +4,7 @@ scratch what it serves, so the stored tables converge to a from-scratch computat
 order results arrive in and whatever failed in between (docs/standings.md)."""
 
 import dataclasses
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
@@ -342,6 +343,38 @@ def standings_sweep() -> dict[str, int]:
     return {"standings": refreshed, "ratings": rated}
 
 
+def standings_differences(scopes: Iterable[Scope]) -> list[str]:
+    """Every way the stored tables of `scopes` differ from a from-scratch computation, one
+    sentence each: a table still pending, missing, or with other rows or tiebreak order.
+    Writes nothing (`recompute_standings --check`, the system tests)."""
+    problems = []
+    for kind, scope_id in scopes:
+        table = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).first()
+        if table is None:
+            problems.append(f"{kind} {scope_id}: no stored table")
+            continue
+        if table.pending:
+            problems.append(f"{kind} {scope_id}: newer results are still pending")
+        tiebreak, computed = compute_rows((kind, scope_id))
+        rows = json.loads(json.dumps(computed))  # as the JSON column gives it back
+        if list(table.tiebreak) != tiebreak:
+            problems.append(f"{kind} {scope_id}: tiebreak {table.tiebreak} != {tiebreak}")
+        if table.rows != rows:
+            stored = {row["player"]: row for row in table.rows}
+            fresh = {row["player"]: row for row in rows}
+            differing = sorted(
+                player
+                for player in stored.keys() | fresh.keys()
+                if stored.get(player) != fresh.get(player)
+            )
+            problems.append(
+                f"{kind} {scope_id}: rows differ for players {differing[:10]}"
+                if differing
+                else f"{kind} {scope_id}: rows are in another order"
+            )
+    return problems
+
+
 # --- Ratings -----------------------------------------------------------------------------------
 
 
@@ -454,3 +487,42 @@ def ratings_replay(*, league_id: int) -> None:
     state, _ = RatingsState.objects.get_or_create(league_id=league_id)
     RatingsState.objects.filter(pk=state.pk).update(requested=F("requested") + 1)
     ratings_refresh(league_id=league_id)
+
+
+def ratings_differences(league_id: int, *, tolerance: float = 1e-9) -> list[str]:
+    """Every way a league's stored leaderboard differs from rating all its finished matches
+    from scratch, one sentence each. Writes nothing (`recompute_ratings --check`)."""
+    problems = []
+    state = RatingsState.objects.filter(league_id=league_id).first()
+    if state is not None and state.pending:
+        problems.append(f"league {league_id}: newer results are still pending")
+    results, _ = load_results((StandingsScope.LEAGUE, league_id))
+    fresh = rating.replay([r for r in results if r.match_id > 0]).ratings
+    counts: dict[int, int] = defaultdict(int)
+    for result in results:
+        if result.match_id > 0:
+            for seat in result.seats:
+                counts[seat.player] += 1
+    stored = {
+        player: (mu, sigma, matches)
+        for player, mu, sigma, matches in PlayerRating.objects.filter(
+            league_id=league_id
+        ).values_list("player_id", "mu", "sigma", "matches")
+    }
+    for player in sorted(stored.keys() | fresh.keys()):
+        if player not in stored or player not in fresh:
+            problems.append(f"league {league_id}: player {player} is only on one leaderboard")
+            continue
+        mu, sigma, matches = stored[player]
+        want = fresh[player]
+        if abs(mu - want.mu) > tolerance or abs(sigma - want.sigma) > tolerance:
+            problems.append(
+                f"league {league_id}: player {player} is rated {mu:.6f}/{sigma:.6f}, "
+                f"from scratch {want.mu:.6f}/{want.sigma:.6f}"
+            )
+        if matches != counts[player]:
+            problems.append(
+                f"league {league_id}: player {player} has {matches} rated matches, "
+                f"from scratch {counts[player]}"
+            )
+    return problems

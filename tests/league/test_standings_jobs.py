@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 from celery import Celery, Task
 from celery.contrib.testing.worker import start_worker
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
@@ -303,9 +303,36 @@ def test_recompute_commands_rebuild_tables_and_ratings(league_event, field):
     with _no_tasks():
         for seed in range(3):
             _finish(_seat(league_event, field[seed : seed + 2]), seed)
+    with pytest.raises(CommandError, match="tables are not current"):
+        call_command("recompute_standings", league=league_event.league.slug, check=True)
+    with pytest.raises(CommandError, match="differences in the ratings"):
+        call_command("recompute_ratings", check=True)
     call_command("recompute_standings", league=league_event.league.slug)
     call_command("recompute_ratings")
     _assert_converged(league_event)
+    call_command("recompute_standings", check=True)
+    call_command("recompute_ratings", check=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_event, field):
+    for seed in range(3):
+        _finish(_seat(league_event, field[seed : seed + 2]), seed)
+    scopes = [
+        (StandingsScope.EVENT, league_event.pk),
+        (StandingsScope.LEAGUE, league_event.league_id),
+    ]
+    assert standings_services.standings_differences(scopes) == []
+    assert standings_services.ratings_differences(league_event.league_id) == []
+    table = _stored(StandingsScope.EVENT, league_event.pk)
+    table.rows[0]["wins"] += 1
+    table.save()
+    PlayerRating.objects.filter(player_id=field[0]).update(mu=1.0)
+    assert standings_services.standings_differences(scopes) == [
+        f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
+    ]
+    problems = standings_services.ratings_differences(league_event.league_id)
+    assert len(problems) == 1 and f"player {field[0]} is rated 1.000000" in problems[0]
 
 
 @pytest.mark.django_db(transaction=True)

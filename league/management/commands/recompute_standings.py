@@ -1,5 +1,7 @@
-"""`manage.py recompute_standings [--league SLUG] [--event ID]`: recompute standings tables
-from scratch now (all of them, or one league's or one event's), with a progress bar."""
+"""`manage.py recompute_standings [--league SLUG] [--event ID] [--check]`: recompute standings
+tables from scratch now (all of them, or one league's or one event's), with a progress bar; or,
+with --check, only compare the stored tables with a from-scratch computation (exit 1 when any
+differs or is still pending)."""
 
 from typing import Any
 
@@ -17,9 +19,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--league", help="only this league's tables (its slug)")
         parser.add_argument("--event", type=int, help="only this event's tables (its id)")
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="write nothing: compare the stored tables with a from-scratch computation",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         scopes = self._scopes(options["league"], options["event"])
+        if options["check"]:
+            problems = standings.standings_differences(scopes)
+            for problem in problems:
+                self.stderr.write(problem)
+            if problems:
+                raise CommandError(f"{len(problems)} of {len(scopes)} tables are not current.")
+            self.stdout.write(
+                self.style.SUCCESS(f"All {len(scopes)} standings tables are current.")
+            )
+            return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
             table = standings.standings_table((kind, scope_id))
             StandingsTable.objects.filter(pk=table.pk).update(requested=F("requested") + 1)
