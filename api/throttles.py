@@ -1,17 +1,33 @@
 """Rate limits per client: token logins (against password guessing) and turn submissions
 (against a runaway client). Counts live in the cache: set CACHE_URL to Redis so every web
-process shares them."""
+process shares them. A cache that cannot be reached lets requests through (and says so in the
+log): a Redis outage must not take scoring down with it."""
 
 import hashlib
+import logging
 
+from redis.exceptions import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from api.permissions import presented_score_key
 
+logger = logging.getLogger(__name__)
 
-class LoginRateThrottle(SimpleRateThrottle):
+
+class FailOpenRateThrottle(SimpleRateThrottle):
+    """A rate limit that allows the request when its counters cannot be read or written."""
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except (RedisError, OSError):
+            logger.warning("Rate-limit cache unreachable; %s allowed unthrottled.", self.scope)
+            return True
+
+
+class LoginRateThrottle(FailOpenRateThrottle):
     """Token logins per client address."""
 
     scope = "login"
@@ -20,7 +36,7 @@ class LoginRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class TurnRateThrottle(SimpleRateThrottle):
+class TurnRateThrottle(FailOpenRateThrottle):
     """Turn and result submissions per client: the signed-in user, else the scoring key
     presented, else the client address."""
 

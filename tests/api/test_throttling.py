@@ -1,6 +1,10 @@
 """Rate limits: token logins per client address, turn submissions per client."""
 
+import logging
+import socket
+
 import pytest
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from api.throttles import LoginRateThrottle, TurnRateThrottle
@@ -45,3 +49,44 @@ def test_turn_submission_is_throttled_per_scoring_key(players, seat_match, low_r
 
     assert [post(first).status_code for _ in range(3)] == [422, 422, 429]
     assert post(other).status_code == 422  # another match's key has its own budget
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.django_db
+def test_with_the_rate_limit_cache_down_logins_and_turns_go_through_and_say_so(
+    organizer, players, seat_match, low_rates, caplog
+):
+    match = seat_match("yardzee", players[:2])
+    unreachable = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
+        }
+    }
+    with override_settings(CACHES=unreachable), caplog.at_level(logging.WARNING, "api.throttles"):
+        logins = [
+            APIClient()
+            .post("/api/v1/auth/token/", {"username": "orga", "password": "pw-orga"}, format="json")
+            .status_code
+            for _ in range(4)
+        ]
+        turns = [
+            APIClient()
+            .post(
+                f"/api/v1/matches/{match['id']}/turns/",
+                {"player": -1},
+                format="json",
+                HTTP_X_SCORE_KEY=match["score_key"],
+            )
+            .status_code
+            for _ in range(3)
+        ]
+    assert logins == [200, 200, 200, 200]  # past the limit of 3: nothing counted, nothing refused
+    assert turns == [422, 422, 422]
+    assert "Rate-limit cache unreachable; login allowed unthrottled." in caplog.messages
+    assert "Rate-limit cache unreachable; turns allowed unthrottled." in caplog.messages
