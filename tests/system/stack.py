@@ -1,0 +1,309 @@
+"""The service as it runs in production, started on this machine for the system tests and
+benchmarks: gunicorn with several workers on 127.0.0.1, Celery workers and beat, against the
+machine's PostgreSQL (a database of its own) and Redis (two database numbers of its own).
+
+Everything is loopback only and bounded: every wait has a timeout, and `Stack.stop()` ends every
+process it started (each in its own process group, so a Celery worker's pool goes with it).
+Each process logs to artifacts/system/<name>.log, which CI keeps."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+LOGS = ROOT / "artifacts" / "system"
+ORGANIZER = ("organizer", "system-harness-password")
+
+
+def machine_urls() -> tuple[str, str] | None:
+    """The PostgreSQL and Redis the suite was given (CI's DATABASE_URL and CELERY_BROKER_URL),
+    or None when either is missing: the harness needs both."""
+    database = os.environ.get("DATABASE_URL", "")
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not database.startswith(("postgres://", "postgresql://")) or not broker.startswith(
+        "redis://"
+    ):
+        return None
+    return database, broker
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _with_path(url: str, path: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+@dataclass
+class Stack:
+    """One running service. `name` keeps its database and logs apart from other stacks."""
+
+    name: str
+    web_workers: int = 4
+    env_overrides: Mapping[str, str] = field(default_factory=dict)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+
+    def __post_init__(self) -> None:
+        urls = machine_urls()
+        if urls is None:
+            raise RuntimeError("The system harness needs DATABASE_URL and CELERY_BROKER_URL.")
+        database, broker = urls
+        self.database_url = _with_path(database, f"/yardleague_system_{self.name}")
+        self.admin_url = _with_path(database, "/postgres")
+        self.broker_url = _with_path(broker, "/10")
+        self.cache_url = _with_path(broker, "/11")
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "SECRET_KEY": "system-harness-" + "x" * 50,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "false",
+            "SESSION_COOKIE_SECURE": "false",
+            "CSRF_COOKIE_SECURE": "false",
+            "SECURE_HSTS_SECONDS": "0",
+            "DATABASE_URL": self.database_url,
+            "CELERY_BROKER_URL": self.broker_url,
+            "CACHE_URL": self.cache_url,
+            # Scorekeepers on a league night send a turn every few seconds; the harness's
+            # clients send hundreds a second from one address.
+            "THROTTLE_TURNS": "10000000/min",
+            "THROTTLE_LOGIN": "10000/min",
+            "STANDINGS_SWEEP_SECONDS": "3",
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            **self.env_overrides,
+        }
+
+    # --- Set-up --------------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """A new empty database, migrated; static files collected; the broker's and cache's
+        databases emptied; one organizer account."""
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            name = f"yardleague_system_{self.name}"
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        self.redis("FLUSHDB", db=10)
+        self.redis("FLUSHDB", db=11)
+        self.manage("migrate", "--noinput")
+        self.manage("collectstatic", "--noinput")
+        self.manage(
+            "createsuperuser",
+            "--noinput",
+            f"--username={ORGANIZER[0]}",
+            "--email=organizer@example.com",
+            env={"DJANGO_SUPERUSER_PASSWORD": ORGANIZER[1]},
+        )
+
+    def manage(self, *args: str, env: Mapping[str, str] | None = None, check: bool = True) -> str:
+        """Run `manage.py` with the stack's settings; its output (stdout and stderr)."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if check and done.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+        return done.stdout + done.stderr
+
+    def redis(self, *command: str, db: int = 10) -> str:
+        parts = urlsplit(self.broker_url)
+        done = subprocess.run(
+            [
+                "redis-cli",
+                "-h",
+                parts.hostname or "127.0.0.1",
+                "-p",
+                str(parts.port or 6379),
+                "-n",
+                str(db),
+                *command,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        return done.stdout.strip()
+
+    def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            return conn.execute(query, params).fetchall()
+
+    # --- Processes -----------------------------------------------------------------------------
+
+    def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        log = (LOGS / f"{self.name}-{name}.log").open("ab")
+        process = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: killpg reaches its children
+        )
+        log.close()
+        self.processes[name] = process
+        return process
+
+    def log(self, name: str) -> str:
+        path = LOGS / f"{self.name}-{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def start_web(self) -> None:
+        self._spawn(
+            "web",
+            [
+                str(BIN / "gunicorn"),
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.web_workers),
+                "--timeout",
+                "30",
+                "--graceful-timeout",
+                "5",
+                "--log-level",
+                "warning",
+            ],
+        )
+        self.wait_until(lambda: self.get_status("/healthz") == 200, "web to answer /healthz")
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+        offset = len(self.log(name))
+        process = self._spawn(
+            name,
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "1",
+                "--hostname",
+                f"{name}-{self.name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+        )
+        self.wait_until(lambda: " ready." in self.log(name)[offset:], f"{name} to be ready")
+        return process
+
+    def start_beat(self) -> None:
+        schedule = LOGS / f"{self.name}-beat-schedule"
+        for stale in LOGS.glob(f"{self.name}-beat-schedule*"):
+            stale.unlink()
+        self._spawn(
+            "beat",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(schedule),
+            ],
+        )
+
+    def kill(self, name: str, sig: signal.Signals = signal.SIGKILL) -> None:
+        """Send `sig` to a process and everything it started, and wait for it to end."""
+        process = self.processes.pop(name)
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
+
+    def stop(self) -> None:
+        for name in list(self.processes):
+            self.kill(name, signal.SIGTERM)
+
+    # --- Waiting and probing -------------------------------------------------------------------
+
+    def get_status(self, path: str) -> int | None:
+        try:
+            with urllib.request.urlopen(self.base_url + path, timeout=5) as answer:  # noqa: S310
+                return int(answer.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+        except OSError:
+            return None
+
+    def wait_until(self, condition: Any, what: str, timeout: float = 60.0) -> float:
+        """Poll `condition()` until it is true; the seconds it took. Fails after `timeout`,
+        with the tail of every log."""
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            if condition():
+                return time.monotonic() - started
+            for name, process in self.processes.items():
+                if process.poll() is not None:
+                    raise RuntimeError(f"{name} exited ({process.returncode}):\n{self.log(name)}")
+            time.sleep(0.2)
+        tails = "\n".join(f"--- {name}\n{self.log(name)[-3000:]}" for name in self.processes)
+        raise TimeoutError(f"Waited {timeout:.0f} s for {what}.\n{tails}")
+
+    def stale_tables(self) -> int:
+        """Standings tables and league ratings with results not yet computed."""
+        rows = self.sql(
+            "SELECT (SELECT count(*) FROM league_standingstable WHERE requested > computed)"
+            " + (SELECT count(*) FROM league_ratingsstate WHERE requested > computed)"
+        )
+        return int(rows[0][0])
+
+    def differences_from_scratch(self) -> str:
+        """'' when every stored table and rating equals a from-scratch computation; otherwise
+        what differs (the two `--check` commands, which write nothing)."""
+        report = []
+        for command in ("recompute_standings", "recompute_ratings"):
+            output = self.manage(command, "--check", check=False)
+            if "are current" not in output:
+                report.append(output)
+        return "\n".join(report)
+
+
+@contextmanager
+def running(stack: Stack, *, workers: int = 1, beat: bool = True) -> Iterator[Stack]:
+    """Prepare and start `stack` (web, `workers` Celery workers, beat); stop it afterwards."""
+    stack.prepare()
+    try:
+        stack.start_web()
+        for number in range(workers):
+            stack.start_worker(f"worker{number + 1}")
+        if beat:
+            stack.start_beat()
+        yield stack
+    finally:
+        stack.stop()
