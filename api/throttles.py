@@ -5,6 +5,7 @@ log): a Redis outage must not take scoring down with it."""
 
 import hashlib
 import logging
+import time
 
 from redis.exceptions import RedisError
 from rest_framework.request import Request
@@ -14,6 +15,9 @@ from rest_framework.views import APIView
 from api.permissions import presented_score_key
 
 logger = logging.getLogger(__name__)
+# While the cache is down, say so once a minute per process, not on every request.
+WARN_EVERY = 60.0
+_last_warning: dict[str, float] = {}
 
 
 class FailOpenRateThrottle(SimpleRateThrottle):
@@ -23,7 +27,10 @@ class FailOpenRateThrottle(SimpleRateThrottle):
         try:
             return super().allow_request(request, view)
         except (RedisError, OSError):
-            logger.warning("Rate-limit cache unreachable; %s allowed unthrottled.", self.scope)
+            now = time.monotonic()
+            if now - _last_warning.get(self.scope, -WARN_EVERY) >= WARN_EVERY:
+                _last_warning[self.scope] = now
+                logger.warning("Rate-limit cache unreachable; %s allowed unthrottled.", self.scope)
             return True
 
 

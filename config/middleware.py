@@ -1,11 +1,19 @@
-"""Refuse oversized request bodies before anything reads them: 413 with the API's error shape.
+"""Middleware of the project.
 
-Django would only notice once the body is read (and answer with an HTML 400)."""
+- Refuse oversized request bodies before anything reads them: 413 with the API's error shape
+  (Django would only notice once the body is read, and answer with an HTML 400).
+- A page whose database cannot be reached answers 503 "briefly unavailable", not a 500 (the API
+  does the same in its exception handler)."""
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+logger = logging.getLogger(__name__)
 
 
 def too_large_response(limit: int) -> JsonResponse:
@@ -32,3 +40,21 @@ class RequestSizeLimitMiddleware:
         if limit is not None and length > limit:
             return too_large_response(limit)
         return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """A view that fails because the database is down or restarting: 503 with Retry-After."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError):
+            return None
+        logger.warning("Database unavailable for %s: %s", request.path, exception)
+        response = render(request, "503.html", status=503)
+        response["Retry-After"] = "5"
+        return response

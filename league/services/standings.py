@@ -6,6 +6,7 @@ order results arrive in and whatever failed in between (docs/standings.md)."""
 import dataclasses
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
@@ -305,9 +306,17 @@ def standings_refresh(*, table_id: int) -> bool:
     if table is None or not table.pending:
         return False
     seen = table.requested
+    started = time.perf_counter()
+    logger.info("Refreshing standings table %s (%s %s).", table_id, table.scope, table.scope_id)
     tiebreak, rows = compute_rows((table.scope, table.scope_id))
     StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
         rows=rows, tiebreak=tiebreak, computed=seen, computed_at=timezone.now()
+    )
+    logger.info(
+        "Refreshed standings table %s: %d rows in %.3f s.",
+        table_id,
+        len(rows),
+        time.perf_counter() - started,
     )
     return True
 

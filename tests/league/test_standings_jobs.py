@@ -332,7 +332,8 @@ def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_even
         f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
     ]
     problems = standings_services.ratings_differences(league_event.league_id)
-    assert len(problems) == 1 and f"player {field[0]} is rated 1.000000" in problems[0]
+    assert len(problems) == 1
+    assert f"player {field[0]} is rated 1.000000" in problems[0]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -60,6 +60,8 @@ class Ledger:
     retries: int = 0
     failures: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    # Set from another thread to end a run early: each client stops after its current turn.
+    stop: bool = False
 
     @property
     def accepted(self) -> int:
@@ -238,12 +240,12 @@ async def scorekeeper(
 ) -> None:
     """Seat matches and play them turn by turn until the clients together have `target`
     accepted turns."""
-    while ledger.accepted < target and not ledger.failures:
+    while ledger.accepted < target and not ledger.failures and not ledger.stop:
         record = await seat(api, ledger, setup, rng)
         if record is None:
             return
         current = record.players[0]
-        while not record.local.is_over and ledger.accepted < target:
+        while not record.local.is_over and ledger.accepted < target and not ledger.stop:
             turn = simulate.next_turn(record.local, rng)
             body = {"player": current, **turn, "turn_number": len(record.accepted) + 1}
             if rng.random() < bad_share:
@@ -290,9 +292,10 @@ async def play(
     target: int,
     bad_share: float,
     seed: int = 0,
+    ledger: Ledger | None = None,
 ) -> Ledger:
-    """`clients` scorekeepers at once until `target` turns are accepted."""
-    ledger = Ledger()
+    """`clients` scorekeepers at once until `target` turns are accepted (or `ledger.stop`)."""
+    ledger = ledger or Ledger()
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=30)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:

@@ -261,7 +261,9 @@ class Stack:
         except OSError:
             return None
 
-    def wait_until(self, condition: Any, what: str, timeout: float = 60.0) -> float:
+    def wait_until(
+        self, condition: Any, what: str, timeout: float = 60.0, poll: float = 0.2
+    ) -> float:
         """Poll `condition()` until it is true; the seconds it took. Fails after `timeout`,
         with the tail of every log."""
         started = time.monotonic()
@@ -271,7 +273,7 @@ class Stack:
             for name, process in self.processes.items():
                 if process.poll() is not None:
                     raise RuntimeError(f"{name} exited ({process.returncode}):\n{self.log(name)}")
-            time.sleep(0.2)
+            time.sleep(poll)
         tails = "\n".join(f"--- {name}\n{self.log(name)[-3000:]}" for name in self.processes)
         raise TimeoutError(f"Waited {timeout:.0f} s for {what}.\n{tails}")
 
