@@ -27,9 +27,9 @@ class FailOpenRateThrottle(SimpleRateThrottle):
         try:
             return super().allow_request(request, view)
         except (RedisError, OSError):
-            now = time.monotonic()
-            if now - _last_warning.get(self.scope, -WARN_EVERY) >= WARN_EVERY:
-                _last_warning[self.scope] = now
+            now, scope = time.monotonic(), str(self.scope)
+            if now - _last_warning.get(scope, -WARN_EVERY) >= WARN_EVERY:
+                _last_warning[scope] = now
                 logger.warning("Rate-limit cache unreachable; %s allowed unthrottled.", self.scope)
             return True
 
