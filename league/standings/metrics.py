@@ -5,14 +5,15 @@ A metric computes its value for every player at once from the tally, so ranking 
 to the results. A tiebreak order is a list of metric keys, like `["points", "head_to_head",
 "buchholz"]`; `validate_tiebreak_order` checks one before it is stored or used."""
 
-import math
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
+
+import numpy as np
 
 from league.standings.errors import StandingsError
 from league.standings.model import GAMES, GameName, PlayerId, check_game
-from league.standings.tally import Table, Tally
+from league.standings.tally import Column, Seating, Tally
 
 METRICS: dict[str, type["Metric"]] = {}
 """Every metric by key. Add one with `@register`."""
@@ -132,50 +133,50 @@ class HeadToHead(GroupMetric):
     def values_within(
         self, tally: Tally, groups: Sequence[Collection[PlayerId]]
     ) -> Mapping[PlayerId, float]:
-        group_of = {player: index for index, group in enumerate(groups) for player in group}
-        half_points = dict.fromkeys(group_of, 0)  # 2 per tied opponent placed behind, 1 level
-        group = group_of.get
-        for table in _tables_among(tally, group_of):
-            players = table.players
-            # A seat outside every group gets a tag of its own, so it pairs with nobody.
-            tags = [group(player, -1 - seat) for seat, player in enumerate(players)]
-            if len(set(tags)) == len(tags):
-                continue  # no two players of one group at this table: the common case
-            places = table.placements
-            for i, tag in enumerate(tags):
-                for j in range(i + 1, len(tags)):
-                    if tags[j] != tag:
-                        continue
-                    if places[i] < places[j]:
-                        half_points[players[i]] += 2
-                    elif places[j] < places[i]:
-                        half_points[players[j]] += 2
-                    else:
-                        half_points[players[i]] += 1
-                        half_points[players[j]] += 1
-        return {player: half / 2 for player, half in half_points.items()}
+        seating = tally.seating()
+        seats, places = seating.seats, seating.places
+        members = [player for group in groups for player in group]
+        # Each player's group number by index; -1 for everyone else and for the empty seats.
+        group_of = np.full(seating.nobody + 1, -1, dtype=np.int64)
+        group_of[np.searchsorted(seating.players, members)] = np.repeat(
+            np.arange(len(groups)), [len(group) for group in groups]
+        )
+        tags = group_of[seats]
+        half_points = np.zeros(seating.nobody + 1, dtype=np.int64)  # 2 a win, 1 a level place
+        width = seats.shape[1]
+        for i in range(width):
+            for j in range(i + 1, width):
+                met = np.flatnonzero((tags[:, i] >= 0) & (tags[:, i] == tags[:, j]))
+                if not len(met):
+                    continue  # no two players of one group in these two seats of any table
+                place_i, place_j = places[met, i], places[met, j]
+                level = place_i == place_j
+                half_points += seating.per_seat_sum_at(
+                    seats[met, i], 2 * (place_i < place_j) + level
+                )
+                half_points += seating.per_seat_sum_at(
+                    seats[met, j], 2 * (place_j < place_i) + level
+                )
+        halves = half_points[np.searchsorted(seating.players, members)].tolist()
+        return {player: half / 2 for player, half in zip(members, halves, strict=True)}
 
 
-def _tables_among(tally: Tally, players: Collection[PlayerId]) -> Iterable[Table]:
-    """The tables where any of `players` sat: all tables, or when the players have played fewer
-    matches than there are tables, only theirs (each once)."""
-    if sum(tally.records[player].matches for player in players) >= len(tally.tables):
-        return tally.tables.values()
-    tables = {id(table): table for player in players for table in tally.tables_of(player)}
-    return tables.values()
+def _units_by_index(tally: Tally) -> tuple[Seating, Column, Column]:
+    """The seating, and every player's league points and matches played, by index."""
+    seating = tally.seating()
+    records = tally.records
+    units = seating.column({p: r.points_units for p, r in records.items()})
+    matches = seating.column({p: r.matches for p, r in records.items()})
+    return seating, units, matches
 
 
-def _opponent_units(tally: Tally) -> dict[PlayerId, int]:
+def _opponent_units(seating: Seating, units: Column, matches: Column) -> Column:
     """Buchholz in units: the sum over a player's matches of everyone else's points at the table,
     which is the table's sum less the player's own points, once per match."""
-    units = {p: r.points_units for p, r in tally.records.items()}
-    at_tables = dict.fromkeys(units, 0)
-    for table in tally.tables.values():
-        players = table.players
-        table_units = sum(map(units.__getitem__, players))
-        for player in players:
-            at_tables[player] += table_units
-    return {p: at_tables[p] - r.matches * units[p] for p, r in tally.records.items()}
+    seats = seating.seats
+    table_units = units[seats].sum(axis=1)
+    at_tables = seating.per_seat_sum(np.broadcast_to(table_units[:, None], seats.shape))
+    return at_tables - matches * units
 
 
 @register
@@ -187,8 +188,10 @@ class Buchholz(Metric):
     label = "Buchholz"
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
+        seating, units, matches = _units_by_index(tally)
         scale = tally.scale
-        return {p: units / scale for p, units in _opponent_units(tally).items()}
+        opponents = seating.by_player(_opponent_units(seating, units, matches))
+        return {player: total / scale for player, total in opponents.items()}
 
 
 @register
@@ -200,34 +203,34 @@ class MedianBuchholz(Metric):
     label = "Median Buchholz"
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        units = {p: r.points_units for p, r in tally.records.items()}
-        total = dict.fromkeys(units, 0)
-        best: dict[PlayerId, float] = dict.fromkeys(units, -math.inf)
-        worst: dict[PlayerId, float] = dict.fromkeys(units, math.inf)
-        opponents = dict.fromkeys(units, 0)
-        for table in tally.tables.values():
-            players = table.players
-            seat_units = [units[player] for player in players]
-            ordered = sorted(seat_units)
-            top, runner_up, bottom, next_up = ordered[-1], ordered[-2], ordered[0], ordered[1]
-            table_units = sum(seat_units)
-            others = len(players) - 1
-            for player, mine in zip(players, seat_units, strict=True):
-                # The best other seat is the top one, unless it is the player's own.
-                high = runner_up if mine == top else top
-                low = next_up if mine == bottom else bottom
-                if high > best[player]:
-                    best[player] = high
-                if low < worst[player]:
-                    worst[player] = low
-                total[player] += table_units - mine
-                opponents[player] += others
+        seating, units, matches = _units_by_index(tally)
+        seats, nobody = seating.seats, seating.nobody
+        at_seat = units[seats]
+        empty = seats == nobody
+        lowest, highest = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+        by_high = np.sort(np.where(empty, lowest, at_seat), axis=1)
+        by_low = np.sort(np.where(empty, highest, at_seat), axis=1)
+        top, runner_up = by_high[:, -1:], by_high[:, -2:-1]
+        bottom, next_up = by_low[:, :1], by_low[:, 1:2]
+        # The best other seat is the top one, unless it is the player's own.
+        best = np.full(nobody + 1, lowest, dtype=np.int64)
+        np.maximum.at(best, seats.ravel(), np.where(at_seat == top, runner_up, top).ravel())
+        worst = np.full(nobody + 1, highest, dtype=np.int64)
+        np.minimum.at(worst, seats.ravel(), np.where(at_seat == bottom, next_up, bottom).ravel())
+        opponents = seating.per_seat_sum(np.broadcast_to(seating.sizes[:, None] - 1, seats.shape))
+        enough = opponents >= MIN_CUT
+        cut = np.where(
+            enough,
+            _opponent_units(seating, units, matches)
+            - np.where(enough, best, 0)
+            - np.where(enough, worst, 0),
+            0,
+        )
         scale = tally.scale
+        counted = seating.by_player(enough)
         return {
-            player: (total[player] - best[player] - worst[player]) / scale
-            if opponents[player] >= MIN_CUT
-            else 0.0
-            for player in units
+            player: total / scale if counted[player] else 0.0
+            for player, total in seating.by_player(cut).items()
         }
 
 

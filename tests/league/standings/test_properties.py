@@ -4,10 +4,19 @@ plus more results equals a fresh one, and ranks are consistent with the metrics.
 import json
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.standings import LeaguePoints, Tally, compute_standings, rank_standings
+from league.standings import (
+    METRICS,
+    LeaguePoints,
+    Tally,
+    compute_standings,
+    effective_placements,
+    rank_standings,
+)
+from league.standings.metrics import HeadToHead
 from tests.league.standings.strategies import ORDERS, PROPERTIES, League, leagues
 
 
@@ -97,3 +106,72 @@ def test_default_points_of_a_match_without_forfeits_add_up_to_the_places_points(
     else:
         assert total == size * (size - 1) / 2
     assert LeaguePoints() == LeaguePoints.from_json({})
+
+
+# --- The opponent metrics against their definitions ------------------------------------------
+# The metrics work on the tally's seating arrays; these are the definitions of docs/standings.md
+# written out over the results, one match at a time.
+
+
+def _opponent_points(league: League, tally: Tally) -> dict[int, list[float]]:
+    """Every opponent's league points, once per match against them, by player."""
+    met: dict[int, list[float]] = {player: [] for player in tally.players}
+    for match in league.results:
+        for seat in match.seats:
+            met[seat.player].extend(
+                tally.league_points(other.player)
+                for other in match.seats
+                if other.player != seat.player
+            )
+    return met
+
+
+def _tally_of(league: League) -> Tally:
+    tally = Tally(game=league.game, points=league.points)
+    tally.add_results(league.results)
+    for bye in league.byes:
+        tally.add_bye(bye)
+    return tally
+
+
+@PROPERTIES
+@given(leagues(max_matches=30))
+def test_buchholz_is_the_sum_of_every_opponents_points_once_per_match(league: League):
+    tally = _tally_of(league)
+    expected = {player: sum(points) for player, points in _opponent_points(league, tally).items()}
+    values = METRICS["buchholz"]().values(tally)
+    assert values == pytest.approx(expected, abs=1e-9)
+
+
+@PROPERTIES
+@given(leagues(max_matches=30))
+def test_median_buchholz_drops_the_best_and_the_worst_opponent(league: League):
+    tally = _tally_of(league)
+    expected = {
+        player: sum(sorted(points)[1:-1]) if len(points) >= 3 else 0.0
+        for player, points in _opponent_points(league, tally).items()
+    }
+    values = METRICS["median_buchholz"]().values(tally)
+    assert values == pytest.approx(expected, abs=1e-9)
+
+
+@PROPERTIES
+@given(leagues(max_matches=30), st.data())
+def test_head_to_head_counts_only_matches_among_players_of_one_group(
+    league: League, data: st.DataObject
+):
+    tally = _tally_of(league)
+    players = list(tally.players)
+    group_of = {player: data.draw(st.integers(-1, 2)) for player in players}  # -1: in no group
+    groups = [[player for player in players if group_of[player] == number] for number in range(3)]
+    groups = [group for group in groups if group]
+    expected = {player: 0.0 for group in groups for player in group}
+    for match in league.results:
+        places = dict(
+            zip([s.player for s in match.seats], effective_placements(match), strict=True)
+        )
+        for me, mine in places.items():
+            for other, theirs in places.items():
+                if other != me and group_of[me] >= 0 and group_of[me] == group_of[other]:
+                    expected[me] += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+    assert HeadToHead().values_within(tally, groups) == expected

@@ -1,8 +1,10 @@
 """The tally: duplicates, stored state plus one result, malformed input
 (docs/standings.md, "The tally")."""
 
+import base64
 import json
 
+import numpy as np
 import pytest
 
 from league.standings import (
@@ -74,48 +76,45 @@ def test_the_tiebreak_order_can_change_without_recounting():
         )
 
 
+def _stored_tally(**changes: object) -> dict[str, object]:
+    """A valid stored tally of two tables, with `changes` made to it."""
+    tally = Tally(game="yardzee")
+    tally.add_results([table(1, A, B), table(2, B, C, A)])
+    return {**tally.to_json(), **changes}
+
+
+def _column(values: list[int], dtype: str = "<i4") -> dict[str, str]:
+    return {"dtype": dtype, "data": base64.b64encode(np.array(values, dtype).tobytes()).decode()}
+
+
+def _with_tables(**columns: object) -> dict[str, object]:
+    stored = _stored_tally()
+    return {**stored, "tables": {**stored["tables"], **columns}}  # type: ignore[dict-item]
+
+
+def test_a_stored_tally_reads_back_as_it_was():
+    stored = json.loads(json.dumps(_stored_tally()))
+    assert Tally.from_json(stored).to_json() == stored
+    assert stored["tables"]["players"]["dtype"] == "|i1"  # stored as narrow as the ids allow
+
+
 @pytest.mark.parametrize(
     "stored",
     [
         {},
-        {"version": 99},
-        {
-            "version": 1,
-            "game": "chess",
-            "points": {},
-            "scale": 1,
-            "tables": [],
-            "byes": [],
-            "players": [],
-        },
-        {
-            "version": 1,
-            "game": "yardzee",
-            "points": {"win": "x"},
-            "scale": 1,
-            "tables": [],
-            "byes": [],
-            "players": [],
-        },
-        {
-            "version": 1,
-            "game": "yardzee",
-            "points": {},
-            "scale": 1,
-            "tables": [[1, [7, 8], [1, 2]]],
-            "byes": [],
-            "players": [],
-        },
-        {
-            "version": 1,
-            "game": "yardzee",
-            "points": {},
-            "scale": 1,
-            "tables": [[1, [1, 2], [1]]],
-            "byes": [],
-            "players": [],
-        },
         [],
+        {"version": 99},
+        {"version": 1, "game": "yardzee", "points": {}, "scale": 1, "tables": [], "byes": []},
+        _stored_tally(game="chess"),
+        _stored_tally(points={"win": "x"}),
+        _with_tables(players=_column([7, 8, 2, 3, 1])),  # players with no totals
+        _with_tables(places=_column([1, 2, 1])),  # fewer places than seats
+        _with_tables(places=_column([1, 2, 1, 2, 4])),  # 4th place at a table of 3
+        _with_tables(sizes=_column([1, 4])),  # a table of one
+        _with_tables(match_ids=_column([1, 1])),  # one match twice
+        _with_tables(players={"dtype": "<f8", "data": ""}),
+        _with_tables(players={"dtype": "<i4", "data": "not base64!"}),
+        _stored_tally(players={"player": [A], "matches": []}),
     ],
 )
 def test_a_stored_tally_that_cannot_be_read_back_is_an_invalid_tally(stored):
