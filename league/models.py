@@ -288,6 +288,9 @@ class StandingsTable(models.Model):
     requested = models.PositiveIntegerField(default=1)
     computed = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
+    # The `requested` of the last change that a tally cannot absorb by adding (a result
+    # withdrawn, the points scheme changed): a stored tally counted before it is rebuilt.
+    rebuild_from = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -301,6 +304,23 @@ class StandingsTable(models.Model):
     @property
     def pending(self) -> bool:
         return self.requested > self.computed
+
+
+class StandingsTally(models.Model):
+    """The running totals behind a standings table (`league.standings.Tally` as JSON), as they
+    were when the table was computed with `requested` at `counted`. A refresh adds the results
+    finished since to it instead of counting every result again (docs/standings.md).
+
+    Kept apart from `StandingsTable` so that serving a table never reads it."""
+
+    table = models.OneToOneField(
+        StandingsTable, on_delete=models.CASCADE, primary_key=True, related_name="tally"
+    )
+    counted = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"tally of {self.table}"
 
 
 class PlayerRating(models.Model):

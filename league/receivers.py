@@ -23,7 +23,7 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")
 def withdraw_stage_result(sender: type[Match], match: Match, **kwargs: Any) -> None:
     stages.stage_result_withdrawn(match_id=match.pk)
-    standings_services.result_changed(match)
+    standings_services.result_changed(match, withdrawn=True)
 
 
 @receiver(match_voided, sender=Match, dispatch_uid="league.stage_result_voided")
@@ -32,4 +32,4 @@ def void_stage_result(
 ) -> None:
     if was_finished:
         stages.stage_result_withdrawn(match_id=match.pk)
-        standings_services.result_changed(match)
+        standings_services.result_changed(match, withdrawn=True)

@@ -1,6 +1,10 @@
 """Standings and ratings: mark what a change makes stale (in the changing transaction), and
-refresh it from the finished results (in a Celery job). A refresh always computes from
-scratch what it serves, so the stored tables converge to a from-scratch computation whatever
+refresh it from the finished results (in a Celery job).
+
+A refresh adds the results finished since the last one to the table's stored tally and ranks
+again; a change that adding cannot express (a result withdrawn, the points scheme changed), or a
+tally that disagrees with the finished matches, rebuilds the tally from scratch. Adding is
+idempotent and order-free, so the stored tables converge to a from-scratch computation whatever
 order results arrive in and whatever failed in between (docs/standings.md)."""
 
 import dataclasses
@@ -8,11 +12,11 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
@@ -30,9 +34,13 @@ from league.models import (
     StageForfeit,
     StandingsScope,
     StandingsTable,
+    StandingsTally,
 )
 
 logger = logging.getLogger(__name__)
+
+# A refresh stores the tally it added to once this many results were added since the stored one.
+TALLY_STORE_EVERY = 25
 
 Scope = tuple[str, int]
 
@@ -64,15 +72,17 @@ def _league_of(scope: Scope) -> int:
     return int(Stage.objects.values_list("event__league_id", flat=True).get(pk=scope_id))
 
 
-def standings_mark(scopes: Iterable[Scope]) -> list[int]:
+def standings_mark(scopes: Iterable[Scope], *, rebuild: bool = False) -> list[int]:
     """Record that these tables are out of date (creating them if new) and enqueue their
     refresh once the surrounding transaction commits. The record is durable even when the
-    broker is down: the beat sweep finds it."""
+    broker is down: the beat sweep finds it. `rebuild`: the change takes something away (a
+    withdrawn result, another points scheme), so the next refresh counts from scratch."""
+    marks: dict[str, Any] = {"requested": F("requested") + 1}
+    if rebuild:
+        marks["rebuild_from"] = F("requested") + 1
     table_ids = []
     for kind, scope_id in scopes:
-        updated = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).update(
-            requested=F("requested") + 1
-        )
+        updated = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).update(**marks)
         if not updated:
             StandingsTable.objects.get_or_create(
                 scope=kind, scope_id=scope_id, defaults={"league_id": _league_of((kind, scope_id))}
@@ -88,9 +98,11 @@ def standings_mark(scopes: Iterable[Scope]) -> list[int]:
 
 
 def league_settings_changed(*, league_id: int) -> None:
-    """The league's tiebreak order or points changed: every table of it is stale."""
+    """The league's tiebreak order or points changed: every table of it is stale, and its
+    tally is counted again (points are part of it)."""
     standings_mark(
-        StandingsTable.objects.filter(league_id=league_id).values_list("scope", "scope_id")
+        StandingsTable.objects.filter(league_id=league_id).values_list("scope", "scope_id"),
+        rebuild=True,
     )
 
 
@@ -104,10 +116,11 @@ def ratings_mark(league_id: int) -> None:
     tasks.enqueue_on_commit(tasks.ratings_refresh, league_id)
 
 
-def result_changed(match: Match) -> None:
-    """A match's result started or stopped counting: its tables and ratings are stale."""
+def result_changed(match: Match, *, withdrawn: bool = False) -> None:
+    """A match's result started (`withdrawn=False`) or stopped counting: its tables and ratings
+    are stale. A withdrawn result cannot be subtracted from a tally: its tables are rebuilt."""
     scopes = scopes_of_match(match)
-    standings_mark(scopes)
+    standings_mark(scopes, rebuild=withdrawn)
     for kind, scope_id in scopes:
         if kind == StandingsScope.LEAGUE:
             ratings_mark(scope_id)
@@ -136,16 +149,23 @@ def _stage_filter(scope: Scope, prefix: str) -> Q:
 
 
 def load_results(
-    scope: Scope, *, since: datetime | None = None, with_times: bool = True
+    scope: Scope,
+    *,
+    since: datetime | None = None,
+    with_times: bool = True,
+    match_ids: Collection[int] | None = None,
 ) -> tuple[list[standings.MatchResult], list[standings.Bye]]:
     """The finished results and byes that count in `scope`, in a constant number of queries:
     finished matches with their seats, forfeits (a walkover becomes a result of its own, and a
     player who forfeited a table that played on is added to it as last), and byes.
     `with_times=False` leaves out when each finished: ratings need it, standings do not, and
-    reading 20,000 timestamps costs a third of a second."""
+    reading 20,000 timestamps costs a third of a second. `since` and `match_ids` narrow the
+    finished matches (walkovers and byes are always all of them: there are few)."""
     matches = _finished(scope)
     if since is not None:
         matches = matches.filter(finished_at__gte=since)
+    if match_ids is not None:
+        matches = matches.filter(pk__in=list(match_ids))
     info: dict[int, tuple[datetime | None, int | None]]
     if with_times:
         info = {
@@ -256,30 +276,56 @@ def settings_of(scope: Scope) -> tuple[League, list[str], dict[str, Any], list[i
     return league, league.tiebreak, league.points, []
 
 
+def build_tally(scope: Scope) -> standings.Tally:
+    """The tally of `scope` counted from scratch: every finished result, bye and entrant."""
+    league, _, points, players = settings_of(scope)
+    return _counted_afresh(scope, league, points, players)
+
+
+def _counted_afresh(
+    scope: Scope, league: League, points: dict[str, Any], players: Iterable[int]
+) -> standings.Tally:
+    tally = standings.Tally(game=league.game, points=standings.LeaguePoints.from_json(points))
+    _count(tally, scope, players)
+    return tally
+
+
+def _count(
+    tally: standings.Tally,
+    scope: Scope,
+    players: Iterable[int],
+    match_ids: Collection[int] | None = None,
+) -> None:
+    """Add to `tally` the entrants, byes, walkovers and finished results of `scope` (only the
+    matches of `match_ids` when given); what it has counted already is ignored."""
+    for player in players:
+        tally.add_player(player)
+    results, byes = load_results(scope, with_times=False, match_ids=match_ids)
+    tally.add_results(results)
+    for bye in byes:
+        tally.add_bye(bye)
+
+
 def compute_table(scope: Scope) -> tuple[list[str], tuple[standings.Standing, ...]]:
     """The standings of `scope` computed from scratch, with the tiebreak order used."""
-    league, tiebreak, points, players = settings_of(scope)
-    results, byes = load_results(scope, with_times=False)
-    table = standings.compute_standings(
-        results,
-        game=league.game,
-        tiebreak_order=tiebreak,
-        byes=byes,
-        players=players,
-        points=standings.LeaguePoints.from_json(points),
-    )
-    return list(tiebreak), table
+    tiebreak = settings_of(scope)[1]
+    return list(tiebreak), standings.rank_standings(build_tally(scope), tiebreak)
 
 
 def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
     """The standings of `scope` computed from scratch: the tiebreak order and one row per
     player (with their display name)."""
     tiebreak, table = compute_table(scope)
+    return tiebreak, _rows(table)
+
+
+def _rows(table: Iterable[standings.Standing]) -> list[dict[str, Any]]:
+    """The stored rows of a ranked table, with each player's display name."""
+    table = list(table)
     names = dict(
         Player.objects.filter(pk__in=[s.player for s in table]).values_list("pk", "display_name")
     )
-    rows = [_row(standing, names.get(standing.player, "")) for standing in table]
-    return tiebreak, rows
+    return [_row(standing, names.get(standing.player, "")) for standing in table]
 
 
 ROW_FIELDS = tuple(
@@ -298,27 +344,101 @@ def _row(standing: standings.Standing, name: str) -> dict[str, Any]:
     return row
 
 
-def standings_refresh(*, table_id: int) -> bool:
-    """Recompute one table if it is stale; True when it computed. Coalescing: a refresh that
-    finds the table current does nothing, so a burst of results costs one or two recomputes.
-    Two concurrent refreshes are harmless: the one that saw more marks writes last."""
-    table = StandingsTable.objects.filter(pk=table_id).first()
-    if table is None or not table.pending:
-        return False
-    seen = table.requested
-    started = time.perf_counter()
-    logger.info("Refreshing standings table %s (%s %s).", table_id, table.scope, table.scope_id)
-    tiebreak, rows = compute_rows((table.scope, table.scope_id))
-    StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
-        rows=rows, tiebreak=tiebreak, computed=seen, computed_at=timezone.now()
+def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
+    """Bring one table up to date if it is stale; True when it computed. Coalescing: a refresh
+    that finds the table current does nothing, so a burst of results costs one or two
+    recomputes. The results finished since the last refresh are added to the stored tally
+    (`rebuild` counts everything again instead). Two concurrent refreshes are harmless: only
+    the one that saw more marks writes, table and tally together."""
+    state = (
+        StandingsTable.objects.filter(pk=table_id)
+        .values("scope", "scope_id", "requested", "computed", "rebuild_from")
+        .first()
     )
+    if state is None or state["requested"] <= state["computed"]:
+        return False
+    seen = state["requested"]
+    scope: Scope = (state["scope"], state["scope_id"])
+    started = time.perf_counter()
+    logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
+    league, tiebreak, points, players = settings_of(scope)
+    tally = None if rebuild else _stored_tally(table_id, state["rebuild_from"], points)
+    added = None if tally is None else _count_since(tally, scope, players)
+    if tally is None or added is None:
+        tally = _counted_afresh(scope, league, points, players)
+    rows = _rows(standings.rank_standings(tally, tiebreak))
+    with transaction.atomic():
+        written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
+            rows=rows, tiebreak=list(tiebreak), computed=seen, computed_at=timezone.now()
+        )
+        # Storing 20,000 tables' tally takes longer than adding a few dozen results to it:
+        # the stored one is brought up to date only now and then (or after a rebuild).
+        if written and (added is None or added >= TALLY_STORE_EVERY):
+            StandingsTally.objects.bulk_create(
+                [StandingsTally(table_id=table_id, counted=seen, data=tally.to_json())],
+                update_conflicts=True,
+                unique_fields=["table"],
+                update_fields=["counted", "data"],
+            )
     logger.info(
-        "Refreshed standings table %s: %d rows in %.3f s.",
+        "Refreshed standings table %s: %d rows, %s, in %.3f s.",
         table_id,
         len(rows),
+        "counted from scratch" if added is None else f"{added} results added to its tally",
         time.perf_counter() - started,
     )
     return True
+
+
+def _stored_tally(
+    table_id: int, rebuild_from: int, points: dict[str, Any]
+) -> standings.Tally | None:
+    """The table's stored tally, or None when there is none worth adding to: counted before a
+    change that needs a rebuild, with another points scheme, or unreadable."""
+    stored = (
+        StandingsTally.objects.filter(table_id=table_id, counted__gte=rebuild_from)
+        .values_list("data", flat=True)
+        .first()
+    )
+    if stored is None:
+        return None
+    try:
+        tally = standings.Tally.from_json(stored)
+    except standings.StandingsError as error:
+        logger.warning("Standings table %s: %s Counting from scratch.", table_id, error.message)
+        return None
+    return tally if tally.points == standings.LeaguePoints.from_json(points) else None
+
+
+def _count_since(tally: standings.Tally, scope: Scope, players: Iterable[int]) -> int | None:
+    """Add to `tally` what finished in `scope` since it was counted; how many results that
+    was. None (the tally is then of no use) when it counts a match that no longer stands: a
+    withdrawal whose rebuild mark was missed must not survive in the table."""
+    finished = _ids(_finished(scope))
+    counted = {match_id for match_id in tally.match_ids if match_id > 0}  # < 0: walkovers
+    if not counted <= finished:
+        logger.warning("Standings %s %s: the tally counts withdrawn results.", *scope)
+        return None
+    new = finished - counted
+    _count(tally, scope, players, match_ids=new)
+    return len(new)
+
+
+def _ids(matches: QuerySet[Match]) -> set[int]:
+    """The ids of `matches`, fetched as plain rows: Django's per-row iteration costs more than
+    the query itself at 20,000 ids."""
+    sql, params = matches.values_list("pk").order_by().query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {row[0] for row in cursor.fetchall()}
+
+
+def standings_recompute(*, table_id: int) -> None:
+    """Count one table again from scratch now, whatever its state (`recompute_standings`)."""
+    StandingsTable.objects.filter(pk=table_id).update(
+        requested=F("requested") + 1, rebuild_from=F("requested") + 1
+    )
+    standings_refresh(table_id=table_id, rebuild=True)
 
 
 def standings_table(scope: Scope) -> StandingsTable:

@@ -6,6 +6,7 @@ import json
 import random
 import socket
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -15,6 +16,8 @@ from celery.contrib.testing.worker import start_worker
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 import scoring
@@ -31,6 +34,7 @@ from league.models import (
     RatingsState,
     StandingsScope,
     StandingsTable,
+    StandingsTally,
 )
 from league.services import stages
 from league.services import standings as standings_services
@@ -401,3 +405,199 @@ def test_seeding_by_rating_puts_the_best_rated_first_and_the_unrated_after(leagu
     )
     seeds = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
     assert seeds == [field[2], field[1], field[0], *field[3:]]
+
+
+# --- The stored tally: a refresh adds what finished since; a withdrawal counts afresh ----------
+
+
+def _tally(scope: tuple[str, int]) -> StandingsTally:
+    return StandingsTally.objects.get(table__scope=scope[0], table__scope_id=scope[1])
+
+
+def _inflate_stored_total(scope: tuple[str, int], player: int, by: int) -> None:
+    """Tamper with the stored tally, so the tables show whether a refresh added to it."""
+    stored = _tally(scope)
+    index = stored.data["players"]["player"].index(player)
+    stored.data["players"]["total_score"][index] += by
+    stored.save()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_adds_new_results_to_the_stored_tally_and_a_withdrawal_counts_afresh(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    ids = [_seat(league_event, field[i : i + 3]) for i in range(3)]
+    _finish(ids[0], 0)
+    assert _tally(scope).counted == _stored(*scope).computed  # the first refresh counted all
+    _finish(ids[1], 1)
+    _inflate_stored_total(scope, field[1], 1000)
+    _finish(ids[2], 7)
+    row = next(row for row in _stored(*scope).rows if row["player"] == field[1])
+    fresh = next(row for row in _fresh(scope) if row["player"] == field[1])
+    assert row["total_score"] == cast("int", fresh["total_score"]) + 1000  # added to the tally
+    game_services.turn_undo(match_id=ids[2], undone_by=organizer)  # a result withdrawn
+    assert _stored(*scope).rows == _fresh(scope)
+    assert _tally(scope).counted == _stored(*scope).computed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tally_counting_a_result_that_no_longer_stands_is_not_added_to(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    ids = [_seat(league_event, field[i : i + 2]) for i in range(3)]
+    with _no_tasks():
+        _finish(ids[0], 1)
+        _finish(ids[1], 2)
+    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    with _no_tasks():
+        game_services.match_void(match_id=ids[0], voided_by=organizer)
+        _finish(ids[2], 3)
+    # As if the withdrawal's rebuild mark had been lost: the tally still counts the void match.
+    StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).update(rebuild_from=0)
+    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    assert _stored(*scope).rows == _fresh(scope)
+    assert ids[0] not in [result.match_id for result in standings_services.load_results(scope)[0]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_undone_and_played_again_between_two_refreshes_is_counted_afresh(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    match_id = _seat(league_event, field[:3])
+    _finish(match_id, 1)
+    before = _stored(*scope).rows
+    with _no_tasks():  # no job runs between the undo and the new last turns
+        for _ in range(6):
+            game_services.turn_undo(match_id=match_id, undone_by=organizer)
+        reopened = Match.objects.get(pk=match_id)
+        for turn in simulate.play_game(reopened.scoring_game(), seed=41):
+            game_services.turn_submit(match_id=match_id, turn=turn)
+    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    assert _stored(*scope).rows == _fresh(scope)
+    assert _stored(*scope).rows != before  # the same match, another result
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"version": 1},
+        {"tables": {"players": {"dtype": "<f8", "data": ""}}},
+        {"players": {"player": [1]}},
+    ],
+)
+def test_an_unreadable_stored_tally_is_counted_afresh(league_event, field, damage):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    _finish(_seat(league_event, field[:3]), 1)
+    stored = _tally(scope)
+    stored.data = {**stored.data, **damage}
+    stored.save()
+    _finish(_seat(league_event, field[2:5]), 2)
+    assert _stored(*scope).rows == _fresh(scope)
+    assert _tally(scope).data["version"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_points_scheme_counts_every_table_afresh(league_event, field, organizer):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    for seed in range(3):
+        _finish(_seat(league_event, field[seed : seed + 3]), seed)
+    client = APIClient()
+    client.force_authenticate(organizer)
+    response = client.patch(
+        f"/api/v1/leagues/{league_event.league.slug}/",
+        {"points": {"placement": {"3": [10, 4, 0]}}},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert _stored(*scope).rows == _fresh(scope)
+    assert max(row["points"] for row in _stored(*scope).rows) >= 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
+    league_event, field, monkeypatch
+):
+    monkeypatch.setattr(standings_services, "TALLY_STORE_EVERY", 3)
+    scope = (StandingsScope.EVENT, league_event.pk)
+    _finish(_seat(league_event, field[:2]), 0)
+    first = _tally(scope).counted
+    counted = []
+    for seed in range(1, 7):
+        _finish(_seat(league_event, field[seed % 5 : seed % 5 + 2]), seed)
+        counted.append(_tally(scope).counted)
+        assert _stored(*scope).rows == _fresh(scope)
+    # Stored again at the 3rd and 6th result added since the stored one, not in between.
+    assert counted == [first, first, first + 3, first + 3, first + 3, first + 6]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
+def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event):
+    counts = []
+    for size in (4, 12):
+        players = [
+            Player.objects.create(display_name=f"R{size}-{i}", handle=f"r{size}-{i}").pk
+            for i in range(size)
+        ]
+        for i in range(size):
+            _finish(_seat(league_event, [players[i], players[(i + 1) % size]]), i)
+        with _no_tasks():
+            _finish(_seat(league_event, players[:2]), 99)
+        table = _stored(StandingsScope.EVENT, league_event.pk)
+        with CaptureQueriesContext(connection) as captured:
+            assert standings_services.standings_refresh(table_id=table.pk)
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db(transaction=True)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["finish", "undo", "void", "refresh"]), st.integers(0, 99)),
+        min_size=4,
+        max_size=14,
+    )
+)
+def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_undos_and_voids(
+    organizer, steps
+):
+    """Random league nights: results, undos and voids, with the refresh jobs running at
+    arbitrary moments in between (or not at all); once the last job ran, every table equals a
+    from-scratch computation."""
+    run = uuid.uuid4().hex[:8]
+    league = League.objects.create(name=f"Random {run}", slug=f"random-{run}", game="yardkle")
+    event = Event.objects.create(league=league, name="Night", date="2026-08-01")
+    players = [
+        Player.objects.create(display_name=f"{run}-{i}", handle=f"{run}-{i}").pk for i in range(5)
+    ]
+    scopes = [(StandingsScope.EVENT, event.pk), (StandingsScope.LEAGUE, league.pk)]
+    finished: list[int] = []
+    with _no_tasks():
+        for action, number in steps:
+            if action == "finish":
+                seated = [players[(number + k) % 5] for k in range(2 + number % 3)]
+                _finish(_seat(event, seated), number)
+                finished.append(Match.objects.latest("pk").pk)
+            elif action in ("undo", "void") and finished:
+                match_id = finished.pop(number % len(finished))
+                if action == "undo":
+                    game_services.turn_undo(match_id=match_id, undone_by=organizer)
+                else:
+                    game_services.match_void(match_id=match_id, voided_by=organizer)
+            elif action == "refresh":
+                for scope in scopes:
+                    table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
+                    if table is not None:
+                        standings_services.standings_refresh(table_id=table.pk)
+    standings_services.standings_sweep()
+    kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
+    assert standings_services.standings_differences(kept) == []

@@ -6,10 +6,9 @@ differs or is still pending)."""
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import F
 from tqdm import tqdm
 
-from league.models import Event, League, StandingsScope, StandingsTable
+from league.models import Event, League, StandingsScope
 from league.services import standings
 
 
@@ -39,8 +38,7 @@ class Command(BaseCommand):
             return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
             table = standings.standings_table((kind, scope_id))
-            StandingsTable.objects.filter(pk=table.pk).update(requested=F("requested") + 1)
-            standings.standings_refresh(table_id=table.pk)
+            standings.standings_recompute(table_id=table.pk)
         self.stdout.write(self.style.SUCCESS(f"Recomputed {len(scopes)} standings tables."))
 
     def _scopes(self, slug: str | None, event_id: int | None) -> list[tuple[str, int]]:
