@@ -194,8 +194,8 @@ def event_loose_matches(event: Event) -> list[Match]:
 
 
 def stored_standings(scopes: Iterable[tuple[str, int]]) -> dict[tuple[str, int], StandingsTable]:
-    """The stored standings tables of several scopes, in one query; a scope with no table yet
-    is missing from the answer."""
+    """The stored standings tables of several scopes, in one query; a scope with no table
+    computed yet is missing from the answer."""
     wanted = list(scopes)
     if not wanted:
         return {}
@@ -203,7 +203,8 @@ def stored_standings(scopes: Iterable[tuple[str, int]]) -> dict[tuple[str, int],
     for kind, scope_id in wanted:
         condition |= Q(scope=kind, scope_id=scope_id)
     return {
-        (table.scope, table.scope_id): table for table in StandingsTable.objects.filter(condition)
+        (table.scope, table.scope_id): table
+        for table in StandingsTable.objects.filter(condition, computed_at__isnull=False)
     }
 
 

@@ -31,7 +31,7 @@ from league.models import (
     StandingsScope,
 )
 from league.services.organization import LeagueError, ruleset_for_event
-from league.services.standings import compute_table
+from league.services.standings import compute_table, standings_mark
 
 
 class StageConflict(LeagueError):
@@ -199,7 +199,21 @@ def stage_start(*, stage_id: int) -> Stage:
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at", "rounds", "bracket"])
     _advance(stage)
+    _standings_moved(stage)  # its entrants are listed, and first-round byes count
     return stage
+
+
+def _standings_moved(stage: Stage) -> None:
+    """Byes, walkovers and entrants count in the stage's, event's and league's tables; a
+    change to them outside a finished match marks those tables stale (a finished match marks
+    them itself)."""
+    standings_mark(
+        [
+            (StandingsScope.STAGE, stage.pk),
+            (StandingsScope.EVENT, stage.event_id),
+            (StandingsScope.LEAGUE, stage.event.league_id),
+        ]
+    )
 
 
 def _take_qualifiers(stage: Stage) -> None:
@@ -417,6 +431,7 @@ def stage_forfeit(*, stage_match_id: int, player_id: int) -> StageMatch:
         stage_match.save(update_fields=["match"])
     if stage.status == StageStatus.RUNNING:
         _advance(stage)
+    _standings_moved(stage)
     return stage_match
 
 

@@ -442,13 +442,15 @@ def standings_recompute(*, table_id: int) -> None:
 
 
 def standings_table(scope: Scope) -> StandingsTable:
-    """The stored table of `scope`; computed on the spot the first time it is asked for."""
+    """The stored table of `scope`; computed on the spot the first time it is asked for (also
+    when it was marked, e.g. by a stage starting, but its first job has not run yet)."""
     table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
-    if table is None:
-        with transaction.atomic():
-            table, _ = StandingsTable.objects.get_or_create(
-                scope=scope[0], scope_id=scope[1], defaults={"league_id": _league_of(scope)}
-            )
+    if table is None or table.computed_at is None:
+        if table is None:
+            with transaction.atomic():
+                table, _ = StandingsTable.objects.get_or_create(
+                    scope=scope[0], scope_id=scope[1], defaults={"league_id": _league_of(scope)}
+                )
         standings_refresh(table_id=table.pk)
         table.refresh_from_db()
     return table

@@ -601,3 +601,27 @@ def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_und
     standings_services.standings_sweep()
     kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
     assert standings_services.standings_differences(kept) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_round_byes_and_a_walkover_move_the_tables_without_a_finished_match(
+    league_event, field
+):
+    _finish(_seat(league_event, field[:2]), 1)  # the event's and league's tables exist
+    swiss = stages.stage_create(
+        event_id=league_event.pk, name="Swiss", format="swiss", player_ids=field[:5]
+    )
+    stages.stage_start(stage_id=swiss.pk)  # five players at pairs: one first-round bye
+    scopes = [(StandingsScope.EVENT, league_event.pk), (StandingsScope.STAGE, swiss.pk)]
+    assert sum(row["byes"] for row in _stored(*scopes[0]).rows) == 1
+    knockout = stages.stage_create(
+        event_id=league_event.pk, name="KO", format="single_elimination", player_ids=field[:4]
+    )
+    stages.stage_start(stage_id=knockout.pk)
+    first = knockout.stage_matches.order_by("slot").first()
+    no_show = first.match.seats.order_by("order").first().player_id
+    stages.stage_forfeit(stage_match_id=first.pk, player_id=no_show)
+    scopes.append((StandingsScope.STAGE, knockout.pk))
+    assert standings_services.standings_differences(scopes) == []
+    row = next(row for row in _stored(*scopes[2]).rows if row["player"] == no_show)
+    assert row["forfeits"] == 1
