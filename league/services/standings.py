@@ -349,7 +349,7 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     that finds the table current does nothing, so a burst of results costs one or two
     recomputes. The results finished since the last refresh are added to the stored tally
     (`rebuild` counts everything again instead). Two concurrent refreshes are harmless: only
-    the one that saw more marks writes, table and tally together."""
+    the one that saw more marks writes."""
     state = (
         StandingsTable.objects.filter(pk=table_id)
         .values("scope", "scope_id", "requested", "computed", "rebuild_from")
@@ -367,19 +367,14 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     if tally is None or added is None:
         tally = _counted_afresh(scope, league, points, players)
     rows = _rows(standings.rank_standings(tally, tiebreak))
-    with transaction.atomic():
-        written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
-            rows=rows, tiebreak=list(tiebreak), computed=seen, computed_at=timezone.now()
-        )
-        # Storing 20,000 tables' tally takes longer than adding a few dozen results to it:
-        # the stored one is brought up to date only now and then (or after a rebuild).
-        if written and (added is None or added >= TALLY_STORE_EVERY):
-            StandingsTally.objects.bulk_create(
-                [StandingsTally(table_id=table_id, counted=seen, data=tally.to_json())],
-                update_conflicts=True,
-                unique_fields=["table"],
-                update_fields=["counted", "data"],
-            )
+    written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
+        rows=rows, tiebreak=list(tiebreak), computed=seen, computed_at=timezone.now()
+    )
+    # Storing 20,000 tables' tally takes longer than adding a few dozen results to it: the
+    # stored one is brought up to date only now and then (or after a rebuild), once the new
+    # table is already served.
+    if written and (added is None or added >= TALLY_STORE_EVERY):
+        _store_tally(table_id, seen, tally)
     logger.info(
         "Refreshed standings table %s: %d rows, %s, in %.3f s.",
         table_id,
@@ -388,6 +383,19 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
         time.perf_counter() - started,
     )
     return True
+
+
+def _store_tally(table_id: int, counted: int, tally: standings.Tally) -> None:
+    """Store `tally` as the table's, counted at mark `counted`, unless a refresh that saw a
+    later mark stored one first. Any stored tally is safe to add to, however old: it is only
+    a head start."""
+    data = tally.to_json()
+    if not StandingsTally.objects.filter(table_id=table_id, counted__lt=counted).update(
+        counted=counted, data=data
+    ):
+        StandingsTally.objects.bulk_create(
+            [StandingsTally(table_id=table_id, counted=counted, data=data)], ignore_conflicts=True
+        )
 
 
 def _stored_tally(
