@@ -60,6 +60,7 @@ class Stack:
 
     name: str
     web_workers: int = 4
+    settings: str = "config.settings.production"
     env_overrides: Mapping[str, str] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
@@ -77,7 +78,7 @@ class Stack:
         LOGS.mkdir(parents=True, exist_ok=True)
         self.env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DJANGO_SETTINGS_MODULE": self.settings,
             "SECRET_KEY": "system-harness-" + "x" * 50,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "false",

@@ -1,0 +1,8 @@
+"""The project's URLs plus the floor endpoint (config.settings.bench only)."""
+
+from django.urls import path
+
+from benchmarks.floor.views import FloorInsert
+from config.urls import urlpatterns as project_urlpatterns
+
+urlpatterns = [path("bench/floor/", FloorInsert.as_view()), *project_urlpatterns]
