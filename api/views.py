@@ -1,6 +1,6 @@
 """The API's views: parse, check permission, call one service, answer. No rules here."""
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
@@ -33,6 +33,7 @@ from league.services import stages as stage_services
 from league.services import standings as standings_services
 from scoring import RuleViolation
 
+_Row = TypeVar("_Row")
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -244,6 +245,13 @@ class MatchViewSet(
         if self.action == "list":
             return Match.objects.prefetch_related("seats__player")
         return Match.objects.select_related("event__league")
+
+    def filter_queryset(self, queryset: QuerySet[Match, _Row]) -> QuerySet[Match, _Row]:
+        # ?event=, ?status= and ?game= narrow the list; one match is found by its id alone
+        # (building the filter set for every turn cost more than the rest of the lookup).
+        if self.action != "list":
+            return queryset
+        return super().filter_queryset(queryset)
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         if self.action == "retrieve":

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 import scoring
@@ -167,7 +167,14 @@ def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
 
 
 def _seats(match: Match) -> list[Seat]:
-    return list(match.seats.select_related("player").order_by("order"))
+    """The match's seats in play order, with their players, in one query. They are kept as
+    the match's prefetched `seats`, so what shows the match next (the API's answer to the
+    turn) reads them from there instead of querying again, once per seat."""
+    prefetch_related_objects(
+        [match],
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order")),
+    )
+    return list(match.seats.all())
 
 
 @transaction.atomic
@@ -282,9 +289,12 @@ def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
     match.finished_at = None
     match.save(update_fields=["state", "turns_played", "status", "finished_at"])
     if was_finished:
-        Seat.objects.filter(match=match).update(
-            total=None, placement=None, yardzees=None, upper_bonus=None, yardkles=None
-        )
+        # On the seats themselves, so the match's prefetched seats stay what is stored.
+        fields = ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
+        for seat in seats:
+            for name in fields:
+                setattr(seat, name, None)
+        Seat.objects.bulk_update(seats, fields)
         signals.match_reopened.send(sender=Match, match=match)
     return record
 
@@ -338,7 +348,8 @@ def idempotent_submission(*, match_id: int, key: str | None, fingerprint: str) -
     with another body raises IdempotencyKeyReused. The write's answer is recorded in the same
     transaction as the write, so either both are stored or neither."""
     with transaction.atomic():
-        _lock(match_id)
+        # Only the lock: the write locks and reads the match itself.
+        Match.objects.select_for_update().values_list("pk", flat=True).get(pk=match_id)
         receipt = Receipt(match_id, key, fingerprint)
         if key is not None:
             receipt.replay = SubmissionReceipt.objects.filter(match_id=match_id, key=key).first()

@@ -52,3 +52,39 @@ def test_match_list_query_count_does_not_grow_with_matches(players, seat_match):
     for i in range(5):
         seat_match("yardkle", players[i : i + 2])
     assert _queries(lambda: APIClient().get("/api/v1/matches/")) == few
+
+
+def _turn_queries(seat_match, players, *, key: str | None) -> int:
+    """Queries of one turn POST (the third, as the phone page sends it) in a match of
+    `players`, after two turns."""
+    match = seat_match("yardzee", players)
+    game = scoring.new_game("yardzee", len(players), {})
+    rng = random.Random(3)
+    client = APIClient()
+    url = f"/api/v1/matches/{match['id']}/"
+    headers = {"HTTP_X_SCORE_KEY": match["score_key"]}
+    count = 0
+    for number in range(1, 4):
+        turn = next_turn_for(match, game, rng)
+        body = {**turn, "turn_number": number}
+        if key is not None:
+            headers["HTTP_IDEMPOTENCY_KEY"] = f"{key}-{number}"
+        count = _queries(
+            lambda body=body: client.post(f"{url}turns/", body, format="json", **headers)
+        )
+        game.play(turn)
+        match = client.get(url).json()
+    return count
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", [None, "retry-safe"])
+def test_post_turn_query_count_does_not_grow_with_players(players, seat_match, key):
+    """The answer shows every seat and player: they are the ones the turn was checked
+    against, not fetched again one by one."""
+    two = _turn_queries(seat_match, players[:2], key=key)
+    five = _turn_queries(seat_match, players[:5], key=key)
+    assert two == five
+    # Read the match for the permission; lock it; read any receipt; lock and read it with its
+    # seats; store the turn and the state; store the receipt (plus transaction statements).
+    assert five <= (12 if key else 11)
