@@ -181,31 +181,54 @@ def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[StageEntry]]:
     return entries
 
 
-def event_loose_matches(event: Event) -> list[Match]:
-    """An event's matches that belong to no stage (the casual tables of a league night),
-    newest first, with their seats and players, in two queries."""
+def _loose_matches(event: Event) -> QuerySet[Match]:
+    return Match.objects.filter(event=event, stage_match__isnull=True)
+
+
+def event_loose_matches(event: Event, *, limit: int) -> list[Match]:
+    """An event's latest `limit` matches that belong to no stage (the casual tables of a
+    league night), newest first, with their seats and players, in two queries."""
     return list(
-        Match.objects.filter(event=event, stage_match__isnull=True)
+        _loose_matches(event)
+        .defer("state", "rules")  # a line of the list shows neither
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         )
-        .order_by("-created_at", "-pk")
+        .order_by("-created_at", "-pk")[:limit]
     )
 
 
-def stored_standings(scopes: Iterable[tuple[str, int]]) -> dict[tuple[str, int], StandingsTable]:
+def event_loose_match_counts(event: Event) -> dict[str, int]:
+    """How many matches outside any stage the event has (`all`), and how many of them are
+    still to be played or being played (`open`), in one query."""
+    return _loose_matches(event).aggregate(
+        all=Count("pk"),
+        open=Count("pk", filter=Q(status__in=[MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS])),
+    )
+
+
+def stored_standings(
+    scopes: Iterable[tuple[str, int]], *, rows: bool = True
+) -> dict[tuple[str, int], StandingsTable]:
     """The stored standings tables of several scopes, in one query; a scope with no table
-    computed yet is missing from the answer."""
+    computed yet is missing from the answer. `rows=False` leaves out the rows (a 1,000-row
+    table is a large JSON document), for a page that only needs to know which version is
+    stored."""
     wanted = list(scopes)
     if not wanted:
         return {}
     condition = Q()
     for kind, scope_id in wanted:
         condition |= Q(scope=kind, scope_id=scope_id)
-    return {
-        (table.scope, table.scope_id): table
-        for table in StandingsTable.objects.filter(condition, computed_at__isnull=False)
-    }
+    tables = StandingsTable.objects.filter(condition, computed_at__isnull=False)
+    if not rows:
+        tables = tables.defer("rows")
+    return {(table.scope, table.scope_id): table for table in tables}
+
+
+def ratings_state(league: League) -> RatingsState | None:
+    """Whether the league's ratings are current, and which computation they come from."""
+    return RatingsState.objects.filter(league=league).first()
 
 
 def player_seats(player: Player, limit: int = 50) -> list[Seat]:

@@ -17,12 +17,13 @@ from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import MatchStatus
-from league import draw, selectors
+from league import draw, selectors, table_cache
 from league.models import (
     Event,
     EventStatus,
     League,
     Player,
+    RatingsState,
     Stage,
     StageEntry,
     StageStatus,
@@ -47,6 +48,8 @@ LIVE_SECONDS = 15
 UPCOMING_SHOWN = 3
 RECENT_SHOWN = 5
 RESULTS_SHOWN = 50
+# An event's matches outside any stage, newest first; a season's worth would be thousands.
+MATCHES_SHOWN = 50
 
 Scope = tuple[str, int]
 
@@ -82,9 +85,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _tables(scopes: list[Scope]) -> dict[Scope, StandingsTable]:
-    """The stored tables of `scopes` in one query; one not stored yet is computed now (as the
-    API does), which happens once per scope."""
-    tables = selectors.stored_standings(scopes)
+    """The stored tables of `scopes` in one query, without their rows (`standings_html` loads
+    them only to render a version not rendered yet); one not stored yet is computed now (as
+    the API does), which happens once per scope."""
+    tables = selectors.stored_standings(scopes, rows=False)
     for scope in scopes:
         if scope not in tables:
             tables[scope] = standings_table(scope)
@@ -145,6 +149,58 @@ def standings_view(table: StandingsTable, *, caption: str) -> dict[str, Any]:
     }
 
 
+def _table_version(table: StandingsTable, caption: str) -> table_cache.Version:
+    """Everything `league/_standings.html` shows changes with one of these."""
+    return (
+        table.pk,
+        table.requested,
+        table.computed,
+        table.computed_at,
+        tuple(table.tiebreak),
+        caption,
+    )
+
+
+def standings_html(table: StandingsTable, *, caption: str) -> SafeString:
+    """The table as `league/_standings.html` shows it, rendered once per stored version of it
+    (`league.table_cache`): a table computed again is shown at once."""
+
+    def load() -> tuple[table_cache.Version, dict[str, Any]]:
+        # The rows with the version they belong to: one row, read in one statement.
+        stored = StandingsTable.objects.get(pk=table.pk)
+        return _table_version(stored, caption), {"table": standings_view(stored, caption=caption)}
+
+    return table_cache.render_cached("league/_standings.html", _table_version(table, caption), load)
+
+
+def _ratings_version(
+    league: League, state: RatingsState | None
+) -> tuple[int, str, int, int, object]:
+    if state is None:
+        return (league.pk, league.name, 0, 0, None)
+    return (league.pk, league.name, state.requested, state.computed, state.computed_at)
+
+
+def leaderboard_html(league: League, state: RatingsState | None) -> SafeString:
+    """The league's ratings leaderboard (`league/_leaderboard.html`), rendered once per
+    stored version of its ratings (`state`, as read for this request)."""
+
+    def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
+        before = selectors.ratings_state(league)
+        board = selectors.leaderboard(league)
+        after = selectors.ratings_state(league)
+        # Ratings computed between the reads: show them, but keep nothing under either version.
+        same = _ratings_version(league, before) == _ratings_version(league, after)
+        return (_ratings_version(league, after) if same else None), {
+            "league": league,
+            "leaderboard": board,
+        }
+
+    return table_cache.render_cached(
+        "league/_leaderboard.html", _ratings_version(league, state), load
+    )
+
+
 # --- League -----------------------------------------------------------------------------------
 
 
@@ -161,15 +217,15 @@ def league_context(slug: str) -> dict[str, Any]:
     league = get_object_or_404(League, slug=slug)
     scope = (StandingsScope.LEAGUE.value, league.pk)
     table = _tables([scope])[scope]
-    board = selectors.leaderboard(league)
+    ratings = selectors.ratings_state(league)
     events = list(league.events.all())
     return {
         "league": league,
-        "standings": standings_view(table, caption=f"{league.name}: league table"),
-        "leaderboard": board,
+        "standings": standings_html(table, caption=f"{league.name}: league table"),
+        "leaderboard": leaderboard_html(league, ratings),
         "events": events,
         "live": table.pending
-        or board["pending"]
+        or (ratings is not None and ratings.pending)
         or any(event.status == EventStatus.RUNNING for event in events),
         "live_seconds": LIVE_SECONDS,
         "tiebreak": [_metric_label(key) for key in table.tiebreak],
@@ -189,12 +245,13 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def event_context(event_id: int) -> dict[str, Any]:
-    """An event with every stage's standings, bracket or rounds, and its matches outside any
-    stage: about three queries per stage plus five, however many players and matches."""
+    """An event with every stage's standings, bracket or rounds, and its latest matches outside
+    any stage: about three queries per stage plus six, however many players and matches."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
     stages = selectors.event_stages(event)
     entries = selectors.stage_entries([stage.pk for stage in stages])
-    loose = selectors.event_loose_matches(event)
+    counts = selectors.event_loose_match_counts(event)
+    loose = selectors.event_loose_matches(event, limit=MATCHES_SHOWN) if counts["all"] else []
     event_scope = (StandingsScope.EVENT.value, event.pk)
     scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in stages]
     if loose:
@@ -205,12 +262,12 @@ def event_context(event_id: int) -> dict[str, Any]:
         for stage in stages
     ]
     event_table = (
-        standings_view(tables[event_scope], caption=f"{event.name}: standings") if loose else None
+        standings_html(tables[event_scope], caption=f"{event.name}: standings") if loose else None
     )
     live = event.status != EventStatus.CANCELLED and (
         any(stage.status == StageStatus.RUNNING for stage in stages)
         or any(table.pending for table in tables.values())
-        or any(match.is_open for match in loose)
+        or counts["open"] > 0
     )
     return {
         "event": event,
@@ -218,6 +275,7 @@ def event_context(event_id: int) -> dict[str, Any]:
         "stages": stage_views,
         "event_table": event_table,
         "matches": [_match_view(match, round_=None) for match in loose],
+        "matches_hidden": counts["all"] - len(loose),
         "live": live,
         "live_seconds": LIVE_SECONDS,
     }
@@ -251,7 +309,7 @@ def _stage_view(stage: Stage, entries: list[StageEntry], table: StandingsTable) 
     seeds = {entry.player_id: entry.seed for entry in entries}
     view: dict[str, Any] = {
         "stage": stage,
-        "standings": standings_view(table, caption=f"{stage.name}: standings"),
+        "standings": standings_html(table, caption=f"{stage.name}: standings"),
         "tiebreak": [_metric_label(key) for key in table.tiebreak],
         "bracket_svg": None,
         "rounds": [],

@@ -1,0 +1,76 @@
+"""Rendered tables of the pages (standings, leaderboards), kept in the cache under the stored
+version of what they show.
+
+A 1,000-row table takes longer to render than everything else on its page put together, and
+it changes only when it is computed again. So each stored version of a table is rendered
+once and then served from the cache (Redis in production, shared by every web process). The
+key is everything the HTML depends on: the version of the data (a table's `requested`,
+`computed` and `computed_at`, which every mark and every computation change), the caption and
+the template's source. A new computation, a new mark (the "pending" line) or a deploy with a
+changed template is a new key, so the page shows it at once; nothing is invalidated, old keys
+expire. A cache that cannot be reached is skipped with a warning (as the rate limits are):
+the table is then rendered for every request, as it was before."""
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Hashable
+from functools import cache as once
+from typing import Any
+
+from django.core.cache import cache
+from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+# A version no longer asked for (the table was computed again) is dropped after this long.
+KEEP_SECONDS = 24 * 60 * 60
+WARN_EVERY = 60.0
+_last_warning = [-WARN_EVERY]
+
+Version = tuple[Hashable, ...]
+# What `render_cached` calls on a miss: the context to render, and the version of the data in
+# it (None when the data changed while it was read: rendered, but not kept).
+Load = Callable[[], tuple[Version | None, dict[str, Any]]]
+
+
+@once
+def _template_digest(name: str) -> str:
+    """The template's own source, so that a deploy that changes it never serves old HTML."""
+    source = get_template(name).template.source  # type: ignore[attr-defined]
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def cache_key(template: str, version: Version) -> str:
+    digest = hashlib.sha256(repr(version).encode()).hexdigest()[:32]
+    return f"rendered:{template}:{_template_digest(template)}:{digest}"
+
+
+def _unreachable(error: Exception) -> None:
+    now = time.monotonic()
+    if now - _last_warning[0] >= WARN_EVERY:
+        _last_warning[0] = now
+        logger.warning("Cache unreachable (%s); rendering tables without it.", error)
+
+
+def render_cached(template: str, version: Version, load: Load) -> SafeString:
+    """`template` rendered with what `load()` returns, kept under `version`: the version of
+    the data as just read, without loading the data itself. On a miss `load` reads the data
+    again with its version (it may have moved on since): the HTML is kept under the version it
+    was rendered from."""
+    try:
+        html: str | None = cache.get(cache_key(template, version))
+    except (RedisError, OSError) as error:
+        _unreachable(error)
+        return mark_safe(render_to_string(template, load()[1]))  # noqa: S308 - escaped by the template
+    if html is None:
+        loaded, context = load()
+        html = render_to_string(template, context)
+        if loaded is not None:
+            try:
+                cache.set(cache_key(template, loaded), html, KEEP_SECONDS)
+            except (RedisError, OSError) as error:
+                _unreachable(error)
+    return mark_safe(html)  # noqa: S308 - rendered by a template, which escapes what it shows

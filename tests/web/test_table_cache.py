@@ -1,0 +1,147 @@
+"""The pages' standings tables and leaderboards are rendered once per stored version and then
+served from the cache (`league.table_cache`): a table computed again, or newly marked
+pending, shows at once; a cache that is down only costs the rendering; an event's long list of
+casual matches shows its latest ones."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from league import views
+from league.models import Player, PlayerRating, StandingsTable
+
+from .conftest import make_players, play, refresh_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows(page: str, table_id: str) -> list[int]:
+    table = page.split(f'id="{table_id}"')[1].split("</table>")[0]
+    return [int(p) for p in re.findall(r'<tr data-player="(\d+)">', table)]
+
+
+def _leaderboard(page: str) -> list[int]:
+    board = page.split('class="leaderboard"')[1].split("</table>")[0]
+    return [int(p) for p in re.findall(r'<tr data-player="(\d+)">', board)]
+
+
+def test_the_league_page_shows_a_table_computed_again_at_once(client: Client, zee_event, seat):
+    players = make_players(4)
+    play(seat(zee_event, players[:2]), seed=1)
+    refresh_tables()
+    league = zee_event.league
+    url = f"/leagues/{league.slug}/"
+    table_id = f"standings-league-{league.pk}"
+    first = client.get(url).content.decode()
+    assert client.get(url).content.decode() == first  # served again, from the cache
+    assert sorted(_rows(first, table_id)) == sorted(p.pk for p in players[:2])
+
+    play(seat(zee_event, players[2:]), seed=2)
+    pending = client.get(url).content.decode()  # marked, its job not run yet
+    assert "Newer results are still being counted." in pending
+    assert sorted(_rows(pending, table_id)) == sorted(p.pk for p in players[:2])
+
+    refresh_tables()
+    page = client.get(url).content.decode()
+    stored = StandingsTable.objects.get(scope="league", scope_id=league.pk)
+    assert _rows(page, table_id) == [row["player"] for row in stored.rows]
+    assert len(stored.rows) == 4
+    assert "still being counted" not in page
+    rated = PlayerRating.objects.filter(league=league).order_by("-ordinal", "player_id")
+    assert _leaderboard(page) == [rating.player_id for rating in rated]
+    assert len(rated) == 4
+
+
+def test_the_event_page_shows_a_table_computed_again_at_once(client: Client, zee_event, seat):
+    players = make_players(4)
+    play(seat(zee_event, players[:2]), seed=1)
+    refresh_tables()
+    url = f"/events/{zee_event.pk}/"
+    table_id = f"standings-event-{zee_event.pk}"
+    assert len(_rows(client.get(url).content.decode(), table_id)) == 2
+    play(seat(zee_event, players[1:]), seed=2)
+    refresh_tables()
+    page = client.get(url).content.decode()
+    stored = StandingsTable.objects.get(scope="event", scope_id=zee_event.pk)
+    assert _rows(page, table_id) == [row["player"] for row in stored.rows]
+    assert len(stored.rows) == 4
+
+
+def test_a_cached_table_is_shown_without_reading_its_rows(client: Client, zee_event, seat):
+    play(seat(zee_event, make_players(3)), seed=1)
+    refresh_tables()
+    url = f"/leagues/{zee_event.league.slug}/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    tables = [q["sql"] for q in captured if "league_standingstable" in q["sql"]]
+    assert len(tables) == 1
+    assert '"rows"' not in tables[0].split(" FROM ")[0]
+    assert not [q for q in captured if "league_playerrating" in q["sql"]]
+
+
+def test_a_renamed_league_shows_its_new_name_in_the_table_captions(client: Client, zee_event, seat):
+    play(seat(zee_event, make_players(2)), seed=1)
+    refresh_tables()
+    league = zee_event.league
+    client.get(f"/leagues/{league.slug}/")
+    league.name = "Front Lawn Yardzee"
+    league.save()
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert "Front Lawn Yardzee: league table" in page
+    assert "Front Lawn Yardzee: ratings leaderboard" in page
+
+
+def test_pages_render_their_tables_while_the_cache_is_down(
+    client: Client, zee_event, seat, monkeypatch
+):
+    players = make_players(2)
+    play(seat(zee_event, players), seed=1)
+    refresh_tables()
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise RedisConnectionError("Connection refused")
+
+    monkeypatch.setattr(cache, "get", down)
+    monkeypatch.setattr(cache, "set", down)
+    league = zee_event.league
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert sorted(_rows(page, f"standings-league-{league.pk}")) == sorted(p.pk for p in players)
+    assert sorted(_leaderboard(page)) == sorted(p.pk for p in players)
+    event_page = client.get(f"/events/{zee_event.pk}/")
+    assert event_page.status_code == 200
+
+
+def test_the_event_page_lists_its_latest_casual_matches_and_counts_the_rest(
+    client: Client, zee_event, seat, monkeypatch
+):
+    monkeypatch.setattr(views, "MATCHES_SHOWN", 2)
+    players = make_players(2)
+    matches = [seat(zee_event, players) for _ in range(3)]
+    play(matches[0], seed=1)  # the oldest is the only one played
+    page = client.get(f"/events/{zee_event.pk}/").content.decode()
+    assert f'href="/matches/{matches[2].pk}/"' in page
+    assert f'href="/matches/{matches[1].pk}/"' in page
+    assert f'href="/matches/{matches[0].pk}/"' not in page
+    assert "The latest 2 matches; 1 earlier ones" in page
+    assert f'data-live-url="/events/{zee_event.pk}/live/"' in page  # two still to play
+
+
+def test_a_renamed_player_keeps_the_name_of_the_last_computation(client: Client, zee_event, seat):
+    """Both tables show names as of their last computation (the standings rows store them);
+    the next result brings the new name."""
+    players = make_players(2)
+    play(seat(zee_event, players), seed=1)
+    refresh_tables()
+    league = zee_event.league
+    client.get(f"/leagues/{league.slug}/")
+    Player.objects.filter(pk=players[0].pk).update(display_name="Renamed Player")
+    play(seat(zee_event, players), seed=2)
+    refresh_tables()
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert page.count("Renamed Player") == 2  # in the table and on the leaderboard
