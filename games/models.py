@@ -61,6 +61,8 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["event", "status"]),
             models.Index(fields=["status", "finished_at"]),
+            # An event page's latest matches: read in order, not sorted from all of them.
+            models.Index(fields=["event", "-created_at", "-id"], name="match_event_newest"),
         ]
 
     def __str__(self) -> str:
