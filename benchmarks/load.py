@@ -1,0 +1,143 @@
+"""Closed-loop HTTP load for the end-to-end benchmarks (`benchmarks/test_system_perf.py`).
+
+`clients` clients run at once, each sending its next request as soon as the answer to its
+previous one has come back (aiohttp, loopback only). A phase stops after `count` requests in
+all or at `deadline` seconds, whichever comes first, so a run is bounded in count and time.
+Every request is prepared before the phase starts (bodies already encoded), so the clients
+spend their time waiting for the server, not building requests."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import aiohttp
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One prepared request and the status it must get."""
+
+    method: str
+    path: str
+    body: bytes | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    expect: int = 200
+
+
+@dataclass
+class Figures:
+    """What one phase measured: every latency (seconds) and status, and the wall time."""
+
+    name: str
+    clients: int
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    response_bytes: int = 0
+
+    @property
+    def requests(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def quantile(self, q: float) -> float:
+        """Nearest-rank quantile of the latencies, in seconds."""
+        ordered = sorted(self.latencies)
+        return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+    @property
+    def p50(self) -> float:
+        return self.quantile(0.50)
+
+    @property
+    def p99(self) -> float:
+        return self.quantile(0.99)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.latencies) / len(self.latencies)
+
+    def merge(self, other: Figures) -> None:
+        """Add another phase of the same endpoint (interleaved rounds)."""
+        self.seconds += other.seconds
+        self.latencies += other.latencies
+        self.statuses += other.statuses
+        self.failures += other.failures
+        self.response_bytes += other.response_bytes
+
+    def summary(self) -> dict[str, float | int | str]:
+        return {
+            "name": self.name,
+            "clients": self.clients,
+            "requests": self.requests,
+            "seconds": round(self.seconds, 2),
+            "per_second": round(self.per_second, 1),
+            "p50_ms": round(self.p50 * 1000, 1),
+            "p99_ms": round(self.p99 * 1000, 1),
+            "mean_ms": round(self.mean * 1000, 1),
+            "bytes_per_response": self.response_bytes // max(1, self.requests),
+        }
+
+
+async def _client(
+    session: aiohttp.ClientSession,
+    base_url: str,
+    calls: Iterator[Call],
+    figures: Figures,
+    budget: list[int],
+    deadline: float,
+) -> None:
+    # The budget is checked before a call is taken, so a phase that ends leaves the rest of
+    # a client's queue (the next turns of its match) in order for the next phase.
+    while budget[0] > 0 and time.monotonic() < deadline:
+        call = next(calls, None)
+        if call is None:
+            return
+        budget[0] -= 1
+        started = time.perf_counter()
+        try:
+            async with session.request(
+                call.method, base_url + call.path, data=call.body, headers=dict(call.headers)
+            ) as answer:
+                text = await answer.read()
+                status = answer.status
+        except (TimeoutError, aiohttp.ClientError, ConnectionError) as error:
+            text, status = str(error).encode(), 0
+        figures.latencies.append(time.perf_counter() - started)
+        figures.statuses[status] += 1
+        figures.response_bytes += len(text)
+        if status != call.expect and len(figures.failures) < 20:
+            figures.failures.append(f"{call.method} {call.path}: {status} {text[:300]!r}")
+
+
+async def _phase(
+    base_url: str, name: str, queues: Sequence[Iterator[Call]], count: int, seconds: float
+) -> Figures:
+    figures = Figures(name=name, clients=len(queues))
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        budget = [count]
+        started = time.perf_counter()
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(
+            *(_client(session, base_url, queue, figures, budget, deadline) for queue in queues)
+        )
+        figures.seconds = time.perf_counter() - started
+    return figures
+
+
+def run_phase(
+    base_url: str, name: str, queues: Sequence[Iterator[Call]], *, count: int, seconds: float
+) -> Figures:
+    """One client per queue, all at once, until `count` requests or `seconds` have passed."""
+    return asyncio.run(_phase(base_url, name, queues, count, seconds))
