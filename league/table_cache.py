@@ -15,7 +15,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Hashable
-from functools import cache as once
 from typing import Any
 
 from django.core.cache import cache
@@ -36,9 +35,9 @@ Version = tuple[Hashable, ...]
 Load = Callable[[], tuple[Version | None, dict[str, Any]]]
 
 
-@once
 def _template_digest(name: str) -> str:
-    """The template's own source, so that a deploy that changes it never serves old HTML."""
+    """The template's own source, so that a deploy (or, in development, an edit) that changes
+    it never serves old HTML. Production's cached template loader makes this a lookup."""
     source = get_template(name).template.source  # type: ignore[attr-defined]
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
