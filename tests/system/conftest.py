@@ -1,8 +1,8 @@
 """The system harness's fixtures. Its tests run the real processes against the machine's
 PostgreSQL and Redis, so they need DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); CI
 sets both. The default is a quick form that keeps CI short; `SYSTEM_SCALE=full` runs them at
-the size issue 8 names (32 clients, 10,000 turns):
-`SYSTEM_SCALE=full DATABASE_URL=... CELERY_BROKER_URL=... .venv/bin/python -m pytest tests/system`."""
+the size issue 8 names (32 clients, 10,000 turns), e.g.
+`SYSTEM_SCALE=full .venv/bin/python -m pytest tests/system` with both URLs set."""
 
 import asyncio
 import os
