@@ -1,5 +1,7 @@
 """The API's views: parse, check permission, call one service, answer. No rules here."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.db.models import QuerySet
@@ -325,33 +327,29 @@ class MatchViewSet(
     )
     @action(detail=True, methods=["post"])
     def turns(self, request: Request, pk: str | None = None) -> Response:
-        match = self.get_object()
-        body = request.data
-        if not isinstance(body, dict):
-            raise RuleViolation("wrong_type", "A turn is a JSON object.")
-        turn = dict(body)
-        turn_number = turn.pop("turn_number", None)
-        if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
-            raise RuleViolation(
-                "wrong_type",
-                "turn_number must be a positive integer.",
-                details={"field": "turn_number"},
-            )
-        if "player" not in turn:
-            raise RuleViolation(
-                "missing_key",
-                "A turn must name its player (the player whose turn it is).",
-                details={"field": "player"},
-            )
-        with game_services.idempotent_submission(
-            match_id=match.pk,
-            key=request.headers.get("Idempotency-Key"),
-            fingerprint=game_services.request_fingerprint(body),
-        ) as receipt:
-            if receipt.replay is not None:
-                return Response(receipt.replay.response, status=receipt.replay.status_code)
-            outcome = game_services.turn_submit(
-                match_id=match.pk,
+        # The match is read once, locked, for the permission check and the write alike.
+        with self._locked_submission(pk) as submission:
+            body = request.data
+            if (replay := submission.replay(game_services.request_fingerprint(body))) is not None:
+                return Response(replay.response, status=replay.status_code)
+            if not isinstance(body, dict):
+                raise RuleViolation("wrong_type", "A turn is a JSON object.")
+            turn = dict(body)
+            turn_number = turn.pop("turn_number", None)
+            if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
+                raise RuleViolation(
+                    "wrong_type",
+                    "turn_number must be a positive integer.",
+                    details={"field": "turn_number"},
+                )
+            if "player" not in turn:
+                raise RuleViolation(
+                    "missing_key",
+                    "A turn must name its player (the player whose turn it is).",
+                    details={"field": "player"},
+                )
+            outcome = game_services.turn_apply(
+                match=submission.match,
                 turn=turn,
                 submitted_by=request.user,
                 turn_number=turn_number,
@@ -360,8 +358,18 @@ class MatchViewSet(
                 "turn": s.TurnSerializer(outcome.turn).data,
                 "match": self._answer(outcome.match, game=outcome.game),
             }
-            receipt.record(status.HTTP_201_CREATED, answer)
+            submission.record(status.HTTP_201_CREATED, answer)
         return Response(answer, status=status.HTTP_201_CREATED)
+
+    @contextmanager
+    def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:
+        """The match of the URL locked in a new transaction (404 if none), once the caller
+        may score it (403 otherwise, and nothing is read or changed)."""
+        with game_services.locked_submission(
+            match_id=int(pk or 0), key=self.request.headers.get("Idempotency-Key")
+        ) as submission:
+            self.check_object_permissions(self.request, submission.match)
+            yield submission
 
     @extend_schema(
         request=s.ResultSerializer,
@@ -373,23 +381,18 @@ class MatchViewSet(
     )
     @action(detail=True, methods=["post"])
     def result(self, request: Request, pk: str | None = None) -> Response:
-        match = self.get_object()
-        parsed = s.ResultSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        with game_services.idempotent_submission(
-            match_id=match.pk,
-            key=request.headers.get("Idempotency-Key"),
-            fingerprint=game_services.request_fingerprint(request.data),
-        ) as receipt:
-            if receipt.replay is not None:
-                return Response(receipt.replay.response, status=receipt.replay.status_code)
-            game_services.result_submit(
-                match_id=match.pk,
+        with self._locked_submission(pk) as submission:
+            if replay := submission.replay(game_services.request_fingerprint(request.data)):
+                return Response(replay.response, status=replay.status_code)
+            parsed = s.ResultSerializer(data=request.data)
+            parsed.is_valid(raise_exception=True)
+            game_services.result_apply(
+                match=submission.match,
                 turns=parsed.validated_data["turns"],
                 submitted_by=request.user,
             )
-            answer = self._answer(match_detail_queryset().get(pk=match.pk), detail=True)
-            receipt.record(status.HTTP_201_CREATED, answer)
+            answer = self._answer(match_detail_queryset().get(pk=submission.match.pk), detail=True)
+            submission.record(status.HTTP_201_CREATED, answer)
         return Response(answer, status=status.HTTP_201_CREATED)
 
     @extend_schema(

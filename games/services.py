@@ -50,7 +50,17 @@ def _user_or_none(user: UserLike | None) -> User | None:
 
 
 def _lock(match_id: int) -> Match:
+    """The match, its row locked until the transaction ends (Match.DoesNotExist if none)."""
     return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _require_lock() -> None:
+    """The `*_apply` functions change a match read by `_lock` in the caller's transaction;
+    outside one, the lock would already be gone."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError(
+            "Lock the match first (locked_submission or turn_submit): no transaction is open."
+        )
 
 
 def _ensure_open(match: Match) -> None:
@@ -189,7 +199,21 @@ def turn_submit(
 
     `turn_number`, when given, is the 1-based turn the client believes comes next; another
     number raises TurnNumberMismatch with the expected one (nothing stored)."""
-    match = _lock(match_id)
+    return turn_apply(
+        match=_lock(match_id), turn=turn, submitted_by=submitted_by, turn_number=turn_number
+    )
+
+
+def turn_apply(
+    *,
+    match: Match,
+    turn: object,
+    submitted_by: UserLike | None = None,
+    turn_number: int | None = None,
+) -> TurnOutcome:
+    """`turn_submit` for a match the caller has already locked in its open transaction
+    (`locked_submission`), so the API locks and reads the match once per turn."""
+    _require_lock()
     _ensure_open(match)
     expected = match.turns_played + 1
     if turn_number is not None and turn_number != expected:
@@ -211,7 +235,14 @@ def result_submit(
 ) -> TurnOutcome:
     """A whole game's turns at once, all or nothing: every turn valid and the game over, or
     a RuleViolation naming the first bad turn's index and nothing stored."""
-    match = _lock(match_id)
+    return result_apply(match=_lock(match_id), turns=turns, submitted_by=submitted_by)
+
+
+def result_apply(
+    *, match: Match, turns: object, submitted_by: UserLike | None = None
+) -> TurnOutcome:
+    """`result_submit` for a match the caller has already locked (`locked_submission`)."""
+    _require_lock()
     _ensure_open(match)
     if match.turns_played:
         raise MatchAlreadyStarted(
@@ -319,43 +350,53 @@ def request_fingerprint(data: object) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-class Receipt:
-    """What `idempotent_submission` yields: the stored first answer, or a place to store one."""
+class Submission:
+    """What `locked_submission` yields: the locked match, the first answer to this
+    Idempotency-Key if there was one (`replay`), and a place to store this answer."""
 
-    def __init__(self, match_id: int, key: str | None, fingerprint: str) -> None:
-        self.match_id = match_id
+    def __init__(self, match: Match, key: str | None) -> None:
+        self.match = match
         self.key = key
+        self.fingerprint: str | None = None
+
+    def replay(self, fingerprint: str) -> SubmissionReceipt | None:
+        """The first answer to this key with this request body (`request_fingerprint`), if
+        there was one; the same key with another body raises IdempotencyKeyReused. Call it
+        once the caller may see the match's answers (after the permission check), and before
+        the write: `record` stores this fingerprint with the answer."""
         self.fingerprint = fingerprint
-        self.replay: SubmissionReceipt | None = None
+        if self.key is None:
+            return None
+        receipt = SubmissionReceipt.objects.filter(match_id=self.match.pk, key=self.key).first()
+        if receipt is not None and receipt.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(
+                "This Idempotency-Key was already used with a different request body.",
+                details={"idempotency_key": self.key},
+            )
+        return receipt
 
     def record(self, status_code: int, response: dict[str, Any]) -> None:
-        if self.key is not None:
-            SubmissionReceipt.objects.create(
-                match_id=self.match_id,
-                key=self.key,
-                fingerprint=self.fingerprint,
-                status_code=status_code,
-                response=response,
-            )
+        if self.key is None:
+            return
+        if self.fingerprint is None:
+            raise RuntimeError("Submission.replay must be called before record.")
+        SubmissionReceipt.objects.create(
+            match_id=self.match.pk,
+            key=self.key,
+            fingerprint=self.fingerprint,
+            status_code=status_code,
+            response=response,
+        )
 
 
 @contextmanager
-def idempotent_submission(*, match_id: int, key: str | None, fingerprint: str) -> Iterator[Receipt]:
+def locked_submission(*, match_id: int, key: str | None) -> Iterator[Submission]:
     """One transaction around a write to a match that may carry an `Idempotency-Key`.
 
-    The match row is locked first, so two requests with the same key are serialised: the
-    second sees the receipt of the first (`receipt.replay`) and applies nothing. The same key
-    with another body raises IdempotencyKeyReused. The write's answer is recorded in the same
-    transaction as the write, so either both are stored or neither."""
+    The match is read and its row locked first (Match.DoesNotExist if there is none), so two
+    requests with the same key are serialised: the second finds the first's receipt
+    (`Submission.replay`) and applies nothing. The write (`turn_apply`, `result_apply`) uses
+    the locked match, so it is read once. The answer is recorded in the same transaction as
+    the write, so either both are stored or neither."""
     with transaction.atomic():
-        # Only the lock: the write locks and reads the match itself.
-        Match.objects.select_for_update().values_list("pk", flat=True).get(pk=match_id)
-        receipt = Receipt(match_id, key, fingerprint)
-        if key is not None:
-            receipt.replay = SubmissionReceipt.objects.filter(match_id=match_id, key=key).first()
-            if receipt.replay is not None and receipt.replay.fingerprint != fingerprint:
-                raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used with a different request body.",
-                    details={"idempotency_key": key},
-                )
-        yield receipt
+        yield Submission(_lock(match_id), key)

@@ -3,9 +3,11 @@
 from typing import Any
 
 import pytest
+from django.db.transaction import TransactionManagementError
 from rest_framework.test import APIClient
 
 import scoring
+from games import services as game_services
 from games.models import Match, SubmissionReceipt, Turn
 from scoring import simulate
 
@@ -226,6 +228,35 @@ def test_a_rejected_turn_leaves_no_receipt_so_a_corrected_retry_may_reuse_the_ke
     assert not SubmissionReceipt.objects.exists()
     good = _post_turn(yardzee_match, _first_turn(yardzee_match), HTTP_IDEMPOTENCY_KEY="k-3")
     assert good.status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_replay_is_shown_only_to_who_may_score_the_match(yardzee_match):
+    """The stored first answer carries the match's board: a retry with its key and body but
+    without the scoring key is refused like any other write, not answered from the receipt."""
+    turn = _first_turn(yardzee_match)
+    assert _post_turn(yardzee_match, turn, HTTP_IDEMPOTENCY_KEY="k-4").status_code == 201
+    stranger = APIClient().post(
+        f"/api/v1/matches/{yardzee_match['id']}/turns/",
+        turn,
+        format="json",
+        HTTP_X_SCORE_KEY="not-the-key",
+        HTTP_IDEMPOTENCY_KEY="k-4",
+    )
+    assert stranger.status_code == 403
+    assert "board" not in stranger.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_applying_a_turn_outside_a_transaction_is_refused_before_anything_changes(
+    yardzee_match,
+):
+    """`turn_apply` trusts its caller to hold the match's row lock; with no transaction open
+    there is no lock, so it refuses instead of writing unserialised."""
+    match = Match.objects.get(pk=yardzee_match["id"])
+    with pytest.raises(TransactionManagementError):
+        game_services.turn_apply(match=match, turn=_first_turn(yardzee_match))
+    assert Turn.objects.count() == 0
 
 
 # --- Undo and void --------------------------------------------------------------------------
