@@ -367,6 +367,9 @@ class Submission:
         self.fingerprint = fingerprint
         if self.key is None:
             return None
+        # Its own statement, after the lock is held: a subquery of the locking statement would
+        # read from the snapshot taken before it waited for the lock, and miss the receipt
+        # the transaction it waited for had just stored (tests/api/test_concurrency.py).
         receipt = SubmissionReceipt.objects.filter(match_id=self.match.pk, key=self.key).first()
         if receipt is not None and receipt.fingerprint != fingerprint:
             raise IdempotencyKeyReused(

@@ -7,6 +7,7 @@ renders only them, which the page fetches to refresh itself (static/js/live.js).
 costs a fixed number of queries, whatever the size of the league (tests/web)."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -50,6 +51,8 @@ RECENT_SHOWN = 5
 RESULTS_SHOWN = 50
 # An event's matches outside any stage, newest first; a season's worth would be thousands.
 MATCHES_SHOWN = 50
+# The rendered list of them is kept this long per version (a renamed player shows after it).
+MATCHES_KEEP_SECONDS = 5 * 60
 
 Scope = tuple[str, int]
 
@@ -251,10 +254,9 @@ def event_context(event_id: int) -> dict[str, Any]:
     stages = selectors.event_stages(event)
     entries = selectors.stage_entries([stage.pk for stage in stages])
     counts = selectors.event_loose_match_counts(event)
-    loose = selectors.event_loose_matches(event, limit=MATCHES_SHOWN) if counts["all"] else []
     event_scope = (StandingsScope.EVENT.value, event.pk)
     scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in stages]
-    if loose:
+    if counts["all"]:
         scopes.append(event_scope)
     tables = _tables(scopes)
     stage_views = [
@@ -262,7 +264,9 @@ def event_context(event_id: int) -> dict[str, Any]:
         for stage in stages
     ]
     event_table = (
-        standings_html(tables[event_scope], caption=f"{event.name}: standings") if loose else None
+        standings_html(tables[event_scope], caption=f"{event.name}: standings")
+        if counts["all"]
+        else None
     )
     live = event.status != EventStatus.CANCELLED and (
         any(stage.status == StageStatus.RUNNING for stage in stages)
@@ -274,11 +278,45 @@ def event_context(event_id: int) -> dict[str, Any]:
         "league": event.league,
         "stages": stage_views,
         "event_table": event_table,
-        "matches": [_match_view(match, round_=None) for match in loose],
-        "matches_hidden": counts["all"] - len(loose),
+        "has_matches": bool(counts["all"]),
+        "matches": event_matches_html(event, counts["all"]) if counts["all"] else "",
         "live": live,
         "live_seconds": LIVE_SECONDS,
     }
+
+
+def _matches_version(event: Event, count: int, matches: Sequence[Any]) -> table_cache.Version:
+    """What a line of the list shows changes with one of these: a match's status and turns,
+    and `finished_at` for its totals (finished again after an undo is a new time)."""
+    return (
+        event.pk,
+        count,
+        tuple((m.pk, m.status, m.turns_played, m.finished_at) for m in matches),
+    )
+
+
+def event_matches_html(event: Event, count: int) -> SafeString:
+    """The event's latest matches outside any stage (`league/_event_matches.html`), rendered
+    once per version of them (`league.table_cache`): the version is read without the seats
+    and players, which are loaded only to render a version not rendered yet. A renamed player
+    is the one change the version does not see: it shows within twice MATCHES_KEEP_SECONDS."""
+    latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
+
+    def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
+        loaded_count = selectors.event_loose_match_counts(event)["all"]
+        matches = selectors.event_loose_matches(event, limit=MATCHES_SHOWN)
+        context = {
+            "matches": [_match_view(match, round_=None) for match in matches],
+            "matches_hidden": loaded_count - len(matches),
+        }
+        return _matches_version(event, loaded_count, matches), context
+
+    return table_cache.render_cached(
+        "league/_event_matches.html",
+        _matches_version(event, count, latest),
+        load,
+        keep=MATCHES_KEEP_SECONDS,
+    )
 
 
 def _match_view(match: Any, *, round_: int | None, group: int = 1) -> dict[str, Any]:

@@ -16,16 +16,20 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
+from league import table_cache
 from league.models import Event, League, Player
 from scoring import simulate
 
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    """Rate-limit counters live in the cache: every test starts with none."""
+    """Rate-limit counters and rendered tables live in the cache (and each process keeps the
+    tables it used last): every test starts with none."""
     cache.clear()
+    table_cache.clear_local()
     yield
     cache.clear()
+    table_cache.clear_local()
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from league import views
+import scoring
+from games import services as game_services
+from games.models import Match
+from league import table_cache, views
 from league.models import Player, PlayerRating, StandingsTable
+from scoring import simulate
 
 from .conftest import make_players, play, refresh_tables
 
@@ -145,3 +149,101 @@ def test_a_renamed_player_keeps_the_name_of_the_last_computation(client: Client,
     refresh_tables()
     page = client.get(f"/leagues/{league.slug}/").content.decode()
     assert page.count("Renamed Player") == 2  # in the table and on the leaderboard
+
+
+def _line(page: str, match_id: int) -> str:
+    return page.split(f'href="/matches/{match_id}/"')[1].split("</li>")[0]
+
+
+def test_the_event_page_shows_each_change_of_its_casual_matches_at_once(
+    client: Client, zee_event, seat
+):
+    """The list is rendered once per version of its matches: a turn, a finish, an undo that
+    reopens a match and its finish again, a void and a new match all show on the next view."""
+    players = make_players(2)
+    match = seat(zee_event, players)
+    url = f"/events/{zee_event.pk}/"
+    assert "Scheduled" in _line(client.get(url).content.decode(), match.pk)
+    play(match, seed=1, turns=1)
+    assert "In progress" in _line(client.get(url).content.decode(), match.pk)
+
+    played = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=1)
+    for turn in played[1:]:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+    line = _line(client.get(url).content.decode(), match.pk)
+    totals = [seat.total for seat in Match.objects.get(pk=match.pk).seats.order_by("order")]
+    assert "Finished" in line
+    assert f"{totals[0]:,}" in line
+    assert f"{totals[1]:,}" in line
+
+    # Reopened by an undo, then finished again with another last turn: new totals.
+    undone = game_services.turn_undo(match_id=match.pk, undone_by=None)
+    reopened = _line(client.get(url).content.decode(), match.pk)
+    assert "In progress" in reopened
+    assert f"{totals[0]:,}" not in reopened
+    game = Match.objects.get(pk=match.pk).scoring_game()
+    last = next(
+        {"rolls": [{"dice": dice}], "category": box}
+        for dice in ([1, 2, 3, 4, 6], [6, 6, 6, 5, 5], [1, 1, 2, 3, 4], [3, 3, 4, 4, 6])
+        for box, points in game.box_options(dice).items()
+        if points is not None and points != undone.points
+    )
+    game_services.turn_submit(match_id=match.pk, turn=last)
+    again = [seat.total for seat in Match.objects.get(pk=match.pk).seats.order_by("order")]
+    assert again[1] != totals[1]  # the last turn is the second player's
+    line = _line(client.get(url).content.decode(), match.pk)
+    assert "Finished" in line
+    assert f"{again[1]:,}" in line
+    assert f"{totals[1]:,}" not in line
+
+    game_services.match_void(match_id=match.pk, voided_by=None)
+    assert "Void" in _line(client.get(url).content.decode(), match.pk)
+    newer = seat(zee_event, players)
+    assert f'href="/matches/{newer.pk}/"' in client.get(url).content.decode()
+
+
+def test_the_event_page_reads_its_matches_seats_only_to_render_a_new_version(
+    client: Client, zee_event, seat
+):
+    play(seat(zee_event, make_players(2)), seed=1)
+    url = f"/events/{zee_event.pk}/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    assert not [q for q in captured if "games_seat" in q["sql"]]
+
+
+def test_a_table_this_process_served_needs_no_trip_to_the_shared_cache(
+    client: Client, zee_event, seat, monkeypatch
+):
+    play(seat(zee_event, make_players(2)), seed=1)
+    refresh_tables()
+    url = f"/leagues/{zee_event.league.slug}/"
+    first = client.get(url).content.decode()
+    trips: list[str] = []
+    real_get = cache.get
+    monkeypatch.setattr(
+        cache, "get", lambda key, *a, **k: trips.append(key) or real_get(key, *a, **k)
+    )
+    assert client.get(url).content.decode() == first
+    assert not [key for key in trips if key.startswith("rendered:")]
+
+
+def test_the_process_copy_drops_the_least_recently_used_beyond_its_size_and_expires(
+    monkeypatch,
+):
+    now = [100.0]
+    monkeypatch.setattr(table_cache.time, "monotonic", lambda: now[0])
+    local = table_cache._Local(limit=10)
+    local.put("a", "aaaa", keep=60)
+    local.put("b", "bbbb", keep=60)
+    assert local.get("a") == "aaaa"  # now the most recently used
+    local.put("c", "cccc", keep=60)  # 12 characters: the least recently used goes
+    assert local.get("b") is None
+    assert (local.get("a"), local.get("c")) == ("aaaa", "cccc")
+    assert local.size == 8
+    local.put("big", "x" * 11, keep=60)  # larger than the whole copy: not kept
+    assert local.get("big") is None
+    now[0] += 61
+    assert local.get("a") is None
+    assert local.size == 4
