@@ -364,7 +364,7 @@ class MatchViewSet(
     @contextmanager
     def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:
         """The match of the URL locked in a new transaction (404 if none), once the caller
-        may score it (403 otherwise, and nothing is read or changed)."""
+        may score it (403 otherwise, and nothing changes)."""
         with game_services.locked_submission(
             match_id=int(pk or 0), key=self.request.headers.get("Idempotency-Key")
         ) as submission:

@@ -18,6 +18,7 @@ from games.models import Match
 from league import table_cache, views
 from league.models import Player, PlayerRating, StandingsTable
 from scoring import simulate
+from scoring.yardzee import YardzeeGame
 
 from .conftest import make_players, play, refresh_tables
 
@@ -182,6 +183,7 @@ def test_the_event_page_shows_each_change_of_its_casual_matches_at_once(
     assert "In progress" in reopened
     assert f"{totals[0]:,}" not in reopened
     game = Match.objects.get(pk=match.pk).scoring_game()
+    assert isinstance(game, YardzeeGame)
     last = next(
         {"rolls": [{"dice": dice}], "category": box}
         for dice in ([1, 2, 3, 4, 6], [6, 6, 6, 5, 5], [1, 1, 2, 3, 4], [3, 3, 4, 4, 6])
@@ -222,9 +224,12 @@ def test_a_table_this_process_served_needs_no_trip_to_the_shared_cache(
     first = client.get(url).content.decode()
     trips: list[str] = []
     real_get = cache.get
-    monkeypatch.setattr(
-        cache, "get", lambda key, *a, **k: trips.append(key) or real_get(key, *a, **k)
-    )
+
+    def counted_get(key: str, default: object = None) -> object:
+        trips.append(key)
+        return real_get(key, default)
+
+    monkeypatch.setattr(cache, "get", counted_get)
     assert client.get(url).content.decode() == first
     assert not [key for key in trips if key.startswith("rendered:")]
 
@@ -233,7 +238,7 @@ def test_the_process_copy_drops_the_least_recently_used_beyond_its_size_and_expi
     monkeypatch,
 ):
     now = [100.0]
-    monkeypatch.setattr(table_cache.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("league.table_cache.time.monotonic", lambda: now[0])
     local = table_cache._Local(limit=10)
     local.put("a", "aaaa", keep=60)
     local.put("b", "bbbb", keep=60)
