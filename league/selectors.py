@@ -185,16 +185,20 @@ def _loose_matches(event: Event) -> QuerySet[Match]:
     return Match.objects.filter(event=event, stage_match__isnull=True)
 
 
+def _latest_loose_matches(event: Event) -> QuerySet[Match]:
+    """Newest first, read in that order through the index `match_event_newest`."""
+    return _loose_matches(event).order_by("-created_at", "-pk")
+
+
 def event_loose_matches(event: Event, *, limit: int) -> list[Match]:
     """An event's latest `limit` matches that belong to no stage (the casual tables of a
     league night), newest first, with their seats and players, in two queries."""
     return list(
-        _loose_matches(event)
+        _latest_loose_matches(event)
         .defer("state", "rules")  # a line of the list shows neither
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
-        )
-        .order_by("-created_at", "-pk")[:limit]
+        )[:limit]
     )
 
 
@@ -202,9 +206,7 @@ def event_loose_match_versions(event: Event, *, limit: int) -> list[Match]:
     """The same matches as `event_loose_matches`, with only what tells whether a line of the
     list changed (id, status, turns played, finished at): one query, no seats."""
     return list(
-        _loose_matches(event)
-        .only("pk", "status", "turns_played", "finished_at")
-        .order_by("-created_at", "-pk")[:limit]
+        _latest_loose_matches(event).only("pk", "status", "turns_played", "finished_at")[:limit]
     )
 
 

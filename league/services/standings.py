@@ -276,15 +276,10 @@ def settings_of(scope: Scope) -> tuple[League, list[str], dict[str, Any], list[i
     return league, league.tiebreak, league.points, []
 
 
-def build_tally(scope: Scope) -> standings.Tally:
-    """The tally of `scope` counted from scratch: every finished result, bye and entrant."""
-    league, _, points, players = settings_of(scope)
-    return _counted_afresh(scope, league, points, players)
-
-
 def _counted_afresh(
     scope: Scope, league: League, points: dict[str, Any], players: Iterable[int]
 ) -> standings.Tally:
+    """The tally of `scope` counted from scratch: every finished result, bye and entrant."""
     tally = standings.Tally(game=league.game, points=standings.LeaguePoints.from_json(points))
     _count(tally, scope, players)
     return tally
@@ -308,8 +303,9 @@ def _count(
 
 def compute_table(scope: Scope) -> tuple[list[str], tuple[standings.Standing, ...]]:
     """The standings of `scope` computed from scratch, with the tiebreak order used."""
-    tiebreak = settings_of(scope)[1]
-    return list(tiebreak), standings.rank_standings(build_tally(scope), tiebreak)
+    league, tiebreak, points, players = settings_of(scope)
+    tally = _counted_afresh(scope, league, points, players)
+    return list(tiebreak), standings.rank_standings(tally, tiebreak)
 
 
 def compute_rows(scope: Scope) -> tuple[list[str], list[dict[str, Any]]]:
@@ -453,12 +449,12 @@ def standings_table(scope: Scope) -> StandingsTable:
     """The stored table of `scope`; computed on the spot the first time it is asked for (also
     when it was marked, e.g. by a stage starting, but its first job has not run yet)."""
     table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
-    if table is None or table.computed_at is None:
-        if table is None:
-            with transaction.atomic():
-                table, _ = StandingsTable.objects.get_or_create(
-                    scope=scope[0], scope_id=scope[1], defaults={"league_id": _league_of(scope)}
-                )
+    if table is None:
+        with transaction.atomic():
+            table, _ = StandingsTable.objects.get_or_create(
+                scope=scope[0], scope_id=scope[1], defaults={"league_id": _league_of(scope)}
+            )
+    if table.computed_at is None:
         standings_refresh(table_id=table.pk)
         table.refresh_from_db()
     return table

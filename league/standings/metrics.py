@@ -218,20 +218,13 @@ class MedianBuchholz(Metric):
         worst = np.full(nobody + 1, highest, dtype=np.int64)
         np.minimum.at(worst, seats.ravel(), np.where(at_seat == bottom, next_up, bottom).ravel())
         opponents = seating.per_seat_sum(np.broadcast_to(seating.sizes[:, None] - 1, seats.shape))
+        # Too few opponents: 0. (Their best and worst may still be the int64 extremes, which
+        # must not take part in the subtraction.)
         enough = opponents >= MIN_CUT
-        cut = np.where(
-            enough,
-            _opponent_units(seating, units, matches)
-            - np.where(enough, best, 0)
-            - np.where(enough, worst, 0),
-            0,
-        )
+        best, worst = np.where(enough, best, 0), np.where(enough, worst, 0)
+        cut = np.where(enough, _opponent_units(seating, units, matches) - best - worst, 0)
         scale = tally.scale
-        counted = seating.by_player(enough)
-        return {
-            player: total / scale if counted[player] else 0.0
-            for player, total in seating.by_player(cut).items()
-        }
+        return {player: total / scale for player, total in seating.by_player(cut).items()}
 
 
 @register

@@ -169,13 +169,9 @@ class Tally:
         self.bye_keys: set[tuple[int | None, int, PlayerId]] = set()
         self._match_ids: set[int] = set()
         # Seating in columns: what was read back (arrays), then what was added since (lists).
-        self._stored: tuple[Column, Column, Column, Column] = (
-            np.zeros(0, np.int64),
-            np.zeros(0, np.int64),
-            np.zeros(0, np.int64),
-            np.zeros(0, np.int64),
-        )
-        self._added: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+        # Both in the order of _SEATING.
+        self._stored: tuple[Column, ...] = tuple(np.zeros(0, np.int64) for _ in _SEATING)
+        self._added: tuple[list[int], ...] = tuple([] for _ in _SEATING)
         self._seating: Seating | None = None
         # Seat lines by the match's (placement, forfeited) pattern: a league has only a few.
         self._lines: dict[tuple[tuple[int, bool], ...], tuple[_SeatLine, ...]] = {}
@@ -208,16 +204,15 @@ class Tally:
             self._seating = Seating(ids, seats, placed, sizes)
         return self._seating
 
-    def _columns(self) -> tuple[Column, Column, Column, Column]:
-        """The seating columns, what was added folded into what was stored."""
+    def _columns(self) -> tuple[Column, ...]:
+        """The seating columns (in the order of _SEATING), what was added folded into what was
+        stored."""
         if self._added[0]:
-            self._stored = (
-                np.concatenate([self._stored[0], np.array(self._added[0], dtype=np.int64)]),
-                np.concatenate([self._stored[1], np.array(self._added[1], dtype=np.int64)]),
-                np.concatenate([self._stored[2], np.array(self._added[2], dtype=np.int64)]),
-                np.concatenate([self._stored[3], np.array(self._added[3], dtype=np.int64)]),
+            self._stored = tuple(
+                np.concatenate([stored, np.array(added, dtype=np.int64)])
+                for stored, added in zip(self._stored, self._added, strict=True)
             )
-            self._added = ([], [], [], [])
+            self._added = tuple([] for _ in _SEATING)
         return self._stored
 
     def add_player(self, player: PlayerId) -> None:
@@ -323,7 +318,7 @@ class Tally:
         match_ids, sizes, players, places = self._columns()
         if (np.diff(match_ids) < 0).any():  # canonical: tables by match id
             order = np.argsort(match_ids, kind="stable")
-            starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+            starts = np.cumsum(sizes) - sizes
             seat_rows = np.repeat(starts[order], sizes[order]) + _ranks_within(sizes[order])
             match_ids, sizes, players, places = (
                 match_ids[order],
