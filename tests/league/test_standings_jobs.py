@@ -48,9 +48,17 @@ def league_event(organizer) -> Event:
     return Event.objects.create(league=league, name="Night 1", date="2026-08-01")
 
 
+def _new_players(tag: str, count: int) -> list[int]:
+    """`count` new players' ids; `tag` keeps their handles apart from other players'."""
+    return [
+        Player.objects.create(display_name=f"{tag}-{i}", handle=f"{tag.lower()}-{i}").pk
+        for i in range(count)
+    ]
+
+
 @pytest.fixture
 def field(db) -> list[int]:
-    return [Player.objects.create(display_name=f"P{i}", handle=f"p{i}").pk for i in range(6)]
+    return _new_players("P", 6)
 
 
 def _finish(match_id: int, seed: int) -> None:
@@ -289,10 +297,7 @@ def test_standings_and_leaderboard_export_as_csv(league_event, field):
 def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(league_event):
     counts = []
     for size in (4, 12):
-        players = [
-            Player.objects.create(display_name=f"Q{size}-{i}", handle=f"q{size}-{i}").pk
-            for i in range(size)
-        ]
+        players = _new_players(f"Q{size}", size)
         with _no_tasks():
             for i in range(size):
                 _finish(_seat(league_event, [players[i], players[(i + 1) % size]]), i)
@@ -539,10 +544,7 @@ def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
 def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event):
     counts = []
     for size in (4, 12):
-        players = [
-            Player.objects.create(display_name=f"R{size}-{i}", handle=f"r{size}-{i}").pk
-            for i in range(size)
-        ]
+        players = _new_players(f"R{size}", size)
         for i in range(size):
             _finish(_seat(league_event, [players[i], players[(i + 1) % size]]), i)
         with _no_tasks():
@@ -576,9 +578,7 @@ def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_und
     run = uuid.uuid4().hex[:8]
     league = League.objects.create(name=f"Random {run}", slug=f"random-{run}", game="yardkle")
     event = Event.objects.create(league=league, name="Night", date="2026-08-01")
-    players = [
-        Player.objects.create(display_name=f"{run}-{i}", handle=f"{run}-{i}").pk for i in range(5)
-    ]
+    players = _new_players(run, 5)
     scopes = [(StandingsScope.EVENT, event.pk), (StandingsScope.LEAGUE, league.pk)]
     finished: list[int] = []
     with _no_tasks():
