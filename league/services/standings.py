@@ -82,11 +82,15 @@ def standings_mark(scopes: Iterable[Scope], *, rebuild: bool = False) -> list[in
         marks["rebuild_from"] = F("requested") + 1
     table_ids = []
     for kind, scope_id in scopes:
-        updated = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).update(**marks)
-        if not updated:
-            StandingsTable.objects.get_or_create(
+        table = StandingsTable.objects.filter(scope=kind, scope_id=scope_id)
+        if not table.update(**marks):
+            _, created = StandingsTable.objects.get_or_create(
                 scope=kind, scope_id=scope_id, defaults={"league_id": _league_of((kind, scope_id))}
             )
+            if not created:
+                # Another transaction created it while this one waited on its insert: mark it
+                # too, or a refresh run between the two commits would miss this change.
+                table.update(**marks)
         table_ids.append(
             StandingsTable.objects.values_list("pk", flat=True).get(scope=kind, scope_id=scope_id)
         )
@@ -108,9 +112,11 @@ def league_settings_changed(*, league_id: int) -> None:
 
 def ratings_mark(league_id: int) -> None:
     """Record that a league's ratings are out of date and enqueue their refresh on commit."""
-    updated = RatingsState.objects.filter(league_id=league_id).update(requested=F("requested") + 1)
-    if not updated:
-        RatingsState.objects.get_or_create(league_id=league_id)
+    state = RatingsState.objects.filter(league_id=league_id)
+    if not state.update(requested=F("requested") + 1):
+        _, created = RatingsState.objects.get_or_create(league_id=league_id)
+        if not created:  # created meanwhile by another transaction: mark it (standings_mark)
+            state.update(requested=F("requested") + 1)
     from league import tasks
 
     tasks.enqueue_on_commit(tasks.ratings_refresh, league_id)
@@ -521,18 +527,44 @@ def _rated_matches(league_id: int) -> dict[int, datetime]:
     )
 
 
+# The namespace of the ratings locks (`_lock_ratings`): "YLRT" as a 32-bit integer.
+RATINGS_LOCK = 0x594C5254
+
+
+def _lock_ratings(league_id: int) -> None:
+    """Hold the league's ratings lock until the transaction ends, so that two jobs rating one
+    league (a refresh, a replay) run one after the other: the second waits, then reads what
+    the first stored. A PostgreSQL advisory lock keyed (RATINGS_LOCK, league id): the
+    two-integer keys never meet the one-bigint ones, and the namespace keeps it apart from
+    other locks; unlike a lock on the `RatingsState` row it never holds up the result that
+    marks the ratings stale. SQLite has no such locks and lets one writer in at a time."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("The ratings lock needs a transaction.")
+    if connection.vendor != "postgresql":
+        return
+    # objid is a 32-bit integer: a larger id wraps (ids 2**32 apart would only wait for each other).
+    objid = (league_id + 2**31) % 2**32 - 2**31
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [RATINGS_LOCK, objid])
+
+
 def ratings_refresh(*, league_id: int) -> bool:
     """Bring a league's ratings up to date: rate the matches finished since, in finished
     order; when a rated result was withdrawn or a match finished before one already rated,
-    replay from that point on. True when anything changed."""
-    state = RatingsState.objects.filter(league_id=league_id).first()
-    if state is None or not state.pending:
+    replay from that point on. True when anything changed. Under the league's ratings lock:
+    a second refresh at the same time waits, then finds the work done (or rates only what
+    finished since)."""
+    if not RatingsState.objects.filter(league_id=league_id, requested__gt=F("computed")).exists():
         return False
-    seen = state.requested
     with transaction.atomic():
+        _lock_ratings(league_id)
+        # Read again under the lock: a refresh that held it may have done the work.
+        state = RatingsState.objects.filter(league_id=league_id).first()
+        if state is None or not state.pending:
+            return False
         changed = _rerate(league_id)
-        RatingsState.objects.filter(pk=state.pk, computed__lt=seen).update(
-            computed=seen, computed_at=timezone.now()
+        RatingsState.objects.filter(pk=state.pk, computed__lt=state.requested).update(
+            computed=state.requested, computed_at=timezone.now()
         )
     return changed
 
@@ -616,7 +648,9 @@ def _store_leaderboard(league_id: int, ratings: dict[int, rating.Rating], *, reb
 
 @transaction.atomic
 def ratings_replay(*, league_id: int) -> None:
-    """Forget a league's rating history and rate every finished match again, in order."""
+    """Forget a league's rating history and rate every finished match again, in order (under
+    the league's ratings lock, as a refresh)."""
+    _lock_ratings(league_id)
     RatingChange.objects.filter(league_id=league_id).delete()
     PlayerRating.objects.filter(league_id=league_id).delete()
     state, _ = RatingsState.objects.get_or_create(league_id=league_id)
