@@ -12,6 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.parsers import InvalidText
 from games import errors as game_errors
 from league.draw import DrawError
 from league.services import LeagueError
@@ -21,6 +22,8 @@ from scoring import RuleViolation
 
 CONFLICTS = (
     game_errors.MatchClosed,
+    game_errors.EventClosed,
+    game_errors.TurnUndone,
     game_errors.TurnNumberMismatch,
     game_errors.MatchAlreadyStarted,
     game_errors.NothingToUndo,
@@ -48,6 +51,8 @@ def _domain_response(exc: Exception) -> Response | None:
         body = error_body(exc.code, exc.message, exc.details)
         body["rule"] = exc.rule
         return Response(body, status=422)
+    if isinstance(exc, game_errors.IdempotencyKeyInvalid):
+        return Response(error_body(exc.code, exc.message, exc.details), status=400)
     if isinstance(exc, CONFLICTS):
         return Response(error_body(exc.code, exc.message, exc.details), status=409)
     if isinstance(exc, game_errors.MatchError):
@@ -87,7 +92,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    if isinstance(exc, exceptions.ParseError):
+    if isinstance(exc, InvalidText):
+        body = error_body("invalid_text", str(exc.detail))
+    elif isinstance(exc, exceptions.ParseError):
         body = error_body("malformed_json", f"The request body is not valid JSON: {exc.detail}")
     elif isinstance(exc, exceptions.ValidationError):
         body = error_body("invalid", _first_message(exc.detail), {"fields": exc.detail})

@@ -12,6 +12,7 @@ from games.models import GameName, Match, Seat, Turn
 from games.selectors import match_board
 from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
 from league.selectors import stage_detail
+from league.services.stages import MAX_ENTRANTS
 
 # Ids are 64-bit database integers: anything larger is refused as invalid, not sent to the DB.
 ID_MAX = 2**63 - 1
@@ -250,7 +251,7 @@ class StageCreateSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         required=False,
         default=list,
-        max_length=512,
+        max_length=MAX_ENTRANTS,
         help_text="Player ids in seed order (manual seeding), unless taken from `source_stage`.",
     )
     table_size = serializers.IntegerField(min_value=2, max_value=5, default=2)
@@ -269,7 +270,9 @@ class StageCreateSerializer(serializers.Serializer[Any]):
     source_stage = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=ID_MAX
     )
-    source_top = serializers.IntegerField(min_value=2, required=False, allow_null=True)
+    source_top = serializers.IntegerField(
+        min_value=2, max_value=MAX_ENTRANTS, required=False, allow_null=True
+    )
 
 
 class StageEntrySerializer(serializers.ModelSerializer[StageEntry]):

@@ -45,7 +45,10 @@ class LoginRateThrottle(FailOpenRateThrottle):
 
 class TurnRateThrottle(FailOpenRateThrottle):
     """Turn and result submissions per client: the signed-in user, else the scoring key
-    presented, else the client address."""
+    presented, else the client address. A key gets a budget of its own so that the tables of
+    one venue (one address behind its router) do not share one; a client inventing a fresh
+    key for every request gains nothing by it, since wrong keys are limited per address
+    (`games.score_keys`, checked before the match is even read)."""
 
     scope = "turns"
 

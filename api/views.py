@@ -10,11 +10,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, Throttled
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from api import serializers as s
 from api.permissions import (
@@ -22,10 +23,13 @@ from api.permissions import (
     IsLeagueOrganizerOrReadOnly,
     IsMatchOrganizer,
     IsOrganizerOrReadOnly,
+    presented_score_key,
 )
 from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
+from games import score_keys
 from games import services as game_services
+from games.errors import WrongScoreKey
 from games.models import Match
 from games.selectors import match_detail_queryset, turn_preview
 from league import selectors
@@ -102,6 +106,8 @@ class TokenLoginView(ObtainAuthToken):
     """`{"username", "password"}` -> `{"token"}`; rate-limited per client address."""
 
     throttle_classes = [LoginRateThrottle]
+    # DRF's ObtainAuthToken names its own parsers; this one takes the project's, like every view.
+    parser_classes = APIView.parser_classes  # DEFAULT_PARSER_CLASSES, as APIView reads them
 
 
 class PlayerViewSet(
@@ -364,12 +370,31 @@ class MatchViewSet(
     @contextmanager
     def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:
         """The match of the URL locked in a new transaction (404 if none), once the caller
-        may score it (403 otherwise, and nothing changes)."""
-        with game_services.locked_submission(
-            match_id=int(pk or 0), key=self.request.headers.get("Idempotency-Key")
-        ) as submission:
-            self.check_object_permissions(self.request, submission.match)
-            yield submission
+        may score it (403 otherwise, and nothing changes). A caller with only a scoring key
+        is checked by the lookup itself: a wrong key never locks the match, and an address
+        that sends too many wrong keys gets 429 for the rest of the minute."""
+        request = self.request
+        score_key = None
+        if not request.user.is_authenticated:
+            score_key = presented_score_key(request)
+            if score_key is None:
+                raise NotAuthenticated()
+            if score_keys.too_many_failures(request):
+                raise Throttled(
+                    wait=score_keys.WINDOW_SECONDS,
+                    detail="Too many wrong scoring keys from this address; wait a minute.",
+                )
+        try:
+            with game_services.locked_submission(
+                match_id=int(pk or 0),
+                key=request.headers.get("Idempotency-Key"),
+                score_key=score_key,
+            ) as submission:
+                self.check_object_permissions(request, submission.match)
+                yield submission
+        except WrongScoreKey:
+            score_keys.record_failure(request)
+            raise PermissionDenied(CanKeepScore.message) from None
 
     @extend_schema(
         request=s.ResultSerializer,

@@ -40,6 +40,31 @@ class NothingToUndo(MatchError):
     code = "nothing_to_undo"
 
 
+class EventClosed(MatchError):
+    """The match's event is finished or cancelled: it takes no more matches or turns."""
+
+    code = "event_closed"
+
+
+class TurnUndone(MatchError):
+    """A retry of a write whose turn an organizer has since undone: its first answer no
+    longer stands, and it is not applied again."""
+
+    code = "turn_undone"
+
+
+class WrongScoreKey(MatchError):
+    """A scoring key that does not open the match it was sent for (HTTP 403)."""
+
+    code = "permission_denied"
+
+
+class IdempotencyKeyInvalid(MatchError):
+    """An Idempotency-Key longer than the receipts keep."""
+
+    code = "idempotency_key_too_long"
+
+
 class IdempotencyKeyReused(MatchError):
     """The same Idempotency-Key came with a different request body."""
 

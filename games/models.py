@@ -86,6 +86,21 @@ class Match(models.Model):
         event = self.event
         return event is not None and bool(event.league.is_organizer(user))
 
+    def takes_play(self) -> bool:
+        """Whether the match's event still takes play: not once it is finished or cancelled
+        (a match outside any event always does). The event answers (`Event.is_closed`)."""
+        event = self.event
+        return event is None or not event.is_closed
+
+    def opens_with(self, key: str | None) -> bool:
+        """Whether `key` is this match's scoring key. Compared as bytes in constant time: a key
+        can arrive with any characters (a header or `?key=`), and `secrets.compare_digest`
+        refuses non-ASCII text."""
+        if not key:
+            return False
+        given = key.encode("utf-8", errors="surrogatepass")
+        return secrets.compare_digest(given, self.score_key.encode())
+
     @property
     def is_open(self) -> bool:
         return self.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
@@ -179,16 +194,27 @@ class SubmissionReceipt(models.Model):
     transaction as the write, so a retry gets the same answer and nothing is applied twice."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
-    key = models.CharField(max_length=200)
+    key = models.CharField(max_length=200)  # KEY_MAX_LENGTH
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField()
+    turn_sequence = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The last turn the write stored."
+    )
+    undone_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a turn this write stored was undone."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # The longest Idempotency-Key kept (the column's size); a longer one is refused with a 400.
+    KEY_MAX_LENGTH = 200
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["match", "key"], name="receipt_unique_key"),
         ]
+        # Receipts expire after a day (games.receipts_expire): found by age.
+        indexes = [models.Index(fields=["created_at"], name="receipt_created")]
 
     def __str__(self) -> str:
         return f"receipt {self.key} for match #{self.match_id}"

@@ -16,13 +16,17 @@ from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 import scoring
-from games import signals
+from games import score_keys, signals
 from games.errors import (
+    EventClosed,
+    IdempotencyKeyInvalid,
     IdempotencyKeyReused,
     MatchAlreadyStarted,
     MatchClosed,
     NothingToUndo,
     TurnNumberMismatch,
+    TurnUndone,
+    WrongScoreKey,
 )
 from games.models import Match, MatchStatus, Seat, SubmissionReceipt, Turn, TurnUndo
 from scoring import RuleViolation
@@ -50,8 +54,10 @@ def _user_or_none(user: UserLike | None) -> User | None:
 
 
 def _lock(match_id: int) -> Match:
-    """The match, its row locked until the transaction ends (Match.DoesNotExist if none)."""
-    return Match.objects.select_for_update().get(pk=match_id)
+    """The match, its row locked until the transaction ends (Match.DoesNotExist if none),
+    read with its event (whether it still takes play) in the same statement; only the
+    match's row is locked."""
+    return Match.objects.select_related("event").select_for_update(of=("self",)).get(pk=match_id)
 
 
 def _require_lock() -> None:
@@ -68,6 +74,18 @@ def _ensure_open(match: Match) -> None:
         raise MatchClosed(
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
+        )
+    if not match.takes_play():
+        ensure_event_open(match.event)
+
+
+def ensure_event_open(event: Any) -> None:
+    """EventClosed when `event` (a league Event, or None) is finished or cancelled."""
+    if event is not None and event.is_closed:
+        raise EventClosed(
+            f"Event {event.pk} is {event.get_status_display().lower()}: it takes no more "
+            "matches or turns. Its organizers can reopen it.",
+            details={"event": event.pk, "status": event.status},
         )
 
 
@@ -310,6 +328,10 @@ def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
         match_was_finished=was_finished,
     )
     last.delete()
+    # A retry of the write that stored this turn must not get its old answer back.
+    SubmissionReceipt.objects.filter(
+        match=match, turn_sequence__gte=last.sequence, undone_at__isnull=True
+    ).update(undone_at=timezone.now())
     seats = _seats(match)
     game = scoring.new_game(match.game, len(seats), match.rules)
     for turn in turns:
@@ -376,6 +398,12 @@ class Submission:
                 "This Idempotency-Key was already used with a different request body.",
                 details={"idempotency_key": self.key},
             )
+        if receipt is not None and receipt.undone_at is not None:
+            raise TurnUndone(
+                f"The turn this request stored (turn {receipt.turn_sequence}) was undone by an "
+                "organizer; the request is not applied again. Reload the match.",
+                details={"turn_sequence": receipt.turn_sequence},
+            )
         return receipt
 
     def record(self, status_code: int, response: dict[str, Any]) -> None:
@@ -389,17 +417,50 @@ class Submission:
             fingerprint=self.fingerprint,
             status_code=status_code,
             response=response,
+            turn_sequence=self.match.turns_played,
         )
 
 
 @contextmanager
-def locked_submission(*, match_id: int, key: str | None) -> Iterator[Submission]:
+def locked_submission(
+    *, match_id: int, key: str | None, score_key: str | None = None
+) -> Iterator[Submission]:
     """One transaction around a write to a match that may carry an `Idempotency-Key`.
 
     The match is read and its row locked first (Match.DoesNotExist if there is none), so two
     requests with the same key are serialised: the second finds the first's receipt
     (`Submission.replay`) and applies nothing. The write (`turn_apply`, `result_apply`) uses
     the locked match, so it is read once. The answer is recorded in the same transaction as
-    the write, so either both are stored or neither."""
+    the write, so either both are stored or neither. A key longer than the receipts keep is
+    refused before anything is read.
+
+    With `score_key` (a caller who has only the table's scoring key) the match is read by its
+    id and that key together: a wrong key raises WrongScoreKey without locking the row, so
+    guessed keys cannot queue behind the scorekeepers of a real table."""
+    if key is not None and len(key) > SubmissionReceipt.KEY_MAX_LENGTH:
+        raise IdempotencyKeyInvalid(
+            f"An Idempotency-Key has at most {SubmissionReceipt.KEY_MAX_LENGTH} characters; "
+            f"this one has {len(key)}.",
+            details={"limit": SubmissionReceipt.KEY_MAX_LENGTH, "length": len(key)},
+        )
     with transaction.atomic():
-        yield Submission(_lock(match_id), key)
+        match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
+        yield Submission(match, key)
+
+
+def _lock_by_key(match_id: int, score_key: str) -> Match:
+    """`_lock` for the holder of a scoring key: the row is found (and locked) only with the
+    right key. A key that is not even shaped like one never reaches the database."""
+    found = None
+    if score_keys.well_formed(score_key):
+        found = (
+            Match.objects.select_related("event")
+            .select_for_update(of=("self",))
+            .filter(pk=match_id, score_key=score_key)
+            .first()
+        )
+    if found is None:
+        if Match.objects.filter(pk=match_id).exists():
+            raise WrongScoreKey("This scoring key does not open this match.")
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    return found

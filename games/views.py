@@ -1,18 +1,18 @@
 """Pages of one match, read-only for anyone: the scorecard as on the paper pad, and the same
 part alone for the page to refresh itself while the match is played."""
 
-import secrets
 from typing import Any
 from urllib.parse import urlencode
 
 import segno
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from games import scorecard
-from games.models import GameName, MatchStatus, Seat, Turn
+from games import score_keys, scorecard
+from games.models import GameName, Match, MatchStatus, Seat, Turn
 from games.selectors import match_board, match_detail_queryset
 
 # While a match is played its page asks for fresh scores this often.
@@ -104,25 +104,53 @@ def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
 # --- Scorekeeping: the phone page of a table -----------------------------------------------------
 
 
+# How long a phone that opened a table's private link keeps its key (the league day, and the
+# next if the match is finished then).
+KEY_COOKIE_SECONDS = 2 * 24 * 60 * 60
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """The scorekeeping page holds a key: kept out of caches and out of every Referer."""
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     """The phone scorekeeping page: for an organizer of the match (signed in) or whoever opens
-    the match's private link (`?key=`). It submits every turn through the API, like any client;
-    organizers also see the QR code of the private link and may undo the last turn."""
-    context = match_context(match_id)
-    match = context["match"]
-    organizer = match.is_organizer(request.user)
-    key = request.GET.get("key", "")
-    by_key = bool(key) and secrets.compare_digest(key, match.score_key)
-    if not (organizer or by_key):
-        return render(
-            request,
-            "games/score_forbidden.html",
-            {"match": match, "key_given": bool(key)},
-            status=403,
+    the match's private link. It submits every turn through the API, like any client;
+    organizers also see the QR code of the private link and may undo the last turn.
+
+    The private link (`?key=`) is exchanged at once for a cookie scoped to this page, and the
+    browser is sent to the clean URL, so the key is in no address bar, history, access log or
+    Referer. A wrong key is counted against the client's address (too many: 429)."""
+    match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
+    clean_url = reverse("games:score", args=[match.pk])
+    if "key" in request.GET:
+        if score_keys.too_many_failures(request):
+            return _private(_key_refused(request, match, status=429))
+        key = request.GET["key"]
+        if not match.opens_with(key):
+            score_keys.record_failure(request)
+            return _private(_key_refused(request, match, status=403, key_given=True))
+        response = redirect(clean_url)
+        response.set_cookie(
+            score_keys.cookie_name(match.pk),
+            key,
+            max_age=KEY_COOKIE_SECONDS,
+            path=clean_url,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
         )
-    link = request.build_absolute_uri(
-        reverse("games:score", args=[match.pk]) + "?" + urlencode({"key": match.score_key})
-    )
+        return _private(response)
+    organizer = match.is_organizer(request.user)
+    cookie_key = request.COOKIES.get(score_keys.cookie_name(match.pk))
+    by_key = match.opens_with(cookie_key)
+    if not (organizer or by_key):
+        return _private(_key_refused(request, match, status=403))
+    context = match_context(match_id)
+    link = request.build_absolute_uri(clean_url + "?" + urlencode({"key": match.score_key}))
     current = context["to_play"]
     context.update(
         {
@@ -136,7 +164,18 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
             "qr_svg": _qr_svg(link) if organizer else "",
         }
     )
-    return render(request, "games/score.html", context)
+    return _private(render(request, "games/score.html", context))
+
+
+def _key_refused(
+    request: HttpRequest, match: Match, *, status: int, key_given: bool = False
+) -> HttpResponse:
+    return render(
+        request,
+        "games/score_forbidden.html",
+        {"match": match, "key_given": key_given, "throttled": status == 429},
+        status=status,
+    )
 
 
 def _open_boxes(context: dict[str, Any]) -> list[tuple[str, str]]:

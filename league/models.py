@@ -109,6 +109,11 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
 
+    @property
+    def is_closed(self) -> bool:
+        """A finished or cancelled event takes no more matches, stages or turns."""
+        return self.status in (EventStatus.FINISHED, EventStatus.CANCELLED)
+
     def ruleset(self) -> dict[str, Any]:
         """The league's default options with this event's overrides on top."""
         return {**self.league.rules, **self.rules}

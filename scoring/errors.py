@@ -29,6 +29,7 @@ CODES: Final[Mapping[str, str]] = MappingProxyType(
         "invalid_die": SUBMITTED_TURN,
         "points_mismatch": SUBMITTED_TURN,
         "invalid_end": SUBMITTED_TURN,
+        "too_many_throws": SUBMITTED_TURN,
         # Whose turn, how many players, when it ends.
         "player_count": GAME,
         "game_over": GAME,

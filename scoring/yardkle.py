@@ -33,6 +33,9 @@ DICE: Final = 6
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 10
 MAX_TARGET: Final = 1_000_000
+# Throws in one turn: a limit far above any real turn (a turn of 100 throws would have rolled
+# hot dice over a dozen times running), so an absurd turn cannot bloat a match and its pages.
+MAX_THROWS: Final = 100
 STATE_VERSION: Final = 1
 
 End = Literal["bank", "yardkle"]
@@ -346,6 +349,12 @@ class YardkleGame:
         dice, set-aside dice among those thrown, at least one point die set aside, only
         scoring dice set aside, nothing after a Yardkle, all six again after hot dice.
         Returns the turn total, the dice to throw next, hot dice, Yardkle, and points lost."""
+        if len(throws) > MAX_THROWS:
+            raise RuleViolation(
+                "too_many_throws",
+                f"A turn has at most {MAX_THROWS} throws; this one has {len(throws)}.",
+                details={"field": "throws", "limit": MAX_THROWS, "throws": len(throws)},
+            )
         total = 0
         dice_to_throw = DICE
         hot_dice = False

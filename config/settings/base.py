@@ -177,6 +177,10 @@ REST_FRAMEWORK = {
     },
 }
 
+# Wrong scoring keys one client address may send per minute (API and scorekeeping page) before
+# it gets 429s for the rest of that minute.
+SCORE_KEY_FAILURES: int = env.int("SCORE_KEY_FAILURES", default=20)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Yard League API",
     "DESCRIPTION": "Leagues, events, brackets and turn-by-turn scoring for Yardzee and Yardkle.",
@@ -211,11 +215,19 @@ LOGGING: dict[str, Any] = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
+    # No log holds a scoring key: `key=` values are redacted (config/logging.py).
+    "filters": {"redact_keys": {"()": "config.logging.RedactScoringKeys"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["redact_keys"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # The development server's request lines, through the redacting handler.
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }

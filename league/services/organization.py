@@ -119,6 +119,7 @@ def match_create(
         )
     ruleset = dict(rules or {})
     if event is not None:
+        game_services.ensure_event_open(event)
         if event.league.game != game:
             raise LeagueError(
                 "wrong_game",

@@ -33,6 +33,9 @@ from league.models import (
 from league.services.organization import LeagueError, ruleset_for_event
 from league.services.standings import compute_table, standings_mark
 
+# The most participants one stage takes (the API's limit on `participants` and `source_top`).
+MAX_ENTRANTS = 512
+
 
 class StageConflict(LeagueError):
     """The stage cannot do this in its current state (HTTP 409)."""
@@ -87,6 +90,7 @@ def stage_create(
 ) -> Stage:
     """A draft stage with its participants seeded in the order given (or, from an earlier
     stage, the top `source_top` of its final standings, taken when this stage starts)."""
+    game_services.ensure_event_open(Event.objects.get(pk=event_id))
     if format == StageFormat.DOUBLE_ELIMINATION and table_size != 2:
         raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
     if not 2 <= table_size <= 5:
@@ -102,6 +106,13 @@ def stage_create(
             raise LeagueError("invalid_option", "The source stage must belong to this event.")
         if not source_top or source_top < 2:
             raise LeagueError("invalid_option", "Take at least the top 2 of the source stage.")
+        if source_top > MAX_ENTRANTS:
+            raise LeagueError(
+                "invalid_option",
+                f"A stage has at most {MAX_ENTRANTS} participants; take at most the top "
+                f"{MAX_ENTRANTS}.",
+                details={"field": "source_top", "limit": MAX_ENTRANTS},
+            )
     stage = Stage.objects.create(
         event_id=event_id,
         name=name,
@@ -174,6 +185,7 @@ def stage_start(*, stage_id: int) -> Stage:
     stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
     if stage.status != StageStatus.DRAFT:
         raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
+    game_services.ensure_event_open(stage.event)
     if stage.source_stage_id is not None:
         _take_qualifiers(stage)
     players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))

@@ -264,3 +264,18 @@ ONE = throw([1, 2, 2, 3, 4, 6], [1])
 )
 def test_malformed_yardkle_turn_json_is_rejected_with_its_own_code(turn, code):
     assert rejected(on_board(), turn).code == code
+
+
+def _hot_dice_turn(throws: int) -> dict[str, object]:
+    """A legal turn of `throws` throws: hot dice (six 1s) every time, then a single 1 banked."""
+    hot = {"dice": [1, 1, 1, 1, 1, 1], "set_aside": [1, 1, 1, 1, 1, 1]}
+    last = {"dice": [1, 2, 3, 4, 6, 6], "set_aside": [1]}
+    return {"throws": [hot] * (throws - 1) + [last], "end": "bank"}
+
+
+def test_too_many_throws_a_turn_has_at_most_100_throws():
+    """docs/rules.md, "What a submitted turn must carry": the project's cap on one turn."""
+    assert on_board().play(_hot_dice_turn(100)).points > 0
+    error = rejected(on_board(), _hot_dice_turn(101))
+    assert error.code == "too_many_throws"
+    assert error.details == {"field": "throws", "limit": 100, "throws": 101}

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _page(client: Client, match: Match, **query: str) -> Any:
-    return client.get(f"/matches/{match.pk}/score/", query)
+    """The page as a browser gets it: a private link redirects to the clean URL."""
+    return client.get(f"/matches/{match.pk}/score/", query, follow=True)
 
 
 def _attr(page: str, name: str) -> str:
@@ -178,3 +179,54 @@ def test_the_match_page_links_organizers_to_the_scorekeeping_page(organizer, pla
     assert link not in client.get(f"/matches/{match.pk}/").content.decode()
     client.force_login(organizer)
     assert link in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_private_links_key_is_exchanged_for_a_cookie_and_left_out_of_the_url(
+    client: Client, match: Match
+) -> None:
+    """Issue 14, item 9: the key leaves the address bar (and so every access log line and
+    Referer after this one) at once."""
+    clean = f"/matches/{match.pk}/score/"
+    response = client.get(clean, {"key": match.score_key})
+    assert response.status_code == 302
+    assert response["Location"] == clean
+    cookie = response.cookies[f"score-key-{match.pk}"]
+    assert cookie.value == match.score_key
+    assert cookie["path"] == clean
+    assert cookie["httponly"]
+    assert cookie["samesite"] == "Lax"
+    page = client.get(clean)  # the browser follows, sending the cookie
+    assert page.status_code == 200
+    assert _attr(page.content.decode(), "data-score-key") == match.score_key
+    assert Client().get(clean).status_code == 403  # without the cookie: nothing
+
+
+@pytest.mark.parametrize("key", [None, "wrong-key", "the-key"])
+def test_the_scoring_page_is_never_cached_and_sends_no_referrer(
+    client: Client, match: Match, key: str | None
+) -> None:
+    """Issue 14, item 9: whatever the answer (the redirect, the page, a refusal)."""
+    query = {"key": match.score_key if key == "the-key" else key} if key else {}
+    for response in (client.get(f"/matches/{match.pk}/score/", query), _page(client, match)):
+        assert response["Cache-Control"] == "no-store"
+        assert response["Referrer-Policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize("key", ["%C3%A9", "%00", "%ED%A0%80", "x" * 300])
+def test_a_key_with_any_characters_is_refused_with_403_not_a_crash(
+    client: Client, match: Match, key: str
+) -> None:
+    """Issue 14, item 1: a non-ASCII key was a 500 (compare_digest refuses non-ASCII text)."""
+    response = client.get(f"/matches/{match.pk}/score/?key={key}")
+    assert response.status_code == 403
+
+
+def test_wrong_keys_are_limited_per_client_address(
+    client: Client, match: Match, settings: Any
+) -> None:
+    """Issue 14, item 10: the page counts wrong keys like the API does; then even the right
+    key waits out the minute."""
+    settings.SCORE_KEY_FAILURES = 3
+    codes = [_page(client, match, key=f"wrong-{i}").status_code for i in range(4)]
+    assert codes == [403, 403, 403, 429]
+    assert _page(client, match, key=match.score_key).status_code == 429

@@ -1,0 +1,65 @@
+"""Scoring keys as clients present them: the limit on wrong keys per client address, and the
+cookie a table's private link leaves on the phone that opened it.
+
+A wrong key is answered without reading or locking the match it names (the API looks the
+match up by id and key together), and an address that sends too many wrong keys in a minute
+gets 429s until the minute is over, so keys cannot be guessed by brute force. The counts live
+in the cache (Redis in production, shared by every web process); a cache that cannot be
+reached lets requests through, like the other rate limits."""
+
+import logging
+import re
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+from redis.exceptions import RedisError
+from rest_framework.throttling import BaseThrottle
+
+logger = logging.getLogger(__name__)
+
+# A key is `secrets.token_urlsafe(24)`: 32 URL-safe characters. Anything else is wrong
+# without a look at the database (and never reaches it: a NUL would not even be a query).
+_KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+WINDOW_SECONDS = 60
+
+
+def well_formed(key: str | None) -> bool:
+    return key is not None and _KEY_SHAPE.fullmatch(key) is not None
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the rate limits see it (the last NUM_PROXIES entries of
+    X-Forwarded-For are trusted proxies; see config/settings/base.py)."""
+    return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]
+
+
+def _counter(request: HttpRequest) -> str:
+    return f"score-key-failures:{client_address(request)}"
+
+
+def too_many_failures(request: HttpRequest) -> bool:
+    """Whether this client address has sent SCORE_KEY_FAILURES wrong keys this minute."""
+    try:
+        failures = cache.get(_counter(request), 0)
+    except (RedisError, OSError):
+        logger.warning("Rate-limit cache unreachable; scoring-key failures not counted.")
+        return False
+    return int(failures) >= settings.SCORE_KEY_FAILURES
+
+
+def record_failure(request: HttpRequest) -> None:
+    """Count one wrong key from this client address (the count expires with its minute)."""
+    counter = _counter(request)
+    try:
+        cache.add(counter, 0, WINDOW_SECONDS)
+        cache.incr(counter)
+    except ValueError:  # expired between add and incr: start the minute again
+        cache.set(counter, 1, WINDOW_SECONDS)
+    except (RedisError, OSError):
+        logger.warning("Rate-limit cache unreachable; scoring-key failures not counted.")
+
+
+def cookie_name(match_id: int) -> str:
+    """The cookie that holds a match's key once its private link was opened on a device."""
+    return f"score-key-{match_id}"

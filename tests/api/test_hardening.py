@@ -1,0 +1,335 @@
+"""Issue 14 (hardening): each defect the outside probe found, as a test named for its item,
+and the same class of defect looked for across the API."""
+
+import json
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+from rest_framework.views import APIView
+
+from api.parsers import SafeJSONParser
+from games.models import Match, SubmissionReceipt, Turn
+from league.models import EventStatus, Stage
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def zee(players, seat_match, yardzee_event):
+    return seat_match("yardzee", players[:2], event=yardzee_event)
+
+
+@pytest.fixture
+def kle(players, seat_match, yardkle_event):
+    return seat_match("yardkle", players[:2], event=yardkle_event)
+
+
+def _first_turn(match: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "player": match["board"]["current_player"],
+        "rolls": [{"dice": [1, 2, 3, 4, 6]}],
+        "category": "chance",
+    }
+
+
+def _raw(client: APIClient, path: str, body: str, **headers: Any) -> Any:
+    return client.generic("POST", path, body, content_type="application/json", **headers)
+
+
+# --- Item 1: a scoring key with any characters ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        {"HTTP_X_SCORE_KEY": "é".encode().decode("latin-1")},  # as a header arrives in WSGI
+        {"HTTP_X_SCORE_KEY": "k" * 500},
+        {"QUERY_STRING": "key=%C3%A9"},
+        {"QUERY_STRING": "key=%00"},
+        {"QUERY_STRING": "key=%ED%A0%80"},
+    ],
+)
+@pytest.mark.parametrize("endpoint", ["turns", "result"])
+def test_item_1_a_non_ascii_scoring_key_is_403_not_a_500(zee, how, endpoint):
+    path = f"/api/v1/matches/{zee['id']}/{endpoint}/"
+    response = APIClient().post(path, _first_turn(zee), format="json", **how)
+    assert response.status_code == 403
+    assert response.json()["code"] == "permission_denied"
+    assert not Turn.objects.exists()
+
+
+# --- Item 2: lone surrogates and other text nothing can hold ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("preview", {"throws": [{"dice": [1, 2, 3, 4, 5, 6], "set_aside": [1], "\ud800": 1}]}),
+        ("turns", {"player": 1, "\ud800": 1}),
+        ("turns", {"player": 1, "throws": [], "end": "\ud800"}),
+        ("result", {"turns": [{"\ud800": 1}]}),
+    ],
+)
+def test_item_2_a_lone_surrogate_in_a_turn_is_400_invalid_text(kle, as_organizer, path, body):
+    client = APIClient() if path == "preview" else as_organizer
+    response = _raw(client, f"/api/v1/matches/{kle['id']}/{path}/", json.dumps(body))
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_text"
+    assert not Turn.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\x00b"])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/v1/leagues/", {"name": "x", "game": "@"}),
+        ("/api/v1/leagues/", {"name": "x", "game": "yardzee", "rules": {"@": 1}}),
+        ("/api/v1/leagues/", {"name": "x", "game": "yardzee", "points": {"@": 1}}),
+        ("/api/v1/leagues/", {"name": "@", "game": "yardzee"}),
+        ("/api/v1/events/", {"league": "@", "name": "x", "date": "2026-01-01"}),
+        (
+            "/api/v1/events/",
+            {"league": "yardzee", "name": "x", "date": "2026-01-01", "status": "@"},
+        ),
+        ("/api/v1/events/", {"league": "yardzee", "status": "@"}),
+        ("/api/v1/matches/", {"game": "@", "players": [1, 2]}),
+        ("/api/v1/players/", {"display_name": "@", "handle": "h"}),
+        ("/api/v1/auth/token/", {"username": "@", "password": "@"}),
+    ],
+)
+def test_item_2_text_no_database_can_hold_is_refused_everywhere_it_is_parsed(
+    as_organizer, yardzee_league, path, body, text
+):
+    raw = json.dumps(body).replace('"@"', json.dumps(text))
+    response = _raw(as_organizer, path, raw)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid_text"
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity"])
+def test_item_2_numbers_that_are_not_finite_are_refused(as_organizer, number):
+    raw = '{"name": "x", "game": "yardzee", "points": {"win": NUMBER}}'.replace("NUMBER", number)
+    response = _raw(as_organizer, "/api/v1/leagues/", raw)
+    assert response.status_code == 400
+    assert response.json()["code"] in {"invalid_text", "malformed_json"}
+
+
+# --- Item 3: every view uses the project's parsers ------------------------------------------------
+
+
+def test_item_3_deep_json_to_the_token_view_is_400_not_a_500():
+    response = _raw(APIClient(), "/api/v1/auth/token/", "[" * 10_000 + "]" * 10_000)
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+
+
+def _views(patterns: list[Any]) -> list[type[APIView]]:
+    found = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += _views(pattern.url_patterns)
+        elif isinstance(pattern, URLPattern):
+            view = getattr(pattern.callback, "cls", None)
+            if isinstance(view, type) and issubclass(view, APIView):
+                found.append(view)
+    return found
+
+
+def test_item_3_every_api_view_parses_json_with_the_safe_parser():
+    views = _views(get_resolver().url_patterns)
+    assert len(views) > 5
+    for view in views:
+        json_parsers = [p for p in view.parser_classes if "json" in p.media_type]
+        assert all(issubclass(p, SafeJSONParser) for p in json_parsers), view
+
+
+# --- Item 4: Idempotency-Key length -------------------------------------------------------------
+
+
+def test_item_4_an_idempotency_key_over_200_characters_is_400_with_the_limit(zee, as_organizer):
+    response = as_organizer.post(
+        f"/api/v1/matches/{zee['id']}/turns/",
+        _first_turn(zee),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k" * 201,
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "idempotency_key_too_long"
+    assert body["details"] == {"limit": 200, "length": 201}
+    assert not Turn.objects.exists()
+    fits = as_organizer.post(
+        f"/api/v1/matches/{zee['id']}/turns/",
+        _first_turn(zee),
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k" * 200,
+    )
+    assert fits.status_code == 201
+
+
+# --- Item 5: integers are bounded before the database sees them --------------------------------
+
+
+@pytest.mark.parametrize(
+    "field", ["source_top", "table_size", "advance", "rounds", "groups", "source_stage"]
+)
+@pytest.mark.parametrize("value", [32_768, 2**31, 2**63, 10**30])
+def test_item_5_a_stage_option_too_large_for_its_column_is_400(
+    as_organizer, yardzee_event, players, field, value
+):
+    response = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {
+            "name": "Groups",
+            "format": "round_robin",
+            "participants": [p.pk for p in players[:4]],
+            field: value,
+        },
+        format="json",
+    )
+    assert response.status_code == 400, response.json()
+    assert not Stage.objects.exists()
+
+
+# --- Item 14: a finished or cancelled event takes nothing more -----------------------------------
+
+
+@pytest.mark.parametrize("status", [EventStatus.FINISHED, EventStatus.CANCELLED])
+def test_item_14_a_closed_event_refuses_turns_results_and_new_matches(
+    zee, as_organizer, yardzee_event, players, status
+):
+    yardzee_event.status = status
+    yardzee_event.save()
+    turn = as_organizer.post(f"/api/v1/matches/{zee['id']}/turns/", _first_turn(zee), format="json")
+    result = as_organizer.post(
+        f"/api/v1/matches/{zee['id']}/result/", {"turns": [_first_turn(zee)]}, format="json"
+    )
+    seated = as_organizer.post(
+        "/api/v1/matches/",
+        {"event": yardzee_event.pk, "game": "yardzee", "players": [p.pk for p in players[:2]]},
+        format="json",
+    )
+    stage = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {"name": "Late", "format": "round_robin", "participants": [p.pk for p in players[:4]]},
+        format="json",
+    )
+    for response in (turn, result, seated, stage):
+        assert response.status_code == 409, response.json()
+        assert response.json()["code"] == "event_closed"
+        assert response.json()["details"]["status"] == status
+    assert not Turn.objects.exists()
+    assert Match.objects.count() == 1
+
+
+def test_item_14_a_stage_of_a_closed_event_cannot_start(as_organizer, yardzee_event, players):
+    created = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {"name": "Groups", "format": "round_robin", "participants": [p.pk for p in players[:4]]},
+        format="json",
+    ).json()
+    yardzee_event.status = EventStatus.FINISHED
+    yardzee_event.save()
+    response = as_organizer.post(f"/api/v1/stages/{created['id']}/start/")
+    assert response.status_code == 409
+    assert response.json()["code"] == "event_closed"
+    assert not Match.objects.exists()
+
+
+# --- Item 15: a retry of an undone turn ---------------------------------------------------------
+
+
+def test_item_15_a_retry_of_an_undone_turn_is_409_turn_undone(zee, as_organizer):
+    path = f"/api/v1/matches/{zee['id']}/turns/"
+    first = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="t1")
+    assert first.status_code == 201
+    assert as_organizer.post(f"/api/v1/matches/{zee['id']}/undo/").status_code == 200
+    retry = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="t1")
+    assert retry.status_code == 409
+    assert retry.json()["code"] == "turn_undone"
+    assert retry.json()["details"] == {"turn_sequence": 1}
+    assert not Turn.objects.exists()
+    # A new key sends the turn again, as new.
+    again = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="t2")
+    assert again.status_code == 201
+
+
+def test_item_15_undoing_a_later_turn_leaves_earlier_receipts_standing(zee, as_organizer):
+    path = f"/api/v1/matches/{zee['id']}/turns/"
+    first = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="t1")
+    second_turn = {**_first_turn(zee), "player": zee["seats"][1]["player"]["id"]}
+    as_organizer.post(path, second_turn, format="json", HTTP_IDEMPOTENCY_KEY="t2")
+    as_organizer.post(f"/api/v1/matches/{zee['id']}/undo/")
+    retry = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="t1")
+    assert retry.status_code == 201
+    assert retry.json() == first.json()
+    assert SubmissionReceipt.objects.get(key="t2").undone_at is not None
+
+
+# --- Item 10: a wrong key never locks the match, and wrong keys are limited per address -----------
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locking is tested on PostgreSQL (CI)"
+)
+@pytest.mark.django_db(transaction=True)
+def test_item_10_a_wrong_key_is_refused_without_waiting_for_the_matchs_lock(
+    players, yardzee_league
+):
+    """A scorekeeper's transaction holds the match's row lock (in another thread); a request
+    with a wrong key answers 403 at once instead of queueing behind it."""
+    match = Match.objects.create(game="yardzee", rules={}, state={})
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        response = APIClient().post(
+            f"/api/v1/matches/{match.pk}/turns/",
+            {"player": players[0].pk},
+            format="json",
+            HTTP_X_SCORE_KEY="a-fresh-random-key",
+        )
+        waited = time.monotonic() - started
+    finally:
+        release.set()
+        holder.join(10)
+    assert response.status_code == 403
+    assert waited < 2, f"waited {waited:.1f} s for the lock"
+
+
+def test_item_10_wrong_keys_are_limited_per_client_address(zee, settings):
+    settings.SCORE_KEY_FAILURES = 3
+    path = f"/api/v1/matches/{zee['id']}/turns/"
+
+    def post(key: str) -> int:
+        return (
+            APIClient()
+            .post(path, _first_turn(zee), format="json", HTTP_X_SCORE_KEY=key)
+            .status_code
+        )
+
+    assert [post(f"random-{i}") for i in range(4)] == [403, 403, 403, 429]
+    assert post(zee["score_key"]) == 429  # the address waits out its minute
+    other = APIClient().post(
+        path,
+        _first_turn(zee),
+        format="json",
+        HTTP_X_SCORE_KEY=zee["score_key"],
+        REMOTE_ADDR="10.9.8.7",
+    )
+    assert other.status_code == 201  # another address is not held up
