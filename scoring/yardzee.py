@@ -5,7 +5,7 @@ Implements RULES.md, "Yardzee": "Game", "Turn", "Boxes", "Upper bonus", "Yardzee
 `{"rolls": [{"dice": [...]}, {"keep": [...], "dice": [...]}], "category": "threes"}`.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Final, Literal, Self
@@ -527,3 +527,23 @@ def _read_scorecard(value: object, field: str) -> tuple[list[int | None], int]:
     if type(bonus_count) is not int or not 0 <= bonus_count <= most:
         raise invalid_state(f"{field}.yardzee_bonus_count", f"is not between 0 and {most}")
     return boxes, bonus_count
+
+
+def placement_points(boxes: Sequence[int | None], dice: object, joker: JokerRule) -> dict[Box, int]:
+    """Every box final dice may be placed in, for a column `boxes` (13 entries in
+    `CATEGORIES` order, None where open), with the points they would score there: the joker
+    included, the Yardzee bonus not (RULES.md, "Boxes", "Joker"). A box the joker rule forbids
+    is absent. The strategy engine (`scoring.analysis`) asks this for columns of no game."""
+    showing = read_dice(dice, "dice", DICE)
+    column = list(boxes)
+    face = _FIVE_OF_A_KIND.get(showing)
+    if face is None or column[YARDZEE] is None:
+        values = _VALUES[showing]
+        return {box: values[box] for box in range(len(CATEGORIES)) if column[box] is None}
+    return _joker_options(column, face, joker)
+
+
+def yardzee_bonus(boxes: Sequence[int | None], dice: object) -> int:
+    """The Yardzee bonus (0 or 100) final dice add to a column `boxes` (RULES.md, "Yardzee
+    bonus"): five of a kind while the Yardzee box holds 50."""
+    return _bonus(list(boxes), read_dice(dice, "dice", DICE))

@@ -1,0 +1,261 @@
+"""The Yardzee state table: the value of every state at the start of a turn, by backward
+induction (RULES.md, "Yardzee"; docs/analysis.md has the method and the figures).
+
+A state is the filled boxes (13 bits, bit `b` for `CATEGORIES[b]`), the upper subtotal capped
+at 63 (the upper bonus threshold) and whether the Yardzee box holds 50. Its value is the
+expected number of points still to come under optimal play: box scores, the upper bonus,
+Yardzee bonuses and jokers, all as `scoring.yardzee` scores them (`score`, `placement_points`,
+`yardzee_bonus`, `UPPER_BONUS`, `UPPER_BONUS_AT`); nothing here knows a box's score itself.
+
+The table is a flat float64 array indexed `(filled * 64 + upper) * 2 + yardzee_50`. A state
+no game can reach (an upper subtotal the filled upper boxes cannot make, a 50 in an open
+Yardzee box) holds NaN, so asking for it is an error, never a number. Every state with the same
+number of filled boxes depends only on states with one more, so a whole level is solved at once,
+in blocks of columns: the box stage (every open box for all 252 outcomes), then the third and
+second rolls backwards (`scoring.analysis.rolls.roll_values`), then the first roll's mean.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+import numpy as np
+
+from scoring.analysis.rolls import (
+    FACE_COUNTS,
+    FACES,
+    FIVE_OF_A_KIND,
+    OUTCOME_PROBABILITY,
+    OUTCOMES,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    RollValues,
+    roll_values,
+)
+from scoring.yardzee import (
+    CATEGORIES,
+    UPPER_BONUS,
+    UPPER_BONUS_AT,
+    UPPER_BOXES,
+    YARDZEE,
+    JokerRule,
+    placement_points,
+    score,
+    yardzee_bonus,
+)
+
+BOXES: Final = len(CATEGORIES)
+UPPER: Final = len(UPPER_BOXES)
+UPPER_MASK: Final = (1 << UPPER) - 1
+MASKS: Final = 1 << BOXES
+UPPER_STATES: Final = UPPER_BONUS_AT + 1  # 0..63, 63 standing for "63 or more"
+STATES: Final = MASKS * UPPER_STATES * 2
+YARDZEE_BIT: Final = 1 << YARDZEE
+# Columns solved together: enough that NumPy's cost per call vanishes, few enough that a
+# block's tables (252 x 2048 float64, 4 MB) stay near the cache.
+BLOCK: Final = 128
+
+SCORES: Final[IntArray] = np.array(
+    [[score(name, list(dice)) for dice in OUTCOMES] for name in CATEGORIES], dtype=np.intp
+)
+"""`SCORES[box, outcome]`: a box's plain value (`scoring.yardzee.score`)."""
+
+YARDZEE_POINTS: Final = int(SCORES[YARDZEE].max())
+"""What a Yardzee scores in its box (50): the state's flag is whether the box holds this."""
+
+
+def state_index(filled: int, upper: int, yardzee_50: bool) -> int:
+    """A state's position in the table (`upper` already capped at 63)."""
+    return (filled * UPPER_STATES + upper) * 2 + int(yardzee_50)
+
+
+@cache
+def upper_subtotals(filled_upper: int) -> frozenset[int]:
+    """Every upper subtotal (capped at 63) that the upper boxes filled in `filled_upper`
+    (6 bits) can hold together: each holds 0 to 5 dice of its face."""
+    totals = {0}
+    for box in range(UPPER):
+        if filled_upper >> box & 1:
+            face = box + 1
+            totals = {
+                min(UPPER_BONUS_AT, total + count * face) for total in totals for count in range(6)
+            }
+    return frozenset(totals)
+
+
+def reachable(filled: int, upper: int, yardzee_50: bool) -> bool:
+    """Whether a game can be in this state, so that the table holds its value."""
+    if yardzee_50 and not filled & YARDZEE_BIT:
+        return False
+    return upper in upper_subtotals(filled & UPPER_MASK)
+
+
+def level_states(level: int) -> IntArray:
+    """Every reachable state with `level` boxes filled, as table indexes."""
+    found = []
+    for filled in range(MASKS):
+        if filled.bit_count() == level:
+            flags = (False, True) if filled & YARDZEE_BIT else (False,)
+            for upper in sorted(upper_subtotals(filled & UPPER_MASK)):
+                found.extend(state_index(filled, upper, flag) for flag in flags)
+    return np.array(found, dtype=np.intp)
+
+
+@dataclass(frozen=True, slots=True)
+class JokerTable:
+    """Where five of a kind may go once the Yardzee box is filled, for every filled mask,
+    from `scoring.yardzee.placement_points`: `allowed[filled, face - 1, box]` and the points
+    `points[filled, face - 1, box]` there; `bonus` is what `scoring.yardzee.yardzee_bonus`
+    adds while the Yardzee box holds 50."""
+
+    allowed: BoolArray
+    points: IntArray
+    bonus: int
+
+
+@cache
+def joker_table(joker: JokerRule) -> JokerTable:
+    """The joker placements of every column with the Yardzee box filled (RULES.md, "Joker")."""
+    allowed = np.zeros((MASKS, len(FACES), BOXES), dtype=np.bool_)
+    points = np.zeros((MASKS, len(FACES), BOXES), dtype=np.intp)
+    for filled in range(YARDZEE_BIT, MASKS - 1):
+        if filled & YARDZEE_BIT:
+            # Only which boxes are open matters here (and the Yardzee box's 50).
+            column: list[int | None] = [0 if filled >> box & 1 else None for box in range(BOXES)]
+            column[YARDZEE] = YARDZEE_POINTS
+            for face in FACES:
+                for box, value in placement_points(column, [face] * 5, joker).items():
+                    allowed[filled, face - 1, box] = True
+                    points[filled, face - 1, box] = value
+    with_50 = [YARDZEE_POINTS if box == YARDZEE else None for box in range(BOXES)]
+    return JokerTable(allowed=allowed, points=points, bonus=yardzee_bonus(with_50, [6] * 5))
+
+
+_UPPER_BITS: Final[IntArray] = 1 << np.arange(UPPER)
+_LOWER_BITS: Final[IntArray] = 1 << np.arange(UPPER, BOXES)
+_FACE_POINTS: Final[IntArray] = np.arange(6)[:, None] * np.array(FACES)[None, :]
+"""`_FACE_POINTS[count, box]`: an upper box's points for `count` dice of its face."""
+_BY_COUNT: Final[IntArray] = FACE_COUNTS * UPPER + np.arange(UPPER)[:, None]
+"""`_BY_COUNT[box, outcome]`: the row of `by_count` (count * 6 + box) an outcome takes."""
+_YARDZEE_ROW: Final[IntArray] = (SCORES[YARDZEE] == YARDZEE_POINTS).astype(np.intp)
+_LOWER_SCORES: Final[FloatArray] = SCORES[UPPER:].astype(np.float64)[:, :, None]
+_IS_UPPER: Final[BoolArray] = np.arange(BOXES) < UPPER
+_BOX_BITS: Final[IntArray] = 1 << np.arange(BOXES)
+
+
+def _upper_after(
+    table: FloatArray, filled: IntArray, upper: IntArray, yardzee_50: IntArray, points: IntArray
+) -> FloatArray:
+    """For upper boxes filled with `points` (broadcast against the columns, last axis): the
+    value of the state after, plus the points and the upper bonus earned now (RULES.md, "Upper
+    bonus"). `filled` already has the box's bit."""
+    total = upper + points
+    earned = np.where((upper < UPPER_BONUS_AT) & (total >= UPPER_BONUS_AT), UPPER_BONUS, 0)
+    capped = np.minimum(total, UPPER_BONUS_AT)
+    after = table[(filled * UPPER_STATES + capped) * 2 + yardzee_50]
+    after += points + earned
+    return after
+
+
+def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> FloatArray:
+    """`final[outcome, column]`: the value of placing final dice at the end of a turn in the
+    best open box, for the states in `states` (table indexes): the box's points, the upper and
+    Yardzee bonuses earned now, and the value of the state after (RULES.md, "Boxes",
+    "Upper bonus", "Yardzee bonus", "Joker")."""
+    filled = states >> 7
+    upper = (states >> 1) & (UPPER_STATES - 1)
+    yardzee_50 = states & 1
+    columns = len(states)
+    candidates = np.empty((BOXES, len(OUTCOMES), columns))
+    # Upper boxes: the value of each count of the box's face (row count * 6 + box).
+    closed = (filled[None, :] & _UPPER_BITS[:, None]) != 0
+    by_count = _upper_after(
+        table,
+        filled[None, None, :] | _UPPER_BITS[None, :, None],
+        upper,
+        yardzee_50,
+        _FACE_POINTS[:, :, None],
+    )
+    by_count[:, closed] = -np.inf
+    candidates[:UPPER] = by_count.reshape(6 * UPPER, columns)[_BY_COUNT]
+    # Lower boxes: points by outcome plus the value after (the same for every outcome) ...
+    lower_after = filled[None, :] | _LOWER_BITS[:, None]
+    after = table[(lower_after * UPPER_STATES + upper) * 2 + yardzee_50]
+    after[(filled[None, :] & _LOWER_BITS[:, None]) != 0] = -np.inf
+    np.add(_LOWER_SCORES, after[:, None, :], out=candidates[UPPER:])
+    # ... except the Yardzee box, whose 50 sets the state's flag (it is open only while clear).
+    yardzee_open = (filled & YARDZEE_BIT) == 0
+    with_50 = table[(lower_after[YARDZEE - UPPER] * UPPER_STATES + upper) * 2 + 1]
+    with_50 += YARDZEE_POINTS
+    with_50[~yardzee_open] = -np.inf
+    candidates[YARDZEE, _YARDZEE_ROW == 1] = with_50
+    final = candidates.max(axis=0)
+    _place_jokers(final, table, filled, upper, yardzee_50, joker)
+    return final
+
+
+def _place_jokers(
+    final: FloatArray,
+    table: FloatArray,
+    filled: IntArray,
+    upper: IntArray,
+    yardzee_50: IntArray,
+    joker: JokerRule,
+) -> None:
+    """Five of a kind with the Yardzee box filled goes where the joker rule allows, scored as
+    `placement_points` says, plus the Yardzee bonus while the box holds 50 (RULES.md, "Joker",
+    "Yardzee bonus"): these six outcomes of such columns are valued again."""
+    columns = np.flatnonzero(filled & YARDZEE_BIT)
+    if not len(columns):
+        return
+    jokers = joker_table(joker)
+    # Arrays by column, face, box.
+    filled, upper, yardzee_50 = (part[columns, None, None] for part in (filled, upper, yardzee_50))
+    allowed = jokers.allowed[filled[:, 0, 0]]
+    points = jokers.points[filled[:, 0, 0]]
+    total = np.where(_IS_UPPER, upper + points, upper)
+    earned = np.where(
+        _IS_UPPER & (upper < UPPER_BONUS_AT) & (total >= UPPER_BONUS_AT), UPPER_BONUS, 0
+    )
+    capped = np.minimum(total, UPPER_BONUS_AT)
+    after = table[((filled | _BOX_BITS) * UPPER_STATES + capped) * 2 + yardzee_50]
+    after += points + earned + yardzee_50 * jokers.bonus
+    after[~allowed] = -np.inf
+    final[FIVE_OF_A_KIND[:, None], columns[None, :]] = after.max(axis=2).T
+
+
+@dataclass(frozen=True, slots=True)
+class TurnValues:
+    """Every choice of a turn valued, for states in columns (RULES.md, Yardzee "Turn"):
+    `final` the dice placed in their best box; `last` the choices after the second roll (one
+    roll left); `middle` the choices after the first roll (two left); `start` the value of the
+    turn before the first roll, which is the table's value of the state."""
+
+    final: FloatArray
+    last: RollValues
+    middle: RollValues
+    start: FloatArray
+
+
+def turn_values(table: FloatArray, states: IntArray, joker: JokerRule) -> TurnValues:
+    """Solve one turn for the states in `states`, given the table's values of every state one
+    box fuller."""
+    final = final_values(table, states, joker)
+    last = roll_values(final, final)
+    middle = roll_values(last.showing, final)
+    return TurnValues(
+        final=final, last=last, middle=middle, start=OUTCOME_PROBABILITY @ middle.showing
+    )
+
+
+def build(joker: JokerRule) -> FloatArray:
+    """The whole table for a joker rule, from the last turn back to the first."""
+    table = np.full(STATES, np.nan)
+    table[level_states(BOXES)] = 0.0  # a full scorecard: nothing more to come
+    for level in range(BOXES - 1, -1, -1):
+        states = level_states(level)
+        for start in range(0, len(states), BLOCK):
+            block = states[start : start + BLOCK]
+            table[block] = turn_values(table, block, joker).start
+    return table
