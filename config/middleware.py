@@ -3,7 +3,9 @@
 - Refuse oversized request bodies before anything reads them: 413 with the API's error shape
   (Django would only notice once the body is read, and answer with an HTML 400).
 - A page whose database cannot be reached answers 503 "briefly unavailable", not a 500 (the API
-  does the same in its exception handler)."""
+  does the same in its exception handler).
+- Every response carries a strict Content-Security-Policy: scripts, styles and connections from
+  this origin only, nothing inline (docs/operations.md, "Headers")."""
 
 import logging
 from collections.abc import Callable
@@ -57,4 +59,32 @@ class DatabaseUnavailableMiddleware:
         logger.warning("Database unavailable for %s: %s", request.path, exception)
         response = render(request, "503.html", status=503)
         response["Retry-After"] = "5"
+        return response
+
+
+# Nothing inline: no <script> blocks, no on*= handlers, no style="..." or <style> (the pages
+# load site.css, live.js and score.js). data: images are the admin's and Swagger UI's icons.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+    )
+)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sets Content-Security-Policy on every response that has none of its own."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         return response
