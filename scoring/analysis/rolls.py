@@ -48,15 +48,15 @@ LAYER_INDEX: Final[dict[Dice, int]] = {
 """A keep's (or an outcome's) position within its layer."""
 
 
-def _probability(dice: Dice) -> float:
-    """The chance that throwing len(dice) dice shows exactly this multiset."""
+def chance(dice: Dice) -> float:
+    """The chance that throwing len(dice) dice shows exactly this multiset (sorted)."""
     ways = factorial(len(dice))
     for face in FACES:
         ways //= factorial(dice.count(face))
-    return ways / 6 ** len(dice)
+    return ways / float(len(FACES) ** len(dice))
 
 
-OUTCOME_PROBABILITY: Final[FloatArray] = np.array([_probability(dice) for dice in OUTCOMES])
+OUTCOME_PROBABILITY: Final[FloatArray] = np.array([chance(dice) for dice in OUTCOMES])
 """The chance of each outcome when all five dice are thrown (the first roll)."""
 
 FACE_COUNTS: Final[IntArray] = np.array(

@@ -48,7 +48,7 @@ def table_paths(directory: str | os.PathLike[str], name: str) -> tuple[Path, Pat
 
 
 def _digest(table: FloatArray) -> str:
-    return hashlib.sha256(memoryview(np.ascontiguousarray(table)).cast("B")).hexdigest()
+    return hashlib.sha256(np.ascontiguousarray(table).data).hexdigest()
 
 
 def _replace_atomically(path: Path, write: Any) -> None:

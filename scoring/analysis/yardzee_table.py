@@ -93,7 +93,7 @@ def reachable(filled: int, upper: int, yardzee_50: bool) -> bool:
 
 def level_states(level: int) -> IntArray:
     """Every reachable state with `level` boxes filled, as table indexes."""
-    found = []
+    found: list[int] = []
     for filled in range(MASKS):
         if filled.bit_count() == level:
             flags = (False, True) if filled & YARDZEE_BIT else (False,)
@@ -153,7 +153,7 @@ def _upper_after(
     total = upper + points
     earned = np.where((upper < UPPER_BONUS_AT) & (total >= UPPER_BONUS_AT), UPPER_BONUS, 0)
     capped = np.minimum(total, UPPER_BONUS_AT)
-    after = table[(filled * UPPER_STATES + capped) * 2 + yardzee_50]
+    after: FloatArray = table[(filled * UPPER_STATES + capped) * 2 + yardzee_50]
     after += points + earned
     return after
 
@@ -190,7 +190,7 @@ def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> Float
     with_50 += YARDZEE_POINTS
     with_50[~yardzee_open] = -np.inf
     candidates[YARDZEE, _YARDZEE_ROW == 1] = with_50
-    final = candidates.max(axis=0)
+    final: FloatArray = candidates.max(axis=0)
     _place_jokers(final, table, filled, upper, yardzee_50, joker)
     return final
 

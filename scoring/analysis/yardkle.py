@@ -1,0 +1,438 @@
+"""Optimal play within one Yardkle turn: exact dynamic programs over (turn total, dice left).
+
+RULES.md, "Yardkle": "Turn" (a throw without point dice, a Yardkle, loses the turn total; hot
+dice: all six set aside means throwing all six again before banking), "Entering the game" (a
+player not on the scorecard banks only the entry minimum or more) and "End" (the final round).
+Which set-asides are legal and what they score comes from `scoring.yardkle.set_aside_options`.
+
+Two objectives (docs/analysis.md):
+- `need=None`: the most expected points banked this turn (a Yardkle banks 0);
+- `need=n`: in the final round, the highest chance of banking at least `n` (enough to finish
+  above the leader); banking less is worth nothing.
+
+The turn total has no bound (hot dice can repeat), so above a cap the values are closed forms:
+there banking is optimal whenever allowed, which `_proven_cap` proves for every total above it
+(the inequalities are linear in the total), so the program below the cap is exact.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from math import ceil
+from typing import Final
+
+import numpy as np
+
+from scoring.analysis.option import Option, ranked
+from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
+from scoring.analysis.rolls import chance as roll_chance
+from scoring.dice import Dice, parts, read_dice, show
+from scoring.errors import RuleViolation
+from scoring.game import invalid_state
+from scoring.yardkle import DICE, YardkleRules, set_aside_options
+
+STEP: Final = 50
+"""Every combination scores a multiple of 50, so turn totals are counted in steps of 50."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowTable:
+    """Every throw of 1 to 6 dice that holds point dice, and every legal set-aside from it,
+    flattened for NumPy (`scoring.yardkle.set_aside_options`). Throws are grouped by their
+    dice count; a throw's set-asides are `starts[throw]` up to the next throw's start.
+
+    Per set-aside: `steps` (points / 50) and `left` (dice left to throw; 0 is hot dice).
+    Per throw: `dice` count, `chance`, and for the cap's proof `best_partial` (the most points
+    of a set-aside that leaves a die, -1 if none) and `full` (the points of setting aside
+    every die, -1 if that is not legal).
+    """
+
+    steps: IntArray
+    left: IntArray
+    starts: IntArray
+    dice: IntArray
+    chance: FloatArray
+    best_partial: IntArray
+    full: IntArray
+
+
+@cache
+def throw_table() -> ThrowTable:
+    """The throws and set-asides of RULES.md, "Point dice and combinations", as arrays."""
+    steps: list[int] = []
+    left: list[int] = []
+    starts: list[int] = []
+    dice: list[int] = []
+    chance: list[float] = []
+    best_partial: list[int] = []
+    full: list[int] = []
+    for count in range(1, DICE + 1):
+        for throw in combinations_with_replacement(range(1, 7), count):
+            options = set_aside_options(list(throw))
+            if not options:
+                continue  # a Yardkle: worth nothing, so it adds nothing to a sum
+            starts.append(len(steps))
+            dice.append(count)
+            chance.append(roll_chance(throw))
+            for selection, points in options.items():
+                if points % STEP:
+                    raise ValueError(f"{selection} scores {points}, not a multiple of {STEP}")
+                steps.append(points // STEP)
+                left.append(count - len(selection))
+            partial = [p for s, p in options.items() if len(s) < count]
+            best_partial.append(max(partial, default=-1))
+            full.append(options.get(throw, -1))
+    return ThrowTable(
+        steps=np.array(steps, dtype=np.intp),
+        left=np.array(left, dtype=np.intp),
+        starts=np.array(starts, dtype=np.intp),
+        dice=np.array(dice, dtype=np.intp),
+        chance=np.array(chance),
+        best_partial=np.array(best_partial, dtype=np.intp),
+        full=np.array(full, dtype=np.intp),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """The values above the cap, where banking is optimal whenever allowed: banking is worth
+    `bank_slope * total + bank_base`, and throwing `dice` dice `slope[dice] * total +
+    base[dice]` (index 6 is also the forced throw after hot dice)."""
+
+    bank_slope: float
+    bank_base: float
+    slope: FloatArray
+    base: FloatArray
+
+
+def _tail(bank_slope: float, bank_base: float) -> Tail:
+    """Solve the values above the cap for a bank worth `bank_slope * total + bank_base`.
+
+    There a throw that leaves a die banks right after its best set-aside (the most points);
+    a throw whose only set-aside is all its dice (e.g. three pairs without a 1 or 5) must
+    throw six again. So six dice are worth `a * total + b` with
+    `a = slope * P(partial) + a * P(forced)` and likewise `b`: a linear fixed point.
+    """
+    table = throw_table()
+    partial = table.best_partial >= 0
+    forced = ~partial
+    slope = np.zeros(DICE + 1)
+    base = np.zeros(DICE + 1)
+    by_dice = [table.dice == count for count in range(DICE + 1)]
+    six = by_dice[DICE]
+    partial_gain = table.chance * (bank_slope * np.maximum(table.best_partial, 0) + bank_base)
+    chance_partial = float(table.chance[six & partial].sum())
+    chance_forced = float(table.chance[six & forced].sum())
+    forced_points = float((table.chance * np.maximum(table.full, 0))[six & forced].sum())
+    six_slope = bank_slope * chance_partial / (1 - chance_forced)
+    six_base = (float(partial_gain[six & partial].sum()) + six_slope * forced_points) / (
+        1 - chance_forced
+    )
+    for count in range(1, DICE + 1):
+        mine = by_dice[count]
+        on_forced = table.chance[mine & forced]
+        slope[count] = bank_slope * float(table.chance[mine & partial].sum()) + six_slope * float(
+            on_forced.sum()
+        )
+        base[count] = float(partial_gain[mine & partial].sum()) + float(
+            (on_forced * (six_slope * table.full[mine & forced] + six_base)).sum()
+        )
+    return Tail(bank_slope=bank_slope, bank_base=bank_base, slope=slope, base=base)
+
+
+def _proven_cap(tail: Tail) -> int:
+    """The smallest turn total (a multiple of 50) from which the tail's assumptions hold for
+    every larger total, proved by linear inequalities `total * coefficient >= constant`:
+
+    1. at every throw that could also set aside all its dice (hot dice), banking after the
+       best partial set-aside is worth at least throwing six again;
+    2. with 1 to 5 dice left, throwing is worth no more than banking.
+
+    With these, the tail's values satisfy the optimality equations above the cap, and below it
+    the program is exact. A coefficient that is not positive needs its constant to hold at
+    once (it does for the probability objective, whose bank is a constant 1).
+    """
+    table = throw_table()
+    six_slope, six_base = tail.slope[DICE], tail.base[DICE]
+    bounds: list[tuple[float, float]] = []
+    both = (table.best_partial >= 0) & (table.full >= 0)
+    for partial, full in zip(table.best_partial[both], table.full[both], strict=True):
+        bounds.append(
+            (
+                tail.bank_slope - six_slope,
+                six_slope * full + six_base - tail.bank_slope * partial - tail.bank_base,
+            )
+        )
+    for count in range(1, DICE):
+        bounds.append((tail.bank_slope - tail.slope[count], tail.base[count] - tail.bank_base))
+    cap = 0
+    for coefficient, constant in bounds:
+        if coefficient > 0:
+            cap = max(cap, ceil(constant / coefficient / STEP) * STEP)
+        elif constant > 1e-12:
+            raise ArithmeticError("banking is never provably optimal: no cap exists")
+    return cap
+
+
+@dataclass(frozen=True, slots=True)
+class DicePart:
+    """The throws of one dice count, as `ThrowTable` holds them, with starts from 0."""
+
+    steps: IntArray
+    left: IntArray
+    starts: IntArray
+    chance: FloatArray
+
+
+@cache
+def _dice_part(count: int) -> DicePart:
+    table = throw_table()
+    throws = np.flatnonzero(table.dice == count)
+    first = int(table.starts[throws[0]])
+    last = (
+        int(table.starts[throws[-1] + 1])
+        if throws[-1] + 1 < len(table.starts)
+        else len(table.steps)
+    )
+    return DicePart(
+        steps=table.steps[first:last],
+        left=table.left[first:last],
+        starts=table.starts[throws] - first,
+        chance=table.chance[throws],
+    )
+
+
+def _read_total(turn_total: object) -> int:
+    if type(turn_total) is not int or turn_total < 0 or turn_total % STEP:
+        raise invalid_state("turn_total", f"{turn_total!r} is not a turn total (0, 50, 100 ...)")
+    return turn_total
+
+
+def _read_throw(dice: object) -> Dice:
+    thrown = read_dice(dice, "dice")
+    if not 1 <= len(thrown) <= DICE:
+        raise RuleViolation(
+            "wrong_dice_count",
+            f"A throw has 1 to {DICE} dice, not {len(thrown)}.",
+            details={"field": "dice", "expected": DICE, "got": len(thrown)},
+        )
+    return thrown
+
+
+class TurnStrategy:
+    """The optimal strategy for the rest of a Yardkle turn (RULES.md, "Turn", "Entering the
+    game", "End").
+
+    `rules` gives the entry minimum; `on_board` says whether the player has banked before
+    (if not, banking needs the entry minimum); `need=None` maximises the expected points
+    banked this turn, `need=n` the chance of banking at least `n` points (the final round:
+    `n` is what lifts the player above the leader).
+
+    `cap` is the turn total from which banking is optimal whenever allowed (checked at every
+    total up to `tail_cap`, and by linear inequalities above it); the program is exact below
+    it. Passing `cap` raises it (and `tail_cap`), to show that this changes nothing.
+    """
+
+    __slots__ = (
+        "_bank_from",
+        "_decide",
+        "_levels",
+        "_tail",
+        "_throw",
+        "cap",
+        "need",
+        "on_board",
+        "rules",
+        "tail_cap",
+    )
+
+    def __init__(
+        self,
+        rules: YardkleRules | None = None,
+        on_board: bool = True,
+        need: int | None = None,
+        *,
+        cap: int | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else YardkleRules()
+        self.on_board = on_board
+        self.need = need
+        # Banking is allowed from this total on (RULES.md, "Entering the game").
+        self._bank_from = 0 if on_board else self.rules.entry_minimum
+        if need is None:
+            self._tail = _tail(1.0, 0.0)
+            floor = self._bank_from
+        else:
+            self._tail = _tail(0.0, 1.0)
+            floor = max(self._bank_from, need)
+        self.tail_cap = max(_proven_cap(self._tail), ceil(floor / STEP) * STEP)
+        if cap is not None:
+            self.tail_cap = max(self.tail_cap, ceil(cap / STEP) * STEP)
+        self._levels = self.tail_cap // STEP + int(throw_table().steps.max()) + 1
+        self.cap = self.tail_cap
+        self._throw, self._decide = self._solve(cap)
+
+    def _bank(self, totals: FloatArray) -> tuple[FloatArray, BoolArray]:
+        """What banking each total is worth, and whether it is allowed."""
+        allowed = totals >= self._bank_from
+        if self.need is None:
+            return totals.astype(np.float64), allowed
+        return (totals >= self.need).astype(np.float64), allowed
+
+    def _solve(self, raised: int | None) -> tuple[FloatArray, FloatArray]:
+        """`throw[level, dice]`: throwing that many dice at a turn total of `level * 50`;
+        `decide[level, left]`: the best of banking and throwing `left` dice (`left` 0 is hot
+        dice: throwing six is the only choice). Three tiers, from the top:
+
+        1. from `tail_cap` up, the closed forms of `_tail` (proved by `_proven_cap`);
+        2. from `cap` up, banking is optimal whenever allowed, checked at every total: the
+           forced and chosen rethrows of six dice (hot dice) are solved exactly, since
+           setting aside 3,000 points and throwing six again can beat banking until about
+           130,000;
+        3. below `cap`, the full program.
+        """
+        table = throw_table()
+        totals = np.arange(self._levels, dtype=np.float64) * STEP
+        bank, allowed = self._bank(totals)
+        throw = np.zeros((self._levels, DICE + 1))
+        decide = np.zeros((self._levels, DICE + 1))
+        if self.need is not None and self.need <= 0:
+            # Already above the leader: nothing this turn can change that.
+            throw[:] = decide[:] = 1.0
+            self.cap = 0
+            return throw, decide
+        tail = self._tail
+        top = self.tail_cap // STEP
+        throw[top:] = np.outer(totals[top:], tail.slope) + tail.base
+        decide[top:] = bank[top:, None]
+        decide[top:, 0] = throw[top:, DICE]
+        floor = int(np.argmax(allowed)) if allowed.any() else top
+        floor = max(floor, 0 if self.need is None else ceil(self.need / STEP))
+        cap = self._banking_tier(throw, decide, bank, floor, top)
+        if raised is not None:
+            cap = max(cap, raised // STEP)
+        self.cap = cap * STEP
+        weights = table.chance
+        for level in range(cap - 1, -1, -1):
+            found = decide[level + table.steps, table.left]
+            best = np.maximum.reduceat(found, table.starts)
+            throw[level] = np.bincount(table.dice, weights=weights * best, minlength=DICE + 1)
+            decide[level] = throw[level]
+            if allowed[level]:
+                np.maximum(decide[level, 1:], bank[level], out=decide[level, 1:])
+            decide[level, 0] = throw[level, DICE]
+        # Six dice left is never a decision (only the first throw, or hot dice: column 0).
+        decide[:, DICE] = throw[:, DICE]
+        return throw, decide
+
+    def _banking_tier(
+        self, throw: FloatArray, decide: FloatArray, bank: FloatArray, floor: int, top: int
+    ) -> int:
+        """Fill the levels `floor..top` assuming banking whenever allowed, and return the
+        lowest level from which that assumption holds at every level up to `top` (throwing
+        1 to 5 dice is never worth more than banking there)."""
+        if floor >= top:
+            return top
+        levels = np.arange(floor, top)
+        decide[floor:top, 1:] = bank[floor:top, None]
+        # Six dice: hot dice lead to six dice again, at least `stride` levels higher.
+        six = _dice_part(DICE)
+        stride = int(six.steps[six.left == 0].min())
+        for high in range(top, floor, -stride):
+            block = np.arange(max(floor, high - stride), high)
+            found = decide[block[:, None] + six.steps, six.left]
+            best = np.maximum.reduceat(found, six.starts, axis=1)
+            decide[block, 0] = throw[block, DICE] = best @ six.chance
+        # Fewer dice, at every level at once: nothing but six dice again depends on them.
+        for count in range(1, DICE):
+            part = _dice_part(count)
+            found = decide[levels[:, None] + part.steps, part.left]
+            throw[floor:top, count] = np.maximum.reduceat(found, part.starts, axis=1) @ part.chance
+        margin = 1e-9 * np.maximum(1.0, bank[floor:top])
+        worse = np.flatnonzero(
+            (throw[floor:top, 1:DICE] > (bank[floor:top] + margin)[:, None]).any(axis=1)
+        )
+        return floor + int(worse[-1]) + 1 if len(worse) else floor
+
+    @property
+    def start_value(self) -> float:
+        """A whole turn from its first throw of six dice: expected points banked, or the
+        chance of banking at least `need`."""
+        return self.throw_value(0, DICE)
+
+    def can_bank(self, turn_total: int) -> bool:
+        """Whether banking this total is allowed (RULES.md, "Entering the game")."""
+        return turn_total >= self._bank_from
+
+    def bank_value(self, turn_total: int) -> float:
+        """What banking this total is worth in this objective."""
+        if self.need is None:
+            return float(turn_total)
+        return 1.0 if turn_total >= self.need or self.need <= 0 else 0.0
+
+    def throw_value(self, turn_total: int, dice: int) -> float:
+        """Throwing `dice` dice (1 to 6) with this turn total, then playing on optimally."""
+        level = turn_total // STEP
+        if level < self._levels:
+            return float(self._throw[level, dice])
+        if self.need is not None and self.need <= 0:
+            return 1.0
+        return float(self._tail.slope[dice] * turn_total + self._tail.base[dice])
+
+    def bank_or_throw(self, turn_total: object, dice_left: object) -> list[Option]:
+        """After a set-aside: banking (when allowed) and throwing the `dice_left` dice again
+        (0 or 6 after hot dice: all six, and banking is not allowed), best first."""
+        total = _read_total(turn_total)
+        if type(dice_left) is not int or not 0 <= dice_left <= DICE:
+            raise invalid_state("dice_left", f"{dice_left!r} is not 0 to {DICE} dice")
+        return ranked(self._then(total, dice_left))
+
+    def _then(self, total: int, left: int) -> Iterable[Option]:
+        """Banking and throwing after a set-aside leaving `left` dice (0: hot dice)."""
+        throws = DICE if left == 0 else left
+        options = [Option(value=self.throw_value(total, throws), then="throw")]
+        if 0 < left < DICE and self.can_bank(total):
+            options.insert(0, Option(value=self.bank_value(total), then="bank"))
+        return options
+
+    def options(self, turn_total: object, dice: object) -> list[Option]:
+        """For a throw of `dice` with `turn_total` collected before it: every legal set-aside
+        (`scoring.yardkle.set_aside_options`) followed by banking or throwing again, best
+        first. Empty for a Yardkle (no point dice: nothing to choose)."""
+        total = _read_total(turn_total)
+        thrown = _read_throw(dice)
+        found = []
+        for selection, points in set_aside_options(list(thrown)).items():
+            for then in self._then(total + points, len(thrown) - len(selection)):
+                found.append(Option(then.value, set_aside=selection, points=points, then=then.then))
+        return ranked(found)
+
+    def set_aside_value(self, turn_total: object, dice: object, set_aside: object) -> float:
+        """The value of setting aside `set_aside` from `dice` and then choosing well; a
+        selection that is not legal raises what `scoring.yardkle` raises for it."""
+        total = _read_total(turn_total)
+        thrown = _read_throw(dice)
+        selection = read_dice(set_aside, "set_aside")
+        if not selection:
+            raise RuleViolation(
+                "empty_set_aside",
+                f"The throw {show(thrown)} has point dice: at least one must be set aside.",
+            )
+        if selection not in parts(thrown):
+            raise RuleViolation(
+                "set_aside_not_thrown",
+                f"{show(selection)} are not among the dice thrown, {show(thrown)}.",
+                details={"set_aside": list(selection)},
+            )
+        points = set_aside_options(list(thrown)).get(selection)
+        if points is None:
+            raise RuleViolation(
+                "die_scores_nothing",
+                f"The dice {show(selection)} cannot all be set aside: every die set aside must "
+                "belong to a combination of this throw.",
+                details={"set_aside": list(selection)},
+            )
+        return max(
+            option.value for option in self._then(total + points, len(thrown) - len(selection))
+        )
