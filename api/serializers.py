@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import GameName, Match, Seat, Turn
-from games.selectors import match_board
+from games.selectors import LATEST_TURNS, match_board
 from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
 from league.selectors import stage_detail
 from league.services.stages import MAX_ENTRANTS
@@ -196,7 +196,18 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
 
 class MatchDetailSerializer(MatchSerializer):
-    turns = TurnSerializer(many=True, read_only=True)
+    turns = serializers.SerializerMethodField(
+        help_text=f"The latest {LATEST_TURNS} turns (all of them in a shorter match), in play "
+        "order; `turns_played` counts them all, and GET matches/{id}/turns/ pages through "
+        "every turn."
+    )
+
+    @extend_schema_field(TurnSerializer(many=True))
+    def get_turns(self, match: Match) -> list[dict[str, Any]]:
+        latest = getattr(match, "latest_turns", None)
+        if latest is None:
+            latest = list(match.turns.select_related("seat").order_by("-sequence")[:LATEST_TURNS])
+        return list(TurnSerializer(latest[::-1], many=True).data)
 
     class Meta(MatchSerializer.Meta):
         fields = [*MatchSerializer.Meta.fields, "turns"]

@@ -25,13 +25,14 @@ from api.permissions import (
     IsOrganizerOrReadOnly,
     presented_score_key,
 )
+from api.pagination import BoundedLimitOffsetPagination
 from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
 from games import score_keys
 from games import services as game_services
 from games.errors import WrongScoreKey
 from games.models import Match
-from games.selectors import match_detail_queryset, turn_preview
+from games.selectors import match_detail_queryset, turn_preview, turns_newest_first
 from league import selectors
 from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
@@ -268,13 +269,16 @@ class MatchViewSet(
             return s.MatchCreateSerializer
         return s.MatchSerializer
 
+    def _is_write(self) -> bool:
+        return self.request.method not in permissions.SAFE_METHODS
+
     def get_throttles(self) -> list[BaseThrottle]:
-        if self.action in ("turns", "result"):
+        if self.action in ("turns", "result") and self._is_write():
             return [TurnRateThrottle()]
         return super().get_throttles()
 
     def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.action in ("turns", "result"):
+        if self.action in ("turns", "result") and self._is_write():
             return [CanKeepScore()]
         if self.action in ("undo", "void"):
             return [permissions.IsAuthenticated(), IsMatchOrganizer()]
@@ -322,6 +326,15 @@ class MatchViewSet(
         )
 
     @extend_schema(
+        methods=["GET"],
+        request=None,
+        responses={200: s.TurnSerializer(many=True), 404: s.ErrorSerializer},
+        description="Every turn of the match, a page at a time, newest first (`limit`, "
+        "default 50, at most 500; `offset`). The match's own answer carries only its latest "
+        "turns.",
+    )
+    @extend_schema(
+        methods=["POST"],
         request=OpenApiTypes.OBJECT,
         parameters=[IDEMPOTENCY_KEY, SCORE_KEY],
         examples=[YARDZEE_TURN, YARDKLE_TURN],
@@ -331,8 +344,14 @@ class MatchViewSet(
         "believes comes next; another number is 409 with the expected one). The rulebook "
         "checks every roll; a broken rule is 422 with its code and nothing is stored.",
     )
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["get", "post"])
     def turns(self, request: Request, pk: str | None = None) -> Response:
+        if request.method == "GET":
+            paginator = BoundedLimitOffsetPagination()
+            page = paginator.paginate_queryset(
+                turns_newest_first(self.get_object()), request, view=self
+            )
+            return paginator.get_paginated_response(s.TurnSerializer(page, many=True).data)
         # The match is read once, locked, for the permission check and the write alike.
         with self._locked_submission(pk) as submission:
             body = request.data

@@ -11,14 +11,28 @@ from scoring.game import Game
 from scoring.yardkle import YardkleGame, set_aside_options
 from scoring.yardzee import YardzeeGame
 
+# A match's answer and page carry at most this many of its latest turns; the rest are read a
+# page at a time (GET matches/{id}/turns/, the page's "Earlier turns"), so a match with very
+# many turns never makes one huge answer.
+LATEST_TURNS = 100
+
 
 def match_detail_queryset() -> QuerySet[Match]:
-    """Matches with their seats, players and turns: a constant number of queries however many
-    turns were played."""
+    """Matches with their seats, players and latest turns (`latest_turns`, newest first, at
+    most LATEST_TURNS): a constant number of queries however many turns were played."""
     return Match.objects.select_related("event").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order")),
-        Prefetch("turns", queryset=Turn.objects.select_related("seat").order_by("sequence")),
+        Prefetch(
+            "turns",
+            queryset=Turn.objects.select_related("seat").order_by("-sequence")[:LATEST_TURNS],
+            to_attr="latest_turns",
+        ),
     )
+
+
+def turns_newest_first(match: Match) -> QuerySet[Turn]:
+    """Every turn of the match with its seat, newest first, to be read a page at a time."""
+    return match.turns.select_related("seat").order_by("-sequence")
 
 
 def match_board(match: Match, seats: list[Seat], game: Game | None = None) -> dict[str, Any]:

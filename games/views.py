@@ -6,21 +6,32 @@ from urllib.parse import urlencode
 
 import segno
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn
-from games.selectors import match_board, match_detail_queryset
+from games.selectors import match_board, turns_newest_first
 
 # While a match is played its page asks for fresh scores this often.
 LIVE_SECONDS = 5
 
 
+# The page lists a match's turns this many at a time, newest first ("Earlier turns" pages on).
+TURNS_PER_PAGE = 50
+
+
+def _turns_page(request: HttpRequest) -> int:
+    """The page of turns asked for (`?turns=2`); anything but a positive number is page 1."""
+    asked = request.GET.get("turns", "")
+    return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
+
+
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    context = match_context(match_id)
+    context = match_context(match_id, turns_page=_turns_page(request))
     # Organizers keep score from here; everyone else has the private link, if anyone.
     context["can_score"] = context["match"].is_open and context["match"].is_organizer(request.user)
     return render(request, "games/match.html", context)
@@ -28,15 +39,29 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """The refreshing part of the match page (scores, whose turn, the turns)."""
-    return render(request, "games/_match_live.html", match_context(match_id))
+    return render(
+        request,
+        "games/_match_live.html",
+        match_context(match_id, turns_page=_turns_page(request)),
+    )
 
 
-def match_context(match_id: int) -> dict[str, Any]:
-    """Everything the match page shows, in three queries: the match (with its event and
-    league), its seats and players, its turns."""
-    match = get_object_or_404(match_detail_queryset().select_related("event__league"), pk=match_id)
+def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
+    """Everything the match page shows, in three queries (four for Yardkle): the match (with
+    its event and league), its seats and players, one page of its turns (newest first; a page
+    past the last is a 404), and for Yardkle's scorecard every turn's points."""
+    match = get_object_or_404(
+        Match.objects.select_related("event__league").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        ),
+        pk=match_id,
+    )
     seats: list[Seat] = list(match.seats.all())
-    turns: list[Turn] = list(match.turns.all())
+    pages = max(1, -(-match.turns_played // TURNS_PER_PAGE))
+    if turns_page > pages:
+        raise Http404("No such page of turns.")
+    offset = (turns_page - 1) * TURNS_PER_PAGE
+    turns: list[Turn] = list(turns_newest_first(match)[offset : offset + TURNS_PER_PAGE])
     board = match_board(match, seats)
     current = board["current_seat"]
     context: dict[str, Any] = {
@@ -51,7 +76,9 @@ def match_context(match_id: int) -> dict[str, Any]:
             (seat for seat in seats if seat.placement is not None),
             key=lambda seat: (seat.placement or 0, seat.order),
         ),
-        "turns": [_turn_view(turn, seats, match.game) for turn in reversed(turns)],
+        "turns": [_turn_view(turn, seats, match.game) for turn in turns],
+        "turns_page": turns_page,
+        "turns_pages": pages,
         "is_void": match.status == MatchStatus.VOID,
     }
     if match.game == GameName.YARDZEE:
@@ -62,14 +89,11 @@ def match_context(match_id: int) -> dict[str, Any]:
         context["rounds"] = scorecard.yardkle_rounds(
             [
                 scorecard.YardkleTurn(
-                    sequence=turn.sequence,
-                    seat=turn.seat.order,
-                    points=turn.points,
-                    yardkle=turn.payload.get("end") == "yardkle"
-                    if isinstance(turn.payload, dict)
-                    else False,
+                    sequence=sequence, seat=seat, points=points, yardkle=end == "yardkle"
                 )
-                for turn in turns
+                for sequence, seat, points, end in Turn.objects.filter(match=match).values_list(
+                    "sequence", "seat__order", "points", "payload__end"
+                )
             ],
             players=len(seats),
             target=target,
@@ -156,7 +180,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "is_organizer": organizer,
             "score_key": match.score_key if by_key else "",
-            "turn_number": len(context["turns"]) + 1,
+            "turn_number": match.turns_played + 1,
             "current_player": current.player if current is not None else None,
             "open_boxes": _open_boxes(context),
             "faces": range(1, 7),

@@ -333,3 +333,67 @@ def test_item_10_wrong_keys_are_limited_per_client_address(zee, settings):
         REMOTE_ADDR="10.9.8.7",
     )
     assert other.status_code == 201  # another address is not held up
+
+
+# --- Item 7: one turn is capped, and a match's turns are read a page at a time -------------------
+
+
+def _hot_dice_turn(player: int, throws: int) -> dict[str, Any]:
+    hot = {"dice": [1, 1, 1, 1, 1, 1], "set_aside": [1, 1, 1, 1, 1, 1]}
+    last = {"dice": [1, 2, 3, 4, 6, 6], "set_aside": [1]}
+    return {"player": player, "throws": [hot] * (throws - 1) + [last], "end": "bank"}
+
+
+def test_item_7_a_yardkle_turn_of_more_than_100_throws_is_422(kle, as_organizer):
+    player = kle["board"]["current_player"]
+    response = as_organizer.post(
+        f"/api/v1/matches/{kle['id']}/turns/", _hot_dice_turn(player, 101), format="json"
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "too_many_throws"
+    assert response.json()["details"]["limit"] == 100
+    assert not Turn.objects.exists()
+
+
+def _play_yardkles(match: dict[str, Any], turns: int) -> None:
+    """`turns` Yardkle turns (a single throw with no point dice), stored directly."""
+    from games import services as game_services
+
+    seats = [seat["player"]["id"] for seat in match["seats"]]
+    for number in range(turns):
+        game_services.turn_submit(
+            match_id=match["id"],
+            turn={
+                "player": seats[number % len(seats)],
+                "throws": [{"dice": [2, 2, 3, 3, 4, 6], "set_aside": []}],
+                "end": "yardkle",
+            },
+        )
+
+
+def test_item_7_a_matchs_answer_carries_its_latest_100_turns_and_the_rest_are_paged(kle):
+    _play_yardkles(kle, 130)
+    detail = APIClient().get(f"/api/v1/matches/{kle['id']}/").json()
+    assert detail["turns_played"] == 130
+    assert [t["sequence"] for t in detail["turns"]] == list(range(31, 131))
+    first = APIClient().get(f"/api/v1/matches/{kle['id']}/turns/").json()
+    assert first["count"] == 130
+    assert [t["sequence"] for t in first["results"]] == list(range(130, 80, -1))
+    last = APIClient().get(f"/api/v1/matches/{kle['id']}/turns/?limit=50&offset=100").json()
+    assert [t["sequence"] for t in last["results"]] == list(range(30, 0, -1))
+    assert last["next"] is None
+
+
+def test_item_7_the_match_page_lists_50_turns_a_page(kle, client):
+    _play_yardkles(kle, 120)
+    first = client.get(f"/matches/{kle['id']}/").content.decode()
+    assert first.count('id="turn-') == 50
+    assert 'id="turn-120"' in first
+    assert 'id="turn-70"' not in first
+    assert "?turns=2" in first
+    third = client.get(f"/matches/{kle['id']}/?turns=3").content.decode()
+    assert third.count('id="turn-') == 20
+    assert 'id="turn-1"' in third
+    assert client.get(f"/matches/{kle['id']}/?turns=4").status_code == 404
+    live = client.get(f"/matches/{kle['id']}/live/?turns=2").content.decode()
+    assert 'id="turn-70"' in live
