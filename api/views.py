@@ -18,6 +18,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api import serializers as s
+from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import (
     CanKeepScore,
     IsLeagueOrganizerOrReadOnly,
@@ -25,7 +26,6 @@ from api.permissions import (
     IsOrganizerOrReadOnly,
     presented_score_key,
 )
-from api.pagination import BoundedLimitOffsetPagination
 from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
 from games import score_keys
