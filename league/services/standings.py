@@ -12,10 +12,12 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
@@ -31,7 +33,9 @@ from league.models import (
     RatingsState,
     Stage,
     StageBye,
+    StageEntry,
     StageForfeit,
+    StageMatch,
     StandingsScope,
     StandingsTable,
     StandingsTally,
@@ -130,6 +134,52 @@ def result_changed(match: Match, *, withdrawn: bool = False) -> None:
     for kind, scope_id in scopes:
         if kind == StandingsScope.LEAGUE:
             ratings_mark(scope_id)
+
+
+def player_renamed(*, player_id: int) -> None:
+    """A player's display name changed: mark every standings table that can list them and
+    every league leaderboard that rates them, so that their next refresh shows the new name
+    (a table stores each row's name; a leaderboard's rendering is kept per computed version).
+    Call it in the transaction that saves the name: the refresh jobs run once it commits.
+
+    A table can list a player whose scope (a stage, its event, their league) has them entered,
+    seated, given a bye or a forfeit; a table no longer listing them costs one refresh more."""
+    stage_ids = (
+        set(StageEntry.objects.filter(player_id=player_id).values_list("stage_id", flat=True))
+        | set(StageBye.objects.filter(player_id=player_id).values_list("stage_id", flat=True))
+        | set(
+            StageForfeit.objects.filter(player_id=player_id).values_list(
+                "stage_match__stage_id", flat=True
+            )
+        )
+        | set(
+            StageMatch.objects.filter(match__seats__player_id=player_id).values_list(
+                "stage_id", flat=True
+            )
+        )
+    )
+    event_ids = set(
+        Seat.objects.filter(player_id=player_id, match__event__isnull=False).values_list(
+            "match__event_id", flat=True
+        )
+    ) | set(Stage.objects.filter(pk__in=stage_ids).values_list("event_id", flat=True))
+    league_ids = set(Event.objects.filter(pk__in=event_ids).values_list("league_id", flat=True))
+    table_ids = list(
+        StandingsTable.objects.filter(
+            Q(scope=StandingsScope.STAGE, scope_id__in=stage_ids)
+            | Q(scope=StandingsScope.EVENT, scope_id__in=event_ids)
+            | Q(scope=StandingsScope.LEAGUE, scope_id__in=league_ids)
+        ).values_list("pk", flat=True)
+    )
+    StandingsTable.objects.filter(pk__in=table_ids).update(requested=F("requested") + 1)
+    from league import tasks
+
+    for table_id in table_ids:
+        tasks.enqueue_on_commit(tasks.standings_refresh, table_id)
+    for league_id in PlayerRating.objects.filter(player_id=player_id).values_list(
+        "league_id", flat=True
+    ):
+        ratings_mark(league_id)
 
 
 # --- Loading results --------------------------------------------------------------------------
@@ -484,36 +534,187 @@ def standings_sweep() -> dict[str, int]:
     return {"standings": refreshed, "ratings": rated}
 
 
-def standings_differences(scopes: Iterable[Scope]) -> list[str]:
-    """Every way the stored tables of `scopes` differ from a from-scratch computation, one
-    sentence each: a table still pending, missing, or with other rows or tiebreak order.
-    Writes nothing (`recompute_standings --check`, the system tests)."""
-    problems = []
+# --- Checking the stored tables and ratings (`recompute_standings --check`, ...) ---------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What a check of stored tables or leaderboards found: every real difference from a
+    computation from scratch, one sentence each, and what it did not compare and why."""
+
+    compared: int
+    differences: tuple[str, ...]
+    skipped: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Marks:
+    """A stored table's (or ratings state's) marks, as the check found them."""
+
+    pk: int
+    requested: int
+    computed: int
+    computed_at: datetime | None
+
+    @property
+    def pending(self) -> bool:
+        return self.requested > self.computed
+
+
+def default_check_wait() -> float:
+    """How long a check gives a table marked stale to be computed by its job: twice the beat
+    sweep's interval, by which a healthy system has computed every mark (its own job runs
+    a second after it; the sweep catches what the broker lost)."""
+    return 2 * float(settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["schedule"])
+
+
+def _wait_for_marks(
+    model: type[StandingsTable] | type[RatingsState], marks: dict[int, int], wait: float
+) -> dict[int, _Marks]:
+    """Wait up to `wait` seconds until every row of `model` in `marks` (pk: the `requested`
+    the check saw) has been computed up to that mark. The rows that were not, as they are."""
+    if not marks:
+        return {}
+    deadline = time.monotonic() + wait
+    while True:
+        behind = {
+            pk: _Marks(pk, requested, computed, computed_at)
+            for pk, requested, computed, computed_at in model.objects.filter(
+                pk__in=list(marks)
+            ).values_list("pk", "requested", "computed", "computed_at")
+            if computed < marks[pk]
+        }
+        left = deadline - time.monotonic()
+        if not behind or left <= 0:
+            return behind
+        marks = {pk: marks[pk] for pk in behind}
+        time.sleep(min(0.5, left))
+
+
+@contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """A read-only transaction whose statements all read one moment (PostgreSQL's REPEATABLE
+    READ; its default takes a new snapshot for every statement). A stored table read in it
+    and the results it is compared with are then of the same moment: a result committed
+    while the check reads cannot make a current table look wrong. Inside a transaction
+    already open, that one is used as it is."""
+    outermost = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _still_pending(name: str, marks: _Marks, wait: float) -> str:
+    waited = f" after waiting {wait:g} s: are a worker and beat running?" if wait > 0 else ""
+    return (
+        f"{name}: newer results are still pending "
+        f"(marked {marks.requested}, computed {marks.computed}){waited}"
+    )
+
+
+def _stored_tables(scopes: list[Scope]) -> dict[Scope, _Marks]:
+    by_kind: dict[str, list[int]] = defaultdict(list)
     for kind, scope_id in scopes:
-        table = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).first()
-        if table is None:
-            problems.append(f"{kind} {scope_id}: no stored table")
+        by_kind[kind].append(scope_id)
+    which = Q(pk__in=[])
+    for kind, ids in by_kind.items():
+        which |= Q(scope=kind, scope_id__in=ids)
+    return {
+        (kind, scope_id): _Marks(pk, requested, computed, computed_at)
+        for kind, scope_id, pk, requested, computed, computed_at in StandingsTable.objects.filter(
+            which
+        ).values_list("scope", "scope_id", "pk", "requested", "computed", "computed_at")
+    }
+
+
+def standings_check(scopes: Iterable[Scope], *, wait: float = 0.0) -> CheckReport:
+    """Compare the stored tables of `scopes` with a count from scratch, reporting only real
+    differences; writes nothing (`recompute_standings --check`). Healthy means (see
+    docs/operations.md, "Checking and repairing derived data"):
+
+    - a table never computed (none stored, or marked but never computed yet: a draft stage, a
+      league never viewed) is not compared: it is counted from scratch when first shown;
+    - a table marked stale gets `wait` seconds for its job (or the beat sweep) to compute it
+      past the mark the check saw; a table still behind then is a difference;
+    - every other table is compared in one snapshot with the results; one marked again since
+      the check began is being refreshed, not wrong: skipped, with a note;
+    - rows are compared with the names they show: a rename marks its tables
+      (`player_renamed`), so a name that differs is a rename that did not."""
+    scopes = list(scopes)
+    stored = _stored_tables(scopes)
+    skipped: list[str] = []
+    computed: list[Scope] = []
+    for scope in scopes:
+        marks = stored.get(scope)
+        if marks is None or marks.computed_at is None:
+            skipped.append(f"{scope[0]} {scope[1]}: never computed, skipped")
+        else:
+            computed.append(scope)
+    behind = _wait_for_marks(
+        StandingsTable,
+        {stored[s].pk: stored[s].requested for s in computed if stored[s].pending},
+        wait,
+    )
+    differences: list[str] = []
+    compared = 0
+    for kind, scope_id in computed:
+        late = behind.get(stored[(kind, scope_id)].pk)
+        if late is not None:
+            differences.append(_still_pending(f"{kind} {scope_id}", late, wait))
             continue
-        if table.pending:
-            problems.append(f"{kind} {scope_id}: newer results are still pending")
-        tiebreak, computed = compute_rows((kind, scope_id))
-        rows = json.loads(json.dumps(computed))  # as the JSON column gives it back
-        if list(table.tiebreak) != tiebreak:
-            problems.append(f"{kind} {scope_id}: tiebreak {table.tiebreak} != {tiebreak}")
-        if table.rows != rows:
-            stored = {row["player"]: row for row in table.rows}
-            fresh = {row["player"]: row for row in rows}
-            differing = sorted(
-                player
-                for player in stored.keys() | fresh.keys()
-                if stored.get(player) != fresh.get(player)
-            )
-            problems.append(
-                f"{kind} {scope_id}: rows differ for players {differing[:10]}"
-                if differing
-                else f"{kind} {scope_id}: rows are in another order"
-            )
+        with _one_snapshot():
+            table = StandingsTable.objects.filter(scope=kind, scope_id=scope_id).first()
+            if table is None or table.pending:
+                skipped.append(
+                    f"{kind} {scope_id}: marked again while the check ran (new results are "
+                    "being counted), skipped"
+                )
+                continue
+            compared += 1
+            differences.extend(_table_differences(table))
+    return CheckReport(compared, tuple(differences), tuple(skipped))
+
+
+def _table_differences(table: StandingsTable) -> list[str]:
+    """How a stored, current table differs from a count from scratch (in the same snapshot)."""
+    name = f"{table.scope} {table.scope_id}"
+    tiebreak, computed = compute_rows((table.scope, table.scope_id))
+    rows = json.loads(json.dumps(computed))  # as the JSON column gives it back
+    problems = []
+    if list(table.tiebreak) != tiebreak:
+        problems.append(f"{name}: tiebreak {table.tiebreak} != {tiebreak}")
+    if table.rows == rows:
+        return problems
+    stored = {row["player"]: row for row in table.rows}
+    fresh = {row["player"]: row for row in rows}
+    differing = sorted(
+        player for player in stored.keys() | fresh.keys() if stored.get(player) != fresh.get(player)
+    )
+    renamed = [
+        player
+        for player in differing
+        if player in stored
+        and player in fresh
+        and {**stored[player], "name": ""} == {**fresh[player], "name": ""}
+    ]
+    if differing and renamed == differing:
+        problems.append(
+            f"{name}: shows old names of players {differing[:10]} (renamed without marking "
+            "the table: player_renamed)"
+        )
+    elif differing:
+        problems.append(f"{name}: rows differ for players {differing[:10]}")
+    else:
+        problems.append(f"{name}: rows are in another order")
     return problems
+
+
+def standings_differences(scopes: Iterable[Scope]) -> list[str]:
+    """Every real difference of the stored tables of `scopes` from a count from scratch, a
+    table still marked stale included (`standings_check` without waiting)."""
+    return list(standings_check(scopes).differences)
 
 
 # --- Ratings -----------------------------------------------------------------------------------
@@ -658,13 +859,53 @@ def ratings_replay(*, league_id: int) -> None:
     ratings_refresh(league_id=league_id)
 
 
-def ratings_differences(league_id: int, *, tolerance: float = 1e-9) -> list[str]:
-    """Every way a league's stored leaderboard differs from rating all its finished matches
-    from scratch, one sentence each. Writes nothing (`recompute_ratings --check`)."""
+def ratings_check(
+    league_ids: Iterable[int], *, wait: float = 0.0, tolerance: float = 1e-9
+) -> CheckReport:
+    """Compare the stored leaderboards of `league_ids` with rating all their finished matches
+    from scratch, reporting only real differences; writes nothing (`recompute_ratings
+    --check`). As `standings_check`: ratings marked stale get `wait` seconds for their job,
+    each league is compared in one snapshot, one marked again since the check began is
+    skipped; a league never rated with nothing to rate is skipped. The leaderboard shows no
+    stored names."""
+    league_ids = list(league_ids)
+    states = {
+        league_id: _Marks(pk, requested, computed, computed_at)
+        for league_id, pk, requested, computed, computed_at in RatingsState.objects.filter(
+            league_id__in=league_ids
+        ).values_list("league_id", "pk", "requested", "computed", "computed_at")
+    }
+    behind = _wait_for_marks(
+        RatingsState, {m.pk: m.requested for m in states.values() if m.pending}, wait
+    )
+    differences: list[str] = []
+    skipped: list[str] = []
+    compared = 0
+    for league_id in league_ids:
+        marks = states.get(league_id)
+        if marks is not None and marks.pk in behind:
+            differences.append(_still_pending(f"league {league_id}", behind[marks.pk], wait))
+            continue
+        with _one_snapshot():
+            state = RatingsState.objects.filter(league_id=league_id).first()
+            if state is not None and state.pending:
+                skipped.append(
+                    f"league {league_id}: marked again while the check ran (new results are "
+                    "being rated), skipped"
+                )
+                continue
+            problems = _leaderboard_differences(league_id, tolerance)
+            if state is None and not problems:
+                skipped.append(f"league {league_id}: never computed, skipped")
+                continue
+            compared += 1
+            differences.extend(problems)
+    return CheckReport(compared, tuple(differences), tuple(skipped))
+
+
+def _leaderboard_differences(league_id: int, tolerance: float) -> list[str]:
+    """How a league's stored leaderboard differs from rating its matches from scratch."""
     problems = []
-    state = RatingsState.objects.filter(league_id=league_id).first()
-    if state is not None and state.pending:
-        problems.append(f"league {league_id}: newer results are still pending")
     results, _ = load_results((StandingsScope.LEAGUE, league_id))
     fresh = rating.replay([r for r in results if r.match_id > 0]).ratings
     counts: dict[int, int] = defaultdict(int)
@@ -695,3 +936,9 @@ def ratings_differences(league_id: int, *, tolerance: float = 1e-9) -> list[str]
                 f"from scratch {counts[player]}"
             )
     return problems
+
+
+def ratings_differences(league_id: int, *, tolerance: float = 1e-9) -> list[str]:
+    """Every real difference of a league's stored leaderboard from rating its matches from
+    scratch, ratings still marked stale included (`ratings_check` without waiting)."""
+    return list(ratings_check([league_id], tolerance=tolerance).differences)

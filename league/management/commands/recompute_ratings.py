@@ -1,6 +1,8 @@
-"""`manage.py recompute_ratings [--league SLUG] [--check]`: replay every league's ratings (or
-one's) from its first match, with a progress bar; or, with --check, only compare the stored
-leaderboards with a from-scratch replay (exit 1 when any differs or is still pending)."""
+"""`manage.py recompute_ratings [--league SLUG] [--check [--wait SECONDS]]`: replay every
+league's ratings (or one's) from its first match, with a progress bar; or, with --check, only
+compare the stored leaderboards with a from-scratch replay: exit 1 on a real difference, or
+ratings still marked stale after --wait seconds (leagues never rated, or marked again while the
+check ran, are skipped and listed; see `league.services.standings.ratings_check`)."""
 
 from typing import Any
 
@@ -21,6 +23,13 @@ class Command(BaseCommand):
             action="store_true",
             help="write nothing: compare the stored ratings with a from-scratch replay",
         )
+        parser.add_argument(
+            "--wait",
+            type=float,
+            metavar="SECONDS",
+            help="with --check: how long ratings marked stale may take to be computed by their "
+            "job before they count as a difference (default: twice STANDINGS_SWEEP_SECONDS)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         leagues = League.objects.all()
@@ -30,15 +39,23 @@ class Command(BaseCommand):
                 raise CommandError(f"No league with slug {options['league']!r}.")
         ids = list(leagues.values_list("pk", flat=True))
         if options["check"]:
-            problems = [p for league_id in ids for p in standings.ratings_differences(league_id)]
-            for problem in problems:
+            wait = options["wait"]
+            report = standings.ratings_check(
+                ids, wait=standings.default_check_wait() if wait is None else wait
+            )
+            for note in report.skipped:
+                self.stdout.write(note)
+            for problem in report.differences:
                 self.stderr.write(problem)
-            if problems:
+            if report.differences:
                 raise CommandError(
-                    f"{len(problems)} differences in the ratings of {len(ids)} leagues."
+                    f"{len(report.differences)} differences in the ratings of {len(ids)} leagues."
                 )
             self.stdout.write(
-                self.style.SUCCESS(f"The ratings of all {len(ids)} leagues are current.")
+                self.style.SUCCESS(
+                    f"The ratings of all {report.compared} leagues compared are current"
+                    + (f"; {len(report.skipped)} skipped (above)." if report.skipped else ".")
+                )
             )
             return
         for league_id in tqdm(ids, desc="ratings", unit="league", file=self.stderr):

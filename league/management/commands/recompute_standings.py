@@ -1,7 +1,9 @@
-"""`manage.py recompute_standings [--league SLUG] [--event ID] [--check]`: recompute standings
-tables from scratch now (all of them, or one league's or one event's), with a progress bar; or,
-with --check, only compare the stored tables with a from-scratch computation (exit 1 when any
-differs or is still pending)."""
+"""`manage.py recompute_standings [--league SLUG] [--event ID] [--check [--wait SECONDS]]`:
+recompute standings tables from scratch now (all of them, or one league's or one event's), with
+a progress bar; or, with --check, only compare the stored tables with a from-scratch computation:
+exit 1 on a real difference, or a table still marked stale after --wait seconds (tables never
+computed, or marked again while the check ran, are skipped and listed; see
+`league.services.standings.standings_check`)."""
 
 from typing import Any
 
@@ -23,17 +25,35 @@ class Command(BaseCommand):
             action="store_true",
             help="write nothing: compare the stored tables with a from-scratch computation",
         )
+        parser.add_argument(
+            "--wait",
+            type=float,
+            metavar="SECONDS",
+            help="with --check: how long a table marked stale may take to be computed by its "
+            "job before it counts as a difference (default: twice STANDINGS_SWEEP_SECONDS)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         scopes = self._scopes(options["league"], options["event"])
         if options["check"]:
-            problems = standings.standings_differences(scopes)
-            for problem in problems:
+            wait = options["wait"]
+            report = standings.standings_check(
+                scopes, wait=standings.default_check_wait() if wait is None else wait
+            )
+            for note in report.skipped:
+                self.stdout.write(note)
+            for problem in report.differences:
                 self.stderr.write(problem)
-            if problems:
-                raise CommandError(f"{len(problems)} of {len(scopes)} tables are not current.")
+            if report.differences:
+                raise CommandError(
+                    f"{len(report.differences)} differences found (above): these standings "
+                    "tables are not current."
+                )
             self.stdout.write(
-                self.style.SUCCESS(f"All {len(scopes)} standings tables are current.")
+                self.style.SUCCESS(
+                    f"All {report.compared} standings tables compared are current"
+                    + (f"; {len(report.skipped)} skipped (above)." if report.skipped else ".")
+                )
             )
             return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):

@@ -1,0 +1,226 @@
+"""`recompute_standings --check` and `recompute_ratings --check` report only real differences
+(issue 14, item 17): a table never computed, a table whose job has not run yet, and a player's
+new name are not differences on a healthy system; a tampered row still is."""
+
+import io
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection, connections, transaction
+from django.test import Client
+
+import scoring
+from games import services as game_services
+from league import tasks
+from league.models import (
+    Event,
+    League,
+    Player,
+    PlayerRating,
+    StandingsScope,
+    StandingsTable,
+)
+from league.services import stages
+from league.services import standings as standings_services
+from scoring import simulate
+
+OLD_NAME = "Rita Roller"
+NEW_NAME = "Rita Rollingstone"
+
+needs_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="a second connection writing while the first reads needs PostgreSQL",
+)
+
+
+@pytest.fixture
+def event(db: None) -> Event:
+    league = League.objects.create(name="Check Nights", slug="check", game="yardkle")
+    return Event.objects.create(league=league, name="Night 1", date="2026-08-01")
+
+
+@pytest.fixture
+def field(db: None) -> list[int]:
+    names = [OLD_NAME, "Sam Shaker", "Dee Dice", "Kit Keeper", "Flo Farkle"]
+    return [
+        Player.objects.create(display_name=name, handle=f"check-{i}").pk
+        for i, name in enumerate(names)
+    ]
+
+
+def _finish(event: Event, players: list[int], seed: int) -> int:
+    match = game_services.match_create(
+        game="yardkle", player_ids=players, rules={}, event_id=event.pk
+    )
+    turns = simulate.play_game(scoring.new_game("yardkle", len(players), match.rules), seed=seed)
+    game_services.result_submit(match_id=match.pk, turns=turns)
+    return match.pk
+
+
+def _check(command: str, **options: object) -> str:
+    """Run `command --check` (no waiting unless told); its standard output. CommandError
+    (exit 1) carries what it wrote on standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command(command, check=True, stdout=out, stderr=err, **{"wait": 0, **options})
+    except CommandError as error:
+        raise CommandError(f"{error}\n{err.getvalue()}") from error
+    return out.getvalue()
+
+
+@contextmanager
+def _no_jobs() -> Iterator[None]:
+    """Marks are made, no job runs (a queue whose worker has not picked anything up yet)."""
+    send = tasks._send
+    tasks._send = lambda task, args: None
+    try:
+        yield
+    finally:
+        tasks._send = send
+
+
+def _rows(kind: str, scope_id: int) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = StandingsTable.objects.get(scope=kind, scope_id=scope_id).rows
+    return rows
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_check_skips_tables_never_computed_a_league_never_viewed_and_a_draft_stage(
+    event, field
+):
+    """Item 17: nothing stored cannot be wrong; such a table is counted when first shown."""
+    quiet = League.objects.create(name="Never Viewed", slug="never-viewed", game="yardzee")
+    Event.objects.create(league=quiet, name="Someday", date="2026-09-01")
+    _finish(event, field[:3], seed=1)
+    draft = stages.stage_create(
+        event_id=event.pk, name="Finals", format="single_elimination", player_ids=field[:4]
+    )
+    out = _check("recompute_standings")
+    assert f"stage {draft.pk}: never computed, skipped" in out
+    assert f"league {quiet.pk}: never computed, skipped" in out
+    assert "are current" in out
+    out = _check("recompute_ratings")
+    assert f"league {quiet.pk}: never computed, skipped" in out
+    assert "are current" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_rename_and_its_refresh_the_check_passes_and_every_table_shows_the_new_name(
+    event, field
+):
+    """Item 17: `player_renamed` marks the stage, event and league tables and the leaderboard
+    that show the player; their refresh (here run on commit) writes or renders the new name."""
+    swiss = stages.stage_create(
+        event_id=event.pk, name="Swiss", format="swiss", player_ids=field[:4]
+    )
+    stages.stage_start(stage_id=swiss.pk)
+    _finish(event, field[:3], seed=2)
+    page = Client().get(f"/leagues/{event.league.slug}/")  # the leaderboard, rendered and kept
+    assert page.status_code == 200
+    assert OLD_NAME in page.content.decode()
+    with transaction.atomic():
+        Player.objects.filter(pk=field[0]).update(display_name=NEW_NAME)
+        standings_services.player_renamed(player_id=field[0])
+    _check("recompute_standings")
+    _check("recompute_ratings")
+    for scope in [
+        (StandingsScope.STAGE, swiss.pk),
+        (StandingsScope.EVENT, event.pk),
+        (StandingsScope.LEAGUE, event.league_id),
+    ]:
+        names = {row["player"]: row["name"] for row in _rows(*scope)}
+        assert names[field[0]] == NEW_NAME, scope
+    page = Client().get(f"/leagues/{event.league.slug}/")
+    assert OLD_NAME not in page.content.decode()
+    assert NEW_NAME in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rename_that_marked_nothing_is_reported_as_old_names(event, field):
+    _finish(event, field[:3], seed=3)
+    Player.objects.filter(pk=field[0]).update(display_name=NEW_NAME)
+    with pytest.raises(
+        CommandError, match=rf"event {event.pk}: shows old names of players \[{field[0]}\]"
+    ):
+        _check("recompute_standings")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tampered_row_or_rating_is_still_a_difference(event, field):
+    _finish(event, field[:3], seed=4)
+    table = StandingsTable.objects.get(scope=StandingsScope.EVENT, scope_id=event.pk)
+    table.rows[0]["wins"] += 1
+    table.save()
+    player = table.rows[0]["player"]
+    with pytest.raises(
+        CommandError, match=rf"event {event.pk}: rows differ for players \[{player}\]"
+    ):
+        _check("recompute_standings")
+    PlayerRating.objects.filter(player_id=field[1]).update(mu=1.0)
+    with pytest.raises(CommandError, match=f"player {field[1]} is rated 1.000000"):
+        _check("recompute_ratings")
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, field):
+    """A table marked stale is not a difference while its job may still come: the check
+    waits up to --wait seconds for it (here the sweep runs a second later, in another
+    thread); one still not computed then is."""
+    _finish(event, field[:3], seed=5)
+    with _no_jobs():
+        _finish(event, field[1:4], seed=6)
+    with pytest.raises(CommandError, match="newer results are still pending"):
+        _check("recompute_standings")
+    with pytest.raises(CommandError, match="newer results are still pending"):
+        _check("recompute_ratings")
+
+    def sweep_later() -> None:
+        time.sleep(1)
+        try:
+            standings_services.standings_sweep()
+        finally:
+            connections.close_all()
+
+    sweeper = threading.Thread(target=sweep_later)
+    sweeper.start()
+    try:
+        started = time.monotonic()
+        out = _check("recompute_standings", wait=30)
+        out += _check("recompute_ratings", wait=30)
+    finally:
+        sweeper.join()
+    assert time.monotonic() - started < 30
+    assert out.count("are current") == 2
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_result_stored_while_the_check_reads_a_table_is_not_a_difference(
+    event, field, monkeypatch
+):
+    """The stored table and the count from scratch are read in one snapshot: a result that
+    commits in between (here: between reading the table and counting) changes neither."""
+    _finish(event, field[:3], seed=7)
+    count = standings_services.compute_rows
+
+    def result_meanwhile(scope: tuple[str, int]) -> object:
+        def finish() -> None:
+            try:
+                _finish(event, field[2:5], seed=8)
+            finally:
+                connections.close_all()
+
+        other = threading.Thread(target=finish)
+        other.start()
+        other.join()
+        return count(scope)
+
+    monkeypatch.setattr(standings_services, "compute_rows", result_meanwhile)
+    _check("recompute_standings", event=event.pk)
+    monkeypatch.undo()
+    _check("recompute_standings")
