@@ -4,6 +4,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from config.chunked import ChunkedBodies
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
-application = get_wsgi_application()
+application = ChunkedBodies(get_wsgi_application())
