@@ -1,5 +1,8 @@
 """`?format=csv` for standings and leaderboards: one line per row, columns in a stable order,
-the table's metrics in their tiebreak order."""
+the table's metrics in their tiebreak order. The file downloads (`Content-Disposition:
+attachment`) under a name that says what it is, and no cell can be read by a spreadsheet as a
+formula: text starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
+(numbers are written as numbers)."""
 
 import csv
 import io
@@ -43,13 +46,21 @@ class CSVRenderer(BaseRenderer):
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         rows = data.get("rows") if isinstance(data, dict) else None
+        response = (renderer_context or {}).get("response")
         if rows is None:  # an error body: keep its sentence readable
-            return f"{data.get('code', 'error')},{data.get('message', '')}\n".encode()
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\r\n").writerow(
+                [_cell(data.get("code", "error")), _cell(data.get("message", ""))]
+            )
+            return out.getvalue().encode()
+        if response is not None:
+            response["Content-Disposition"] = f'attachment; filename="{_file_name(data)}"'
+
         metrics = list(data.get("tiebreak") or [])
         columns = [c for c in LEADING if any(c in row for row in rows[:1])]
         columns += [f"metric:{key}" for key in metrics]
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(columns)
         for row in rows:
             writer.writerow(
@@ -63,9 +74,27 @@ class CSVRenderer(BaseRenderer):
         return out.getvalue().encode()
 
 
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return str(value)
     if isinstance(value, float):
         return f"{value:.4f}".rstrip("0").rstrip(".")
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _file_name(data: dict[str, Any]) -> str:
+    """`league-backyard-standings.csv`, `stage-12-standings.csv`, `backyard-ratings.csv`."""
+    if "scope" in data:
+        name = f"{data['scope']}-{data.get('scope_id', '')}-standings"
+    else:
+        name = f"{data.get('league', 'league')}-ratings"
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) + ".csv"

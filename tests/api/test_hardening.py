@@ -1,6 +1,8 @@
 """Issue 14 (hardening): each defect the outside probe found, as a test named for its item,
 and the same class of defect looked for across the API."""
 
+import csv
+import io
 import json
 import threading
 import time
@@ -397,3 +399,44 @@ def test_item_7_the_match_page_lists_50_turns_a_page(kle, client):
     assert client.get(f"/matches/{kle['id']}/?turns=4").status_code == 404
     live = client.get(f"/matches/{kle['id']}/live/?turns=2").content.decode()
     assert 'id="turn-70"' in live
+
+
+# --- Item 13: CSV exports ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
+)
+def test_item_13_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(name):
+    from rest_framework.response import Response
+
+    from api.renderers import CSVRenderer
+
+    table = {
+        "scope": "event",
+        "scope_id": 3,
+        "tiebreak": ["points"],
+        "rows": [
+            {"rank": 1, "player": 7, "name": name, "points": -1.5, "metrics": {"points": -1.5}}
+        ],
+    }
+    response = Response()
+    text = CSVRenderer().render(table, renderer_context={"response": response}).decode()
+    header, row = list(csv.reader(io.StringIO(text, newline="")))
+    assert dict(zip(header, row, strict=True)) == {
+        "rank": "1",
+        "player": "7",
+        "name": "'" + name,
+        "points": "-1.5",  # numbers stay numbers
+        "metric:points": "-1.5",
+    }
+    assert response["Content-Disposition"] == 'attachment; filename="event-3-standings.csv"'
+
+
+def test_item_13_csv_exports_download_with_a_file_name(yardzee_event, yardzee_league):
+    standings = APIClient().get(f"/api/v1/events/{yardzee_event.pk}/standings/?format=csv")
+    assert standings["Content-Disposition"] == (
+        f'attachment; filename="event-{yardzee_event.pk}-standings.csv"'
+    )
+    ratings = APIClient().get(f"/api/v1/leagues/{yardzee_league.slug}/ratings/?format=csv")
+    assert ratings["Content-Disposition"] == 'attachment; filename="yardzee-ratings.csv"'
