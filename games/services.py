@@ -8,8 +8,10 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Count, Prefetch, prefetch_related_objects
@@ -464,3 +466,26 @@ def _lock_by_key(match_id: int, score_key: str) -> Match:
             raise WrongScoreKey("This scoring key does not open this match.")
         raise Match.DoesNotExist(f"No match {match_id}.")
     return found
+
+
+# Expired receipts are deleted this many at a time, each batch in its own short transaction.
+RECEIPTS_EXPIRE_BATCH = 1000
+
+
+def receipts_expire(*, batch: int = RECEIPTS_EXPIRE_BATCH) -> int:
+    """Forget the answers kept for `Idempotency-Key`s once they are older than
+    IDEMPOTENCY_RECEIPT_HOURS (default 24): a retry after that is a new request (docs/api.md,
+    "Retries"). Oldest first, `batch` at a time, each batch its own statement, so that no
+    delete holds many rows or a long transaction beside the turns being stored; found by the
+    index on `created_at`. Run hourly by Celery beat (`games.receipts_expire`); safe to run
+    twice. Returns how many receipts went."""
+    cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_RECEIPT_HOURS)
+    expired = SubmissionReceipt.objects.filter(created_at__lt=cutoff)
+    deleted = 0
+    while True:
+        ids = list(expired.order_by("created_at", "pk").values_list("pk", flat=True)[:batch])
+        if ids:
+            _, per_model = SubmissionReceipt.objects.filter(pk__in=ids).delete()
+            deleted += per_model.get(SubmissionReceipt._meta.label, 0)
+        if len(ids) < batch:
+            return deleted

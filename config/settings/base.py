@@ -143,11 +143,14 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.5,
 }
+# How long a retry with the same Idempotency-Key gets the first answer back (docs/api.md).
+IDEMPOTENCY_RECEIPT_HOURS: int = env.int("IDEMPOTENCY_RECEIPT_HOURS", default=24)
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {
         "task": "league.standings_sweep",
         "schedule": env.float("STANDINGS_SWEEP_SECONDS", default=30.0),
     },
+    "receipts-expire": {"task": "games.receipts_expire", "schedule": 3600.0},
 }
 
 # --- REST framework and the OpenAPI schema ------------------------------------------------------
