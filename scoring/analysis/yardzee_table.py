@@ -52,8 +52,8 @@ MASKS: Final = 1 << BOXES
 UPPER_STATES: Final = UPPER_BONUS_AT + 1  # 0..63, 63 standing for "63 or more"
 STATES: Final = MASKS * UPPER_STATES * 2
 YARDZEE_BIT: Final = 1 << YARDZEE
-# Columns solved together: enough that NumPy's cost per call vanishes, few enough that a
-# block's tables (252 x 2048 float64, 4 MB) stay near the cache.
+# Columns solved together: enough that NumPy's cost per call is spread thin, few enough that a
+# block's tables (252 x 128 float64, 258 KB) stay in the cache (64 to 2,048 tried; 128 best).
 BLOCK: Final = 128
 
 SCORES: Final[IntArray] = np.array(
@@ -132,15 +132,10 @@ def joker_table(joker: JokerRule) -> JokerTable:
     return JokerTable(allowed=allowed, points=points, bonus=yardzee_bonus(with_50, [6] * 5))
 
 
-_UPPER_BITS: Final[IntArray] = 1 << np.arange(UPPER)
-_LOWER_BITS: Final[IntArray] = 1 << np.arange(UPPER, BOXES)
 _FACE_POINTS: Final[IntArray] = np.arange(6)[:, None] * np.array(FACES)[None, :]
 """`_FACE_POINTS[count, box]`: an upper box's points for `count` dice of its face."""
-_BY_COUNT: Final[IntArray] = FACE_COUNTS * UPPER + np.arange(UPPER)[:, None]
-"""`_BY_COUNT[box, outcome]`: the row of `by_count` (count * 6 + box) an outcome takes."""
 _YARDZEE_ROW: Final[IntArray] = (SCORES[YARDZEE] == YARDZEE_POINTS).astype(np.intp)
-_LOWER_SCORES: Final[FloatArray] = SCORES[UPPER:].astype(np.float64)[:, :, None]
-_IS_UPPER: Final[BoolArray] = np.arange(BOXES) < UPPER
+_FLOAT_SCORES: Final[FloatArray] = SCORES.astype(np.float64)
 _BOX_BITS: Final[IntArray] = 1 << np.arange(BOXES)
 
 
@@ -167,31 +162,44 @@ def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> Float
     upper = (states >> 1) & (UPPER_STATES - 1)
     yardzee_50 = states & 1
     columns = len(states)
-    candidates = np.empty((BOXES, len(OUTCOMES), columns))
-    # Upper boxes: the value of each count of the box's face (row count * 6 + box).
-    closed = (filled[None, :] & _UPPER_BITS[:, None]) != 0
-    by_count = _upper_after(
-        table,
-        filled[None, None, :] | _UPPER_BITS[None, :, None],
-        upper,
-        yardzee_50,
-        _FACE_POINTS[:, :, None],
-    )
-    by_count[:, closed] = -np.inf
-    candidates[:UPPER] = by_count.reshape(6 * UPPER, columns)[_BY_COUNT]
-    # Lower boxes: points by outcome plus the value after (the same for every outcome) ...
-    lower_after = filled[None, :] | _LOWER_BITS[:, None]
-    after = table[(lower_after * UPPER_STATES + upper) * 2 + yardzee_50]
-    after[(filled[None, :] & _LOWER_BITS[:, None]) != 0] = -np.inf
-    np.add(_LOWER_SCORES, after[:, None, :], out=candidates[UPPER:])
-    # ... except the Yardzee box, whose 50 sets the state's flag (it is open only while clear).
-    yardzee_open = (filled & YARDZEE_BIT) == 0
-    with_50 = table[(lower_after[YARDZEE - UPPER] * UPPER_STATES + upper) * 2 + 1]
-    with_50 += YARDZEE_POINTS
-    with_50[~yardzee_open] = -np.inf
-    candidates[YARDZEE, _YARDZEE_ROW == 1] = with_50
+    # Only the boxes open in some column: a block holds states of few scorecards.
+    closed_everywhere = int(np.bitwise_and.reduce(filled))
+    open_upper = [box for box in range(UPPER) if not closed_everywhere >> box & 1]
+    open_lower = [box for box in range(UPPER, BOXES) if not closed_everywhere >> box & 1]
+    candidates = np.empty((len(open_upper) + len(open_lower), len(OUTCOMES), columns))
+    if open_upper:
+        # Upper boxes: the value of each count of the box's face, then taken by outcome.
+        bits = _BOX_BITS[open_upper]
+        by_count = _upper_after(
+            table,
+            filled[None, None, :] | bits[None, :, None],
+            upper,
+            yardzee_50,
+            _FACE_POINTS[:, open_upper, None],
+        )
+        by_count[:, (filled[None, :] & bits[:, None]) != 0] = -np.inf
+        rows = FACE_COUNTS[open_upper] * len(open_upper) + np.arange(len(open_upper))[:, None]
+        np.take(
+            by_count.reshape(6 * len(open_upper), columns),
+            rows,
+            axis=0,
+            out=candidates[: len(open_upper)],
+        )
+    if open_lower:
+        # Lower boxes: points by outcome plus the value after (the same for every outcome) ...
+        bits = _BOX_BITS[open_lower]
+        after = table[((filled[None, :] | bits[:, None]) * UPPER_STATES + upper) * 2 + yardzee_50]
+        after[(filled[None, :] & bits[:, None]) != 0] = -np.inf
+        lower = candidates[len(open_upper) :]
+        np.add(_FLOAT_SCORES[open_lower, :, None], after[:, None, :], out=lower)
+        if YARDZEE in open_lower:
+            # ... except a Yardzee in its box, whose 50 sets the state's flag.
+            with_50 = table[((filled | YARDZEE_BIT) * UPPER_STATES + upper) * 2 + 1]
+            with_50 += YARDZEE_POINTS
+            with_50[(filled & YARDZEE_BIT) != 0] = -np.inf
+            lower[open_lower.index(YARDZEE), _YARDZEE_ROW == 1] = with_50
     final: FloatArray = candidates.max(axis=0)
-    _place_jokers(final, table, filled, upper, yardzee_50, joker)
+    _place_jokers(final, table, filled, upper, yardzee_50, joker, open_upper + open_lower)
     return final
 
 
@@ -202,24 +210,29 @@ def _place_jokers(
     upper: IntArray,
     yardzee_50: IntArray,
     joker: JokerRule,
+    open_boxes: list[int],
 ) -> None:
     """Five of a kind with the Yardzee box filled goes where the joker rule allows, scored as
     `placement_points` says, plus the Yardzee bonus while the box holds 50 (RULES.md, "Joker",
-    "Yardzee bonus"): these six outcomes of such columns are valued again."""
+    "Yardzee bonus"): these six outcomes of such columns are valued again. Only the
+    `open_boxes` (open in some column) can take them."""
     columns = np.flatnonzero(filled & YARDZEE_BIT)
     if not len(columns):
         return
     jokers = joker_table(joker)
+    masks = filled[columns]
+    boxes = np.array(open_boxes, dtype=np.intp)
+    is_upper = boxes < UPPER
     # Arrays by column, face, box.
     filled, upper, yardzee_50 = (part[columns, None, None] for part in (filled, upper, yardzee_50))
-    allowed = jokers.allowed[filled[:, 0, 0]]
-    points = jokers.points[filled[:, 0, 0]]
-    total = np.where(_IS_UPPER, upper + points, upper)
+    allowed = jokers.allowed[masks][:, :, boxes]
+    points = jokers.points[masks][:, :, boxes]
+    total = np.where(is_upper, upper + points, upper)
     earned = np.where(
-        _IS_UPPER & (upper < UPPER_BONUS_AT) & (total >= UPPER_BONUS_AT), UPPER_BONUS, 0
+        is_upper & (upper < UPPER_BONUS_AT) & (total >= UPPER_BONUS_AT), UPPER_BONUS, 0
     )
     capped = np.minimum(total, UPPER_BONUS_AT)
-    after = table[((filled | _BOX_BITS) * UPPER_STATES + capped) * 2 + yardzee_50]
+    after = table[((filled | _BOX_BITS[boxes]) * UPPER_STATES + capped) * 2 + yardzee_50]
     after += points + earned + yardzee_50 * jokers.bonus
     after[~allowed] = -np.inf
     final[FIVE_OF_A_KIND[:, None], columns[None, :]] = after.max(axis=2).T
@@ -238,15 +251,22 @@ class TurnValues:
     start: FloatArray
 
 
+def _first_roll(showing: FloatArray) -> FloatArray:
+    """The mean over the first roll's outcomes, added in outcome order (a running sum), so a
+    state's value comes out the same to the last bit whether it is solved alone or in a
+    block: a matrix product or `sum` would add in an order that depends on the block's width."""
+    running = np.cumsum(OUTCOME_PROBABILITY[:, None] * showing, axis=0)
+    total: FloatArray = running[-1]
+    return total
+
+
 def turn_values(table: FloatArray, states: IntArray, joker: JokerRule) -> TurnValues:
     """Solve one turn for the states in `states`, given the table's values of every state one
     box fuller."""
     final = final_values(table, states, joker)
     last = roll_values(final, final)
     middle = roll_values(last.showing, final)
-    return TurnValues(
-        final=final, last=last, middle=middle, start=OUTCOME_PROBABILITY @ middle.showing
-    )
+    return TurnValues(final=final, last=last, middle=middle, start=_first_roll(middle.showing))
 
 
 def build(joker: JokerRule) -> FloatArray:
