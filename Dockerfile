@@ -17,4 +17,5 @@ RUN SECRET_KEY=collectstatic-only ALLOWED_HOSTS=build python manage.py collectst
 USER league
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# Behind nginx (docker-compose.yml); config/gunicorn.conf.py keeps query strings out of the log.
+CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,6 +1,11 @@
-"""docker-compose.yml is right for someone with a Docker engine (none runs here): parse it."""
+"""docker-compose.yml is right for someone with a Docker engine (none runs here): parse it, with
+the nginx configuration it mounts and gunicorn's config file."""
 
+import json
+import runpy
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -68,3 +73,131 @@ def test_app_services_wait_for_healthy_postgres_redis_and_finished_migrations(se
         assert depends["redis"]["condition"] == "service_healthy"
         assert depends["migrate"]["condition"] == "service_completed_successfully"
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+
+
+# --- Behind nginx (issue 14, item 6): slow clients, limits, and logs without keys ----------------
+
+NGINX_CONF = ROOT / "deploy" / "nginx" / "yardleague.conf"
+
+
+def _directives(text: str) -> dict[str, list[str]]:
+    """Each nginx directive's values, by name, comments left out (a directive per line here)."""
+    found: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.endswith(";"):
+            name, _, value = line[:-1].partition(" ")
+            found.setdefault(name, []).append(value.strip())
+    return found
+
+
+@pytest.fixture(scope="module")
+def nginx_conf() -> str:
+    return NGINX_CONF.read_text()
+
+
+def test_only_nginx_publishes_a_port_and_it_waits_for_a_healthy_web(services):
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"nginx"}
+    nginx = services["nginx"]
+    assert nginx["image"].startswith("nginx:")  # the official image
+    assert nginx["ports"] == ["8000:80"]
+    assert "./deploy/nginx/yardleague.conf:/etc/nginx/conf.d/default.conf:ro" in nginx["volumes"]
+    assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
+    assert services["web"]["expose"] == ["8000"]
+
+
+def test_web_counts_nginx_as_the_one_proxy_in_front(services, nginx_conf):
+    assert services["web"]["environment"]["NUM_PROXIES"] == "${NUM_PROXIES:-1}"
+    headers = _directives(nginx_conf)["proxy_set_header"]
+    assert "X-Forwarded-For $proxy_add_x_forwarded_for" in headers
+    assert "X-Forwarded-Proto $yardleague_forwarded_proto" in headers
+    assert "Host $http_host" in headers
+
+
+def test_nginx_reads_requests_whole_with_time_and_size_limits(nginx_conf):
+    from django.conf import settings
+
+    directives = _directives(nginx_conf)
+    assert directives["proxy_pass"] == ["http://yardleague_web"]
+    assert directives["server"] == ["web:8000 resolve"]
+    assert directives["listen"] == ["80 default_server"]
+    assert directives["proxy_request_buffering"] == ["on"]
+    assert directives["proxy_buffering"] == ["on"]
+    for name in ("client_header_timeout", "client_body_timeout", "send_timeout"):
+        assert directives[name] == ["10s"], name
+    assert directives["keepalive_timeout"] == ["15s"]
+    # The same limit as Django's, refused with the same error as the API's.
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 1024 * 1024
+    assert directives["client_max_body_size"] == ["1m"]
+    assert directives["error_page"] == ["413 @request_too_large"]
+    assert f'"limit": {settings.DATA_UPLOAD_MAX_MEMORY_SIZE}' in nginx_conf
+
+
+def test_the_nginx_access_log_has_no_query_string_and_no_referer(nginx_conf):
+    directives = _directives(nginx_conf)
+    assert directives["access_log"] == ["/dev/stdout yardleague"]
+    log_format = nginx_conf[nginx_conf.index("log_format yardleague") :]
+    log_format = log_format[: log_format.index(";")]
+    assert "$uri" in log_format
+    for leaky in (
+        "$request ",
+        '$request"',
+        "$request_uri",
+        "$args",
+        "$query_string",
+        "$is_args",
+        "$http_referer",
+        "$arg_",
+    ):
+        assert leaky not in log_format, leaky
+
+
+GUNICORN_CONF = ["--config", "config/gunicorn.conf.py"]
+
+
+def _dockerfile_cmd() -> list[str]:
+    line = next(
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD ")
+    )
+    command: list[str] = json.loads(line.removeprefix("CMD "))
+    return command
+
+
+def test_web_and_the_image_run_gunicorn_with_the_config_file(services):
+    for command in (services["web"]["command"], _dockerfile_cmd()):
+        assert command[:2] == ["gunicorn", "config.wsgi"]
+        at = command.index("--config")
+        assert command[at : at + 2] == GUNICORN_CONF
+        assert not any(part.startswith("--access-log") for part in command), command
+
+
+def test_the_gunicorn_access_log_has_the_path_but_no_query_string_or_referer():
+    from gunicorn.config import Config  # type: ignore[import-untyped]
+    from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+    values = {
+        name: value
+        for name, value in runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py")).items()
+        if not name.startswith("__")
+    }
+    config = Config()
+    assert set(values) <= set(config.settings)  # nothing gunicorn would not know
+    for name, value in values.items():
+        config.set(name, value)
+    assert config.accesslog == "-"
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": "/matches/7/score/?key=SECRET-QUERY",
+        "PATH_INFO": "/matches/7/score/",
+        "QUERY_STRING": "key=SECRET-QUERY",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": "https://league.example.org/matches/7/score/?key=SECRET-REFERER",
+        "HTTP_USER_AGENT": "phone",
+        "REMOTE_ADDR": "10.0.0.2",
+    }
+    answer = SimpleNamespace(status="200 OK", sent=512, headers=[])
+    atoms = Logger(config).atoms(answer, SimpleNamespace(headers=[]), environ, timedelta(0, 0, 900))
+    line = config.access_log_format % atoms
+    assert '"GET /matches/7/score/ HTTP/1.1" 200 512' in line
+    assert "SECRET" not in line
