@@ -111,7 +111,7 @@ def _run_at_once(*jobs: Callable[[], object]) -> tuple[list[object], list[BaseEx
 
 
 @pytest.mark.parametrize("second", ["ratings_refresh", "ratings_replay"])
-def test_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a_replay(
+def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a_replay(
     event, no_jobs, monkeypatch, second
 ):
     """Item 16. Both jobs wait for each other at the barrier inside `rating.replay`, reached
@@ -175,7 +175,7 @@ def _wait_until_blocked(pid: int) -> None:
 
 
 @pytest.mark.parametrize("kind", ["standings", "ratings"])
-def test_two_results_marking_a_new_table_at_once_are_both_counted(event, no_jobs, kind):
+def test_item_16_two_results_marking_a_new_table_at_once_are_both_counted(event, no_jobs, kind):
     """Item 16, the marks: the first result of a new table creates it (requested 1) while a
     second result's transaction, which found no table to mark, waits on the first's insert.
     The second must still mark the table once the first commits; otherwise a refresh run
