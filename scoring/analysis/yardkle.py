@@ -311,7 +311,9 @@ class TurnStrategy:
         floor = max(floor, 0 if self.need is None else ceil(self.need / STEP))
         cap = self._banking_tier(throw, decide, bank, floor, top)
         if raised is not None:
-            cap = max(cap, raised // STEP)
+            if raised < cap * STEP:
+                raise ValueError(f"the cap can be raised, not lowered below {cap * STEP}")
+            cap = ceil(raised / STEP)
         self.cap = cap * STEP
         weights = table.chance
         for level in range(cap - 1, -1, -1):

@@ -94,7 +94,8 @@ class YardzeeOracle:
     def keep_values(self, boxes: dict[str, int | None], rolls_left: int) -> dict[Dice, float]:
         """Every keep of fewer than five dice, valued with `rolls_left` rolls still allowed."""
         turn = self._turn(boxes)
-        return turn["middle_keeps"] if rolls_left == 2 else turn["last_keeps"]
+        found: dict[Dice, float] = turn["middle_keeps" if rolls_left == 2 else "last_keeps"]
+        return found
 
     @staticmethod
     def _keep_values(after: dict[Dice, float]) -> dict[Dice, float]:
@@ -116,7 +117,7 @@ def scorecard(**filled: int) -> dict[str, int | None]:
 def all_but(*open_boxes: str, **points: int) -> dict[str, int | None]:
     """A column with every box filled except `open_boxes`: 0 in each, unless given (chance,
     which cannot hold 0, holds 5 unless given)."""
-    column: dict[str, int | None] = {name: 0 for name in CATEGORIES}
+    column: dict[str, int | None] = dict.fromkeys(CATEGORIES, 0)
     column["chance"] = 5
     column.update(points)
     for name in open_boxes:

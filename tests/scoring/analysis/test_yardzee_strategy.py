@@ -2,6 +2,7 @@
 values, agreement with brute force on end-game states, the options of hand-picked positions,
 and bad positions."""
 
+import itertools
 import random
 
 import numpy as np
@@ -171,13 +172,13 @@ def test_keep_options_list_every_distinct_keep_once_best_first(forced):
     keeps = [option.keep for option in options]
     assert len(keeps) == len(set(keeps)) == 24  # 3-3 counts as 0, 1 or 2 threes: 3 x 2 x 2 x 2
     assert options[0].loss == 0
-    assert all(a.value >= b.value for a, b in zip(options, options[1:]))
+    assert all(a.value >= b.value for a, b in itertools.pairwise(options))
 
 
 def test_box_options_agree_with_the_games_own_box_options_for_random_columns():
     rng = random.Random(7)
     for _ in range(300):
-        column: dict[str, int | None] = {name: None for name in CATEGORIES}
+        column: dict[str, int | None] = dict.fromkeys(CATEGORIES)
         for name in rng.sample(CATEGORIES, rng.randrange(1, 12)):
             column[name] = 5 if name == "chance" else 0
         if column["yardzee"] is not None:
