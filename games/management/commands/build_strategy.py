@@ -1,0 +1,79 @@
+"""`manage.py build_strategy`: the Yardzee strategy tables that move-by-move analysis reads
+(docs/analysis.md, "The table file").
+
+Writes one table per joker rule (`yardzee-forced.npy`, `yardzee-free_choice.npy`, 8 MB each,
+with a JSON manifest) into `settings.STRATEGY_DIR` (or `--dir`). A table already there and
+intact is kept, so `make run` can call this on every start; a missing or corrupt one is built
+(seconds). `--check` only reports, and fails when a table is missing or corrupt.
+"""
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring.analysis import Strategy, StrategyTableError
+from scoring.yardzee import JOKER_RULES, YardzeeRules
+
+
+def strategy_dir() -> Path:
+    """Where the tables live: `STRATEGY_DIR`, by default `var/strategy` under the project."""
+    return Path(getattr(settings, "STRATEGY_DIR", Path(settings.BASE_DIR) / "var" / "strategy"))
+
+
+class Command(BaseCommand):
+    help = (
+        "Build the Yardzee strategy table of each joker rule into STRATEGY_DIR, keeping tables "
+        "already there and intact (unless --force)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--dir", help="the directory to write to (default: STRATEGY_DIR)")
+        parser.add_argument(
+            "--joker",
+            action="append",
+            choices=JOKER_RULES,
+            help="only this joker rule (repeatable; default: every rule)",
+        )
+        parser.add_argument(
+            "--force", action="store_true", help="rebuild even a table that is there and intact"
+        )
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="build nothing; fail when a table is missing or corrupt",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        directory = Path(options["dir"]) if options["dir"] else strategy_dir()
+        failed = []
+        for joker in options["joker"] or JOKER_RULES:
+            rules = YardzeeRules(joker=joker)
+            if not options["force"]:
+                try:
+                    strategy = Strategy.load(rules, directory)
+                except StrategyTableError as error:
+                    if options["check"]:
+                        failed.append(str(error))
+                        continue
+                    self.stdout.write(f"joker={joker}: {error}")
+                else:
+                    self.stdout.write(
+                        f"joker={joker}: the table in {directory} is intact "
+                        f"(expected score {strategy.start_value:.6f})."
+                    )
+                    continue
+            if options["check"]:
+                continue
+            strategy = Strategy.build(rules)
+            path = strategy.save(directory)
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
+                    f"{strategy.build_seconds or 0:.1f} s; expected score "
+                    f"{strategy.start_value:.6f}."
+                )
+            )
+        if failed:
+            raise CommandError(" ".join(failed))

@@ -1,0 +1,66 @@
+"""`manage.py build_strategy` (games/management; docs/analysis.md, "The table file"): it
+writes the tables into STRATEGY_DIR or `--dir`, keeps an intact table, rebuilds a corrupt one,
+and `--check` fails on a missing one. No database. (It lives here, beside the engine's other
+tests, rather than in tests/games.)"""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.management.commands import build_strategy
+from scoring.analysis import Strategy
+
+
+@pytest.fixture
+def builds(monkeypatch, forced):
+    """`Strategy.build` answers with the session's forced-joker table, counting the calls."""
+    calls: list[str] = []
+
+    def build(rules=None):
+        calls.append(rules.joker)
+        return forced
+
+    monkeypatch.setattr(Strategy, "build", staticmethod(build))
+    return calls
+
+
+def run(*arguments: str) -> str:
+    out = StringIO()
+    call_command("build_strategy", *arguments, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_builds_a_missing_table_then_keeps_it(builds, tmp_path):
+    output = run("--dir", str(tmp_path), "--joker", "forced")
+    assert "built" in output
+    assert "254.587729" in output
+    assert (tmp_path / "yardzee-forced.npy").is_file()
+    assert "intact" in run("--dir", str(tmp_path), "--joker", "forced")
+    assert builds == ["forced"]
+    run("--dir", str(tmp_path), "--joker", "forced", "--force")
+    assert builds == ["forced", "forced"]
+
+
+def test_the_command_rebuilds_a_corrupt_table(builds, tmp_path):
+    run("--dir", str(tmp_path), "--joker", "forced")
+    manifest = tmp_path / "yardzee-forced.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "sha256": "0" * 64}))
+    output = run("--dir", str(tmp_path), "--joker", "forced")
+    assert "checksum" in output
+    assert builds == ["forced", "forced"]
+    assert Strategy.load(None, tmp_path).start_value == pytest.approx(254.587729, abs=1e-6)
+
+
+def test_check_fails_on_a_missing_table_and_builds_nothing(builds, tmp_path):
+    with pytest.raises(CommandError, match="build_strategy"):
+        run("--dir", str(tmp_path), "--check")
+    assert builds == []
+
+
+def test_the_directory_defaults_to_strategy_dir_then_var_strategy(settings, tmp_path):
+    settings.STRATEGY_DIR = tmp_path / "tables"
+    assert build_strategy.strategy_dir() == tmp_path / "tables"
+    del settings.STRATEGY_DIR
+    assert build_strategy.strategy_dir() == settings.BASE_DIR / "var" / "strategy"
