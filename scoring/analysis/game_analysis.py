@@ -203,7 +203,13 @@ def analyse_game(
                 f"the strategy is for {chosen.rules.to_json()}, "
                 f"the game is played by {start.rules.to_json()}"
             )
-        analysed = [_yardzee_turn(start, chosen, index, turn) for index, turn in enumerate(moves)]
+        # Replay first (checking every turn), then solve every position in one batch.
+        played = [_yardzee_play(start, index, turn) for index, turn in enumerate(moves)]
+        chosen.solve(state for _, state, _ in played)
+        analysed = [
+            _yardzee_turn(chosen, index, seat, state, turn)
+            for index, (seat, state, turn) in enumerate(played)
+        ]
     elif isinstance(start, YardkleGame):
         analysed = [_yardkle_turn(start, index, turn) for index, turn in enumerate(moves)]
     else:  # pragma: no cover - GAMES holds these two
@@ -303,14 +309,24 @@ def _decision(
     )
 
 
-def _yardzee_turn(game: YardzeeGame, strategy: Strategy, index: int, turn: object) -> TurnAnalysis:
-    """A Yardzee turn's keeps and box (RULES.md, Yardzee "Turn", "Boxes", "Joker")."""
+def _yardzee_play(
+    game: YardzeeGame, index: int, turn: object
+) -> tuple[int, YardzeeState, dict[str, Any]]:
+    """Apply a Yardzee turn (checking every roll, keep and the box); the seat, its state
+    before the turn, and the turn."""
     seat = game.current_player
     if seat is None:
         raise RuleViolation("game_over", "The game is over; no more turns can be played.")
     state = YardzeeState.of_boxes(game.scorecard(seat).boxes)
-    _played(game, index, turn)  # checks every roll, keep and the box
+    _played(game, index, turn)
     assert isinstance(turn, dict)  # noqa: S101 - play() accepted it, so it is an object
+    return seat, state, turn
+
+
+def _yardzee_turn(
+    strategy: Strategy, index: int, seat: int, state: YardzeeState, turn: dict[str, Any]
+) -> TurnAnalysis:
+    """A Yardzee turn's keeps and box (RULES.md, Yardzee "Turn", "Boxes", "Joker")."""
     rolls = turn["rolls"]
     decisions = []
     for number, roll in enumerate(rolls[: MAX_ROLLS - 1]):

@@ -1,7 +1,7 @@
 """One choice at a decision, valued: what the strategy engine answers with for both games."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from scoring.dice import Dice, show
@@ -61,8 +61,16 @@ class Option:
 def ranked(options: Iterable[Option]) -> list[Option]:
     """The options best first, each with its loss against the best. Equal values keep the
     order given (callers list the simpler choice first)."""
-    ordered = sorted(options, key=lambda option: -option.value)
+    ordered = sorted(options, key=_by_value)
     if not ordered:
         return ordered
     best = ordered[0].value
-    return [replace(option, loss=best - option.value) for option in ordered]
+    # Positional: this runs for every option of every decision of a game's analysis.
+    return [
+        Option(o.value, best - o.value, o.keep, o.box, o.points, o.set_aside, o.then)
+        for o in ordered
+    ]
+
+
+def _by_value(option: Option) -> float:
+    return -option.value

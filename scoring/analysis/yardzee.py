@@ -17,9 +17,8 @@ strategy.box_options(state, [3, 3, 3, 3, 1])
 import hashlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Final, Self
 
@@ -47,9 +46,9 @@ from scoring.yardzee import (
 
 _BOX_OF: Final = {name: box for box, name in enumerate(CATEGORIES)}
 _MOST_UPPER: Final = sum(5 * face for face in range(1, 7))
-# Turn solutions kept per strategy (about 13 KB each): a game's analysis revisits a state at
-# most three times, and a page of options asks again for the same state.
-_TURNS_KEPT: Final = 256
+# Turn solutions kept per strategy (about 13 KB each): a page of options asks again for the
+# same position, and a game's analysis solves all of its positions in one batch first.
+_TURNS_KEPT: Final = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,14 +156,14 @@ class Strategy:
     still to come in the player's game, bonuses included.
     """
 
-    __slots__ = ("_rules", "_table", "_turn", "build_seconds")
+    __slots__ = ("_rules", "_table", "_turns", "build_seconds")
 
     def __init__(self, rules: YardzeeRules, table: FloatArray, build_seconds: float | None = None):
         if table.shape != (solver.STATES,):
             raise ValueError(f"a Yardzee table has shape ({solver.STATES},), not {table.shape}")
         self._rules = rules
         self._table = table
-        self._turn = lru_cache(maxsize=_TURNS_KEPT)(self._solve_turn)
+        self._turns: dict[int, solver.TurnValues] = {}
         self.build_seconds = build_seconds
 
     @classmethod
@@ -229,8 +228,30 @@ class Strategy:
             raise invalid_state("state", "has no value in the strategy table")
         return value
 
-    def _solve_turn(self, index: int) -> solver.TurnValues:
-        return solver.turn_values(self._table, np.array([index]), self._rules.joker)
+    def solve(self, states: Iterable[YardzeeState]) -> None:
+        """Solve the turns of these positions together (one batch is far cheaper than one
+        position at a time), so that their options come back at once: `analyse_game` does
+        this for every turn of a game. Positions already solved are kept."""
+        self._solved(sorted({state.index for state in states if not state.is_over}))
+
+    def forget(self) -> None:
+        """Drop every solved turn (benchmarks measure a cold start with it)."""
+        self._turns.clear()
+
+    def _solved(self, indexes: list[int]) -> list[solver.TurnValues]:
+        missing = [index for index in indexes if index not in self._turns]
+        if missing:
+            if len(self._turns) + len(missing) > _TURNS_KEPT:
+                self._turns.clear()
+            batch = solver.turn_values(self._table, np.array(missing), self._rules.joker)
+            for column, index in enumerate(missing):
+                self._turns[index] = solver.column_of(batch, column)
+        return [self._turns[index] for index in indexes]
+
+    def _turn(self, index: int) -> solver.TurnValues:
+        """The solved turn of the position at this table index."""
+        found = self._turns.get(index)
+        return found if found is not None else self._solved([index])[0]
 
     def _open_turn(self, state: YardzeeState) -> solver.TurnValues:
         if state.is_over:
@@ -244,7 +265,7 @@ class Strategy:
         showing = read_dice(dice, "dice", DICE)
         keeps = self._keeps(state, rolls_left)
         options = [
-            Option(value=float(keeps[len(keep)][LAYER_INDEX[keep], 0]), keep=keep)
+            Option(float(keeps[len(keep)][LAYER_INDEX[keep], 0]), 0.0, keep)
             for keep in sorted(parts(showing), key=lambda keep: (-len(keep), keep))
         ]
         return ranked(options)
@@ -287,13 +308,19 @@ class Strategy:
             raise game_over()
         column = state.column()
         bonus = yardzee_bonus(column, showing)
+        mask = state.mask
+        upper = min(state.upper_total, UPPER_BONUS_AT)
         options = []
         for box, points in placement_points(column, showing, self._rules.joker).items():
-            name = CATEGORIES[box]
-            after = state.after(name, points)
-            earned = UPPER_BONUS if state.upper_total < UPPER_BONUS_AT <= after.upper_total else 0
-            value = self._table[after.index] + (points + earned + bonus)
-            options.append(Option(value=float(value), box=name, points=points))
+            after_upper, earned, fifty = upper, 0, state.yardzee_50
+            if box < len(UPPER_BOXES):
+                after_upper = min(upper + points, UPPER_BONUS_AT)
+                earned = UPPER_BONUS if upper < UPPER_BONUS_AT <= upper + points else 0
+            elif box == YARDZEE:
+                fifty = points == solver.YARDZEE_POINTS
+            after = solver.state_index(mask | 1 << box, after_upper, fifty)
+            value = self._table[after] + (points + earned + bonus)
+            options.append(Option(float(value), 0.0, None, CATEGORIES[box], points))
         return ranked(options)
 
     def box_option(self, state: YardzeeState, dice: object, box: object) -> Option:

@@ -251,6 +251,23 @@ class TurnValues:
     start: FloatArray
 
 
+def column_of(turn: TurnValues, column: int) -> TurnValues:
+    """One state's turn out of a block's (views, not copies)."""
+    part = slice(column, column + 1)
+    return TurnValues(
+        final=turn.final[:, part],
+        last=RollValues(
+            keeps=tuple(keep[:, part] for keep in turn.last.keeps),
+            showing=turn.last.showing[:, part],
+        ),
+        middle=RollValues(
+            keeps=tuple(keep[:, part] for keep in turn.middle.keeps),
+            showing=turn.middle.showing[:, part],
+        ),
+        start=turn.start[part],
+    )
+
+
 def _first_roll(showing: FloatArray) -> FloatArray:
     """The mean over the first roll's outcomes, added in outcome order (a running sum), so a
     state's value comes out the same to the last bit whether it is solved alone or in a
