@@ -286,13 +286,53 @@ def turn_values(table: FloatArray, states: IntArray, joker: JokerRule) -> TurnVa
     return TurnValues(final=final, last=last, middle=middle, start=_first_roll(middle.showing))
 
 
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The reachable states with one number of boxes filled: `solved` are solved; each of
+    `same` has the value of its `as_` state, one of `solved` (see `level`)."""
+
+    solved: IntArray
+    same: IntArray
+    as_: IntArray
+
+
+def level(filled_boxes: int) -> Level:
+    """The reachable states with `filled_boxes` boxes filled. When the upper boxes still open
+    cannot lift an upper subtotal to 63, the bonus is out of reach and the subtotal changes
+    nothing to come: all such subtotals of a scorecard have one value, solved once (a third of
+    all states; the value is the same to the last bit, being the same sums)."""
+    solved: list[int] = []
+    same: list[int] = []
+    as_: list[int] = []
+    for filled in range(MASKS):
+        if filled.bit_count() != filled_boxes:
+            continue
+        flags = (False, True) if filled & YARDZEE_BIT else (False,)
+        most = sum(5 * (box + 1) for box in range(UPPER) if not filled >> box & 1)
+        lost: int | None = None  # the first subtotal out of the bonus's reach
+        for upper in sorted(upper_subtotals(filled & UPPER_MASK)):
+            if upper + most < UPPER_BONUS_AT and lost is not None:
+                same.extend(state_index(filled, upper, flag) for flag in flags)
+                as_.extend(state_index(filled, lost, flag) for flag in flags)
+                continue
+            if upper + most < UPPER_BONUS_AT:
+                lost = upper
+            solved.extend(state_index(filled, upper, flag) for flag in flags)
+    return Level(
+        solved=np.array(solved, dtype=np.intp),
+        same=np.array(same, dtype=np.intp),
+        as_=np.array(as_, dtype=np.intp),
+    )
+
+
 def build(joker: JokerRule) -> FloatArray:
     """The whole table for a joker rule, from the last turn back to the first."""
     table = np.full(STATES, np.nan)
     table[level_states(BOXES)] = 0.0  # a full scorecard: nothing more to come
-    for level in range(BOXES - 1, -1, -1):
-        states = level_states(level)
-        for start in range(0, len(states), BLOCK):
-            block = states[start : start + BLOCK]
+    for filled_boxes in range(BOXES - 1, -1, -1):
+        states = level(filled_boxes)
+        for start in range(0, len(states.solved), BLOCK):
+            block = states.solved[start : start + BLOCK]
             table[block] = turn_values(table, block, joker).start
+        table[states.same] = table[states.as_]
     return table

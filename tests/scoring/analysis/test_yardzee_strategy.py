@@ -11,7 +11,7 @@ import pytest
 from scoring import RuleViolation
 from scoring.analysis import Strategy, YardzeeState
 from scoring.analysis import yardzee_table as solver
-from scoring.yardzee import CATEGORIES, JOKER_RULES, placement_points
+from scoring.yardzee import CATEGORIES, JOKER_RULES, UPPER_BOXES, placement_points
 
 from ..positions import yardzee_at
 from .oracle import YardzeeOracle, all_but
@@ -52,6 +52,15 @@ def test_a_turn_solved_for_one_state_gives_the_tables_value_of_that_state(forced
         state = YardzeeState(filled, total, "yardzee" in filled and rng.random() < 0.5)
         turn = forced._turn(state.index)
         assert float(turn.start[0]) == forced.state_value(state)
+
+
+def test_upper_subtotals_out_of_the_bonus_reach_share_one_value_as_if_each_were_solved(forced):
+    filled = frozenset(UPPER_BOXES) - {"aces"}  # aces add at most 5: 58 or more can reach 63
+    values = {total: forced.state_value(YardzeeState(filled, total)) for total in (0, 10, 57)}
+    assert len(set(values.values())) == 1
+    for total, value in values.items():
+        assert float(forced._turn(YardzeeState(filled, total).index).start[0]) == value
+    assert forced.state_value(YardzeeState(filled, 58)) > values[57]
 
 
 def test_unreachable_states_hold_nan_and_every_reachable_one_a_value(forced):
