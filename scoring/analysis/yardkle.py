@@ -176,30 +176,35 @@ def _proven_cap(tail: Tail) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class DicePart:
-    """The throws of one dice count, as `ThrowTable` holds them, with starts from 0."""
+class BestOfThrows:
+    """The throws of one dice count that hold point dice: `chance`, and in steps of 50 the
+    most points of a set-aside leaving a die (`partial`) and of setting aside every die
+    (`full`); -1 where there is none."""
 
-    steps: IntArray
-    left: IntArray
-    starts: IntArray
     chance: FloatArray
+    partial: IntArray
+    full_steps: IntArray
+
+    def best(self, levels: IntArray, bank: FloatArray, hot_dice: FloatArray) -> FloatArray:
+        """`[level, throw]`: the better of banking after the best partial set-aside and of
+        throwing six again after setting aside all (where each is possible)."""
+        at = levels[:, None]
+        partial = np.where(self.partial >= 0, bank[at + np.maximum(self.partial, 0)], -np.inf)
+        full = np.where(
+            self.full_steps >= 0, hot_dice[at + np.maximum(self.full_steps, 0)], -np.inf
+        )
+        found: FloatArray = np.maximum(partial, full)
+        return found
 
 
 @cache
-def _dice_part(count: int) -> DicePart:
+def _best_of_throws(count: int) -> BestOfThrows:
     table = throw_table()
-    throws = np.flatnonzero(table.dice == count)
-    first = int(table.starts[throws[0]])
-    last = (
-        int(table.starts[throws[-1] + 1])
-        if throws[-1] + 1 < len(table.starts)
-        else len(table.steps)
-    )
-    return DicePart(
-        steps=table.steps[first:last],
-        left=table.left[first:last],
-        starts=table.starts[throws] - first,
-        chance=table.chance[throws],
+    mine = table.dice == count
+    return BestOfThrows(
+        chance=table.chance[mine],
+        partial=np.where(table.best_partial[mine] >= 0, table.best_partial[mine] // STEP, -1),
+        full_steps=np.where(table.full[mine] >= 0, table.full[mine] // STEP, -1),
     )
 
 
@@ -338,19 +343,18 @@ class TurnStrategy:
             return top
         levels = np.arange(floor, top)
         decide[floor:top, 1:] = bank[floor:top, None]
-        # Six dice: hot dice lead to six dice again, at least `stride` levels higher.
-        six = _dice_part(DICE)
-        stride = int(six.steps[six.left == 0].min())
-        for high in range(top, floor, -stride):
+        # Banking is worth more the more points, so a throw's best set-aside that leaves a die
+        # is its most points; the other choice is all its dice (hot dice: six dice again).
+        six = _best_of_throws(DICE)
+        stride = int(six.full_steps[six.full_steps > 0].min())
+        for high in range(top, floor, -stride):  # six dice again are `stride` levels up
             block = np.arange(max(floor, high - stride), high)
-            found = decide[block[:, None] + six.steps, six.left]
-            best = np.maximum.reduceat(found, six.starts, axis=1)
+            best = six.best(block, bank, decide[:, 0])
             decide[block, 0] = throw[block, DICE] = best @ six.chance
         # Fewer dice, at every level at once: nothing but six dice again depends on them.
         for count in range(1, DICE):
-            part = _dice_part(count)
-            found = decide[levels[:, None] + part.steps, part.left]
-            throw[floor:top, count] = np.maximum.reduceat(found, part.starts, axis=1) @ part.chance
+            part = _best_of_throws(count)
+            throw[floor:top, count] = part.best(levels, bank, decide[:, 0]) @ part.chance
         margin = 1e-9 * np.maximum(1.0, bank[floor:top])
         worse = np.flatnonzero(
             (throw[floor:top, 1:DICE] > (bank[floor:top] + margin)[:, None]).any(axis=1)
