@@ -269,11 +269,13 @@ def column_of(turn: TurnValues, column: int) -> TurnValues:
 
 
 def _first_roll(showing: FloatArray) -> FloatArray:
-    """The mean over the first roll's outcomes, added in outcome order (a running sum), so a
-    state's value comes out the same to the last bit whether it is solved alone or in a
-    block: a matrix product or `sum` would add in an order that depends on the block's width."""
-    running = np.cumsum(OUTCOME_PROBABILITY[:, None] * showing, axis=0)
-    total: FloatArray = running[-1]
+    """The mean over the first roll's outcomes. Each state's row is summed alone (a contiguous
+    row of 252, the same sum in the same order however many states are solved together), so a
+    state's value comes out the same to the last bit alone or in a block; a matrix product
+    would add in an order that depends on the block's width."""
+    rows = np.ascontiguousarray(showing.T)
+    rows *= OUTCOME_PROBABILITY
+    total: FloatArray = rows.sum(axis=1)
     return total
 
 
