@@ -298,6 +298,7 @@ class Level:
     as_: IntArray
 
 
+@cache
 def level(filled_boxes: int) -> Level:
     """The reachable states with `filled_boxes` boxes filled. When the upper boxes still open
     cannot lift an upper subtotal to 63, the bonus is out of reach and the subtotal changes
@@ -309,17 +310,15 @@ def level(filled_boxes: int) -> Level:
     for filled in range(MASKS):
         if filled.bit_count() != filled_boxes:
             continue
-        flags = (False, True) if filled & YARDZEE_BIT else (False,)
+        flags = (0, 1) if filled & YARDZEE_BIT else (0,)
         most = sum(5 * (box + 1) for box in range(UPPER) if not filled >> box & 1)
-        lost: int | None = None  # the first subtotal out of the bonus's reach
-        for upper in sorted(upper_subtotals(filled & UPPER_MASK)):
-            if upper + most < UPPER_BONUS_AT and lost is not None:
-                same.extend(state_index(filled, upper, flag) for flag in flags)
-                as_.extend(state_index(filled, lost, flag) for flag in flags)
-                continue
-            if upper + most < UPPER_BONUS_AT:
-                lost = upper
-            solved.extend(state_index(filled, upper, flag) for flag in flags)
+        totals = sorted(upper_subtotals(filled & UPPER_MASK))
+        lost = [total for total in totals if total + most < UPPER_BONUS_AT]
+        first = filled * UPPER_STATES * 2  # state_index, inline: this runs 536,448 times
+        kept = lost[:1] + totals[len(lost) :]  # the first lost subtotal stands for the rest
+        solved.extend(first + total * 2 + flag for total in kept for flag in flags)
+        same.extend(first + total * 2 + flag for total in lost[1:] for flag in flags)
+        as_.extend(first + lost[0] * 2 + flag for _ in lost[1:] for flag in flags)
     return Level(
         solved=np.array(solved, dtype=np.intp),
         same=np.array(same, dtype=np.intp),
