@@ -240,20 +240,33 @@ def _start(
                 f"There is no game {str(name)[:40]!r}; games: {', '.join(GAMES)}.",
                 details={"games": list(GAMES)},
             )
+        if turns is not None:
+            raise invalid_state("turns", "are given twice: in the record and apart")
         given = record.get("rules", rules)
         if isinstance(given, YardzeeRules | YardkleRules):
             given = given.to_json()
         start = kind.create(record["players"], given if given is not None else {})
+        _check_rules(start, rules)
         return start, read_list(record["turns"], field="turns")
     state = game.to_json() if not isinstance(game, Mapping) else game
     start = game_from_json(dict(state))
-    if rules is not None:
-        rules_json = rules.to_json() if not isinstance(rules, Mapping) else dict(rules)
-        if rules_json != start.rules.to_json():
-            raise invalid_state("rules", "differ from the rules the game is played by")
+    _check_rules(start, rules)
     if turns is None:
         raise invalid_state("turns", "are missing: pass the turns to analyse")
     return start, read_list(turns, field="turns")
+
+
+def _check_rules(
+    start: Game, rules: YardzeeRules | YardkleRules | Mapping[str, Any] | None
+) -> None:
+    """Rules given beside a game must be the rules it is played by (JSON may leave out
+    defaults)."""
+    if rules is None:
+        return
+    ruleset = YardzeeRules if isinstance(start.rules, YardzeeRules) else YardkleRules
+    as_json = rules.to_json() if not isinstance(rules, Mapping) else dict(rules)
+    if ruleset.from_json(as_json) != start.rules:
+        raise invalid_state("rules", "differ from the rules the game is played by")
 
 
 @lru_cache(maxsize=2)

@@ -182,13 +182,19 @@ def test_a_turn_the_rules_reject_is_rejected_with_its_code_and_index(forced):
         ((YardzeeGame(players=2),), "invalid_state"),  # no turns
         ((YardzeeGame(players=2), YardzeeRules(joker="free_choice")), "invalid_state"),
         (({"game": "yardzee", "players": 9, "turns": []},), "player_count"),
+        (({"game": "yardzee", "players": 2, "turns": []}, None), "invalid_state"),
     ],
-    ids=["unknown-game", "no-turns", "other-rules", "too-many-players"],
+    ids=["unknown-game", "no-turns", "other-rules", "too-many-players", "turns-given-twice"],
 )
 def test_games_that_cannot_be_analysed_raise_rule_violation(forced, arguments, code):
     with pytest.raises(RuleViolation) as error:
         analyse_game(*arguments, turns=None if len(arguments) == 1 else [], strategy=forced)
     assert error.value.code == code
+
+
+def test_rules_given_as_json_may_leave_out_defaults(forced):
+    analysis = analyse_game(YardzeeGame(players=2).to_json(), {}, turns=[], strategy=forced)
+    assert analysis.rules == {"joker": "forced"}
 
 
 def test_a_strategy_for_another_joker_rule_is_refused(forced):
