@@ -10,9 +10,10 @@ Two objectives (docs/analysis.md):
 - `need=n`: in the final round, the highest chance of banking at least `n` (enough to finish
   above the leader); banking less is worth nothing.
 
-The turn total has no bound (hot dice can repeat), so above a cap the values are closed forms:
-there banking is optimal whenever allowed, which `_proven_cap` proves for every total above it
-(the inequalities are linear in the total), so the program below the cap is exact.
+The turn total has no bound (hot dice can repeat), so the program has a top, in three exact
+tiers (`TurnStrategy._solve`): closed forms above `tail_cap`, proved for every larger total by
+linear inequalities (`_proven_cap`); banking whenever allowed from `cap` up, checked at every
+total; the full program below `cap`.
 """
 
 from collections.abc import Iterable

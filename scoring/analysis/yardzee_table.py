@@ -158,7 +158,7 @@ def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> Float
     best open box, for the states in `states` (table indexes): the box's points, the upper and
     Yardzee bonuses earned now, and the value of the state after (RULES.md, "Boxes",
     "Upper bonus", "Yardzee bonus", "Joker")."""
-    filled = states >> 7
+    filled = states // (UPPER_STATES * 2)
     upper = (states >> 1) & (UPPER_STATES - 1)
     yardzee_50 = states & 1
     columns = len(states)
