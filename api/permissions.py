@@ -69,9 +69,15 @@ class IsLeagueOrganizerOrReadOnly(permissions.BasePermission):
 
 
 class IsOrganizerOrReadOnly(permissions.BasePermission):
-    """Anyone reads; adding or changing players needs staff or an organizer of some league."""
+    """Anyone reads; adding players needs staff or an organizer of some league, and changing
+    one needs staff or an organizer of a league whose roster they are on."""
 
-    message = "Only league organizers may add or change players."
+    message = "Only organizers of a league this player plays in may change them."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(obj.is_changeable_by(request.user))
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:

@@ -41,6 +41,29 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         read_only_fields = ["created_at"]
 
 
+class PlayerWriteSerializer(PlayerSerializer):
+    """A new player, on the roster of `league` (which the caller organizes; only staff may
+    leave it out), or a change to one."""
+
+    league = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=League.objects.all(),
+        write_only=True,
+        required=False,
+        allow_null=True,
+        help_text="The league whose roster the new player joins (its slug).",
+    )
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "league"]
+
+
+class RosterAddSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="An existing player to put on the roster."
+    )
+
+
 class LeagueSerializer(serializers.ModelSerializer[League]):
     organizers: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         many=True, read_only=True, slug_field="username"
@@ -216,6 +239,14 @@ class MatchDetailSerializer(MatchSerializer):
 class MatchCreateSerializer(serializers.Serializer[Any]):
     event = serializers.PrimaryKeyRelatedField(
         queryset=Event.objects.select_related("league"), allow_null=True, required=False
+    )
+    league = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=League.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="For a casual match (no event): the league it belongs to (its slug). Its "
+        "players must be on the league's roster.",
     )
     game = serializers.ChoiceField(choices=GameName.choices)
     players = serializers.ListField(

@@ -36,6 +36,7 @@ from games.selectors import match_detail_queryset, turn_preview, turns_newest_fi
 from league import selectors
 from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
+from league.services import LeagueError
 from league.services import stages as stage_services
 from league.services import standings as standings_services
 from scoring import RuleViolation
@@ -118,14 +119,45 @@ class PlayerViewSet(
     mixins.UpdateModelMixin,
     viewsets.GenericViewSet[Player],
 ):
-    """Players: anyone reads; league organizers add and edit them."""
+    """Players: anyone reads; an organizer adds players to a league they organize, and changes
+    the players on the rosters of the leagues they organize (staff: any player)."""
 
     lookup_value_regex = s.ID_IN_URL
 
     queryset = Player.objects.all()
-    serializer_class = s.PlayerSerializer
     permission_classes = [IsOrganizerOrReadOnly]
     filterset_fields = ["handle"]
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        if self.action in ("create", "update", "partial_update"):
+            return s.PlayerWriteSerializer
+        return s.PlayerSerializer
+
+    def perform_create(self, serializer: serializers.BaseSerializer[Player]) -> None:
+        data = dict(serializer.validated_data)
+        league = data.pop("league", None)
+        user = self.request.user
+        if league is None and not user.is_staff:
+            raise LeagueError(
+                "league_required",
+                "Name the league whose roster the new player joins (`league`, its slug).",
+                details={"field": "league"},
+            )
+        if league is not None and not league.is_organizer(user):
+            raise PermissionDenied("Only an organizer of this league may add players to it.")
+        serializer.instance = league_services.player_create(league=league, **data)
+
+    def perform_update(self, serializer: serializers.BaseSerializer[Player]) -> None:
+        data = dict(serializer.validated_data)
+        if data.pop("league", None) is not None:
+            raise LeagueError(
+                "invalid_option",
+                "A player joins another league's roster through POST leagues/{slug}/players/.",
+                details={"field": "league"},
+            )
+        player = serializer.instance
+        if isinstance(player, Player):
+            serializer.instance = league_services.player_update(player=player, **data)
 
     @extend_schema(responses={200: s.RatingHistorySerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -156,6 +188,38 @@ class LeagueViewSet(
     def standings(self, request: Request, slug: str | None = None) -> Response:
         """The season table: every event of the league."""
         return standings_response(StandingsScope.LEAGUE, self.get_object().pk)
+
+    @extend_schema(
+        methods=["GET"], request=None, responses={200: s.PlayerSerializer(many=True), **ERRORS}
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=s.RosterAddSerializer,
+        responses={200: s.PlayerSerializer, **ERRORS},
+        description="Put an existing player on this league's roster, so its matches and "
+        "stages may seat them. The caller organizes this league and may already change the "
+        "player (an organizer of a league they play in, or staff): players' records stay "
+        "with the leagues they play in. A new player is made with POST players/.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def players(self, request: Request, slug: str | None = None) -> Response:
+        """The league's roster: the players its matches and stages may seat."""
+        league = self.get_object()
+        if request.method == "GET":
+            paginator = BoundedLimitOffsetPagination()
+            page = paginator.paginate_queryset(league.players.all(), request, view=self)
+            return paginator.get_paginated_response(s.PlayerSerializer(page, many=True).data)
+        parsed = s.RosterAddSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        player = Player.objects.filter(pk=parsed.validated_data["player"]).first()
+        if player is None:
+            raise NotFound("No such player.")
+        if not player.is_changeable_by(request.user):
+            raise PermissionDenied(
+                "Only an organizer of a league this player plays in may add them to another."
+            )
+        league_services.roster_add(league=league, player=player)
+        return Response(s.PlayerSerializer(player).data)
 
     @extend_schema(parameters=[CSV_PARAMETER], responses={200: s.LeaderboardSerializer})
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS)
@@ -303,21 +367,25 @@ class MatchViewSet(
     @extend_schema(
         request=s.MatchCreateSerializer,
         responses={201: s.MatchDetailSerializer, **ERRORS},
-        description="Seat players (ids in seat order) at a new match. For an event, the caller "
-        "must organize its league and the ruleset is the league's, then the event's, then "
-        "`rules`. The answer carries the match's private `score_key`.",
+        description="Seat players (ids in seat order) at a new match of a league: at one of "
+        "its events (`event`), or a casual match of the league (`league`, its slug). The "
+        "caller organizes the league, the players are on its roster, and the ruleset is the "
+        "league's, then the event's, then `rules`. The answer carries the match's private "
+        "`score_key`.",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         parsed = s.MatchCreateSerializer(data=request.data)
         parsed.is_valid(raise_exception=True)
         event = parsed.validated_data.get("event")
-        if event is not None and not event.league.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this event's league may seat a match.")
+        league = event.league if event is not None else parsed.validated_data.get("league")
+        if league is not None and not league.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this league may seat its matches.")
         match = league_services.match_create(
             game=parsed.validated_data["game"],
             player_ids=parsed.validated_data["players"],
             rules=parsed.validated_data["rules"],
             event=event,
+            league=parsed.validated_data.get("league"),
             created_by=request.user,  # type: ignore[arg-type]
         )
         return Response(

@@ -19,6 +19,7 @@ def finished_matches(
     field = Player.objects.bulk_create(
         Player(display_name=f"Player {i}", handle=f"seed-{event.pk}-{i}") for i in range(players)
     )
+    event.league.players.add(*field)
     start = timezone.now() - datetime.timedelta(days=30)
     created = Match.objects.bulk_create(
         Match(
@@ -27,6 +28,7 @@ def finished_matches(
             state={},
             status="finished",
             event=event,
+            league_id=event.league_id,
             score_key=f"seed-{event.pk}-{i}",
             finished_at=start + datetime.timedelta(seconds=i),
             turns_played=13 * table,

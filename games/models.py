@@ -43,6 +43,16 @@ class Match(models.Model):
     event = models.ForeignKey(
         "league.Event", on_delete=models.PROTECT, null=True, blank=True, related_name="matches"
     )
+    league = models.ForeignKey(
+        "league.League",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        help_text="The league the match belongs to (its event's, or for a casual match the "
+        "league it was seated in). Empty only for casual matches seated before leagues owned "
+        "them.",
+    )
     score_key = models.CharField(max_length=64, unique=True, default=new_score_key)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -76,15 +86,18 @@ class Match(models.Model):
 
     def is_organizer(self, user: Any) -> bool:
         """Who may run this match (undo, void, score without its key): staff, an organizer of
-        its event's league, or, for a match outside any event, whoever seated it."""
+        its league (its event's), or, for an old casual match of no league, whoever seated it."""
         if not user.is_authenticated:
             return False
         if user.is_staff:
             return True
-        if self.event_id is None:
-            return bool(self.created_by_id == user.pk)
-        event = self.event
-        return event is not None and bool(event.league.is_organizer(user))
+        if self.event_id is not None:
+            event = self.event
+            return event is not None and bool(event.league.is_organizer(user))
+        if self.league_id is not None:
+            league = self.league
+            return league is not None and bool(league.is_organizer(user))
+        return bool(self.created_by_id == user.pk)
 
     def takes_play(self) -> bool:
         """Whether the match's event still takes play: not once it is finished or cancelled

@@ -98,6 +98,7 @@ def match_create(
     player_ids: Sequence[int],
     rules: dict[str, Any] | None = None,
     event_id: int | None = None,
+    league_id: int | None = None,
     created_by: UserLike | None = None,
 ) -> Match:
     """Seat `player_ids` in that order at a new match of `game` under `rules` (options not
@@ -108,6 +109,7 @@ def match_create(
         rules=fresh.rules.to_json(),
         state=fresh.to_json(),
         event_id=event_id,
+        league_id=league_id,
         created_by=_user_or_none(created_by),
     )
     Seat.objects.bulk_create(

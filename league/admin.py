@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -15,13 +16,36 @@ from league.models import (
     StageForfeit,
     StageMatch,
 )
+from league.services import LeagueError
+from league.services.organization import clean_name
+from league.services.standings import player_renamed
+
+
+class PlayerForm(forms.ModelForm[Player]):
+    class Meta:
+        model = Player
+        fields = ["display_name", "handle", "user"]
+
+    def clean_display_name(self) -> str:
+        """The same name rules as the API's (league.services.organization.clean_name)."""
+        try:
+            return clean_name(self.cleaned_data["display_name"], field="display_name")
+        except LeagueError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
+    form = PlayerForm
     list_display = ["display_name", "handle", "user", "created_at"]
     search_fields = ["display_name", "handle"]
     raw_id_fields = ["user"]
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        """A rename marks the tables that show the name, so they show the new one."""
+        super().save_model(request, obj, form, change)
+        if change and "display_name" in form.changed_data:
+            player_renamed(player_id=obj.pk)
 
 
 class EventInline(admin.TabularInline[Event, League]):

@@ -13,8 +13,20 @@ def default_tiebreak() -> list[str]:
     return list(DEFAULT_TIEBREAK_ORDER)
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def changeable_by(self, user: Any) -> "PlayerQuerySet":
+        """The players `user` may change: staff, any; an organizer, the players on the rosters
+        of the leagues they organize (docs/api.md, "Whose data is whose")."""
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_staff:
+            return self
+        return self.filter(leagues__organizers=user).distinct()
+
+
 class Player(models.Model):
-    """Someone who plays. Optionally linked to a user account (to see their own results)."""
+    """Someone who plays. Optionally linked to a user account (to see their own results).
+    A player belongs to the rosters of the leagues they play in (`leagues`)."""
 
     display_name = models.CharField(max_length=80)
     handle = models.SlugField(max_length=40, unique=True)
@@ -27,11 +39,16 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["display_name", "id"]
 
     def __str__(self) -> str:
         return f"{self.display_name} (@{self.handle})"
+
+    def is_changeable_by(self, user: Any) -> bool:
+        return Player.objects.changeable_by(user).filter(pk=self.pk).exists()
 
 
 class LeagueQuerySet(models.QuerySet["League"]):
@@ -54,6 +71,13 @@ class League(models.Model):
     )
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_leagues", blank=True
+    )
+    players = models.ManyToManyField(
+        Player,
+        related_name="leagues",
+        blank=True,
+        help_text="The league's roster: the players its matches and stages may seat, and whose "
+        "records its organizers may change.",
     )
     tiebreak = models.JSONField(
         default=default_tiebreak, help_text="Standings metric keys, in order (docs/standings.md)."
@@ -78,6 +102,12 @@ class League(models.Model):
         if not user.is_authenticated:
             return False
         return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
+
+    def missing_players(self, player_ids: Any) -> list[int]:
+        """Those of `player_ids` who are not on this league's roster, in the order given."""
+        ids = list(player_ids)
+        on_roster = set(self.players.filter(pk__in=ids).values_list("pk", flat=True))
+        return [pk for pk in ids if pk not in on_roster]
 
 
 class EventStatus(models.TextChoices):

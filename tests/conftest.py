@@ -130,17 +130,30 @@ def next_turn_for(match: dict[str, Any], game: Any, rng: random.Random) -> dict[
     return {"player": match["board"]["current_player"], **turn}
 
 
+def casual_league(game: str, organizer: User) -> League:
+    """The league the tests' casual matches of `game` belong to, organized by `organizer`."""
+    league, _ = League.objects.get_or_create(
+        slug=f"casual-{game}", defaults={"name": f"Casual {game}", "game": game}
+    )
+    league.organizers.add(organizer)
+    return league
+
+
 @pytest.fixture
-def seat_match(as_organizer: APIClient) -> Callable[..., dict[str, Any]]:
-    """POST matches/ as the organizer; returns the created match's JSON."""
+def seat_match(as_organizer: APIClient, organizer: User) -> Callable[..., dict[str, Any]]:
+    """POST matches/ as the organizer; returns the created match's JSON. The players are put on
+    the league's roster first (a casual match belongs to the league `casual-<game>`)."""
 
     def seat(
         game: str, player_list: list[Player], event: Event | None = None, **rules: Any
     ) -> dict[str, Any]:
+        league = event.league if event else casual_league(game, organizer)
+        league.players.add(*player_list)
         response = as_organizer.post(
             "/api/v1/matches/",
             {
                 "event": event.pk if event else None,
+                "league": None if event else league.slug,
                 "game": game,
                 "players": [p.pk for p in player_list],
                 "rules": rules,

@@ -9,6 +9,9 @@ from league.services.organization import (
     league_create,
     league_update,
     match_create,
+    player_create,
+    player_update,
+    roster_add,
 )
 
 __all__ = [
@@ -18,4 +21,7 @@ __all__ = [
     "league_create",
     "league_update",
     "match_create",
+    "player_create",
+    "player_update",
+    "roster_add",
 ]

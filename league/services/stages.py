@@ -30,7 +30,12 @@ from league.models import (
     StageStatus,
     StandingsScope,
 )
-from league.services.organization import LeagueError, ruleset_for_event
+from league.services.organization import (
+    LeagueError,
+    clean_name,
+    ensure_on_roster,
+    ruleset_for_event,
+)
 from league.services.standings import compute_table, standings_mark
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
@@ -90,14 +95,15 @@ def stage_create(
 ) -> Stage:
     """A draft stage with its participants seeded in the order given (or, from an earlier
     stage, the top `source_top` of its final standings, taken when this stage starts)."""
-    game_services.ensure_event_open(Event.objects.get(pk=event_id))
+    event = Event.objects.select_related("league").get(pk=event_id)
+    game_services.ensure_event_open(event)
+    name = clean_name(name, field="name")
     if format == StageFormat.DOUBLE_ELIMINATION and table_size != 2:
         raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
     if not 2 <= table_size <= 5:
         raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
     if tiebreak is not None:
-        game = Event.objects.values_list("league__game", flat=True).get(pk=event_id)
-        tiebreak = list(standings.validate_tiebreak_order(tiebreak, game=game))
+        tiebreak = list(standings.validate_tiebreak_order(tiebreak, game=event.league.game))
     if source_stage_id is None and len(player_ids) < 2:
         raise LeagueError("invalid_option", "A stage needs at least 2 participants.")
     if source_stage_id is not None:
@@ -133,6 +139,8 @@ def stage_create(
     _enter(stage, player_ids)
     if stage.is_elimination and player_ids:
         _draw_bracket(stage, list(player_ids))  # refuse impossible options now, not at start
+    if player_ids:
+        ensure_on_roster(event.league, player_ids)
     return stage
 
 
@@ -251,6 +259,7 @@ def _seat(
         player_ids=players,
         rules=ruleset_for_event(stage.event),
         event_id=stage.event_id,
+        league_id=stage.event.league_id,
     )
     return StageMatch.objects.create(stage=stage, match=match, round=round_, group=group, slot=slot)
 

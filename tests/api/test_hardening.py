@@ -230,6 +230,7 @@ def test_item_14_a_closed_event_refuses_turns_results_and_new_matches(
 
 
 def test_item_14_a_stage_of_a_closed_event_cannot_start(as_organizer, yardzee_event, players):
+    yardzee_event.league.players.add(*players)
     created = as_organizer.post(
         f"/api/v1/events/{yardzee_event.pk}/stages/",
         {"name": "Groups", "format": "round_robin", "participants": [p.pk for p in players[:4]]},
@@ -440,3 +441,176 @@ def test_item_13_csv_exports_download_with_a_file_name(yardzee_event, yardzee_le
     )
     ratings = APIClient().get(f"/api/v1/leagues/{yardzee_league.slug}/ratings/?format=csv")
     assert ratings["Content-Disposition"] == 'attachment; filename="yardzee-ratings.csv"'
+
+
+# --- Item 11: whose data is whose ----------------------------------------------------------------
+
+
+def test_item_11_only_organizers_of_a_league_a_player_plays_in_may_rename_them(
+    players, yardzee_league, other_organizer, player_account, staff
+):
+    from tests.conftest import client_for
+
+    yardzee_league.players.add(players[0])
+    path = f"/api/v1/players/{players[0].pk}/"
+    for user in (other_organizer, player_account):
+        refused = client_for(user).patch(path, {"display_name": "Hijacked"}, format="json")
+        assert refused.status_code == 403
+        assert refused.json()["code"] == "permission_denied"
+    players[0].refresh_from_db()
+    assert players[0].display_name == "Player 1"
+    # A player of no league: only staff.
+    assert (
+        client_for(other_organizer)
+        .patch(f"/api/v1/players/{players[5].pk}/", {"display_name": "X"}, format="json")
+        .status_code
+        == 403
+    )
+    assert (
+        client_for(staff).patch(path, {"display_name": "Renamed"}, format="json").status_code == 200
+    )
+
+
+def test_item_11_a_new_player_joins_a_league_its_creator_organizes(
+    as_organizer, yardzee_league, other_organizer
+):
+    from tests.conftest import client_for
+
+    made = as_organizer.post(
+        "/api/v1/players/",
+        {"display_name": "Ana", "handle": "ana", "league": yardzee_league.slug},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert yardzee_league.players.filter(handle="ana").exists()
+    no_league = as_organizer.post(
+        "/api/v1/players/", {"display_name": "Bo", "handle": "bo"}, format="json"
+    )
+    assert no_league.status_code == 400
+    assert no_league.json()["code"] == "league_required"
+    elsewhere = client_for(other_organizer).post(
+        "/api/v1/players/",
+        {"display_name": "Cy", "handle": "cy", "league": yardzee_league.slug},
+        format="json",
+    )
+    assert elsewhere.status_code == 403
+
+
+def test_item_11_a_casual_match_belongs_to_a_league_and_seats_only_its_players(
+    players, yardzee_league, other_organizer, player_account, as_organizer
+):
+    from tests.conftest import client_for
+
+    yardzee_league.players.add(players[0], players[1])
+    body = {"game": "yardzee", "players": [players[0].pk, players[1].pk]}
+    no_league = as_organizer.post("/api/v1/matches/", body, format="json")
+    assert no_league.status_code == 400
+    assert no_league.json()["code"] == "league_required"
+    for user in (other_organizer, player_account):
+        refused = client_for(user).post(
+            "/api/v1/matches/", {**body, "league": yardzee_league.slug}, format="json"
+        )
+        assert refused.status_code == 403
+    stranger = as_organizer.post(
+        "/api/v1/matches/",
+        {**body, "league": yardzee_league.slug, "players": [players[0].pk, players[2].pk]},
+        format="json",
+    )
+    assert stranger.status_code == 400
+    assert stranger.json()["code"] == "player_not_in_league"
+    assert stranger.json()["details"]["players"] == [players[2].pk]
+    seated = as_organizer.post(
+        "/api/v1/matches/", {**body, "league": yardzee_league.slug}, format="json"
+    )
+    assert seated.status_code == 201
+    assert Match.objects.get(pk=seated.json()["id"]).league == yardzee_league
+    assert not Match.objects.filter(league__isnull=True).exists()
+
+
+def test_item_11_a_player_joins_another_roster_only_through_who_may_change_them(
+    players, yardzee_league, yardkle_league, other_organizer, as_organizer
+):
+    from league.models import League
+    from tests.conftest import client_for
+
+    yardzee_league.players.add(players[0])
+    elsewhere = League.objects.get(slug="elsewhere")
+    grabbed = client_for(other_organizer).post(
+        "/api/v1/leagues/elsewhere/players/", {"player": players[0].pk}, format="json"
+    )
+    assert grabbed.status_code == 403
+    assert not elsewhere.players.exists()
+    added = as_organizer.post(
+        f"/api/v1/leagues/{yardkle_league.slug}/players/", {"player": players[0].pk}, format="json"
+    )
+    assert added.status_code == 200
+    roster = APIClient().get(f"/api/v1/leagues/{yardkle_league.slug}/players/").json()
+    assert [p["id"] for p in roster["results"]] == [players[0].pk]
+
+
+# --- Item 12: names -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ana\u202e",  # right-to-left override
+        "An\u200ba",  # zero-width space
+        "\u2066Ana\u2069",  # isolates
+        "Ana\u00ad",  # soft hyphen
+        "Ana\ufeff",  # byte order mark
+        "Ana\u2028B",  # line separator
+        "Ana\x07",  # a control character
+        "   ",
+    ],
+)
+def test_item_12_names_with_invisible_or_control_characters_are_refused(
+    as_organizer, yardzee_league, name
+):
+    response = as_organizer.post(
+        "/api/v1/players/",
+        {"display_name": name, "handle": "h", "league": yardzee_league.slug},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] in {"invalid_name", "invalid"}
+    for path, body in (
+        ("/api/v1/leagues/", {"name": name, "game": "yardzee", "slug": "named"}),
+        ("/api/v1/events/", {"league": yardzee_league.slug, "name": name, "date": "2026-09-01"}),
+    ):
+        refused = as_organizer.post(path, body, format="json")
+        assert refused.status_code == 400, (path, refused.json())
+
+
+def test_item_12_names_are_stored_in_nfc_with_plain_spaces(as_organizer, yardzee_league):
+    response = as_organizer.post(
+        "/api/v1/players/",
+        {"display_name": " Jose\u0301\u00a0 Luis ", "handle": "jl", "league": yardzee_league.slug},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["display_name"] == "Jos\u00e9 Luis"
+
+
+@pytest.mark.parametrize("lookalike", ["ANA", "ana", "\uff21na", "  ana "])
+def test_item_12_a_name_that_looks_like_another_in_the_same_league_is_refused(
+    as_organizer, yardzee_league, yardkle_league, lookalike
+):
+    def add(name: str, handle: str, league: str) -> Any:
+        return as_organizer.post(
+            "/api/v1/players/",
+            {"display_name": name, "handle": handle, "league": league},
+            format="json",
+        )
+
+    assert add("Ana", "ana-1", yardzee_league.slug).status_code == 201
+    clash = add(lookalike, "ana-2", yardzee_league.slug)
+    assert clash.status_code == 400
+    assert clash.json()["code"] == "name_taken"
+    assert add(lookalike, "ana-3", yardkle_league.slug).status_code == 201  # another league
+    other = add("Bea", "bea", yardzee_league.slug).json()
+    renamed = as_organizer.patch(
+        f"/api/v1/players/{other['id']}/", {"display_name": lookalike}, format="json"
+    )
+    assert renamed.status_code == 400
+    assert renamed.json()["code"] == "name_taken"

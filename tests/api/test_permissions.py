@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from league.models import League
 from tests.conftest import client_for
 
 ROLES = [
@@ -33,8 +34,12 @@ def _outcome(status_code: int) -> str:
 
 
 @pytest.fixture
-def world(request, players, yardzee_event, seat_match) -> dict[str, Any]:
+def world(request, players, yardzee_event, seat_match, organizer) -> dict[str, Any]:
     match = seat_match("yardzee", players[:2], event=yardzee_event)
+    # The organizer's other league, where players[4] plays: so they may add them to this one.
+    second = League.objects.create(name="Second", slug="second", game="yardzee")
+    second.organizers.add(organizer)
+    second.players.add(players[4])
     return {"match": match, "event": yardzee_event, "players": players}
 
 
@@ -91,16 +96,39 @@ ENDPOINTS: dict[str, tuple[set[str], Any]] = {
             format="json",
         ),
     ),
-    "POST players/": (
-        {"other_organizer", "organizer", "staff"},
+    "POST matches/ (casual, of a league)": (
+        {"organizer", "staff"},
         lambda c, w: c.post(
-            "/api/v1/players/", {"display_name": "New", "handle": "new-one"}, format="json"
+            "/api/v1/matches/",
+            {
+                "league": w["event"].league.slug,
+                "game": "yardzee",
+                "players": [w["players"][0].pk, w["players"][1].pk],
+            },
+            format="json",
         ),
     ),
+    "POST players/ (to a league's roster)": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(
+            "/api/v1/players/",
+            {"display_name": "New", "handle": "new-one", "league": w["event"].league.slug},
+            format="json",
+        ),
+    ),
+    # Issue 14, item 11: a player is changed only by the organizers of the leagues they play in.
     "PATCH players/{id}/": (
-        {"other_organizer", "organizer", "staff"},
+        {"organizer", "staff"},
         lambda c, w: c.patch(
             f"/api/v1/players/{w['players'][0].pk}/", {"display_name": "Renamed"}, format="json"
+        ),
+    ),
+    "POST leagues/{slug}/players/": (
+        {"organizer", "staff"},
+        lambda c, w: c.post(
+            f"/api/v1/leagues/{w['event'].league.slug}/players/",
+            {"player": w["players"][4].pk},
+            format="json",
         ),
     ),
     "PATCH leagues/{slug}/": (
@@ -220,6 +248,7 @@ def test_seating_an_unknown_or_duplicate_player_is_refused(as_organizer, players
 def test_seating_a_match_of_another_game_at_an_event_is_refused(
     as_organizer, players, yardzee_event
 ):
+    yardzee_event.league.players.add(*players)
     response = as_organizer.post(
         "/api/v1/matches/",
         {"event": yardzee_event.pk, "game": "yardkle", "players": [players[0].pk, players[1].pk]},
@@ -230,10 +259,11 @@ def test_seating_a_match_of_another_game_at_an_event_is_refused(
 
 
 @pytest.mark.django_db
-def test_seating_too_many_yardzee_players_is_refused(as_organizer, players):
+def test_seating_too_many_yardzee_players_is_refused(as_organizer, players, yardzee_league):
+    yardzee_league.players.add(*players)
     response = as_organizer.post(
         "/api/v1/matches/",
-        {"game": "yardzee", "players": [p.pk for p in players]},
+        {"league": "yardzee", "game": "yardzee", "players": [p.pk for p in players]},
         format="json",
     )
     assert response.status_code == 422

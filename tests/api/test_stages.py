@@ -22,6 +22,7 @@ def _play(client: APIClient, match_id: int) -> None:
 
 @pytest.fixture
 def bracket(as_organizer, yardzee_event, players):
+    yardzee_event.league.players.add(*players)
     response = as_organizer.post(
         f"/api/v1/events/{yardzee_event.pk}/stages/",
         {

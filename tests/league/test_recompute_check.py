@@ -44,12 +44,15 @@ def event(db: None) -> Event:
 
 
 @pytest.fixture
-def field(db: None) -> list[int]:
+def field(event: Event) -> list[int]:
+    """Five players on the league's roster (its stages seat only those)."""
     names = [OLD_NAME, "Sam Shaker", "Dee Dice", "Kit Keeper", "Flo Farkle"]
-    return [
+    players = [
         Player.objects.create(display_name=name, handle=f"check-{i}").pk
         for i, name in enumerate(names)
     ]
+    event.league.players.add(*players)
+    return players
 
 
 def _finish(event: Event, players: list[int], seed: int) -> int:
@@ -89,7 +92,7 @@ def _rows(kind: str, scope_id: int) -> list[dict[str, object]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_check_skips_tables_never_computed_a_league_never_viewed_and_a_draft_stage(
+def test_item_17_the_check_skips_tables_never_computed_a_league_never_viewed_and_a_draft_stage(
     event, field
 ):
     """Item 17: nothing stored cannot be wrong; such a table is counted when first shown."""
@@ -109,7 +112,7 @@ def test_the_check_skips_tables_never_computed_a_league_never_viewed_and_a_draft
 
 
 @pytest.mark.django_db(transaction=True)
-def test_after_a_rename_and_its_refresh_the_check_passes_and_every_table_shows_the_new_name(
+def test_item_17_after_a_rename_and_its_refresh_the_check_passes_and_tables_show_the_new_name(
     event, field
 ):
     """Item 17: `player_renamed` marks the stage, event and league tables and the leaderboard

@@ -25,8 +25,11 @@ def event(organizer) -> Event:
     return Event.objects.create(league=league, name="Cup", date="2026-07-01")
 
 
-def _field(count: int) -> list[int]:
-    return [Player.objects.create(display_name=f"P{i}", handle=f"p{i}").pk for i in range(count)]
+def _field(count: int, league: str = "l") -> list[int]:
+    """`count` new players on the roster of `league` (by default the league of `event`)."""
+    players = [Player.objects.create(display_name=f"P{i}", handle=f"p{i}") for i in range(count)]
+    League.objects.get(slug=league).players.add(*players)
+    return [player.pk for player in players]
 
 
 def _play(match: Match, seed: int) -> None:
@@ -265,7 +268,7 @@ def _mirror_game(match: Match, seed: int) -> None:
 def test_a_tie_at_the_cut_is_broken_by_the_stage_tiebreak_order_then_by_seed(organizer):
     league = League.objects.create(name="Z", slug="z", game="yardzee")
     event = Event.objects.create(league=league, name="Cup", date="2026-07-01")
-    players = _field(4)
+    players = _field(4, "z")
     stage = stages.stage_create(
         event_id=event.pk,
         name="SE",

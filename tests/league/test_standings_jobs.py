@@ -49,15 +49,20 @@ def league_event(organizer) -> Event:
 
 
 def _new_players(tag: str, count: int) -> list[int]:
-    """`count` new players' ids; `tag` keeps their handles apart from other players'."""
-    return [
-        Player.objects.create(display_name=f"{tag}-{i}", handle=f"{tag.lower()}-{i}").pk
+    """`count` new players' ids, on the roster of every league; `tag` keeps their handles
+    apart from other players'."""
+    players = [
+        Player.objects.create(display_name=f"{tag}-{i}", handle=f"{tag.lower()}-{i}")
         for i in range(count)
     ]
+    for league in League.objects.all():
+        league.players.add(*players)
+    return [player.pk for player in players]
 
 
 @pytest.fixture
-def field(db) -> list[int]:
+def field(league_event) -> list[int]:
+    """Six players on the league's roster (its stages seat only those): made after it."""
     return _new_players("P", 6)
 
 

@@ -122,18 +122,9 @@ async def login(session: aiohttp.ClientSession, base_url: str, user: str, passwo
 
 
 async def organize(api: Api, *, players: int, tag: str) -> dict[str, Any]:
-    """Two leagues (one per game), an event in each and `players` players: what the
-    scorekeepers seat their matches from."""
-    player_ids = []
-    for number in range(players):
-        status, body, _ = await api.call(
-            "POST",
-            "/api/v1/players/",
-            {"display_name": f"Player {number}", "handle": f"{tag}-{number}"},
-        )
-        assert status == 201, body
-        player_ids.append(body["id"])
-    events = {}
+    """Two leagues (one per game), an event in each and `players` players on both leagues'
+    rosters: what the scorekeepers seat their matches from."""
+    events, slugs = {}, []
     for game in ("yardzee", "yardkle"):
         status, league, _ = await api.call(
             "POST",
@@ -141,6 +132,7 @@ async def organize(api: Api, *, players: int, tag: str) -> dict[str, Any]:
             {"name": f"{tag} {game}", "slug": f"{tag}-{game}", "game": game},
         )
         assert status == 201, league
+        slugs.append(league["slug"])
         status, event, _ = await api.call(
             "POST",
             "/api/v1/events/",
@@ -148,6 +140,19 @@ async def organize(api: Api, *, players: int, tag: str) -> dict[str, Any]:
         )
         assert status == 201, event
         events[game] = event["id"]
+    player_ids = []
+    for number in range(players):
+        status, body, _ = await api.call(
+            "POST",
+            "/api/v1/players/",
+            {"display_name": f"Player {number}", "handle": f"{tag}-{number}", "league": slugs[0]},
+        )
+        assert status == 201, body
+        player_ids.append(body["id"])
+        status, body, _ = await api.call(
+            "POST", f"/api/v1/leagues/{slugs[1]}/players/", {"player": body["id"]}
+        )
+        assert status == 200, body
     return {"players": player_ids, "events": events}
 
 

@@ -28,7 +28,7 @@ def organizer_token(organizer: Any) -> str:
     league.organizers.add(organizer)
     Event.objects.create(league=league, name="Fuzz night", date="2026-01-01")
     for i in range(3):
-        Player.objects.create(display_name=f"F{i}", handle=f"f{i}")
+        league.players.add(Player.objects.create(display_name=f"F{i}", handle=f"f{i}"))
     token, _ = Token.objects.get_or_create(user=organizer)
     return str(token.key)
 

@@ -56,6 +56,7 @@ def refresh_tables() -> None:
 
 
 def start_stage(event: Event, fmt: str, players: list[Player], **options: object) -> Stage:
+    event.league.players.add(*players)
     stage = stages.stage_create(
         event_id=event.pk,
         name=options.pop("name", fmt.replace("_", " ").capitalize()),  # type: ignore[arg-type]
@@ -89,6 +90,7 @@ def seat() -> Callable[..., Match]:
             game=event.league.game if event else game,
             player_ids=[p.pk for p in players],
             event_id=event.pk if event else None,
+            league_id=event.league_id if event else None,
         )
 
     return seat_match

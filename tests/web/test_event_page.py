@@ -185,6 +185,7 @@ def test_an_event_with_nothing_drawn_says_so(client: Client, zee_event):
 
 def test_a_draft_stage_shows_its_entries_in_the_standings(client: Client, zee_event):
     players = make_players(3)
+    zee_event.league.players.add(*players)
     stages.stage_create(
         event_id=zee_event.pk, name="Later", format="swiss", player_ids=[p.pk for p in players]
     )

@@ -123,6 +123,7 @@ class Command(BaseCommand):
             league = league_services.league_create(
                 name=name, slug=slug, game=game, created_by=organizer
             )
+        league.players.add(*players)  # every demo player plays in both leagues
         event, _ = Event.objects.get_or_create(
             league=league,
             name="League night 1",
