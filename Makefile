@@ -27,6 +27,7 @@ $(STAMP): requirements.lock requirements-dev.lock
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py build_strategy
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 

@@ -181,6 +181,10 @@ REST_FRAMEWORK = {
     },
 }
 
+# --- Strategy engine (docs/analysis.md) ---
+# Where `manage.py build_strategy` writes the Yardzee strategy tables and analysis reads them.
+STRATEGY_DIR = Path(env.str("STRATEGY_DIR", default=str(BASE_DIR / "var" / "strategy")))
+
 # Wrong scoring keys one client address may send per minute (API and scorekeeping page) before
 # it gets 429s for the rest of that minute.
 SCORE_KEY_FAILURES: int = env.int("SCORE_KEY_FAILURES", default=20)
