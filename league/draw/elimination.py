@@ -12,6 +12,7 @@ final and, when asked for, a reset played only if the losers-bracket player wins
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Final
 
 from league.draw.errors import DrawError
 from league.draw.model import Bracket, Exit, PlayerId, Slot, Source
@@ -68,8 +69,8 @@ def single_elimination(
 def double_elimination(players: Sequence[PlayerId], *, grand_final_reset: bool = True) -> Bracket:
     """A double-elimination bracket of pairs for `players` in seed order.
 
-    Losers of the winners bracket drop into the losers bracket, crossed over in alternate
-    rounds so that two players do not meet again soon; the winners- and losers-bracket
+    Losers of the winners bracket drop into the losers bracket in the orders of `drop_masks`,
+    which make rematches there as rare as any order can; the winners- and losers-bracket
     champions meet in the grand final. With `grand_final_reset` a second final ("GF-2") is
     played when the losers-bracket player wins the first, so nobody is out before two losses.
     8 players: 14 matches, 15 with the reset played."""
@@ -197,11 +198,39 @@ def _winners_bracket(
     return slots
 
 
+# The drop orders: the losers of winners round s + 1 enter losers round 2s, where losers slot
+# i (counted from 0, top to bottom) meets the loser of winners slot i XOR mask. One mask per
+# drop-in round, first to last, by the number of winners rounds: those with the fewest
+# expected losers-bracket rematches, results at random, computed exactly for every combination
+# up to 64 entrants and by a descent for 128 and 256 (`league.draw.rematches`, docs/draw.md,
+# "Double elimination"). A mask of count - 1 reverses the order, count / 2 swaps its halves,
+# 1 swaps neighbours.
+_DROP_MASKS: Final = {
+    2: (0,),
+    3: (1, 0),
+    4: (3, 0, 0),
+    5: (3, 2, 0, 0),
+    6: (8, 6, 1, 1, 0),
+    7: (4, 8, 6, 1, 1, 0),
+    8: (24, 8, 8, 6, 0, 1, 0),
+}
+
+
+def drop_masks(rounds: int) -> tuple[int, ...]:
+    """The mask of every drop-in round of a double-elimination bracket whose winners bracket
+    has `rounds` rounds (beyond 256 entrants: 8 until the last four, then 6, 0, 1, 0, which a
+    beam search found best for 512)."""
+    if rounds in _DROP_MASKS:
+        return _DROP_MASKS[rounds]
+    return (8,) * (rounds - 5) + (6, 0, 1, 0)
+
+
 def _losers_bracket(rounds: int) -> list[Slot]:
     """The losers bracket behind a winners bracket of `rounds` rounds of pairs: round 1 pairs
     the losers of winners round 1; each even round meets the survivors with the losers of the
-    next winners round (in reverse order every other time, against quick rematches); each odd
-    round after the first halves the field. A run ending in losers round r ends at level r."""
+    next winners round, in the drop order of `drop_masks` (against rematches); each odd round
+    after the first halves the field. A run ending in losers round r ends at level r."""
+    masks = drop_masks(rounds)
     slots = [
         Slot(
             key=f"L1-{index}",
@@ -218,7 +247,7 @@ def _losers_bracket(rounds: int) -> list[Slot]:
     for step in range(1, rounds):
         drop, count = 2 * step, 2 ** (rounds - step - 1)
         for index in range(1, count + 1):
-            dropped = count + 1 - index if step % 2 else index
+            dropped = ((index - 1) ^ masks[step - 1]) + 1
             slots.append(
                 Slot(
                     key=f"L{drop}-{index}",

@@ -16,6 +16,8 @@ from league.draw import (
     first_round,
     single_elimination,
 )
+from league.draw.elimination import drop_masks
+from league.draw.rematches import alternate_masks, best_masks, expected_rematches, measure
 
 from .playing import play_bracket
 
@@ -172,3 +174,35 @@ def test_options_that_do_not_fit_are_refused(options, code):
     with pytest.raises(DrawError) as error:
         single_elimination(list(range(8)), **options)
     assert error.value.code == code
+
+
+@pytest.mark.parametrize("rounds", [3, 4, 5])
+def test_drop_orders_have_the_fewest_expected_rematches_of_any_masks(rounds):
+    # Exact expectation with every match a coin toss, over every combination of drop masks.
+    best, _ = best_masks(rounds)
+    assert expected_rematches(rounds, drop_masks(rounds))[0] == pytest.approx(best)
+
+
+@pytest.mark.parametrize(
+    ("rounds", "before", "now"),
+    [(5, 1.121, 0.734), (6, 1.877, 0.703), (7, 3.400, 0.709), (8, 6.448, 0.705)],
+)
+def test_drop_orders_cut_expected_rematches_against_reversing_every_other_round(
+    rounds, before, now
+):
+    assert expected_rematches(rounds, alternate_masks(rounds))[0] == pytest.approx(before, abs=1e-3)
+    assert expected_rematches(rounds, drop_masks(rounds))[0] == pytest.approx(now, abs=1e-3)
+
+
+def test_rematches_counted_over_seeded_random_events_match_the_exact_expectation():
+    # 16 entrants, 250 events played through advance_bracket: the mean is within about two
+    # standard errors of the exact 0.75.
+    total, drop_in = measure(16, events=250, seed=20)
+    assert total == pytest.approx(expected_rematches(4, drop_masks(4))[0], abs=0.12)
+    assert drop_in <= total
+
+
+def test_at_24_entrants_with_byes_the_drop_orders_cut_losers_bracket_rematches_by_a_third():
+    before, _ = measure(24, events=100, seed=24, masks=alternate_masks(5))
+    now, _ = measure(24, events=100, seed=24)
+    assert now < 0.67 * before

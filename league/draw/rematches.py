@@ -1,0 +1,252 @@
+"""Rematches in the losers bracket of a double elimination: how the drop orders were chosen and
+how they fare (docs/draw.md, "Double elimination").
+
+    python -m league.draw.rematches [--events N]   # the table of figures in docs/draw.md
+
+A losers-bracket match is a rematch when its two players met before (in the winners bracket:
+two players meet at most once in the losers bracket, since the loser there is out). With
+results at random (every match a coin toss), the expected number of rematches of a full
+bracket of 2 ** R entrants can be computed exactly:
+
+- whoever drops from winners match m of round b (its "source") survives the losers bracket
+  up to a given slot with a probability that depends only on losers-bracket results: 1/2 a match;
+- the players from sources (a, m) and (b, n), a < b, met before exactly when n's loser beat
+  m's loser, which for m inside n's part of the bracket has probability 2 ** (a - b) (it must
+  have won its rounds a + 1 to b - 1, then lost round b), and is 0 otherwise;
+- winners-bracket and losers-bracket results are independent, so the chance of a rematch at a
+  slot is the sum over pairs of sources of those probabilities multiplied.
+
+`expected_rematches` computes it for any drop orders (one XOR mask per drop-in round), and
+`best_masks` searches them (all combinations up to 64 entrants, a descent beyond); `drop_masks`
+in `elimination.py` holds the result. `measure` plays seeded random events through
+`advance_bracket`, byes included, and counts.
+"""
+
+import argparse
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from league.draw.advancement import advance_bracket
+from league.draw.elimination import double_elimination, drop_masks, link_slots
+from league.draw.model import Bracket, SlotResult, Source
+
+Masks = tuple[int, ...]
+
+
+def alternate_masks(rounds: int) -> Masks:
+    """The drop orders used before issue 20: every other drop-in round reversed (the losers
+    of winners round 2 reversed, of round 3 in order, and so on)."""
+    return tuple(2 ** (rounds - step - 1) - 1 if step % 2 else 0 for step in range(1, rounds))
+
+
+class _Sources:
+    """Every winners-bracket match of a full bracket of 2 ** `rounds`, as an index, and the
+    chance that the losers of two of them met before."""
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+        self.index = {
+            (r, m): i
+            for i, (r, m) in enumerate(
+                (r, m) for r in range(1, rounds + 1) for m in range(2 ** (rounds - r))
+            )
+        }
+        size = len(self.index)
+        self.met = np.zeros((size, size))
+        for (a, m), i in self.index.items():
+            for (b, n), j in self.index.items():
+                if a < b and m >> (b - a) == n:
+                    self.met[i, j] = self.met[j, i] = 2.0 ** (a - b)
+
+    def losers(self, round_: int, matches: Sequence[int]) -> npt.NDArray[np.float64]:
+        """One row per match: the loser of winners match `m` of `round_`, surely."""
+        rows = np.zeros((len(matches), len(self.index)))
+        for row, match in enumerate(matches):
+            rows[row, self.index[round_, match]] = 1.0
+        return rows
+
+    def rematches(self, one: npt.NDArray[np.float64], other: npt.NDArray[np.float64]) -> float:
+        """Expected rematches over slots whose players come from these source rows."""
+        return float(np.einsum("ik,kl,il->", one, self.met, other))
+
+
+def expected_rematches(rounds: int, masks: Masks) -> tuple[float, float]:
+    """Expected losers-bracket rematches of a full bracket of 2 ** `rounds` entrants, results
+    at random, with these drop masks: in all, and in the drop-in rounds alone."""
+    sources = _Sources(rounds)
+    state = _first_round(sources)
+    for mask in masks:
+        state = _drop_in(sources, state, mask)
+    return state.total, state.drop_in
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """The losers bracket so far: expected rematches, and where its survivors come from."""
+
+    total: float
+    drop_in: float
+    survivors: npt.NDArray[np.float64]
+    masks: Masks = ()
+
+
+def _first_round(sources: _Sources) -> _State:
+    pairs = 2 ** (sources.rounds - 2)
+    one = sources.losers(1, range(0, 2 * pairs, 2))
+    other = sources.losers(1, range(1, 2 * pairs, 2))
+    return _State(sources.rematches(one, other), 0.0, (one + other) / 2)
+
+
+def _drop_in(sources: _Sources, state: _State, mask: int) -> _State:
+    """The state after the next drop-in round with this mask, and the halving round after it."""
+    step = len(state.masks) + 1
+    count = 2 ** (sources.rounds - step - 1)
+    dropped = sources.losers(step + 1, [i ^ mask for i in range(count)])
+    here = sources.rematches(state.survivors, dropped)
+    total, survivors = state.total + here, (state.survivors + dropped) / 2
+    if step < sources.rounds - 1:
+        total += sources.rematches(survivors[0::2], survivors[1::2])
+        survivors = (survivors[0::2] + survivors[1::2]) / 2
+    return _State(total, state.drop_in + here, survivors, (*state.masks, mask))
+
+
+def best_masks(rounds: int) -> tuple[float, Masks]:
+    """The masks with the fewest expected rematches: every combination up to 6 rounds (64
+    entrants); beyond, a descent that changes one round's mask at a time while that helps,
+    from a few starting points (the draw's masks among them), so the best found, not proved.
+    Ties go to the smaller masks, earlier rounds first."""
+    sources = _Sources(rounds)
+    ranges = [range(2 ** (rounds - step - 1)) for step in range(1, rounds)]
+    if rounds <= 6:
+        found = [(_total(sources, masks), masks) for masks in itertools.product(*ranges)]
+        return min(found, key=lambda item: (round(item[0], 12), item[1]))
+    starts = [
+        drop_masks(rounds),
+        (8,) * (rounds - 5) + (6, 0, 1, 0),
+        (4,) * (rounds - 6) + (8, 6, 1, 1, 0),
+    ]
+    descended = []
+    for start in starts:
+        best, cost, better = list(start), _total(sources, start), True
+        while better:
+            better = False
+            for step, masks in enumerate(ranges):
+                for mask in masks:
+                    trial = (*best[:step], mask, *best[step + 1 :])
+                    total = _total(sources, trial)
+                    if total < cost - 1e-12:
+                        best, cost, better = list(trial), total, True
+        descended.append((cost, tuple(best)))
+    return min(descended, key=lambda item: (round(item[0], 12), item[1]))
+
+
+def _total(sources: _Sources, masks: Masks) -> float:
+    state = _first_round(sources)
+    for mask in masks:
+        state = _drop_in(sources, state, mask)
+    return state.total
+
+
+def with_masks(bracket: Bracket, masks: Masks) -> Bracket:
+    """A double-elimination bracket whose drop-in slots take their losers in these orders
+    instead (to compare orders on the same bracket)."""
+    slots = []
+    for slot in bracket.slots:
+        if slot.bracket == "losers" and slot.round % 2 == 0:
+            step = slot.round // 2
+            dropped = ((slot.index - 1) ^ masks[step - 1]) + 1
+            slot = replace(slot, sources=(slot.sources[0], Source.loser(f"W{step + 1}-{dropped}")))
+        slots.append(replace(slot, exits=()))
+    return replace(bracket, slots=link_slots(slots))
+
+
+def play(bracket: Bracket, rng: random.Random) -> tuple[int, int]:
+    """One event with every match a coin toss, through `advance_bracket`: its losers-bracket
+    rematches, in all and in the drop-in rounds."""
+    results: dict[str, SlotResult] = {}
+    met: set[frozenset[int]] = set()
+    total = drop_in = 0
+    state = advance_bracket(bracket, results)
+    while not state.finished:
+        for key in state.ready:
+            players = state.slots[key].players
+            pair = frozenset(players)
+            slot = bracket.slot(key)
+            if slot.bracket == "losers" and pair in met:
+                total += 1
+                drop_in += slot.round % 2 == 0
+            met.add(pair)
+            winner = rng.choice(players)
+            results[key] = SlotResult({p: 1 if p == winner else 2 for p in players})
+        state = advance_bracket(bracket, results)
+    return total, drop_in
+
+
+def measure(
+    players: int, *, events: int, seed: int, masks: Masks | None = None
+) -> tuple[float, float]:
+    """Mean losers-bracket rematches per event (in all, in the drop-in rounds) over `events`
+    seeded random events of `players` entrants (byes included), with the draw's drop orders or
+    these masks."""
+    bracket = double_elimination(list(range(1, players + 1)))
+    if masks is not None:
+        bracket = with_masks(bracket, masks)
+    rng = random.Random(seed)  # noqa: S311 - a reproducible measurement
+    totals = [play(bracket, rng) for _ in range(events)]
+    return (
+        sum(t for t, _ in totals) / events,
+        sum(d for _, d in totals) / events,
+    )
+
+
+def _rounds(players: int) -> int:
+    rounds = 1
+    while 2**rounds < players:
+        rounds += 1
+    return rounds
+
+
+def table(events: int) -> str:
+    """The markdown table of docs/draw.md: rematches per event, before and after."""
+    lines = [
+        "| entrants | before: all | before: drop-in rounds | now: all | now: drop-in rounds "
+        "| now, exact (full brackets) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for players in (8, 12, 16, 24, 32, 48, 64, 128, 256):
+        rounds = _rounds(players)
+        seed = 2026 + players
+        before = measure(players, events=events, seed=seed, masks=alternate_masks(rounds))
+        now = measure(players, events=events, seed=seed)
+        exact = (
+            f"{expected_rematches(rounds, drop_masks(rounds))[0]:.3f}"
+            if 2**rounds == players
+            else ""
+        )
+        lines.append(
+            f"| {players} | {before[0]:.2f} | {before[1]:.2f} | {now[0]:.2f} | {now[1]:.2f} "
+            f"| {exact} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m league.draw.rematches")
+    parser.add_argument("--events", type=int, default=2000, help="random events per size")
+    parser.add_argument("--masks", action="store_true", help="search the masks (slow)")
+    args = parser.parse_args(argv)
+    if args.masks:
+        for rounds in range(2, 10):
+            expected, masks = best_masks(rounds)
+            print(f"{2**rounds} entrants: masks {masks}, {expected:.4f} rematches expected")
+        return
+    print(table(args.events))
+
+
+if __name__ == "__main__":
+    main()
