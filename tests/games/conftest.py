@@ -14,10 +14,12 @@ from games import services, signals
 from games.models import Match, SubmissionReceipt, TurnUndo
 from league.models import Player
 from scoring import simulate
+from scoring.yardzee import CATEGORIES
 
-# A whole Yardzee game of two seats, each turn one roll, with known results: seat 0 scores 30;
-# seat 1 scores 499 (50 in the Yardzee box, two Yardzee bonuses as forced jokers in sixes and
-# fives, and the upper bonus on 95), so seat 1 places first although it plays second.
+# A whole Yardzee game of two seats, each turn one roll, with known results: seat 0 fills its
+# boxes in scorecard order with the same poor dice and scores 30; seat 1 scores 499 (50 in the
+# Yardzee box, two Yardzee bonuses as forced jokers in sixes and fives, the upper bonus on 95),
+# so seat 1 places first although it plays second.
 _POOR_DICE = [1, 2, 2, 4, 6]
 _SEAT_1_CARD = [
     ("yardzee", [6, 6, 6, 6, 6]),
@@ -36,12 +38,7 @@ _SEAT_1_CARD = [
 ]
 SCRIPTED_YARDZEE: list[dict[str, Any]] = [
     turn
-    for seat_0_box, (seat_1_box, dice) in zip(
-        ["aces", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind"]
-        + ["four_of_a_kind", "full_house", "small_straight", "large_straight", "yardzee", "chance"],
-        _SEAT_1_CARD,
-        strict=True,
-    )
+    for seat_0_box, (seat_1_box, dice) in zip(CATEGORIES, _SEAT_1_CARD, strict=True)
     for turn in (
         {"rolls": [{"dice": _POOR_DICE}], "category": seat_0_box},
         {"rolls": [{"dice": dice}], "category": seat_1_box},

@@ -1,0 +1,175 @@
+"""`turn_undo`: the last turn moves to an audit record and the state is rebuilt from the turns
+left; undoing the last turn of a finished match reopens it, clears the result its seats held
+and sends `match_reopened`, which a receiver may refuse."""
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games import services, signals
+from games.errors import MatchClosed, NothingToUndo, UndoBlocked
+from games.models import Match, MatchStatus, SubmissionReceipt, Turn, TurnUndo
+from tests.games.conftest import (
+    SCRIPTED_YARDZEE,
+    SCRIPTED_YARDZEE_SEATS,
+    YARDKLE_SEATS,
+    YARDKLE_SEED,
+    Sent,
+    seat_results,
+    simulated_turns,
+    stored,
+)
+
+pytestmark = pytest.mark.django_db
+
+NO_RESULT = [(None,) * 5] * 2
+
+
+def test_the_undone_turn_is_kept_in_an_audit_record(zee, player_account, organizer):
+    for turn in SCRIPTED_YARDZEE[:3]:
+        services.turn_submit(match_id=zee.pk, turn=turn, submitted_by=player_account)
+    last = Turn.objects.get(match=zee, sequence=3)
+    returned = services.turn_undo(match_id=zee.pk, undone_by=organizer)
+    record = TurnUndo.objects.get(match=zee)
+    assert returned.pk == record.pk
+    assert (record.sequence, record.seat_order, record.player_id) == (
+        3,
+        0,
+        zee.seats.get(order=0).player_id,
+    )
+    assert (record.payload, record.points, record.bonus) == (SCRIPTED_YARDZEE[2], 4, 0)
+    assert (record.submitted_by, record.submitted_at) == (player_account, last.submitted_at)
+    assert record.undone_by == organizer
+    assert record.match_was_finished is False
+
+
+def test_the_state_is_rebuilt_from_the_turns_left(zee, play):
+    play(zee, turns=2)
+    after_two = stored(zee.pk)
+    services.turn_submit(match_id=zee.pk, turn=simulated_turns(zee)[2])
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    assert {**stored(zee.pk), "undos": []} == after_two
+    assert Match.objects.get(pk=zee.pk).status == MatchStatus.IN_PROGRESS
+
+
+def test_undoing_the_only_turn_leaves_a_scheduled_match(zee, play):
+    fresh_state = zee.state
+    play(zee, turns=1)
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    zee.refresh_from_db()
+    assert (zee.status, zee.turns_played, zee.state) == (MatchStatus.SCHEDULED, 0, fresh_state)
+
+
+def test_a_match_without_turns_has_nothing_to_undo(zee, play):
+    play(zee, turns=1)
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    before = stored(zee.pk)
+    with pytest.raises(NothingToUndo) as refused:
+        services.turn_undo(match_id=zee.pk, undone_by=None)
+    assert refused.value.code == "nothing_to_undo"
+    assert stored(zee.pk) == before
+
+
+def test_a_void_match_has_no_turn_undone(zee, play):
+    play(zee, turns=2)
+    services.match_void(match_id=zee.pk, voided_by=None)
+    before = stored(zee.pk)
+    with pytest.raises(MatchClosed) as refused:
+        services.turn_undo(match_id=zee.pk, undone_by=None)
+    assert refused.value.code == "match_closed"
+    assert refused.value.details == {"status": MatchStatus.VOID}
+    assert stored(zee.pk) == before
+
+
+def test_undoing_a_turn_of_a_match_in_progress_sends_no_signal(zee, play, sent):
+    play(zee, turns=2)
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    assert sent == []
+
+
+FINISHED: list[tuple[str, str, Callable[[Match], list[dict[str, Any]]], Any]] = [
+    ("yardzee", "zee", lambda match: SCRIPTED_YARDZEE, SCRIPTED_YARDZEE_SEATS),
+    ("yardkle", "kle", lambda match: simulated_turns(match, seed=YARDKLE_SEED), YARDKLE_SEATS),
+]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "turns", "seats"), [case[1:] for case in FINISHED], ids=[c[0] for c in FINISHED]
+)
+def test_undoing_the_last_turn_of_a_finished_match_reopens_it_and_clears_its_result(
+    request, sent, fixture, turns, seats
+):
+    match = request.getfixturevalue(fixture)
+    services.result_submit(match_id=match.pk, turns=turns(match))
+    assert seat_results(match) == seats
+    record = services.turn_undo(match_id=match.pk, undone_by=None)
+    match.refresh_from_db()
+    assert (match.status, match.finished_at) == (MatchStatus.IN_PROGRESS, None)
+    assert match.turns_played == len(turns(match)) - 1
+    assert seat_results(match) == NO_RESULT
+    assert record.match_was_finished is True
+    assert sent[1:] == [Sent("match_reopened", match.pk, MatchStatus.IN_PROGRESS, NO_RESULT)]
+
+
+def test_a_reopened_match_finishes_again_with_its_last_turn(finished_zee, sent):
+    services.turn_undo(match_id=finished_zee.pk, undone_by=None)
+    services.turn_submit(match_id=finished_zee.pk, turn=SCRIPTED_YARDZEE[-1])
+    finished_zee.refresh_from_db()
+    assert finished_zee.status == MatchStatus.FINISHED
+    assert seat_results(finished_zee) == SCRIPTED_YARDZEE_SEATS
+    assert [s.signal for s in sent] == ["match_reopened", "match_finished"]
+
+
+def test_a_receiver_that_refuses_the_reopening_leaves_the_result_standing(finished_zee, connect):
+    SubmissionReceipt.objects.create(
+        match=finished_zee,
+        key="the-result",
+        fingerprint="0" * 64,
+        status_code=201,
+        response={},
+        turn_sequence=26,
+    )
+
+    def block(**kwargs: Any) -> None:
+        raise UndoBlocked("A later bracket match has started.")
+
+    connect(signals.match_reopened, block)
+    before = stored(finished_zee.pk)
+    with pytest.raises(UndoBlocked):
+        services.turn_undo(match_id=finished_zee.pk, undone_by=None)
+    assert stored(finished_zee.pk) == before
+
+
+def _receipt(match: Match, key: str, turn_sequence: int) -> SubmissionReceipt:
+    return SubmissionReceipt.objects.create(
+        match=match,
+        key=key,
+        fingerprint="0" * 64,
+        status_code=201,
+        response={},
+        turn_sequence=turn_sequence,
+    )
+
+
+def test_the_receipts_of_the_undone_turn_are_marked_and_earlier_ones_are_not(zee, play):
+    """A retry of the write that stored the undone turn must not get its old answer back
+    (`Submission.replay` raises TurnUndone); writes of earlier turns still stand."""
+    play(zee, turns=2)
+    _receipt(zee, "turn-1", 1)
+    _receipt(zee, "turn-2", 2)
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    undone = dict(SubmissionReceipt.objects.values_list("key", "undone_at"))
+    assert undone["turn-1"] is None
+    assert timezone.now() - undone["turn-2"] < timedelta(minutes=1)
+
+
+def test_a_receipt_keeps_the_time_of_the_first_undo_that_marked_it(zee, play):
+    play(zee, turns=2)
+    _receipt(zee, "turn-2", 2)
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    first = SubmissionReceipt.objects.get().undone_at
+    services.turn_undo(match_id=zee.pk, undone_by=None)
+    assert SubmissionReceipt.objects.get().undone_at == first
