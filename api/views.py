@@ -36,9 +36,8 @@ from games.selectors import match_detail_queryset, turn_preview, turns_newest_fi
 from league import selectors
 from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
-from league.services import LeagueError
+from league.services import LeagueError, standings_refresh
 from league.services import stages as stage_services
-from league.services import standings as standings_services
 from scoring import RuleViolation
 
 _Row = TypeVar("_Row")
@@ -91,7 +90,7 @@ CSV_PARAMETER = OpenApiParameter(
 
 
 def standings_response(kind: str, scope_id: int) -> Response:
-    table = standings_services.standings_table((kind, scope_id))
+    table = standings_refresh.standings_table((kind, scope_id))
     return Response(s.StandingsSerializer(selectors.standings_answer(table)).data)
 
 

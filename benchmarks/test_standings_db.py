@@ -14,7 +14,7 @@ from django.utils import timezone
 from benchmarks import seed
 from games.models import Match, Seat
 from league.models import Event, League, StandingsScope, StandingsTable
-from league.services import standings as standings_services
+from league.services import standings_marks, standings_refresh
 
 PLAYERS = 1_000
 MATCHES = 20_000
@@ -39,7 +39,7 @@ def test_full_standings_recompute_of_1000_players_and_20000_matches(benchmark, b
     refresh, `recompute_standings`) costs."""
     scope = (StandingsScope.EVENT, big_event.pk)
     _, rows = benchmark.pedantic(
-        standings_services.compute_rows, args=(scope,), rounds=5, iterations=1
+        standings_refresh.compute_rows, args=(scope,), rounds=5, iterations=1
     )
     assert len(rows) == PLAYERS
     assert benchmark.stats.stats.median < 2.0
@@ -49,8 +49,8 @@ def test_refresh_after_one_more_match_of_1000_players_and_20000(benchmark, big_e
     """The refresh job after one more match finished: read the stored tally, add the new
     result, rank 1,000 players again with the default tiebreak order, store table and tally."""
     scope = (StandingsScope.EVENT, big_event.pk)
-    (table_id,) = standings_services.standings_mark([scope])
-    standings_services.standings_refresh(table_id=table_id)  # the stored tally to add to
+    (table_id,) = standings_marks.standings_mark([scope])
+    standings_refresh.standings_refresh(table_id=table_id)  # the stored tally to add to
     players = list(big_event.league.events.values_list("matches__seats__player_id", flat=True)[:8])
     numbers = itertools.count(1)
 
@@ -71,13 +71,13 @@ def test_refresh_after_one_more_match_of_1000_players_and_20000(benchmark, big_e
             Seat(match=match, player_id=p, order=i, total=200 + i, placement=TABLE - i)
             for i, p in enumerate(seated)
         )
-        standings_services.standings_mark([scope])
+        standings_marks.standings_mark([scope])
 
     def refresh() -> bool:
-        return standings_services.standings_refresh(table_id=table_id)
+        return standings_refresh.standings_refresh(table_id=table_id)
 
     assert benchmark.pedantic(refresh, setup=one_more_match, rounds=50, iterations=1)
     stored = StandingsTable.objects.get(pk=table_id)
     assert not stored.pending
-    assert stored.rows == standings_services.compute_rows(scope)[1]
+    assert stored.rows == standings_refresh.compute_rows(scope)[1]
     assert benchmark.stats.stats.median < 0.1

@@ -18,7 +18,7 @@ from league.models import (
 )
 from league.services import LeagueError
 from league.services.organization import clean_name
-from league.services.standings import player_renamed
+from league.services.standings_marks import player_renamed
 
 
 class PlayerForm(forms.ModelForm[Player]):

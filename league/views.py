@@ -32,7 +32,7 @@ from league.models import (
     StandingsTable,
 )
 from league.services.stages import bracket_from_json
-from league.services.standings import standings_table
+from league.services.standings_refresh import standings_table
 from league.standings import METRICS
 from league.svg import (
     ChartPoint,

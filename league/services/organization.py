@@ -12,7 +12,7 @@ from games import services as game_services
 from games.models import Match
 from league import standings
 from league.models import Event, League, Player
-from league.services.standings import league_settings_changed, player_renamed
+from league.services.standings_marks import league_settings_changed, player_renamed
 from scoring import RuleViolation
 
 

@@ -36,7 +36,8 @@ from league.services.organization import (
     ensure_on_roster,
     ruleset_for_event,
 )
-from league.services.standings import compute_table, standings_mark
+from league.services.standings_marks import standings_mark
+from league.services.standings_refresh import compute_table
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
 MAX_ENTRANTS = 512

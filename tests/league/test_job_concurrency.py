@@ -16,7 +16,7 @@ from django.db import connection, connections, transaction
 
 import scoring
 from games import services as game_services
-from league import rating, standings, tasks
+from league import rating, standings
 from league.models import (
     Event,
     League,
@@ -25,7 +25,7 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
-from league.services import standings as standings_services
+from league.services import checks, jobs, ratings, standings_marks, standings_refresh
 from scoring import simulate
 
 pytestmark = [
@@ -49,7 +49,7 @@ def event(db: None) -> Event:
 @pytest.fixture
 def no_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Marks are made, no job runs (a queue whose worker has not picked anything up yet)."""
-    monkeypatch.setattr(tasks, "_send", lambda task, args: None)
+    monkeypatch.setattr(jobs, "_send", lambda task, args: None)
 
 
 def _finish_matches(event: Event, count: int) -> None:
@@ -123,15 +123,15 @@ def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a
     league_id = event.league_id
     assert RatingsState.objects.get(league_id=league_id).pending
     jobs = {
-        "ratings_refresh": lambda: standings_services.ratings_refresh(league_id=league_id),
-        "ratings_replay": lambda: standings_services.ratings_replay(league_id=league_id),
+        "ratings_refresh": lambda: ratings.ratings_refresh(league_id=league_id),
+        "ratings_replay": lambda: ratings.ratings_replay(league_id=league_id),
     }
     with _overlapping(monkeypatch, rating, "replay"):
         results, errors = _run_at_once(jobs["ratings_refresh"], jobs[second])
     assert errors == []
     assert results[0] in (True, False)
     assert not RatingsState.objects.get(league_id=league_id).pending
-    assert standings_services.ratings_differences(league_id) == []
+    assert checks.ratings_differences(league_id) == []
 
 
 def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_count(
@@ -146,12 +146,12 @@ def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_c
     assert table.pending
     with _overlapping(monkeypatch, standings, "rank_standings"):
         results, errors = _run_at_once(
-            lambda: standings_services.standings_refresh(table_id=table.pk),
-            lambda: standings_services.standings_refresh(table_id=table.pk),
+            lambda: standings_refresh.standings_refresh(table_id=table.pk),
+            lambda: standings_refresh.standings_refresh(table_id=table.pk),
         )
     assert errors == []
     assert results == [True, True]  # both computed; the conditional write kept one
-    assert standings_services.standings_differences([(StandingsScope.EVENT, event.pk)]) == []
+    assert checks.standings_differences([(StandingsScope.EVENT, event.pk)]) == []
 
 
 def _backend_pid() -> int:
@@ -185,9 +185,9 @@ def test_item_16_two_results_marking_a_new_table_at_once_are_both_counted(event,
 
     def mark() -> None:
         if kind == "standings":
-            standings_services.standings_mark([scope])
+            standings_marks.standings_mark([scope])
         else:
-            standings_services.ratings_mark(league_id)
+            standings_marks.ratings_mark(league_id)
 
     def requested() -> int:
         if kind == "standings":

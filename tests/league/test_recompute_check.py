@@ -15,7 +15,6 @@ from django.test import Client
 
 import scoring
 from games import services as game_services
-from league import tasks
 from league.models import (
     Event,
     League,
@@ -24,8 +23,7 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
-from league.services import stages
-from league.services import standings as standings_services
+from league.services import checks, jobs, stages, standings_marks, standings_refresh
 from scoring import simulate
 
 OLD_NAME = "Rita Roller"
@@ -78,12 +76,12 @@ def _check(command: str, **options: object) -> str:
 @contextmanager
 def _no_jobs() -> Iterator[None]:
     """Marks are made, no job runs (a queue whose worker has not picked anything up yet)."""
-    send = tasks._send
-    tasks._send = lambda task, args: None
+    send = jobs._send
+    jobs._send = lambda task, args: None
     try:
         yield
     finally:
-        tasks._send = send
+        jobs._send = send
 
 
 def _rows(kind: str, scope_id: int) -> list[dict[str, object]]:
@@ -127,7 +125,7 @@ def test_item_17_after_a_rename_and_its_refresh_the_check_passes_and_tables_show
     assert OLD_NAME in page.content.decode()
     with transaction.atomic():
         Player.objects.filter(pk=field[0]).update(display_name=NEW_NAME)
-        standings_services.player_renamed(player_id=field[0])
+        standings_marks.player_renamed(player_id=field[0])
     _check("recompute_standings")
     _check("recompute_ratings")
     for scope in [
@@ -185,7 +183,7 @@ def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, fi
     def sweep_later() -> None:
         time.sleep(1)
         try:
-            standings_services.standings_sweep()
+            standings_refresh.standings_sweep()
         finally:
             connections.close_all()
 
@@ -209,7 +207,7 @@ def test_a_result_stored_while_the_check_reads_a_table_is_not_a_difference(
     """The stored table and the count from scratch are read in one snapshot: a result that
     commits in between (here: between reading the table and counting) changes neither."""
     _finish(event, field[:3], seed=7)
-    count = standings_services.compute_rows
+    count = standings_refresh.compute_rows
 
     def result_meanwhile(scope: tuple[str, int]) -> object:
         def finish() -> None:
@@ -223,7 +221,7 @@ def test_a_result_stored_while_the_check_reads_a_table_is_not_a_difference(
         other.join()
         return count(scope)
 
-    monkeypatch.setattr(standings_services, "compute_rows", result_meanwhile)
+    monkeypatch.setattr(checks, "compute_rows", result_meanwhile)
     _check("recompute_standings", event=event.pk)
     monkeypatch.undo()
     _check("recompute_standings")

@@ -25,6 +25,7 @@ from config.celery import app as celery_app
 from games import services as game_services
 from games.models import Match
 from league import rating, tasks
+from league import results as result_rows
 from league.models import (
     Event,
     League,
@@ -36,8 +37,7 @@ from league.models import (
     StandingsTable,
     StandingsTally,
 )
-from league.services import stages
-from league.services import standings as standings_services
+from league.services import checks, jobs, stages, standings_refresh
 from scoring import simulate
 
 
@@ -86,9 +86,7 @@ def _stored(kind: str, scope_id: int) -> StandingsTable:
 
 def _fresh(scope: tuple[str, int]) -> list[dict[str, object]]:
     """A from-scratch computation, as JSON stores it."""
-    rows: list[dict[str, object]] = json.loads(
-        json.dumps(standings_services.compute_rows(scope)[1])
-    )
+    rows: list[dict[str, object]] = json.loads(json.dumps(standings_refresh.compute_rows(scope)[1]))
     return rows
 
 
@@ -101,7 +99,7 @@ def _assert_converged(event: Event) -> None:
 
 
 def _assert_ratings_converged(league: League) -> None:
-    results, _ = standings_services.load_results((StandingsScope.LEAGUE, league.pk))
+    results, _ = result_rows.load_results((StandingsScope.LEAGUE, league.pk))
     fresh = rating.replay([r for r in results if r.match_id > 0])
     stored = {
         player: (mu, sigma)
@@ -173,7 +171,7 @@ def test_standings_and_ratings_converge_after_undo_and_void_in_between(
 def test_refreshing_the_same_results_twice_computes_once(league_event, field):
     _finish(_seat(league_event, field[:2]), 1)
     table = _stored(StandingsScope.EVENT, league_event.pk)
-    assert standings_services.standings_refresh(table_id=table.pk) is False
+    assert standings_refresh.standings_refresh(table_id=table.pk) is False
 
 
 @pytest.mark.django_db(transaction=True)
@@ -194,11 +192,11 @@ class _no_tasks:  # noqa: N801 - a context manager used like a function
     worker has not picked anything up yet)."""
 
     def __enter__(self) -> None:
-        self._send = tasks._send
-        tasks._send = lambda task, args: None
+        self._send = jobs._send
+        jobs._send = lambda task, args: None
 
     def __exit__(self, *exc: object) -> None:
-        tasks._send = self._send
+        jobs._send = self._send
 
 
 def _closed_port() -> int:
@@ -307,7 +305,7 @@ def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(leag
             for i in range(size):
                 _finish(_seat(league_event, [players[i], players[(i + 1) % size]]), i)
         with CaptureQueriesContext(connection) as captured:
-            standings_services.compute_rows((StandingsScope.EVENT, league_event.pk))
+            standings_refresh.compute_rows((StandingsScope.EVENT, league_event.pk))
         counts.append(len(captured))
     assert counts[0] == counts[1], counts
 
@@ -337,16 +335,16 @@ def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_even
         (StandingsScope.EVENT, league_event.pk),
         (StandingsScope.LEAGUE, league_event.league_id),
     ]
-    assert standings_services.standings_differences(scopes) == []
-    assert standings_services.ratings_differences(league_event.league_id) == []
+    assert checks.standings_differences(scopes) == []
+    assert checks.ratings_differences(league_event.league_id) == []
     table = _stored(StandingsScope.EVENT, league_event.pk)
     table.rows[0]["wins"] += 1
     table.save()
     PlayerRating.objects.filter(player_id=field[0]).update(mu=1.0)
-    assert standings_services.standings_differences(scopes) == [
+    assert checks.standings_differences(scopes) == [
         f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
     ]
-    problems = standings_services.ratings_differences(league_event.league_id)
+    problems = checks.ratings_differences(league_event.league_id)
     assert len(problems) == 1
     assert f"player {field[0]} is rated 1.000000" in problems[0]
 
@@ -356,7 +354,7 @@ def test_changing_the_tiebreak_order_reranks_the_leagues_tables(league_event, fi
     with _no_tasks():
         for seed in range(3):
             _finish(_seat(league_event, field[seed : seed + 3]), seed)
-    standings_services.standings_table((StandingsScope.EVENT, league_event.pk))
+    standings_refresh.standings_table((StandingsScope.EVENT, league_event.pk))
     client = APIClient()
     client.force_authenticate(organizer)
     response = client.patch(
@@ -461,15 +459,15 @@ def test_a_tally_counting_a_result_that_no_longer_stands_is_not_added_to(
     with _no_tasks():
         _finish(ids[0], 1)
         _finish(ids[1], 2)
-    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    standings_refresh.standings_refresh(table_id=_stored(*scope).pk)
     with _no_tasks():
         game_services.match_void(match_id=ids[0], voided_by=organizer)
         _finish(ids[2], 3)
     # As if the withdrawal's rebuild mark had been lost: the tally still counts the void match.
     StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).update(rebuild_from=0)
-    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    standings_refresh.standings_refresh(table_id=_stored(*scope).pk)
     assert _stored(*scope).rows == _fresh(scope)
-    assert ids[0] not in [result.match_id for result in standings_services.load_results(scope)[0]]
+    assert ids[0] not in [result.match_id for result in result_rows.load_results(scope)[0]]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -486,7 +484,7 @@ def test_a_result_undone_and_played_again_between_two_refreshes_is_counted_afres
         reopened = Match.objects.get(pk=match_id)
         for turn in simulate.play_game(reopened.scoring_game(), seed=41):
             game_services.turn_submit(match_id=match_id, turn=turn)
-    standings_services.standings_refresh(table_id=_stored(*scope).pk)
+    standings_refresh.standings_refresh(table_id=_stored(*scope).pk)
     assert _stored(*scope).rows == _fresh(scope)
     assert _stored(*scope).rows != before  # the same match, another result
 
@@ -532,7 +530,7 @@ def test_a_new_points_scheme_counts_every_table_afresh(league_event, field, orga
 def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
     league_event, field, monkeypatch
 ):
-    monkeypatch.setattr(standings_services, "TALLY_STORE_EVERY", 3)
+    monkeypatch.setattr(standings_refresh, "TALLY_STORE_EVERY", 3)
     scope = (StandingsScope.EVENT, league_event.pk)
     _finish(_seat(league_event, field[:2]), 0)
     first = _tally(scope).counted
@@ -557,7 +555,7 @@ def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event
             _finish(_seat(league_event, players[:2]), 99)
         table = _stored(StandingsScope.EVENT, league_event.pk)
         with CaptureQueriesContext(connection) as captured:
-            assert standings_services.standings_refresh(table_id=table.pk)
+            assert standings_refresh.standings_refresh(table_id=table.pk)
         counts.append(len(captured))
     assert counts[0] == counts[1], counts
 
@@ -603,10 +601,10 @@ def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_und
                 for scope in scopes:
                     table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
                     if table is not None:
-                        standings_services.standings_refresh(table_id=table.pk)
-    standings_services.standings_sweep()
+                        standings_refresh.standings_refresh(table_id=table.pk)
+    standings_refresh.standings_sweep()
     kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
-    assert standings_services.standings_differences(kept) == []
+    assert checks.standings_differences(kept) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -628,6 +626,6 @@ def test_first_round_byes_and_a_walkover_move_the_tables_without_a_finished_matc
     no_show = first.match.seats.order_by("order").first().player_id
     stages.stage_forfeit(stage_match_id=first.pk, player_id=no_show)
     scopes.append((StandingsScope.STAGE, knockout.pk))
-    assert standings_services.standings_differences(scopes) == []
+    assert checks.standings_differences(scopes) == []
     row = next(row for row in _stored(*scopes[2]).rows if row["player"] == no_show)
     assert row["forfeits"] == 1

@@ -9,8 +9,7 @@ import scoring
 from games import services as game_services
 from games.models import Match
 from league.models import Event, League, Player, Stage
-from league.services import stages
-from league.services import standings as standings_services
+from league.services import stages, standings_refresh
 from scoring import simulate
 
 
@@ -52,7 +51,7 @@ def play_stage(stage: Stage, seed: int = 0, limit: int | None = None) -> int:
 
 def refresh_tables() -> None:
     """What the jobs do after commit: every stale standings table and rating recomputed."""
-    standings_services.standings_sweep()
+    standings_refresh.standings_sweep()
 
 
 def start_stage(event: Event, fmt: str, players: list[Player], **options: object) -> Stage:

@@ -2,7 +2,7 @@
 league's ratings (or one's) from its first match, with a progress bar; or, with --check, only
 compare the stored leaderboards with a from-scratch replay: exit 1 on a real difference, or
 ratings still marked stale after --wait seconds (leagues never rated, or marked again while the
-check ran, are skipped and listed; see `league.services.standings.ratings_check`)."""
+check ran, are skipped and listed; see `league.services.checks.ratings_check`)."""
 
 from typing import Any
 
@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from league.models import League
-from league.services import standings
+from league.services import checks, ratings
 
 
 class Command(BaseCommand):
@@ -40,8 +40,8 @@ class Command(BaseCommand):
         ids = list(leagues.values_list("pk", flat=True))
         if options["check"]:
             wait = options["wait"]
-            report = standings.ratings_check(
-                ids, wait=standings.default_check_wait() if wait is None else wait
+            report = checks.ratings_check(
+                ids, wait=checks.default_check_wait() if wait is None else wait
             )
             for note in report.skipped:
                 self.stdout.write(note)
@@ -59,5 +59,5 @@ class Command(BaseCommand):
             )
             return
         for league_id in tqdm(ids, desc="ratings", unit="league", file=self.stderr):
-            standings.ratings_replay(league_id=league_id)
+            ratings.ratings_replay(league_id=league_id)
         self.stdout.write(self.style.SUCCESS(f"Replayed the ratings of {len(ids)} leagues."))

@@ -3,7 +3,7 @@ recompute standings tables from scratch now (all of them, or one league's or one
 a progress bar; or, with --check, only compare the stored tables with a from-scratch computation:
 exit 1 on a real difference, or a table still marked stale after --wait seconds (tables never
 computed, or marked again while the check ran, are skipped and listed; see
-`league.services.standings.standings_check`)."""
+`league.services.checks.standings_check`)."""
 
 from typing import Any
 
@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from league.models import Event, League, StandingsScope
-from league.services import standings
+from league.services import checks, standings_refresh
 
 
 class Command(BaseCommand):
@@ -37,8 +37,8 @@ class Command(BaseCommand):
         scopes = self._scopes(options["league"], options["event"])
         if options["check"]:
             wait = options["wait"]
-            report = standings.standings_check(
-                scopes, wait=standings.default_check_wait() if wait is None else wait
+            report = checks.standings_check(
+                scopes, wait=checks.default_check_wait() if wait is None else wait
             )
             for note in report.skipped:
                 self.stdout.write(note)
@@ -57,8 +57,8 @@ class Command(BaseCommand):
             )
             return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
-            table = standings.standings_table((kind, scope_id))
-            standings.standings_recompute(table_id=table.pk)
+            table = standings_refresh.standings_table((kind, scope_id))
+            standings_refresh.standings_recompute(table_id=table.pk)
         self.stdout.write(self.style.SUCCESS(f"Recomputed {len(scopes)} standings tables."))
 
     def _scopes(self, slug: str | None, event_id: int | None) -> list[tuple[str, int]]:

@@ -1,0 +1,51 @@
+"""The league app's models, one module a topic (all of the `league` app label):
+`organization` (players, leagues and their rosters, events), `stages` (stages, entries, the
+matches they draw, forfeits, byes), `tables` (stored standings) and `ratings`."""
+
+from league.models.organization import (
+    Event,
+    EventStatus,
+    League,
+    LeagueQuerySet,
+    Player,
+    PlayerQuerySet,
+    default_tiebreak,
+)
+from league.models.ratings import PlayerRating, RatingChange, RatingsState
+from league.models.stages import (
+    Seeding,
+    Stage,
+    StageBye,
+    StageEntry,
+    StageForfeit,
+    StageFormat,
+    StageMatch,
+    StageStatus,
+)
+from league.models.tables import Scope, ScopeKey, StandingsScope, StandingsTable, StandingsTally
+
+__all__ = [
+    "Event",
+    "EventStatus",
+    "League",
+    "LeagueQuerySet",
+    "Player",
+    "PlayerQuerySet",
+    "PlayerRating",
+    "RatingChange",
+    "RatingsState",
+    "Scope",
+    "ScopeKey",
+    "Seeding",
+    "Stage",
+    "StageBye",
+    "StageEntry",
+    "StageForfeit",
+    "StageFormat",
+    "StageMatch",
+    "StageStatus",
+    "StandingsScope",
+    "StandingsTable",
+    "StandingsTally",
+    "default_tiebreak",
+]

@@ -1,0 +1,149 @@
+"""The organization: players, leagues (with their rosters) and their events."""
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from games.models import GameName
+from league.standings import DEFAULT_TIEBREAK_ORDER
+
+
+def default_tiebreak() -> list[str]:
+    return list(DEFAULT_TIEBREAK_ORDER)
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def changeable_by(self, user: Any) -> "PlayerQuerySet":
+        """The players `user` may change: staff, any; an organizer, the players on the rosters
+        of the leagues they organize (docs/api.md, "Whose data is whose")."""
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_staff:
+            return self
+        return self.filter(leagues__organizers=user).distinct()
+
+
+class Player(models.Model):
+    """Someone who plays. Optionally linked to a user account (to see their own results).
+    A player belongs to the rosters of the leagues they play in (`leagues`)."""
+
+    display_name = models.CharField(max_length=80)
+    handle = models.SlugField(max_length=40, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} (@{self.handle})"
+
+    def is_changeable_by(self, user: Any) -> bool:
+        return Player.objects.changeable_by(user).filter(pk=self.pk).exists()
+
+
+class LeagueQuerySet(models.QuerySet["League"]):
+    def organized_by(self, user: Any) -> "LeagueQuerySet":
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_staff:
+            return self
+        return self.filter(organizers=user)
+
+
+class League(models.Model):
+    """A league plays one game under a default ruleset; its organizers run its events."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    game = models.CharField(max_length=16, choices=GameName.choices)
+    rules = models.JSONField(
+        default=dict, blank=True, help_text="Default ruleset options for its matches."
+    )
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_leagues", blank=True
+    )
+    players = models.ManyToManyField(
+        Player,
+        related_name="leagues",
+        blank=True,
+        help_text="The league's roster: the players its matches and stages may seat, and whose "
+        "records its organizers may change.",
+    )
+    tiebreak = models.JSONField(
+        default=default_tiebreak, help_text="Standings metric keys, in order (docs/standings.md)."
+    )
+    points = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='League points, e.g. {"win": 3, "draw": 1, "loss": 0, '
+        '"placement": {"4": [3, 2, 1, 0]}}; see docs/standings.md.',
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LeagueQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_organizer(self, user: Any) -> bool:
+        if not user.is_authenticated:
+            return False
+        return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
+
+    def missing_players(self, player_ids: Any) -> list[int]:
+        """Those of `player_ids` who are not on this league's roster, in the order given."""
+        ids = list(player_ids)
+        on_roster = set(self.players.filter(pk__in=ids).values_list("pk", flat=True))
+        return [pk for pk in ids if pk not in on_roster]
+
+
+class EventStatus(models.TextChoices):
+    UPCOMING = "upcoming", "Upcoming"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Event(models.Model):
+    """One league night or tournament: a date, a venue, its matches and stages."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=120)
+    date = models.DateField()
+    venue = models.CharField(max_length=120, blank=True)
+    status = models.CharField(
+        max_length=16, choices=EventStatus.choices, default=EventStatus.UPCOMING
+    )
+    rules = models.JSONField(
+        default=dict, blank=True, help_text="Ruleset options overriding the league's."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "id"]
+        indexes = [models.Index(fields=["league", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+    @property
+    def is_closed(self) -> bool:
+        """A finished or cancelled event takes no more matches, stages or turns."""
+        return self.status in (EventStatus.FINISHED, EventStatus.CANCELLED)
+
+    def ruleset(self) -> dict[str, Any]:
+        """The league's default options with this event's overrides on top."""
+        return {**self.league.rules, **self.rules}

@@ -1,0 +1,65 @@
+"""Ratings: each player's current OpenSkill rating in a league, its history, and the
+league's ratings state (what the leaderboard was computed from)."""
+
+from django.db import models
+
+from league.models.organization import League, Player
+
+
+class PlayerRating(models.Model):
+    """A player's current OpenSkill rating in a league (the leaderboard)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["league", "-ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="rating_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """A player's rating right after one match: the history behind charts and replays."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["league", "finished_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["league", "finished_at", "match"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} after match #{self.match_id}"
+
+
+class RatingsState(models.Model):
+    """Whether a league's ratings are up to date (same `requested`/`computed` scheme as
+    StandingsTable)."""
+
+    league = models.OneToOneField(League, on_delete=models.CASCADE, related_name="ratings_state")
+    requested = models.PositiveIntegerField(default=1)
+    computed = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings of {self.league}"
+
+    @property
+    def pending(self) -> bool:
+        return self.requested > self.computed

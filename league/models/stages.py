@@ -1,0 +1,158 @@
+"""Stages of an event: formats, entries, the matches they draw, forfeits and byes."""
+
+from django.db import models
+
+from league.models.organization import Event, Player, default_tiebreak
+
+
+class StageFormat(models.TextChoices):
+    ROUND_ROBIN = "round_robin", "Round robin"
+    SWISS = "swiss", "Swiss"
+    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+
+
+class StageStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Seeding(models.TextChoices):
+    MANUAL = "manual", "Manual (in the order given)"
+    RATING = "rating", "By rating"
+    RANDOM = "random", "Random (seeded, recorded)"
+
+
+class Stage(models.Model):
+    """One stage of an event: a format, its participants (StageEntry) and the matches it draws.
+
+    Elimination stages keep their whole bracket (`league.draw.Bracket` as JSON), drawn at the
+    start, so later code changes never redraw a running bracket."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    name = models.CharField(max_length=120)
+    position = models.PositiveSmallIntegerField(default=1, help_text="Order within the event.")
+    format = models.CharField(max_length=24, choices=StageFormat.choices)
+    status = models.CharField(max_length=16, choices=StageStatus.choices, default="draft")
+    table_size = models.PositiveSmallIntegerField(default=2)
+    advance = models.PositiveSmallIntegerField(
+        default=1, help_text="Top places per table going on."
+    )
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss rounds.")
+    groups = models.PositiveSmallIntegerField(default=1, help_text="Round-robin groups.")
+    seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.MANUAL)
+    random_seed = models.BigIntegerField(null=True, blank=True)
+    third_place = models.BooleanField(default=False)
+    grand_final_reset = models.BooleanField(default=True)
+    tiebreak = models.JSONField(default=default_tiebreak, help_text="Metric keys, in order.")
+    points = models.JSONField(
+        default=dict, blank=True, help_text="League points for this stage; empty: the league's."
+    )
+    source_stage = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="next_stages"
+    )
+    source_top = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="How many of the source stage's final standings enter."
+    )
+    bracket = models.JSONField(null=True, blank=True)
+    ranking = models.JSONField(
+        null=True, blank=True, help_text="Final order once finished: tiers of player ids."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_format_display()})"
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (StageFormat.SINGLE_ELIMINATION, StageFormat.DOUBLE_ELIMINATION)
+
+
+class StageEntry(models.Model):
+    """A participant of a stage with their seed (1 is the top seed) and group."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="stage_entries")
+    seed = models.PositiveSmallIntegerField()
+    group = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["stage", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(fields=["stage", "seed"], name="entry_unique_seed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seed {self.seed} of {self.stage}"
+
+
+class StageMatch(models.Model):
+    """A match drawn by a stage: its round (and group), or for a bracket its slot key.
+
+    `match` is null for a slot decided without playing (a walkover after forfeits)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="stage_matches")
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="stage_match"
+    )
+    round = models.PositiveSmallIntegerField()
+    group = models.PositiveSmallIntegerField(default=1)
+    slot = models.CharField(max_length=32, blank=True, help_text="Bracket slot key.")
+    walkover = models.BooleanField(default=False)
+    order = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Finishing order once decided, ties at the cut broken then and kept.",
+    )
+
+    class Meta:
+        ordering = ["stage", "round", "slot", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "slot"], condition=~models.Q(slot=""), name="stage_match_slot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        where = self.slot or f"round {self.round}"
+        return f"{where} of {self.stage}"
+
+
+class StageForfeit(models.Model):
+    """A player who did not show for a stage match: last place there (a loss in standings)."""
+
+    stage_match = models.ForeignKey(StageMatch, on_delete=models.CASCADE, related_name="forfeits")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stage_match", "player"], name="forfeit_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"forfeit of player {self.player_id} in {self.stage_match}"
+
+
+class StageBye(models.Model):
+    """A player sitting out a round of a Swiss or round-robin stage: counts as a win."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["stage", "round"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "round", "player"], name="bye_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"bye for player {self.player_id} in round {self.round} of {self.stage}"

@@ -1,0 +1,105 @@
+"""Stored standings tables of a stage, an event or a league, and their tallies."""
+
+from typing import NamedTuple
+
+from django.db import models
+
+from league.models.organization import Event, League
+from league.models.stages import Stage
+
+
+class StandingsScope(models.TextChoices):
+    STAGE = "stage", "Stage"
+    EVENT = "event", "Event"
+    LEAGUE = "league", "League"
+
+
+class StandingsTable(models.Model):
+    """A computed standings table, served as stored.
+
+    Every change that can move it bumps `requested` in the same transaction; a refresh records
+    the value it computed from in `computed`. So `pending` (requested > computed) survives a
+    broker outage, and the beat sweep finds what was missed."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings_tables")
+    scope = models.CharField(max_length=16, choices=StandingsScope.choices)
+    scope_id = models.PositiveBigIntegerField()
+    tiebreak = models.JSONField(default=list)
+    rows = models.JSONField(default=list)
+    requested = models.PositiveIntegerField(default=1)
+    computed = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    # The `requested` of the last change that a tally cannot absorb by adding (a result
+    # withdrawn, the points scheme changed): a stored tally counted before it is rebuilt.
+    rebuild_from = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "scope_id"], name="standings_unique_scope"),
+        ]
+        indexes = [models.Index(fields=["league", "scope"])]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.scope_id} standings"
+
+    @property
+    def pending(self) -> bool:
+        return self.requested > self.computed
+
+
+class StandingsTally(models.Model):
+    """The running totals behind a standings table (`league.standings.Tally` as JSON), as they
+    were when the table was computed with `requested` at `counted`. A refresh adds the results
+    finished since to it instead of counting every result again (docs/standings.md).
+
+    Kept apart from `StandingsTable` so that serving a table never reads it."""
+
+    table = models.OneToOneField(
+        StandingsTable, on_delete=models.CASCADE, primary_key=True, related_name="tally"
+    )
+    counted = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"tally of {self.table}"
+
+
+# Where each kind of scope's id sits, seen from a match and from a stage's row.
+_MATCH_PATH = {
+    StandingsScope.STAGE: "stage_match__stage_id",
+    StandingsScope.EVENT: "event_id",
+    StandingsScope.LEAGUE: "event__league_id",  # its events' matches, not casual ones
+}
+_STAGE_PATH = {
+    StandingsScope.STAGE: "stage_id",
+    StandingsScope.EVENT: "stage__event_id",
+    StandingsScope.LEAGUE: "stage__event__league_id",
+}
+
+
+# What the services take: a Scope, or any (kind, id) pair (a Scope is one).
+ScopeKey = tuple[str, int]
+
+
+class Scope(NamedTuple):
+    """What a standings table ranks: a stage, an event or a league (`kind`, a StandingsScope
+    value, and its `id`). A tuple, so `(StandingsScope.EVENT, 3)` is one too."""
+
+    kind: str
+    id: int
+
+    def matches(self) -> models.Q:
+        """The filter of the matches in this scope."""
+        return models.Q(**{_MATCH_PATH[StandingsScope(self.kind)]: self.id})
+
+    def stage_rows(self, prefix: str = "") -> models.Q:
+        """The filter of rows hanging off a stage (`prefix` leads to the stage) in this scope."""
+        return models.Q(**{prefix + _STAGE_PATH[StandingsScope(self.kind)]: self.id})
+
+    def league_id(self) -> int:
+        """The league the scope belongs to."""
+        if self.kind == StandingsScope.LEAGUE:
+            return self.id
+        if self.kind == StandingsScope.EVENT:
+            return int(Event.objects.values_list("league_id", flat=True).get(pk=self.id))
+        return int(Stage.objects.values_list("event__league_id", flat=True).get(pk=self.id))
