@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import views
+from league.pages import views
 
 app_name = "league"
 

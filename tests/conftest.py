@@ -16,8 +16,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
-from league import table_cache
 from league.models import Event, League, Player
+from league.pages import table_cache
 from scoring import simulate
 
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from league.models import Stage, StandingsTable
+from league.pages.svg import SVG_NS
 from league.services import stages
-from league.svg import SVG_NS
 
 from .conftest import make_players, play, play_stage, refresh_tables, start_stage
 

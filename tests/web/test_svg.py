@@ -9,7 +9,7 @@ from html import escape
 
 import pytest
 
-from league.svg import (
+from league.pages.svg import (
     HEAD_HEIGHT,
     ROW_HEIGHT,
     SVG_NS,

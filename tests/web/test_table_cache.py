@@ -1,5 +1,5 @@
 """The pages' standings tables and leaderboards are rendered once per stored version and then
-served from the cache (`league.table_cache`): a table computed again, or newly marked
+served from the cache (`league.pages.table_cache`): a table computed again, or newly marked
 pending, shows at once; a cache that is down only costs the rendering; an event's long list of
 casual matches shows its latest ones."""
 
@@ -15,8 +15,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 import scoring
 from games import services as game_services
 from games.models import Match
-from league import table_cache, views
 from league.models import Player, PlayerRating, StandingsTable
+from league.pages import table_cache, views
 from scoring import simulate
 from scoring.yardzee import YardzeeGame
 
@@ -238,7 +238,7 @@ def test_the_process_copy_drops_the_least_recently_used_beyond_its_size_and_expi
     monkeypatch,
 ):
     now = [100.0]
-    monkeypatch.setattr("league.table_cache.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("league.pages.table_cache.time.monotonic", lambda: now[0])
     local = table_cache._Local(limit=10)
     local.put("a", "aaaa", keep=60)
     local.put("b", "bbbb", keep=60)

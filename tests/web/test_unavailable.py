@@ -5,7 +5,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from league import views
+from league.pages import views
 
 
 @pytest.mark.django_db

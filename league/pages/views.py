@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import MatchStatus
-from league import draw, selectors, table_cache
+from league import draw, selectors
 from league.models import (
     Event,
     EventStatus,
@@ -31,10 +31,8 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
-from league.services.stages import bracket_from_json
-from league.services.standings_refresh import standings_table
-from league.standings import METRICS
-from league.svg import (
+from league.pages import table_cache
+from league.pages.svg import (
     ChartPoint,
     ChartSeries,
     SeatLine,
@@ -43,6 +41,9 @@ from league.svg import (
     bracket_svg,
     rating_chart_svg,
 )
+from league.services.stages import bracket_from_json
+from league.services.standings_refresh import standings_table
+from league.standings import METRICS
 
 # Parts of a page that can change refresh this often while something is being played.
 LIVE_SECONDS = 15
@@ -166,7 +167,7 @@ def _table_version(table: StandingsTable, caption: str) -> table_cache.Version:
 
 def standings_html(table: StandingsTable, *, caption: str) -> SafeString:
     """The table as `league/_standings.html` shows it, rendered once per stored version of it
-    (`league.table_cache`): a table computed again is shown at once."""
+    (`league.pages.table_cache`): a table computed again is shown at once."""
 
     def load() -> tuple[table_cache.Version, dict[str, Any]]:
         # The rows with the version they belong to: one row, read in one statement.
@@ -297,7 +298,7 @@ def _matches_version(event: Event, count: int, matches: Sequence[Any]) -> table_
 
 def event_matches_html(event: Event, count: int) -> SafeString:
     """The event's latest matches outside any stage (`league/_event_matches.html`), rendered
-    once per version of them (`league.table_cache`): the version is read without the seats
+    once per version of them (`league.pages.table_cache`): the version is read without the seats
     and players, which are loaded only to render a version not rendered yet. A renamed player
     is the one change the version does not see: it shows within twice MATCHES_KEEP_SECONDS."""
     latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
