@@ -1,0 +1,117 @@
+// Yardzee: up to three rolls of five dice. Once five dice show, the preview gives every open
+// box of the current player with its points (null where the joker rule forbids it) and any
+// Yardzee bonus. Dice tapped are kept for "Next roll"; tapping a box submits the turn
+// ({rolls, category, points}).
+import { diceLocked, diceShowing, isComplete, refill, sameDice } from "./tray.js";
+
+const YARDZEE_DICE = 5;
+const MAX_ROLLS = 3;
+
+// scorer: { root, tray, pending, preview, say, refresh(), changed(onlyMarks) } (see main.js)
+export function createYardzee(scorer) {
+  const { root, tray, pending, preview, say } = scorer;
+  const rolls = []; // rolls already made this turn, as the turn JSON has them
+  const boxButtons = root.querySelectorAll("button.box");
+  const nextRoll = document.getElementById("next-roll");
+  const rollCount = document.getElementById("roll-count");
+  const bonusNote = document.getElementById("bonus-note");
+  let options = null; // the preview's points of each open box, for the dice showing
+
+  function rollNumber() {
+    return rolls.length + 1;
+  }
+
+  function currentRoll() {
+    const roll = { dice: diceShowing(tray) };
+    if (rolls.length > 0) {
+      roll.keep = diceLocked(tray);
+    }
+    return roll;
+  }
+
+  function refresh() {
+    const busy = pending.busy();
+    rollCount.textContent = String(rollNumber());
+    nextRoll.disabled = busy || !isComplete(tray) || rollNumber() >= MAX_ROLLS;
+    boxButtons.forEach(function (button) {
+      const name = button.getAttribute("data-box");
+      const points = button.querySelector("[data-points]");
+      const value = options ? options[name] : undefined;
+      const label = button.querySelector(".box-name").textContent;
+      button.classList.toggle("forbidden", value === null);
+      if (value === undefined) {
+        points.textContent = "–";
+        button.disabled = true;
+        button.setAttribute("aria-label", label);
+      } else if (value === null) {
+        points.textContent = "not allowed";
+        button.disabled = true;
+        button.setAttribute("aria-label", label + ": not allowed by the joker rule");
+      } else {
+        points.textContent = String(value);
+        button.disabled = busy;
+        button.setAttribute("aria-label", label + ": " + value + " points");
+      }
+    });
+  }
+
+  function changed(onlyMarks) {
+    if (onlyMarks) {
+      return; // keeping dice changes nothing the rules score
+    }
+    options = null;
+    bonusNote.textContent = "";
+    if (!isComplete(tray)) {
+      return;
+    }
+    const shown = diceShowing(tray);
+    preview({ dice: shown }, function (answer) {
+      if (!answer || !isComplete(tray) || !sameDice(shown, currentRoll().dice)) {
+        return;
+      }
+      options = answer.options;
+      bonusNote.textContent = answer.yardzee_bonus
+        ? "+" + answer.yardzee_bonus + " Yardzee bonus"
+        : "";
+      scorer.refresh();
+    });
+  }
+
+  refill(tray, YARDZEE_DICE);
+
+  nextRoll.addEventListener("click", function () {
+    if (!isComplete(tray) || rollNumber() >= MAX_ROLLS) {
+      return;
+    }
+    rolls.push(currentRoll());
+    tray.dice = tray.dice.map(function (d, i) {
+      return tray.marked[i] ? d : null;
+    });
+    tray.locked = tray.marked.slice();
+    scorer.changed(false);
+    say("Roll " + rollNumber() + ": enter the dice thrown again.");
+  });
+
+  boxButtons.forEach(function (button) {
+    button.addEventListener("click", function () {
+      const name = button.getAttribute("data-box");
+      if (!options || options[name] === null || options[name] === undefined) {
+        return;
+      }
+      pending.submit({
+        rolls: rolls.concat([currentRoll()]),
+        category: name,
+        points: options[name],
+      });
+    });
+  });
+
+  return {
+    markWord: "kept",
+    canMark: function () {
+      return rollNumber() < MAX_ROLLS;
+    },
+    refresh,
+    changed,
+  };
+}
