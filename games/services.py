@@ -308,11 +308,12 @@ def result_apply(
 @transaction.atomic
 def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
     """Remove the last turn, keeping an audit record of it; the state is rebuilt from the
-    remaining turns. Undoing the last turn of a finished match reopens it (`match_reopened`:
+    remaining turns. A match of a finished or cancelled event is not changed (EventClosed). Undoing the last turn of a finished match reopens it (`match_reopened`:
     a receiver may refuse by raising, e.g. when a later bracket match has started)."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
+    ensure_event_open(match.event)
     turns = list(match.turns.select_related("seat").order_by("sequence"))
     if not turns:
         raise NothingToUndo(f"Match {match.pk} has no turn to undo.")
@@ -358,10 +359,12 @@ def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
 
 @transaction.atomic
 def match_void(*, match_id: int, voided_by: UserLike | None) -> Match:
-    """Void a match: it no longer counts anywhere; its turns are kept for the record."""
+    """Void a match: it no longer counts anywhere; its turns are kept for the record. A match
+    of a finished or cancelled event is not changed (EventClosed)."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         return match
+    ensure_event_open(match.event)
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
     match.save(update_fields=["status"])
@@ -441,6 +444,7 @@ def locked_submission(
     With `score_key` (a caller who has only the table's scoring key) the match is read by its
     id and that key together: a wrong key raises WrongScoreKey without locking the row, so
     guessed keys cannot queue behind the scorekeepers of a real table."""
+    key = key or None  # an empty header is no key
     if key is not None and len(key) > SubmissionReceipt.KEY_MAX_LENGTH:
         raise IdempotencyKeyInvalid(
             f"An Idempotency-Key has at most {SubmissionReceipt.KEY_MAX_LENGTH} characters; "

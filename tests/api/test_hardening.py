@@ -614,3 +614,28 @@ def test_item_12_a_name_that_looks_like_another_in_the_same_league_is_refused(
     )
     assert renamed.status_code == 400
     assert renamed.json()["code"] == "name_taken"
+
+
+@pytest.mark.parametrize("action", ["undo", "void"])
+def test_item_14_a_closed_events_matches_cannot_be_undone_or_voided(
+    zee, as_organizer, yardzee_event, action
+):
+    path = f"/api/v1/matches/{zee['id']}/turns/"
+    assert as_organizer.post(path, _first_turn(zee), format="json").status_code == 201
+    yardzee_event.status = EventStatus.FINISHED
+    yardzee_event.save()
+    response = as_organizer.post(f"/api/v1/matches/{zee['id']}/{action}/")
+    assert response.status_code == 409
+    assert response.json()["code"] == "event_closed"
+    assert Turn.objects.count() == 1
+    assert Match.objects.get(pk=zee["id"]).status == "in_progress"
+
+
+def test_an_empty_idempotency_key_is_no_key(zee, as_organizer):
+    path = f"/api/v1/matches/{zee['id']}/turns/"
+    first = as_organizer.post(path, _first_turn(zee), format="json", HTTP_IDEMPOTENCY_KEY="")
+    assert first.status_code == 201
+    second_turn = {**_first_turn(zee), "player": zee["seats"][1]["player"]["id"]}
+    second = as_organizer.post(path, second_turn, format="json", HTTP_IDEMPOTENCY_KEY="")
+    assert second.status_code == 201
+    assert not SubmissionReceipt.objects.exists()
