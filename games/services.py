@@ -308,8 +308,9 @@ def result_apply(
 @transaction.atomic
 def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
     """Remove the last turn, keeping an audit record of it; the state is rebuilt from the
-    remaining turns. A match of a finished or cancelled event is not changed (EventClosed). Undoing the last turn of a finished match reopens it (`match_reopened`:
-    a receiver may refuse by raising, e.g. when a later bracket match has started)."""
+    remaining turns. Undoing the last turn of a finished match reopens it (`match_reopened`:
+    a receiver may refuse by raising, e.g. when a later bracket match has started). A match of
+    a finished or cancelled event is not changed (EventClosed)."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
