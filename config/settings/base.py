@@ -126,6 +126,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND: str | None = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
+# The largest job, a full recompute of a league's standings or ratings, takes seconds (about
+# 0.5 s for a season of 1,000 matches, docs/benchmarks.md); a job still running after these
+# limits is stuck: the soft limit raises inside it (its transaction rolls back and beat's sweep
+# tries again), the hard limit ends the worker process.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

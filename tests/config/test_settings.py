@@ -165,3 +165,25 @@ def test_log_format_json_writes_one_json_object_per_line():
     assert record["logger"] == "yardleague.check"
     assert record["message"] == "turn 7 stored"
     assert record["time"]
+
+
+def test_no_log_line_holds_a_scoring_key(caplog):
+    """Issue 14, item 9: a request line with the private link's `?key=` is logged redacted."""
+    import logging
+
+    from config.logging import RedactScoringKeys
+
+    record = logging.LogRecord(
+        "django.server",
+        logging.INFO,
+        __file__,
+        1,
+        '"%s" %s',
+        ("GET /matches/3/score/?key=s3cr3t-K_y&x=1 HTTP/1.1", "302"),
+        None,
+    )
+    assert RedactScoringKeys().filter(record)
+    assert "s3cr3t" not in record.getMessage()
+    assert "key=[redacted]&x=1" in record.getMessage()
+    handler_filters = logging.getLogger().handlers[0].filters
+    assert any(isinstance(f, RedactScoringKeys) for f in handler_filters)

@@ -61,3 +61,11 @@ def test_a_real_worker_receives_a_task_through_the_redis_broker():
         result = ping.delay("through redis")
         assert result.get(timeout=20) == "pong through redis"
     assert result.successful()
+
+
+def test_every_task_has_time_limits_the_worker_enforces():
+    """Issue 15: a stuck job is stopped (soft limit inside it, hard limit by the worker)."""
+    from config.celery import app
+
+    assert 0 < app.conf.task_soft_time_limit < app.conf.task_time_limit
+    assert app.conf.task_time_limit <= 600
