@@ -14,24 +14,40 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import InvalidText
 from games import errors as game_errors
-from league.draw import DrawError
-from league.services import LeagueError
-from league.services.stages import StageConflict
-from league.standings import StandingsError
-from scoring import RuleViolation
+from league.errors import DrawError, LeagueError, StageConflict, StandingsError
+from scoring.errors import DomainError, RuleViolation
 
-CONFLICTS = (
-    game_errors.MatchClosed,
-    game_errors.EventClosed,
-    game_errors.TurnUndone,
-    game_errors.TurnNumberMismatch,
-    game_errors.MatchAlreadyStarted,
-    game_errors.NothingToUndo,
-    game_errors.UndoBlocked,
-)
+# The HTTP status of each domain error family, found by walking the error's class hierarchy:
+# the most specific class listed wins (a StageConflict is a LeagueError, but 409).
+STATUS: dict[type[DomainError], int] = {
+    DomainError: 400,
+    RuleViolation: 422,
+    game_errors.MatchError: 422,
+    game_errors.MatchClosed: 409,
+    game_errors.EventClosed: 409,
+    game_errors.TurnUndone: 409,
+    game_errors.TurnNumberMismatch: 409,
+    game_errors.MatchAlreadyStarted: 409,
+    game_errors.NothingToUndo: 409,
+    game_errors.UndoBlocked: 409,
+    game_errors.WrongScoreKey: 403,
+    game_errors.IdempotencyKeyInvalid: 400,
+    LeagueError: 400,
+    StageConflict: 409,
+    DrawError: 400,
+    StandingsError: 400,
+}
+
+
+def status_of(error: DomainError) -> int:
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400  # unreachable: every DomainError reaches DomainError itself
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The one error shape, also for errors raised outside the domain (middleware, 404s)."""
     return {"code": code, "message": message, "details": details or {}}
 
 
@@ -46,33 +62,17 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+def too_large_body(limit: int) -> dict[str, Any]:
+    return error_body(
+        "request_too_large", f"The request body is larger than {limit} bytes.", {"limit": limit}
+    )
+
+
 def _domain_response(exc: Exception) -> Response | None:
-    if isinstance(exc, RuleViolation):
-        body = error_body(exc.code, exc.message, exc.details)
-        body["rule"] = exc.rule
-        return Response(body, status=422)
-    if isinstance(exc, game_errors.IdempotencyKeyInvalid):
-        return Response(error_body(exc.code, exc.message, exc.details), status=400)
-    if isinstance(exc, CONFLICTS):
-        return Response(error_body(exc.code, exc.message, exc.details), status=409)
-    if isinstance(exc, game_errors.MatchError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=422)
-    if isinstance(exc, StageConflict):
-        return Response(error_body(exc.code, exc.message, exc.details), status=409)
-    if isinstance(exc, LeagueError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=400)
+    if isinstance(exc, DomainError):
+        return Response(exc.to_json(), status=status_of(exc))
     if isinstance(exc, RequestDataTooBig):  # a body sent without a length, read past the limit
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return Response(
-            error_body(
-                "request_too_large",
-                f"The request body is larger than {limit} bytes.",
-                {"limit": limit},
-            ),
-            status=413,
-        )
-    if isinstance(exc, DrawError | StandingsError):
-        return Response(error_body(exc.code, exc.message), status=400)
+        return Response(too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE), status=413)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return Response(error_body("not_found", "Not found."), status=404)
     if isinstance(exc, OperationalError):

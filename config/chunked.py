@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 def _error(
     start_response: StartResponse, status: str, code: str, message: str, **details: Any
 ) -> list[bytes]:
-    body = json.dumps({"code": code, "message": message, "details": details}).encode()
+    from api.exceptions import error_body  # the API's error shape; imported once Django runs
+
+    body = json.dumps(error_body(code, message, details)).encode()
     start_response(
         status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
     )

@@ -15,18 +15,13 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from api.exceptions import too_large_body
+
 logger = logging.getLogger(__name__)
 
 
 def too_large_response(limit: int) -> JsonResponse:
-    return JsonResponse(
-        {
-            "code": "request_too_large",
-            "message": f"The request body is larger than {limit} bytes.",
-            "details": {"limit": limit},
-        },
-        status=413,
-    )
+    return JsonResponse(too_large_body(limit), status=413)
 
 
 class RequestSizeLimitMiddleware:
@@ -63,7 +58,8 @@ class DatabaseUnavailableMiddleware:
 
 
 # Nothing inline: no <script> blocks, no on*= handlers, no style="..." or <style> (the pages
-# load site.css, live.js and score.js). data: images are the admin's and Swagger UI's icons.
+# load site.css, live.js and the score/ modules). data: images are the admin's and Swagger
+# UI's icons.
 CONTENT_SECURITY_POLICY = "; ".join(
     (
         "default-src 'self'",

@@ -3,18 +3,20 @@
 Each carries a stable `code`, a sentence and JSON-able `details`; the API maps each class to
 its HTTP status in one place (`api/exceptions.py`)."""
 
+from collections.abc import Mapping
 from typing import Any
 
+from scoring.errors import DomainError
 
-class MatchError(Exception):
-    """A request the match cannot take in its current state."""
+
+class MatchError(DomainError):
+    """A request the match cannot take in its current state. Each subclass is one case with a
+    fixed `code` (a class attribute), so it is raised with the message and details alone."""
 
     code = "match_error"
 
-    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details or {}
+    def __init__(self, message: str, *, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(type(self).code, message, details=details)
 
 
 class MatchClosed(MatchError):

@@ -64,7 +64,32 @@ CODES: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 
-class RuleViolation(Exception):
+class DomainError(Exception):
+    """The shape every domain error of the project shares (the rulebook's, the games', the
+    league's, the draw's and the standings'): a stable snake_case `code`, a `message` for
+    people (also `str(error)`) and JSON-able `details`; `to_json()` is the API's error body.
+    It lives here, in the lowest layer, so every family can derive from it."""
+
+    code: str
+    message: str
+    details: dict[str, Any]
+
+    def __init__(
+        self, code: str, message: str, *, details: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = dict(details) if details is not None else {}
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": self.details}
+
+
+class RuleViolation(DomainError):
     """A turn, ruleset or game state that the rules (`RULES.md`) do not allow.
 
     `code` is stable snake_case (see `CODES` and `docs/scoring.md`), `message` a sentence for
@@ -72,10 +97,7 @@ class RuleViolation(Exception):
     `details` a JSON-able dict with the facts, e.g. `{"expected": 15, "got": 20}`.
     """
 
-    code: str
-    message: str
     rule: str | None
-    details: dict[str, Any]
 
     def __init__(
         self,
@@ -85,23 +107,12 @@ class RuleViolation(Exception):
         rule: str | None = None,
         details: Mapping[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, details=details)
         self.rule = rule if rule is not None else CODES.get(code)
-        self.details = dict(details) if details is not None else {}
-
-    def __str__(self) -> str:
-        return self.message
 
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r})"
 
     def to_json(self) -> dict[str, Any]:
         """The error body the API answers with: code, message, rule and details."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "rule": self.rule,
-            "details": self.details,
-        }
+        return {**super().to_json(), "rule": self.rule}

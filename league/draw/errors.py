@@ -2,6 +2,8 @@
 
 from typing import Final
 
+from scoring.errors import DomainError
+
 # Every code a `DrawError` can carry, with what it means (the API can list them).
 CODES: Final = {
     "too_few_players": "A stage needs at least two participants.",
@@ -17,11 +19,6 @@ CODES: Final = {
 }
 
 
-class DrawError(ValueError):
+class DrawError(DomainError, ValueError):
     """A draw that cannot be made or a result that does not fit the bracket; `code` is stable
     snake_case (one of `CODES`), `message` a sentence for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message

@@ -2,8 +2,8 @@
 
 `organization`: leagues, events, seating matches. `stages`: drawing and advancing stages."""
 
+from league.errors import LeagueError
 from league.services.organization import (
-    LeagueError,
     event_create,
     event_update,
     league_create,

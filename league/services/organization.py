@@ -11,20 +11,10 @@ import scoring
 from games import services as game_services
 from games.models import Match
 from league import standings
+from league.errors import LeagueError
 from league.models import Event, League, Player
 from league.services.standings_marks import league_settings_changed, player_renamed
 from scoring import RuleViolation
-
-
-class LeagueError(Exception):
-    """A request that contradicts the league's set-up; `code` names it."""
-
-    def __init__(self, code: str, message: str, *, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
-
 
 # --- Names ------------------------------------------------------------------------------------
 

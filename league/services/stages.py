@@ -17,6 +17,7 @@ from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match, MatchStatus, Seat
 from league import draw, standings
+from league.errors import LeagueError, StageConflict
 from league.models import (
     Event,
     Player,
@@ -31,7 +32,6 @@ from league.models import (
     StandingsScope,
 )
 from league.services.organization import (
-    LeagueError,
     clean_name,
     ensure_on_roster,
     ruleset_for_event,
@@ -41,10 +41,6 @@ from league.services.standings_refresh import compute_table
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
 MAX_ENTRANTS = 512
-
-
-class StageConflict(LeagueError):
-    """The stage cannot do this in its current state (HTTP 409)."""
 
 
 # --- The bracket as JSON --------------------------------------------------------------------

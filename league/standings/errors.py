@@ -5,6 +5,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from scoring.errors import DomainError
+
 # Every code a `StandingsError` can carry, with what it means (the API can list them).
 CODES: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -21,11 +23,6 @@ CODES: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 
-class StandingsError(ValueError):
+class StandingsError(DomainError, ValueError):
     """Standings that cannot be computed as asked; `code` is stable snake_case (one of `CODES`),
     `message` a sentence for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message

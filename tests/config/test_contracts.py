@@ -54,6 +54,7 @@ LEAGUE_LAYERS = (
     "selectors",
     "results",
     "models",
+    "errors",
 )
 
 

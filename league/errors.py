@@ -1,0 +1,18 @@
+"""Every error of the league, one constructor shape (`code`, `message`, keyword `details`, from
+`scoring.errors.DomainError`): its own two, and the pure packages' families, so that callers
+find them in one place."""
+
+from league.draw.errors import DrawError
+from league.standings.errors import StandingsError
+from scoring.errors import DomainError
+
+
+class LeagueError(DomainError):
+    """A request that contradicts the league's set-up; `code` names it (HTTP 400)."""
+
+
+class StageConflict(LeagueError):
+    """The stage cannot do this in its current state (HTTP 409)."""
+
+
+__all__ = ["DrawError", "LeagueError", "StageConflict", "StandingsError"]
