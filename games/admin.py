@@ -1,27 +1,43 @@
-"""Admin pages for matches. Turns are read-only here: they change only through the rulebook
-(the API's turn, result and undo endpoints), never by editing a row."""
+"""Admin pages for matches. A match's game, status, rules, event, league, seats and turns are
+read-only here: they change only through the services (the API's and pages' turn, result, undo
+and void), never by editing a row, so standings, brackets and ratings always follow. Voiding
+is an admin action that calls the service."""
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games import services
 from games.models import Match, Seat, SubmissionReceipt, Turn, TurnUndo
+from scoring.errors import DomainError
 
 
 class SeatInline(admin.TabularInline[Seat, Match]):
     model = Seat
     extra = 0
     fields = ["order", "player", "total", "placement"]
-    readonly_fields = ["total", "placement"]
-    raw_id_fields = ["player"]
+    readonly_fields = ["order", "player", "total", "placement"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class TurnInline(admin.TabularInline[Turn, Match]):
     model = Turn
     extra = 0
     fields = ["sequence", "seat", "points", "bonus", "payload", "submitted_by", "submitted_at"]
-    readonly_fields = ["sequence", "seat", "points", "bonus", "payload", "submitted_by"]
+    readonly_fields = [
+        "sequence",
+        "seat",
+        "points",
+        "bonus",
+        "payload",
+        "submitted_by",
+        "submitted_at",
+    ]
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -33,9 +49,40 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ["id", "game", "status", "event", "turns_played", "created_at", "finished_at"]
     list_filter = ["game", "status"]
     list_select_related = ["event"]
-    readonly_fields = ["state", "turns_played", "score_key", "started_at", "finished_at"]
-    raw_id_fields = ["event", "created_by"]
+    readonly_fields = [
+        "game",
+        "status",
+        "rules",
+        "event",
+        "league",
+        "state",
+        "turns_played",
+        "score_key",
+        "created_by",
+        "started_at",
+        "finished_at",
+    ]
     inlines = [SeatInline, TurnInline]
+    actions = ["void"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # matches are seated through the services (API, pages, stages)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a match that should not count is voided, and its turns kept
+
+    @admin.action(description="Void the selected matches (they no longer count anywhere)")
+    def void(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        voided, refused = 0, []
+        for match in queryset:
+            try:
+                services.match_void(match_id=match.pk, voided_by=request.user)
+                voided += 1
+            except DomainError as error:
+                refused.append(f"#{match.pk}: {error.message}")
+        self.message_user(request, f"Voided {voided} match(es).")
+        if refused:
+            self.message_user(request, "Not voided: " + "; ".join(refused), level=messages.ERROR)
 
 
 @admin.register(Turn)

@@ -61,8 +61,13 @@ class LeagueAdmin(admin.ModelAdmin[League]):
     list_filter = ["game"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organizers"]
+    filter_horizontal = ["organizers", "players"]
     inlines = [EventInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """A league's game, ruleset, points and tiebreak change only through its service
+        (`league_update`, from the API or the organizer's pages), which re-ranks every table."""
+        return ["game", "rules", "points", "tiebreak"] if obj is not None else []
 
 
 @admin.register(Event)
@@ -97,15 +102,34 @@ class StageAdmin(admin.ModelAdmin[Stage]):
     list_display = ["name", "event", "format", "status", "table_size", "started_at"]
     list_filter = ["format", "status"]
     list_select_related = ["event"]
-    readonly_fields = ["bracket", "ranking", "random_seed", "started_at", "finished_at"]
+    readonly_fields = [
+        "event",
+        "status",
+        "format",
+        "bracket",
+        "ranking",
+        "random_seed",
+        "source_stage",
+        "started_at",
+        "finished_at",
+    ]
     inlines = [StageEntryInline, StageMatchInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # stages are made and started through the services (API, pages)
 
 
 @admin.register(StageMatch)
 class StageMatchAdmin(admin.ModelAdmin[StageMatch]):
     list_display = ["stage", "round", "slot", "match", "walkover"]
     list_select_related = ["stage", "match"]
-    raw_id_fields = ["match"]
+    readonly_fields = [f.name for f in StageMatch._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 admin.site.register(StageBye)
