@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import GameName, Match, Seat, Turn
+from games.models import GameName, Match, MatchStatus, Seat, Turn
 from games.selectors import LATEST_TURNS, match_board
 from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
 from league.selectors import stage_detail
@@ -205,7 +205,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     @extend_schema_field(serializers.ListField(child=serializers.DictField(), allow_null=True))
     def get_placements(self, match: Match) -> list[dict[str, int]] | None:
         """Per seat, its player and place (ties share the better place), once finished."""
-        if match.status != "finished":
+        if match.status != MatchStatus.FINISHED:
             return None
         return [
             {"player": seat.player_id, "placement": seat.placement or 0, "total": seat.total or 0}

@@ -31,12 +31,10 @@ from games.errors import (
     WrongScoreKey,
 )
 from games.models import Match, MatchStatus, Seat, SubmissionReceipt, Turn, TurnUndo
-from scoring import RuleViolation
+from scoring import RuleViolation, yardkle
 from scoring.game import Game
 from scoring.yardkle import YardkleGame
 from scoring.yardzee import YardzeeGame
-
-YARDZEE_POINTS = 50
 
 UserLike = User | AnonymousUser
 
@@ -185,11 +183,11 @@ def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
     if isinstance(game, YardzeeGame):
         for seat in seats:
             card = game.scorecard(seat.order)
-            seat.yardzees = int(card.boxes["yardzee"] == YARDZEE_POINTS) + card.yardzee_bonus_count
+            seat.yardzees = card.yardzees
             seat.upper_bonus = card.upper_bonus > 0
     elif isinstance(game, YardkleGame):
         yardkles = dict(
-            Turn.objects.filter(match=match, payload__end="yardkle")
+            Turn.objects.filter(match=match, payload__end=yardkle.YARDKLE_END)
             .values_list("seat_id")
             .annotate(count=Count("pk"))
             .values_list("seat_id", "count")
@@ -286,12 +284,7 @@ def result_apply(
                 )
             )
         except RuleViolation as violation:
-            raise RuleViolation(
-                violation.code,
-                f"Turn {index + 1} (index {index}): {violation.message}",
-                rule=violation.rule,
-                details={**violation.details, "turn_index": index},
-            ) from violation
+            raise violation.at_turn(index) from violation
     if not game.is_over:
         raise RuleViolation(
             "game_not_finished",

@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn
 from games.selectors import match_board, turns_newest_first
+from scoring.yardkle import YardkleRules, ends_in_yardkle
 
 # While a match is played its page asks for fresh scores this often.
 LIVE_SECONDS = 5
@@ -84,7 +85,7 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     if match.game == GameName.YARDZEE:
         context["pad"] = scorecard.yardzee_pad(board["scorecards"])
     else:
-        target = int(match.rules.get("target", 10_000))
+        target = YardkleRules.from_json(match.rules).target
         context["target"] = target
         context["rounds"] = scorecard.yardkle_rounds(
             [
@@ -120,7 +121,7 @@ def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
         view["box"] = scorecard.BOX_LABELS.get(category, category)
         view["rolls"] = scorecard.yardzee_rolls(payload)
     else:
-        view["yardkle"] = payload.get("end") == "yardkle"
+        view["yardkle"] = ends_in_yardkle(payload)
         view["rolls"] = scorecard.yardkle_throws(payload)
     return view
 

@@ -113,6 +113,16 @@ class RuleViolation(DomainError):
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r})"
 
+    def at_turn(self, index: int) -> "RuleViolation":
+        """This violation, said of turn `index` (0-based) of a whole game: the message names
+        the turn and `details.turn_index` holds it."""
+        return RuleViolation(
+            self.code,
+            f"Turn {index + 1} (index {index}): {self.message}",
+            rule=self.rule,
+            details={**self.details, "turn_index": index},
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The error body the API answers with: code, message, rule and details."""
         return {**super().to_json(), "rule": self.rule}

@@ -39,7 +39,8 @@ MAX_THROWS: Final = 100
 STATE_VERSION: Final = 1
 
 End = Literal["bank", "yardkle"]
-ENDS: Final[tuple[End, ...]] = ("bank", "yardkle")
+YARDKLE_END: Final[End] = "yardkle"
+ENDS: Final[tuple[End, ...]] = ("bank", YARDKLE_END)
 
 
 def _combinations() -> list[tuple[Dice, int]]:
@@ -148,6 +149,11 @@ def _options_of(thrown: Dice) -> tuple[tuple[Dice, int], ...]:
         for selection, points in _SELECTION_POINTS.items()
         if selection and contains(thrown, selection)
     )
+
+
+def ends_in_yardkle(turn: object) -> bool:
+    """Whether a stored turn (the turn JSON) ended in a Yardkle (RULES.md, "Turn", step 2)."""
+    return isinstance(turn, dict) and turn.get("end") == YARDKLE_END
 
 
 def has_points(dice: object) -> bool:

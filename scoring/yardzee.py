@@ -51,6 +51,7 @@ DICE: Final = 5
 UPPER_BONUS: Final = 35
 UPPER_BONUS_AT: Final = 63
 YARDZEE_BONUS: Final = 100
+YARDZEE_SCORE: Final = 50  # five of a kind in the Yardzee box (RULES.md, "Boxes")
 STATE_VERSION: Final = 1
 
 JokerRule = Literal["forced", "free_choice"]
@@ -209,6 +210,11 @@ class Scorecard:
             yardzee_bonus=yardzee_bonus,
             total=upper_total + upper_bonus + lower_total + yardzee_bonus,
         )
+
+    @property
+    def yardzees(self) -> int:
+        """Yardzees rolled and scored: 50 in the Yardzee box, and every Yardzee bonus."""
+        return int(self.boxes["yardzee"] == YARDZEE_SCORE) + self.yardzee_bonus_count
 
     def to_json(self) -> JsonObject:
         """The scorecard as plain JSON, for pages and the API."""

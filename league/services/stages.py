@@ -493,7 +493,7 @@ def stage_result_withdrawn(*, match_id: int) -> None:
         )
     later_ids = [sm.match_id for sm in later if sm.match_id is not None]
     StageMatch.objects.filter(pk__in=[sm.pk for sm in later]).delete()
-    Match.objects.filter(pk__in=later_ids, status="scheduled").delete()
+    Match.objects.filter(pk__in=later_ids, status=MatchStatus.SCHEDULED).delete()
     if stage.format == StageFormat.SWISS:
         StageBye.objects.filter(stage=stage, round__gt=stage_match.round).delete()
     stage_match.order = None

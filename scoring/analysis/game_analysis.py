@@ -293,12 +293,7 @@ def _played(game: Game, index: int, turn: object) -> None:
     try:
         game.play(turn)
     except RuleViolation as violation:
-        raise RuleViolation(
-            violation.code,
-            f"Turn {index + 1} (index {index}): {violation.message}",
-            rule=violation.rule,
-            details={**violation.details, "turn_index": index},
-        ) from violation
+        raise violation.at_turn(index) from violation
 
 
 def _decision(

@@ -12,7 +12,7 @@ from django.db import transaction
 
 import scoring
 from games import services as game_services
-from games.models import Match
+from games.models import Match, MatchStatus
 from league import services as league_services
 from league.models import Event, League, Player
 from league.services import stages
@@ -96,7 +96,7 @@ class Command(BaseCommand):
         stages.stage_start(stage_id=stage.pk)
         for number in range(6):
             match = (
-                Match.objects.filter(stage_match__stage=stage, status="scheduled")
+                Match.objects.filter(stage_match__stage=stage, status=MatchStatus.SCHEDULED)
                 .order_by("pk")
                 .first()
             )
