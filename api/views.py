@@ -90,7 +90,7 @@ CSV_PARAMETER = OpenApiParameter(
 
 
 def standings_response(kind: str, scope_id: int) -> Response:
-    table = standings_refresh.standings_table((kind, scope_id))
+    table = standings_refresh.standings_table_computed_on_miss((kind, scope_id))
     return Response(s.StandingsSerializer(selectors.standings_answer(table)).data)
 
 

@@ -42,7 +42,7 @@ from league.pages.svg import (
     rating_chart_svg,
 )
 from league.services.stages import bracket_from_json
-from league.services.standings_refresh import standings_table
+from league.services.standings_refresh import standings_table_computed_on_miss
 from league.standings import METRICS
 
 # Parts of a page that can change refresh this often while something is being played.
@@ -95,7 +95,7 @@ def _tables(scopes: list[Scope]) -> dict[Scope, StandingsTable]:
     tables = selectors.stored_standings(scopes, rows=False)
     for scope in scopes:
         if scope not in tables:
-            tables[scope] = standings_table(scope)
+            tables[scope] = standings_table_computed_on_miss(scope)
     return tables
 
 

@@ -229,7 +229,7 @@ def standings_recompute(*, table_id: int) -> None:
     standings_refresh(table_id=table_id, rebuild=True)
 
 
-def standings_table(scope: ScopeKey) -> StandingsTable:
+def standings_table_computed_on_miss(scope: ScopeKey) -> StandingsTable:
     """The stored table of `scope`; computed on the spot the first time it is asked for (also
     when it was marked, e.g. by a stage starting, but its first job has not run yet)."""
     table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()

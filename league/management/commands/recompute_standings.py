@@ -57,7 +57,7 @@ class Command(BaseCommand):
             )
             return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
-            table = standings_refresh.standings_table((kind, scope_id))
+            table = standings_refresh.standings_table_computed_on_miss((kind, scope_id))
             standings_refresh.standings_recompute(table_id=table.pk)
         self.stdout.write(self.style.SUCCESS(f"Recomputed {len(scopes)} standings tables."))
 
