@@ -34,9 +34,7 @@ class Stage(models.Model):
     name = models.CharField(max_length=120)
     position = models.PositiveSmallIntegerField(default=1, help_text="Order within the event.")
     format = models.CharField(max_length=24, choices=StageFormat.choices)
-    status = models.CharField(
-        max_length=16, choices=StageStatus.choices, default=StageStatus.DRAFT
-    )
+    status = models.CharField(max_length=16, choices=StageStatus.choices, default=StageStatus.DRAFT)
     table_size = models.PositiveSmallIntegerField(default=2)
     advance = models.PositiveSmallIntegerField(
         default=1, help_text="Top places per table going on."
