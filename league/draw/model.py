@@ -1,9 +1,10 @@
 """The plain data of a draw: rounds of tables, bracket slots and their links, results and the
 state a bracket is in. Frozen, typed, free of the database (docs/draw.md, "Data model")."""
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from league.draw.errors import DrawError
 
@@ -124,6 +125,30 @@ class Bracket:
         return tuple(
             tuple(s for s in self.slots if s.bracket == bracket and s.round == number)
             for number in numbers
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The bracket as stored with its stage (plain JSON)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Bracket":
+        """A bracket as `to_json` stored it."""
+        return cls(
+            format=data["format"],
+            participants=tuple(data["participants"]),
+            table_size=data["table_size"],
+            advance=data["advance"],
+            slots=tuple(
+                Slot(
+                    **{
+                        **slot,
+                        "sources": tuple(Source(**source) for source in slot["sources"]),
+                        "exits": tuple(Exit(**exit_) for exit_ in slot["exits"]),
+                    }
+                )
+                for slot in data["slots"]
+            ),
         )
 
 

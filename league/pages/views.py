@@ -41,7 +41,6 @@ from league.pages.svg import (
     bracket_svg,
     rating_chart_svg,
 )
-from league.services.stages import bracket_from_json
 from league.services.standings_refresh import standings_table_computed_on_miss
 from league.standings import METRICS
 
@@ -454,7 +453,7 @@ def _bracket_state(stage: Stage, slots: list[dict[str, Any]]) -> draw.BracketSta
         if slot["play"] is not None and slot["play"]["order"] is not None
     }
     try:
-        return draw.advance_bracket(bracket_from_json(stage.bracket or {}), results)
+        return draw.advance_bracket(draw.Bracket.from_json(stage.bracket or {}), results)
     except (draw.DrawError, KeyError, TypeError):  # a bracket edited by hand: draw what is stored
         return None
 

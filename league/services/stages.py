@@ -4,11 +4,9 @@ The draw itself is pure (`league.draw`, docs/draw.md); these services load rows,
 save what it returns. Locks are always taken match first, then stage, so a finishing match and
 an organizer's forfeit never deadlock."""
 
-import dataclasses
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -41,32 +39,6 @@ from league.services.standings_refresh import compute_table
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
 MAX_ENTRANTS = 512
-
-
-# --- The bracket as JSON --------------------------------------------------------------------
-
-
-def bracket_to_json(bracket: draw.Bracket) -> dict[str, Any]:
-    return dataclasses.asdict(bracket)
-
-
-def bracket_from_json(data: dict[str, Any]) -> draw.Bracket:
-    return draw.Bracket(
-        format=data["format"],
-        participants=tuple(data["participants"]),
-        table_size=data["table_size"],
-        advance=data["advance"],
-        slots=tuple(
-            draw.Slot(
-                **{
-                    **slot,
-                    "sources": tuple(draw.Source(**source) for source in slot["sources"]),
-                    "exits": tuple(draw.Exit(**exit_) for exit_ in slot["exits"]),
-                }
-            )
-            for slot in data["slots"]
-        ),
-    )
 
 
 # --- Create and start -------------------------------------------------------------------------
@@ -211,7 +183,7 @@ def stage_start(*, stage_id: int) -> Stage:
         )
         _seat_round(stage, first)
     else:
-        stage.bracket = bracket_to_json(_draw_bracket(stage, players))
+        stage.bracket = _draw_bracket(stage, players).to_json()
     stage.status = StageStatus.RUNNING
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at", "rounds", "bracket"])
@@ -360,7 +332,7 @@ def _table_ranking(stage: Stage) -> list[list[int]]:
 
 
 def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
-    bracket = bracket_from_json(stage.bracket or {})
+    bracket = draw.Bracket.from_json(stage.bracket or {})
     by_slot = {sm.slot: sm for sm in stage_matches}
     results = {
         sm.slot: draw.SlotResult(
@@ -426,7 +398,7 @@ def stage_forfeit(*, stage_match_id: int, player_id: int) -> StageMatch:
     forfeited = set(stage_match.forfeits.values_list("player_id", flat=True))
     remaining = [p for p in seated if p not in forfeited]
     advance = (
-        bracket_from_json(stage.bracket or {}).slot(stage_match.slot).advance
+        draw.Bracket.from_json(stage.bracket or {}).slot(stage_match.slot).advance
         if stage_match.slot
         else 1
     )
@@ -458,7 +430,9 @@ def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[in
     block undoing this one's result)."""
     stage = stage_match.stage
     if stage.is_elimination:
-        dependents = draw.dependent_slots(bracket_from_json(stage.bracket or {}), stage_match.slot)
+        dependents = draw.dependent_slots(
+            draw.Bracket.from_json(stage.bracket or {}), stage_match.slot
+        )
         later = list(
             StageMatch.objects.filter(stage=stage, slot__in=dependents).select_related("match")
         )
