@@ -106,19 +106,11 @@ def stage_create(
         source_top=source_top,
     )
     _enter(stage, player_ids)
-    if stage.is_elimination and player_ids:
-        _draw_bracket(stage, list(player_ids))  # refuse impossible options now, not at start
+    if player_ids:
+        format_of(stage).check(stage, list(player_ids))  # refuse impossible options now
     if player_ids:
         ensure_on_roster(event.league, player_ids)
     return stage
-
-
-def _draw_bracket(stage: Stage, players: list[int]) -> draw.Bracket:
-    if stage.format == StageFormat.DOUBLE_ELIMINATION:
-        return draw.double_elimination(players, grand_final_reset=stage.grand_final_reset)
-    return draw.single_elimination(
-        players, table_size=stage.table_size, advance=stage.advance, third_place=stage.third_place
-    )
 
 
 def _enter(stage: Stage, player_ids: Sequence[int]) -> None:
@@ -166,24 +158,7 @@ def stage_start(*, stage_id: int) -> Stage:
     if stage.source_stage_id is not None:
         _take_qualifiers(stage)
     players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
-    if stage.format == StageFormat.ROUND_ROBIN:
-        groups = draw.snake_groups(players, stage.groups) if stage.groups > 1 else (players,)
-        for number, schedule in enumerate(
-            draw.group_round_robin(groups, table_size=stage.table_size), start=1
-        ):
-            StageEntry.objects.filter(stage=stage, player_id__in=groups[number - 1]).update(
-                group=number
-            )
-            for round_ in schedule:
-                _seat_round(stage, round_, group=number)
-    elif stage.format == StageFormat.SWISS:
-        stage.rounds = stage.rounds or draw.swiss_rounds(len(players), stage.table_size)
-        first = draw.swiss_round(
-            [draw.SwissStanding(player=p) for p in players], number=1, table_size=stage.table_size
-        )
-        _seat_round(stage, first)
-    else:
-        stage.bracket = _draw_bracket(stage, players).to_json()
+    format_of(stage).start(stage, players)
     stage.status = StageStatus.RUNNING
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at", "rounds", "bracket"])
@@ -277,23 +252,7 @@ def _advance(stage: Stage) -> None:
     stage_matches = _stage_matches(stage)
     for stage_match in stage_matches:
         _decide(stage, stage_match, seeds)
-    if stage.is_elimination:
-        _advance_bracket(stage, stage_matches, seeds)
-        return
-    current = max((sm.round for sm in stage_matches), default=0)
-    if not all(sm.order is not None for sm in stage_matches):
-        return
-    if stage.format == StageFormat.SWISS and current < (stage.rounds or 0):
-        _seat_round(
-            stage,
-            draw.swiss_round(
-                _swiss_standings(stage, stage_matches, seeds),
-                number=current + 1,
-                table_size=stage.table_size,
-            ),
-        )
-        return
-    _finish(stage, _table_ranking(stage))
+    format_of(stage).advance(stage, stage_matches, seeds)
 
 
 def _stage_table(stage: Stage) -> tuple[standings.Standing, ...]:
@@ -428,24 +387,11 @@ def stage_forfeit(*, stage_match_id: int, player_id: int) -> StageMatch:
 def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[int]]:
     """The later stage matches fed by this one, and the ids of those already started (which
     block undoing this one's result)."""
-    stage = stage_match.stage
-    if stage.is_elimination:
-        dependents = draw.dependent_slots(
-            draw.Bracket.from_json(stage.bracket or {}), stage_match.slot
-        )
-        later = list(
-            StageMatch.objects.filter(stage=stage, slot__in=dependents).select_related("match")
-        )
-    elif stage.format == StageFormat.SWISS:
-        later = list(
-            StageMatch.objects.filter(stage=stage, round__gt=stage_match.round).select_related(
-                "match"
-            )
-        )
-    else:
-        later = []
+    later = format_of(stage_match.stage).fed_by(stage_match)
     started = [
-        sm.match_id for sm in later if sm.match is not None and sm.match.status != "scheduled"
+        sm.match_id
+        for sm in later
+        if sm.match is not None and sm.match.status != MatchStatus.SCHEDULED
     ]
     return later, [pk for pk in started if pk is not None]
 
@@ -468,8 +414,7 @@ def stage_result_withdrawn(*, match_id: int) -> None:
     later_ids = [sm.match_id for sm in later if sm.match_id is not None]
     StageMatch.objects.filter(pk__in=[sm.pk for sm in later]).delete()
     Match.objects.filter(pk__in=later_ids, status=MatchStatus.SCHEDULED).delete()
-    if stage.format == StageFormat.SWISS:
-        StageBye.objects.filter(stage=stage, round__gt=stage_match.round).delete()
+    format_of(stage).withdrawn(stage_match)
     stage_match.order = None
     stage_match.save(update_fields=["order"])
     if stage.status == StageStatus.FINISHED:
@@ -477,3 +422,123 @@ def stage_result_withdrawn(*, match_id: int) -> None:
         stage.finished_at = None
         stage.ranking = None
         stage.save(update_fields=["status", "finished_at", "ranking"])
+
+
+# --- What each format does ------------------------------------------------------------------
+# One object per format (as Tabbycat maps draw types to managers): how it checks its options,
+# draws at the start, advances after results, which later matches a result feeds, and what a
+# withdrawn result takes back. A new format is a new class and a row of FORMATS
+# (docs/draw.md, "Adding a format").
+
+
+class StageFormatRules:
+    """A format played in rounds drawn all at once (round robin): the stage finishes once
+    every match is decided, ranked by its standings."""
+
+    def check(self, stage: Stage, players: list[int]) -> None:
+        """Refuse options the format cannot draw (DrawError), at creation."""
+
+    def start(self, stage: Stage, players: list[int]) -> None:
+        groups = draw.snake_groups(players, stage.groups) if stage.groups > 1 else (players,)
+        for number, schedule in enumerate(
+            draw.group_round_robin(groups, table_size=stage.table_size), start=1
+        ):
+            StageEntry.objects.filter(stage=stage, player_id__in=groups[number - 1]).update(
+                group=number
+            )
+            for round_ in schedule:
+                _seat_round(stage, round_, group=number)
+
+    def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
+        if all(sm.order is not None for sm in stage_matches):
+            _finish(stage, _table_ranking(stage))
+
+    def fed_by(self, stage_match: StageMatch) -> list[StageMatch]:
+        """The later stage matches whose players this one's result decided."""
+        return []
+
+    def withdrawn(self, stage_match: StageMatch) -> None:
+        """Take back what a result no longer standing had decided, beyond its later matches."""
+
+
+class SwissRules(StageFormatRules):
+    """Rounds drawn one at a time from the standings; byes count."""
+
+    def start(self, stage: Stage, players: list[int]) -> None:
+        stage.rounds = stage.rounds or draw.swiss_rounds(len(players), stage.table_size)
+        first = draw.swiss_round(
+            [draw.SwissStanding(player=p) for p in players], number=1, table_size=stage.table_size
+        )
+        _seat_round(stage, first)
+
+    def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
+        if not all(sm.order is not None for sm in stage_matches):
+            return
+        current = max((sm.round for sm in stage_matches), default=0)
+        if current < (stage.rounds or 0):
+            _seat_round(
+                stage,
+                draw.swiss_round(
+                    _swiss_standings(stage, stage_matches, seeds),
+                    number=current + 1,
+                    table_size=stage.table_size,
+                ),
+            )
+            return
+        _finish(stage, _table_ranking(stage))
+
+    def fed_by(self, stage_match: StageMatch) -> list[StageMatch]:
+        return list(
+            StageMatch.objects.filter(
+                stage=stage_match.stage, round__gt=stage_match.round
+            ).select_related("match")
+        )
+
+    def withdrawn(self, stage_match: StageMatch) -> None:
+        StageBye.objects.filter(stage=stage_match.stage, round__gt=stage_match.round).delete()
+
+
+class EliminationRules(StageFormatRules):
+    """A bracket drawn in full at the start, its matches seated as their players are known."""
+
+    def bracket(self, stage: Stage, players: list[int]) -> draw.Bracket:
+        return draw.single_elimination(
+            players,
+            table_size=stage.table_size,
+            advance=stage.advance,
+            third_place=stage.third_place,
+        )
+
+    def check(self, stage: Stage, players: list[int]) -> None:
+        self.bracket(stage, players)
+
+    def start(self, stage: Stage, players: list[int]) -> None:
+        stage.bracket = self.bracket(stage, players).to_json()
+
+    def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
+        _advance_bracket(stage, stage_matches, seeds)
+
+    def fed_by(self, stage_match: StageMatch) -> list[StageMatch]:
+        stage = stage_match.stage
+        bracket = draw.Bracket.from_json(stage.bracket or {})
+        dependents = draw.dependent_slots(bracket, stage_match.slot)
+        return list(
+            StageMatch.objects.filter(stage=stage, slot__in=dependents).select_related("match")
+        )
+
+
+class DoubleEliminationRules(EliminationRules):
+    def bracket(self, stage: Stage, players: list[int]) -> draw.Bracket:
+        return draw.double_elimination(players, grand_final_reset=stage.grand_final_reset)
+
+
+FORMATS: dict[str, StageFormatRules] = {
+    StageFormat.ROUND_ROBIN: StageFormatRules(),
+    StageFormat.SWISS: SwissRules(),
+    StageFormat.SINGLE_ELIMINATION: EliminationRules(),
+    StageFormat.DOUBLE_ELIMINATION: DoubleEliminationRules(),
+}
+
+
+def format_of(stage: Stage) -> StageFormatRules:
+    return FORMATS[stage.format]
