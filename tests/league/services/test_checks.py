@@ -1,12 +1,12 @@
-"""`recompute_standings --check` and `recompute_ratings --check` report only real differences
-(issue 14, item 17): a table never computed, a table whose job has not run yet, and a player's
-new name are not differences on a healthy system; a tampered row still is."""
+"""`recompute_standings` and `recompute_ratings` rebuild tables and ratings; with `--check`
+(`league.services.checks`) they name a table or rating that differs from scratch, and report
+only real differences (issue 14, item 17): a table never computed, a table whose job has not
+run yet, and a player's new name are not differences on a healthy system; a tampered row
+still is."""
 
 import io
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,16 +15,16 @@ from django.test import Client
 
 import scoring
 from games import services as game_services
-from league.models import (
-    Event,
-    League,
-    Player,
-    PlayerRating,
-    StandingsScope,
-    StandingsTable,
-)
-from league.services import checks, jobs, stages, standings_marks, standings_refresh
+from league.models import Event, League, Player, PlayerRating, StandingsScope, StandingsTable
+from league.services import checks, stages, standings_marks, standings_refresh
 from scoring import simulate
+from tests.league.services.league_night import (
+    assert_converged,
+    finish,
+    no_tasks,
+    seat,
+    stored_table,
+)
 
 OLD_NAME = "Rita Roller"
 NEW_NAME = "Rita Rollingstone"
@@ -42,8 +42,9 @@ def event(db: None) -> Event:
 
 
 @pytest.fixture
-def field(event: Event) -> list[int]:
-    """Five players on the league's roster (its stages seat only those)."""
+def named_field(event: Event) -> list[int]:
+    """Five players on the league's roster (its stages seat only those), the first named
+    OLD_NAME."""
     names = [OLD_NAME, "Sam Shaker", "Dee Dice", "Kit Keeper", "Flo Farkle"]
     players = [
         Player.objects.create(display_name=name, handle=f"check-{i}").pk
@@ -53,7 +54,8 @@ def field(event: Event) -> list[int]:
     return players
 
 
-def _finish(event: Event, players: list[int], seed: int) -> int:
+def _play(event: Event, players: list[int], seed: int) -> int:
+    """A new match of `players` at `event`, played to its end by the simulator; its id."""
     match = game_services.match_create(
         game="yardkle", player_ids=players, rules={}, event_id=event.pk
     )
@@ -73,32 +75,60 @@ def _check(command: str, **options: object) -> str:
     return out.getvalue()
 
 
-@contextmanager
-def _no_jobs() -> Iterator[None]:
-    """Marks are made, no job runs (a queue whose worker has not picked anything up yet)."""
-    send = jobs._send
-    jobs._send = lambda task, args: None
-    try:
-        yield
-    finally:
-        jobs._send = send
-
-
 def _rows(kind: str, scope_id: int) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = StandingsTable.objects.get(scope=kind, scope_id=scope_id).rows
     return rows
 
 
 @pytest.mark.django_db(transaction=True)
+def test_recompute_commands_rebuild_tables_and_ratings(league_event, field):
+    finish(seat(league_event, field[:2]), 0)  # computed once, then stale
+    with no_tasks():
+        for seed in range(1, 3):
+            finish(seat(league_event, field[seed : seed + 2]), seed)
+    with pytest.raises(CommandError, match="tables are not current"):
+        call_command("recompute_standings", league=league_event.league.slug, check=True, wait=0)
+    with pytest.raises(CommandError, match="differences in the ratings"):
+        call_command("recompute_ratings", check=True, wait=0)
+    call_command("recompute_standings", league=league_event.league.slug)
+    call_command("recompute_ratings")
+    assert_converged(league_event)
+    call_command("recompute_standings", check=True, wait=0)
+    call_command("recompute_ratings", check=True, wait=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_event, field):
+    for seed in range(3):
+        finish(seat(league_event, field[seed : seed + 2]), seed)
+    scopes = [
+        (StandingsScope.EVENT, league_event.pk),
+        (StandingsScope.LEAGUE, league_event.league_id),
+    ]
+    assert checks.standings_differences(scopes) == []
+    assert checks.ratings_differences(league_event.league_id) == []
+    table = stored_table(StandingsScope.EVENT, league_event.pk)
+    table.rows[0]["wins"] += 1
+    table.save()
+    PlayerRating.objects.filter(player_id=field[0]).update(mu=1.0)
+    assert checks.standings_differences(scopes) == [
+        f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
+    ]
+    problems = checks.ratings_differences(league_event.league_id)
+    assert len(problems) == 1
+    assert f"player {field[0]} is rated 1.000000" in problems[0]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_item_17_the_check_skips_tables_never_computed_a_league_never_viewed_and_a_draft_stage(
-    event, field
+    event, named_field
 ):
     """Item 17: nothing stored cannot be wrong; such a table is counted when first shown."""
     quiet = League.objects.create(name="Never Viewed", slug="never-viewed", game="yardzee")
     Event.objects.create(league=quiet, name="Someday", date="2026-09-01")
-    _finish(event, field[:3], seed=1)
+    _play(event, named_field[:3], seed=1)
     draft = stages.stage_create(
-        event_id=event.pk, name="Finals", format="single_elimination", player_ids=field[:4]
+        event_id=event.pk, name="Finals", format="single_elimination", player_ids=named_field[:4]
     )
     out = _check("recompute_standings")
     assert f"stage {draft.pk}: never computed, skipped" in out
@@ -111,21 +141,21 @@ def test_item_17_the_check_skips_tables_never_computed_a_league_never_viewed_and
 
 @pytest.mark.django_db(transaction=True)
 def test_item_17_after_a_rename_and_its_refresh_the_check_passes_and_tables_show_the_new_name(
-    event, field
+    event, named_field
 ):
     """Item 17: `player_renamed` marks the stage, event and league tables and the leaderboard
     that show the player; their refresh (here run on commit) writes or renders the new name."""
     swiss = stages.stage_create(
-        event_id=event.pk, name="Swiss", format="swiss", player_ids=field[:4]
+        event_id=event.pk, name="Swiss", format="swiss", player_ids=named_field[:4]
     )
     stages.stage_start(stage_id=swiss.pk)
-    _finish(event, field[:3], seed=2)
+    _play(event, named_field[:3], seed=2)
     page = Client().get(f"/leagues/{event.league.slug}/")  # the leaderboard, rendered and kept
     assert page.status_code == 200
     assert OLD_NAME in page.content.decode()
     with transaction.atomic():
-        Player.objects.filter(pk=field[0]).update(display_name=NEW_NAME)
-        standings_marks.player_renamed(player_id=field[0])
+        Player.objects.filter(pk=named_field[0]).update(display_name=NEW_NAME)
+        standings_marks.player_renamed(player_id=named_field[0])
     _check("recompute_standings")
     _check("recompute_ratings")
     for scope in [
@@ -134,25 +164,25 @@ def test_item_17_after_a_rename_and_its_refresh_the_check_passes_and_tables_show
         (StandingsScope.LEAGUE, event.league_id),
     ]:
         names = {row["player"]: row["name"] for row in _rows(*scope)}
-        assert names[field[0]] == NEW_NAME, scope
+        assert names[named_field[0]] == NEW_NAME, scope
     page = Client().get(f"/leagues/{event.league.slug}/")
     assert OLD_NAME not in page.content.decode()
     assert NEW_NAME in page.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rename_that_marked_nothing_is_reported_as_old_names(event, field):
-    _finish(event, field[:3], seed=3)
-    Player.objects.filter(pk=field[0]).update(display_name=NEW_NAME)
+def test_a_rename_that_marked_nothing_is_reported_as_old_names(event, named_field):
+    _play(event, named_field[:3], seed=3)
+    Player.objects.filter(pk=named_field[0]).update(display_name=NEW_NAME)
     with pytest.raises(
-        CommandError, match=rf"event {event.pk}: shows old names of players \[{field[0]}\]"
+        CommandError, match=rf"event {event.pk}: shows old names of players \[{named_field[0]}\]"
     ):
         _check("recompute_standings")
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_tampered_row_or_rating_is_still_a_difference(event, field):
-    _finish(event, field[:3], seed=4)
+def test_a_tampered_row_or_rating_is_still_a_difference(event, named_field):
+    _play(event, named_field[:3], seed=4)
     table = StandingsTable.objects.get(scope=StandingsScope.EVENT, scope_id=event.pk)
     table.rows[0]["wins"] += 1
     table.save()
@@ -161,20 +191,20 @@ def test_a_tampered_row_or_rating_is_still_a_difference(event, field):
         CommandError, match=rf"event {event.pk}: rows differ for players \[{player}\]"
     ):
         _check("recompute_standings")
-    PlayerRating.objects.filter(player_id=field[1]).update(mu=1.0)
-    with pytest.raises(CommandError, match=f"player {field[1]} is rated 1.000000"):
+    PlayerRating.objects.filter(player_id=named_field[1]).update(mu=1.0)
+    with pytest.raises(CommandError, match=f"player {named_field[1]} is rated 1.000000"):
         _check("recompute_ratings")
 
 
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
-def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, field):
+def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, named_field):
     """A table marked stale is not a difference while its job may still come: the check
     waits up to --wait seconds for it (here the sweep runs a second later, in another
     thread); one still not computed then is."""
-    _finish(event, field[:3], seed=5)
-    with _no_jobs():
-        _finish(event, field[1:4], seed=6)
+    _play(event, named_field[:3], seed=5)
+    with no_tasks():
+        _play(event, named_field[1:4], seed=6)
     with pytest.raises(CommandError, match="newer results are still pending"):
         _check("recompute_standings")
     with pytest.raises(CommandError, match="newer results are still pending"):
@@ -202,17 +232,17 @@ def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, fi
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_result_stored_while_the_check_reads_a_table_is_not_a_difference(
-    event, field, monkeypatch
+    event, named_field, monkeypatch
 ):
     """The stored table and the count from scratch are read in one snapshot: a result that
     commits in between (here: between reading the table and counting) changes neither."""
-    _finish(event, field[:3], seed=7)
+    _play(event, named_field[:3], seed=7)
     count = standings_refresh.compute_rows
 
     def result_meanwhile(scope: tuple[str, int]) -> object:
         def finish() -> None:
             try:
-                _finish(event, field[2:5], seed=8)
+                _play(event, named_field[2:5], seed=8)
             finally:
                 connections.close_all()
 

@@ -13,7 +13,7 @@ import scoring
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match
-from league.models import Event, League, Player, Stage, StageBye, StageMatch
+from league.models import Event, League, Player, PlayerRating, Stage, StageBye, StageMatch
 from league.services import stages
 from scoring import simulate
 
@@ -251,6 +251,28 @@ def test_multi_stage_takes_the_top_of_the_earlier_stage(event):
     _play_out(final, seed=2)
     final.refresh_from_db()
     assert final.status == "finished"
+
+
+@pytest.mark.django_db
+def test_seeding_by_rating_puts_the_best_rated_first_and_the_unrated_after(league_event, field):
+    for index, player in enumerate(field[:3]):
+        PlayerRating.objects.create(
+            league=league_event.league,
+            player_id=player,
+            mu=20 + index,
+            sigma=3,
+            ordinal=11 + index,
+            matches=1,
+        )
+    stage = stages.stage_create(
+        event_id=league_event.pk,
+        name="Seeded",
+        format="single_elimination",
+        player_ids=field,
+        seeding="rating",
+    )
+    seeds = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    assert seeds == [field[2], field[1], field[0], *field[3:]]
 
 
 def _mirror_game(match: Match, seed: int) -> None:

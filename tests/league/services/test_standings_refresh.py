@@ -1,0 +1,301 @@
+"""Refreshing standings tables (`league.services.standings_refresh`): equal to a from-scratch
+computation whatever order results arrive in, coalesced, computed on a miss when first asked
+for, in a constant number of queries; the stored tally a refresh adds to, and when it is
+counted afresh instead."""
+
+import random
+import uuid
+from typing import cast
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rest_framework.test import APIClient
+
+from games import services as game_services
+from games.models import Match
+from league import results as result_rows
+from league import tasks
+from league.models import Event, League, StandingsScope, StandingsTable, StandingsTally
+from league.services import checks, stages, standings_refresh
+from scoring import simulate
+from tests.league.services.league_night import (
+    assert_converged,
+    finish,
+    fresh_rows,
+    new_players,
+    no_tasks,
+    seat,
+    stored_table,
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("arrival", ["in_order", "reversed", "shuffled"])
+def test_standings_equal_a_from_scratch_computation_whatever_order_results_arrive(
+    league_event, field, arrival
+):
+    rng = random.Random(arrival)
+    ids = [seat(league_event, rng.sample(field, rng.choice([2, 3, 4]))) for _ in range(8)]
+    order = {"in_order": ids, "reversed": ids[::-1], "shuffled": rng.sample(ids, len(ids))}
+    for seed, match_id in enumerate(order[arrival]):
+        finish(match_id, seed)
+    assert_converged(league_event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_refreshing_the_same_results_twice_computes_once(league_event, field):
+    finish(seat(league_event, field[:2]), 1)
+    table = stored_table(StandingsScope.EVENT, league_event.pk)
+    assert standings_refresh.standings_refresh(table_id=table.pk) is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_results_in_a_burst_cost_one_recompute_per_table(league_event, field):
+    with no_tasks():
+        ids = [seat(league_event, field[i % 5 : i % 5 + 2]) for i in range(10)]
+        for seed, match_id in enumerate(ids):
+            finish(match_id, seed)
+    table = stored_table(StandingsScope.EVENT, league_event.pk)
+    assert table.pending
+    refreshes = [tasks.standings_refresh.apply(args=(table.pk,)).get() for _ in range(10)]
+    assert refreshes.count(True) == 1
+    assert not stored_table(StandingsScope.EVENT, league_event.pk).pending
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stage_standings_count_byes_and_list_every_entrant(league_event, field):
+    stage = stages.stage_create(
+        event_id=league_event.pk, name="Swiss", format="swiss", player_ids=field[:5]
+    )
+    stages.stage_start(stage_id=stage.pk)
+    body = APIClient().get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert sorted(row["player"] for row in body["rows"]) == sorted(field[:5])
+    first = Match.objects.filter(stage_match__stage=stage).first()
+    finish(first.pk, 1)
+    table = stored_table(StandingsScope.STAGE, stage.pk)
+    assert table.rows == fresh_rows((StandingsScope.STAGE, stage.pk))
+    assert sum(row["byes"] for row in table.rows) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_and_leaderboard_export_as_csv(league_event, field):
+    finish(seat(league_event, field[:3]), 2)
+    response = APIClient().get(f"/api/v1/events/{league_event.pk}/standings/?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    header = lines[0].split(",")
+    assert header[:3] == ["rank", "player", "name"]
+    assert [f"metric:{key}" for key in league_event.league.tiebreak] == header[-6:]
+    assert len(lines) == 4
+    board = APIClient().get(f"/api/v1/leagues/{league_event.league.slug}/ratings/?format=csv")
+    assert board.content.decode().splitlines()[0].startswith("rank,player,name")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
+def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(league_event):
+    counts = []
+    for size in (4, 12):
+        players = new_players(f"Q{size}", size)
+        with no_tasks():
+            for i in range(size):
+                finish(seat(league_event, [players[i], players[(i + 1) % size]]), i)
+        with CaptureQueriesContext(connection) as captured:
+            standings_refresh.compute_rows((StandingsScope.EVENT, league_event.pk))
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+# --- The stored tally: a refresh adds what finished since; a withdrawal counts afresh ----------
+
+
+def _tally(scope: tuple[str, int]) -> StandingsTally:
+    return StandingsTally.objects.get(table__scope=scope[0], table__scope_id=scope[1])
+
+
+def _inflate_stored_total(scope: tuple[str, int], player: int, by: int) -> None:
+    """Tamper with the stored tally, so the tables show whether a refresh added to it."""
+    stored = _tally(scope)
+    index = stored.data["players"]["player"].index(player)
+    stored.data["players"]["total_score"][index] += by
+    stored.save()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_adds_new_results_to_the_stored_tally_and_a_withdrawal_counts_afresh(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    ids = [seat(league_event, field[i : i + 3]) for i in range(3)]
+    finish(ids[0], 0)
+    assert _tally(scope).counted == stored_table(*scope).computed  # the first refresh counted all
+    finish(ids[1], 1)
+    _inflate_stored_total(scope, field[1], 1000)
+    finish(ids[2], 7)
+    row = next(row for row in stored_table(*scope).rows if row["player"] == field[1])
+    fresh = next(row for row in fresh_rows(scope) if row["player"] == field[1])
+    assert row["total_score"] == cast("int", fresh["total_score"]) + 1000  # added to the tally
+    game_services.turn_undo(match_id=ids[2], undone_by=organizer)  # a result withdrawn
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    assert _tally(scope).counted == stored_table(*scope).computed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tally_counting_a_result_that_no_longer_stands_is_not_added_to(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    ids = [seat(league_event, field[i : i + 2]) for i in range(3)]
+    with no_tasks():
+        finish(ids[0], 1)
+        finish(ids[1], 2)
+    standings_refresh.standings_refresh(table_id=stored_table(*scope).pk)
+    with no_tasks():
+        game_services.match_void(match_id=ids[0], voided_by=organizer)
+        finish(ids[2], 3)
+    # As if the withdrawal's rebuild mark had been lost: the tally still counts the void match.
+    StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).update(rebuild_from=0)
+    standings_refresh.standings_refresh(table_id=stored_table(*scope).pk)
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    assert ids[0] not in [result.match_id for result in result_rows.load_results(scope)[0]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_undone_and_played_again_between_two_refreshes_is_counted_afresh(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    match_id = seat(league_event, field[:3])
+    finish(match_id, 1)
+    before = stored_table(*scope).rows
+    with no_tasks():  # no job runs between the undo and the new last turns
+        for _ in range(6):
+            game_services.turn_undo(match_id=match_id, undone_by=organizer)
+        reopened = Match.objects.get(pk=match_id)
+        for turn in simulate.play_game(reopened.scoring_game(), seed=41):
+            game_services.turn_submit(match_id=match_id, turn=turn)
+    standings_refresh.standings_refresh(table_id=stored_table(*scope).pk)
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    assert stored_table(*scope).rows != before  # the same match, another result
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"version": 1},
+        {"tables": {"players": {"dtype": "<f8", "data": ""}}},
+        {"players": {"player": [1]}},
+    ],
+)
+def test_an_unreadable_stored_tally_is_counted_afresh(league_event, field, damage):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    finish(seat(league_event, field[:3]), 1)
+    stored = _tally(scope)
+    stored.data = {**stored.data, **damage}
+    stored.save()
+    finish(seat(league_event, field[2:5]), 2)
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    assert _tally(scope).data["version"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_points_scheme_counts_every_table_afresh(league_event, field, organizer):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    for seed in range(3):
+        finish(seat(league_event, field[seed : seed + 3]), seed)
+    client = APIClient()
+    client.force_authenticate(organizer)
+    response = client.patch(
+        f"/api/v1/leagues/{league_event.league.slug}/",
+        {"points": {"placement": {"3": [10, 4, 0]}}},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    assert max(row["points"] for row in stored_table(*scope).rows) >= 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
+    league_event, field, monkeypatch
+):
+    monkeypatch.setattr(standings_refresh, "TALLY_STORE_EVERY", 3)
+    scope = (StandingsScope.EVENT, league_event.pk)
+    finish(seat(league_event, field[:2]), 0)
+    first = _tally(scope).counted
+    counted = []
+    for seed in range(1, 7):
+        finish(seat(league_event, field[seed % 5 : seed % 5 + 2]), seed)
+        counted.append(_tally(scope).counted)
+        assert stored_table(*scope).rows == fresh_rows(scope)
+    # Stored again at the 3rd and 6th result added since the stored one, not in between.
+    assert counted == [first, first, first + 3, first + 3, first + 3, first + 6]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
+def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event):
+    counts = []
+    for size in (4, 12):
+        players = new_players(f"R{size}", size)
+        for i in range(size):
+            finish(seat(league_event, [players[i], players[(i + 1) % size]]), i)
+        with no_tasks():
+            finish(seat(league_event, players[:2]), 99)
+        table = stored_table(StandingsScope.EVENT, league_event.pk)
+        with CaptureQueriesContext(connection) as captured:
+            assert standings_refresh.standings_refresh(table_id=table.pk)
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db(transaction=True)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["finish", "undo", "void", "refresh"]), st.integers(0, 99)),
+        min_size=4,
+        max_size=14,
+    )
+)
+def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_undos_and_voids(
+    organizer, steps
+):
+    """Random league nights: results, undos and voids, with the refresh jobs running at
+    arbitrary moments in between (or not at all); once the last job ran, every table equals a
+    from-scratch computation."""
+    run = uuid.uuid4().hex[:8]
+    league = League.objects.create(name=f"Random {run}", slug=f"random-{run}", game="yardkle")
+    event = Event.objects.create(league=league, name="Night", date="2026-08-01")
+    players = new_players(run, 5)
+    scopes = [(StandingsScope.EVENT, event.pk), (StandingsScope.LEAGUE, league.pk)]
+    finished: list[int] = []
+    with no_tasks():
+        for action, number in steps:
+            if action == "finish":
+                seated = [players[(number + k) % 5] for k in range(2 + number % 3)]
+                finish(seat(event, seated), number)
+                finished.append(Match.objects.latest("pk").pk)
+            elif action in ("undo", "void") and finished:
+                match_id = finished.pop(number % len(finished))
+                if action == "undo":
+                    game_services.turn_undo(match_id=match_id, undone_by=organizer)
+                else:
+                    game_services.match_void(match_id=match_id, voided_by=organizer)
+            elif action == "refresh":
+                for scope in scopes:
+                    table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
+                    if table is not None:
+                        standings_refresh.standings_refresh(table_id=table.pk)
+    standings_refresh.standings_sweep()
+    kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
+    assert checks.standings_differences(kept) == []
