@@ -53,9 +53,13 @@ def random_seeding(players: Iterable[PlayerId], *, seed: int) -> tuple[PlayerId,
     return tuple(order)
 
 
-def rating_seeding(ratings: Mapping[PlayerId, float]) -> tuple[PlayerId, ...]:
-    """The players by rating, highest first; equal ratings by player id."""
-    return tuple(sorted(checked_participants(ratings), key=lambda p: (-ratings[p], p)))
+def rating_seeding(
+    players: Sequence[PlayerId], ratings: Mapping[PlayerId, float]
+) -> tuple[PlayerId, ...]:
+    """The players in seed order by rating, highest first; players with no rating after the
+    rated ones; equal ratings, and the unrated, in the order given."""
+    given = {player: index for index, player in enumerate(checked_participants(players))}
+    return tuple(sorted(given, key=lambda p: (p not in ratings, -ratings.get(p, 0.0), given[p])))
 
 
 def snake_groups(players: Sequence[PlayerId], groups: int) -> tuple[tuple[PlayerId, ...], ...]:

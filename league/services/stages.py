@@ -140,11 +140,7 @@ def _by_rating(stage: Stage, player_ids: list[int]) -> list[int]:
             league_id=stage.event.league_id, player_id__in=player_ids
         ).values_list("player_id", "ordinal")
     )
-    given = {player: index for index, player in enumerate(player_ids)}
-    return sorted(
-        player_ids,
-        key=lambda p: (p not in ordinals, -ordinals.get(p, 0.0), given[p]),
-    )
+    return list(draw.rating_seeding(player_ids, ordinals))
 
 
 @transaction.atomic

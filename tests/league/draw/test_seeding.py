@@ -52,8 +52,9 @@ def test_random_seeding_is_decided_by_its_seed_alone():
     assert any(random_seeding(players, seed=s) != first for s in range(5))
 
 
-def test_rating_seeding_puts_the_highest_rating_first_and_breaks_ties_by_id():
-    assert rating_seeding({7: 1500.0, 3: 1620.0, 9: 1500.0, 1: 1400.0}) == (3, 7, 9, 1)
+def test_rating_seeding_puts_the_highest_rating_first_then_the_unrated_in_the_order_given():
+    ratings = {7: 1500.0, 3: 1620.0, 9: 1500.0, 1: 1400.0}
+    assert rating_seeding([9, 1, 8, 7, 3, 2], ratings) == (3, 9, 7, 1, 8, 2)
 
 
 @pytest.mark.parametrize(
