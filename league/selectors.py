@@ -6,6 +6,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Match, MatchStatus, Seat
+from league import rating
 from league.models import (
     Event,
     League,
@@ -120,20 +121,23 @@ def leaderboard(league: League) -> dict[str, Any]:
         .order_by("-ordinal", "player_id")
     )
     state = RatingsState.objects.filter(league=league).first()
-    rows: list[dict[str, Any]] = []
-    for position, item in enumerate(ratings, start=1):
-        tied = rows and rows[-1]["ordinal"] == item.ordinal
-        rows.append(
-            {
-                "rank": rows[-1]["rank"] if tied else position,
-                "player": item.player_id,
-                "name": item.player.display_name,
-                "mu": item.mu,
-                "sigma": item.sigma,
-                "ordinal": item.ordinal,
-                "matches": item.matches,
-            }
-        )
+    stored = {item.player_id: item for item in ratings}
+    # Ranked by the one leaderboard rule (league.rating.leaderboard: equal ordinals share).
+    entries = rating.leaderboard(
+        {player: rating.Rating(mu=item.mu, sigma=item.sigma) for player, item in stored.items()}
+    )
+    rows = [
+        {
+            "rank": entry.rank,
+            "player": entry.player,
+            "name": stored[entry.player].player.display_name,
+            "mu": entry.mu,
+            "sigma": entry.sigma,
+            "ordinal": entry.ordinal,
+            "matches": stored[entry.player].matches,
+        }
+        for entry in entries
+    ]
     return {
         "league": league.slug,
         "computed_at": state.computed_at if state else None,
