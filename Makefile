@@ -12,7 +12,7 @@ PORT ?= 8000
 .PHONY: help run test lint bench lock clean
 
 help:
-	@echo "make run    set up .venv, migrate, load demo data, serve on http://$(HOST):$(PORT)"
+	@echo "make run    set up .venv, migrate, build the strategy tables, load demo data, serve on http://$(HOST):$(PORT)"
 	@echo "make test   set up .venv, run the whole test suite, then make lint"
 	@echo "make lint   ruff check, ruff format --check, mypy, import-linter contracts"
 	@echo "make bench  benchmarks (never part of make test)"
