@@ -17,7 +17,13 @@ from dataclasses import dataclass
 import networkx as nx
 
 from league.draw.model import PlayerId, Round, Table
+from league.draw.seating import seat
 from league.draw.seeding import checked_participants, checked_table_size, table_sizes
+
+# CP-SAT's limit per round at tables when the descent may not have found the best seating:
+# deterministic time (about as many seconds on one core), so the same standings always give
+# the same round.
+EXACT_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,38 +142,8 @@ def _pairs(field: _Field, number: int) -> Round:
 
 
 def _tables(field: _Field, number: int, table_size: int) -> Round:
-    count = field.count
-    sizes = table_sizes(count, table_size)
-    fold = _fold(field, sizes)
-    tables: list[list[int]] = [[] for _ in sizes]
-    for position, table in enumerate(fold):
-        tables[table].append(position)
-    most_met = max((max(row) for row in field.met), default=0)
-    pairs = len(sizes) * table_size * (table_size - 1) // 2
-    moved, gap, repeat = _lexicographic([1, field.groups**2, most_met], terms=pairs + count)
-
-    def cost(table: Sequence[int], at: int) -> int:
-        return moved * sum(fold[a] != at for a in table) + sum(
-            repeat * field.met[a][b] + gap * (field.group[a] - field.group[b]) ** 2
-            for a, b in itertools.combinations(table, 2)
-        )
-
-    # Steepest descent over swaps of two players at different tables, until none helps.
-    while True:
-        best_change, best_swap = 0, None
-        for t, u in itertools.combinations(range(len(tables)), 2):
-            one, other = tables[t], tables[u]
-            before = cost(one, t) + cost(other, u)
-            for i, j in itertools.product(range(len(one)), range(len(other))):
-                one[i], other[j] = other[j], one[i]
-                change = cost(one, t) + cost(other, u) - before
-                one[i], other[j] = other[j], one[i]
-                if change < best_change:
-                    best_change, best_swap = change, (t, i, u, j)
-        if best_swap is None:
-            break
-        t, i, u, j = best_swap
-        tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+    sizes = table_sizes(field.count, table_size)
+    tables = seat(field.group, field.met, sizes, _fold(field, sizes), seconds=EXACT_SECONDS)
     seated = sorted(sorted(table) for table in tables)
     return Round(
         number=number,

@@ -193,3 +193,115 @@ def test_a_player_listed_twice_is_refused():
     with pytest.raises(DrawError) as error:
         swiss_round([SwissStanding(1), SwissStanding(1)], number=1)
     assert error.value.code == "duplicate_player"
+
+
+def best_seating(standings: list[SwissStanding], table_size: int) -> tuple[int, int]:
+    """The fewest repeated meetings any seating has, then the least score spread (each
+    table's highest score group minus its lowest, summed), by exhaustive search: seats in
+    standings order, a table left empty tried once per size, branches cut once no better."""
+    sizes = list(table_sizes(len(standings), table_size))
+    scores = sorted({s.score for s in standings}, reverse=True)
+    group = [scores.index(s.score) for s in standings]
+    index = {s.player: i for i, s in enumerate(standings)}
+    met = [[0] * len(standings) for _ in standings]
+    for i, s in enumerate(standings):
+        for q in s.opponents:
+            met[i][index[q]] += 1
+    tables: list[list[int]] = [[] for _ in sizes]
+    best = [(10**9, 10**9)]
+
+    def spread() -> int:
+        return sum(max(group[p] for p in t) - min(group[p] for p in t) for t in tables if t)
+
+    def place(i: int, repeats: int) -> None:
+        if (repeats, spread()) >= best[0]:
+            return
+        if i == len(standings):
+            best[0] = (repeats, spread())
+            return
+        tried = set()
+        for t, table in enumerate(tables):
+            if len(table) == sizes[t] or (not table and sizes[t] in tried):
+                continue
+            if not table:
+                tried.add(sizes[t])
+            table.append(i)
+            place(i + 1, repeats + sum(met[i][q] for q in table[:-1]))
+            table.pop()
+
+    place(0, 0)
+    return best[0]
+
+
+def drawn(round_: Round, standings: list[SwissStanding]) -> tuple[int, int]:
+    """The repeats and score spread of a drawn round, counted as `best_seating` counts."""
+    scores = sorted({s.score for s in standings}, reverse=True)
+    group = {s.player: scores.index(s.score) for s in standings}
+    opponents = {s.player: Counter(s.opponents) for s in standings}
+    repeats = sum(opponents[a][b] for a, b in (p for p in map(tuple, pairs_of(round_))))
+    spread = sum(
+        max(group[p] for p in t.players) - min(group[p] for p in t.players) for t in round_.tables
+    )
+    return repeats, spread
+
+
+def standings_after(players: list[int], rounds: list[Round], rng: random.Random):
+    """Standings after these rounds with random scores (0 to 3 a round, so groups mix)."""
+    score = dict.fromkeys(players, 0)
+    for _ in rounds:
+        for p in players:
+            score[p] += rng.randint(0, 3)
+    met = {
+        p: tuple(q for r in rounds for t in r.tables if p in t.players for q in t.players if q != p)
+        for p in players
+    }
+    return sorted(
+        (SwissStanding(p, score[p], met[p]) for p in players), key=lambda s: (-s.score, s.player)
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    count=st.integers(5, 11),
+    table_size=st.integers(3, 5),
+    played=st.integers(1, 4),
+    seed=st.integers(0, 2**16),
+)
+def test_tables_have_the_fewest_repeats_then_the_least_spread_of_any_seating(
+    count, table_size, played, seed
+):
+    # Exhaustive search proves the seating best on small fields with random histories.
+    rng = random.Random(seed)
+    players = list(range(count))
+    rounds = []
+    for number in range(1, played + 1):
+        order = players[:]
+        rng.shuffle(order)
+        rounds.append(
+            swiss_round([SwissStanding(p) for p in order], number=number, table_size=table_size)
+        )
+    standings = standings_after(players, rounds, rng)
+    round_ = swiss_round(standings, number=played + 1, table_size=table_size)
+    assert drawn(round_, standings) == best_seating(standings, table_size)
+
+
+def test_a_long_swiss_of_nine_at_tables_of_four_is_seated_as_well_as_any_seating_can_be():
+    # Every round of an 8-round Swiss of 9 players (repeats unavoidable from round 4 on) has
+    # the fewest repeats, then the least spread, that exhaustive search finds.
+    players = list(range(1, 10))
+    played, _, drawn_from = play_swiss(players, 8, 4, random.Random(9))
+    for round_, before in zip(played, drawn_from, strict=True):
+        assert drawn(round_, before) == best_seating(before, 4)
+
+
+@pytest.mark.parametrize(("count", "table_size", "rounds"), [(13, 4, 6), (16, 4, 6), (14, 3, 8)])
+def test_a_long_swiss_at_tables_repeats_no_meeting_while_a_seating_without_one_exists(
+    count, table_size, rounds
+):
+    # The case of issue 20 (13 players at tables of 4 kept avoidable repeats), played until
+    # repeats cannot be avoided any more.
+    players = list(range(1, count + 1))
+    played, _, drawn_from = play_swiss(players, rounds, table_size, random.Random(count))
+    for round_, before in zip(played, drawn_from, strict=True):
+        repeats, _ = drawn(round_, before)
+        assert not repeats or not repeat_free_seating_exists(before, table_size)

@@ -1,0 +1,246 @@
+"""Seating a Swiss round at tables of 3 to 5 (docs/draw.md, "Swiss").
+
+Players are standings positions 0, 1, ... (best first), each in a score group (0 is the
+highest score). A seating is judged, most important first, by
+
+1. repeats: for every two players at one table, how often they met before;
+2. spread: for every table, its highest score group minus its lowest, summed;
+3. moved: how many players sit elsewhere than the fold put them.
+
+The fold is the start; a descent swaps two players at different tables while a swap makes
+the seating better. When the result is not provably the best on the first two counts (no
+repeat, and the spread of the best cut of the standings into tables, which is the least any
+seating can have), CP-SAT re-seats the tables with a time limit: all of them for a field of
+up to `EXACT_PLAYERS` players, else those with a repeat and their neighbours in the standings.
+"""
+
+import itertools
+from collections.abc import Sequence
+from functools import lru_cache
+
+import networkx as nx
+
+# Fields up to this size go to CP-SAT whole; larger ones by neighbourhoods of tables.
+EXACT_PLAYERS = 64
+# Tables either side of a table with a repeat that CP-SAT may re-seat with it.
+_NEIGHBOURS = 4
+# Tables apart (in standings order) that the descent tries swaps between; tables with a
+# repeat try every table.
+_SWAP_REACH = 3
+
+
+class Seating:
+    """Tables of standings positions, with the cost of each."""
+
+    def __init__(
+        self,
+        groups: Sequence[int],
+        met: Sequence[Sequence[int]],
+        fold: Sequence[int],
+        table_count: int,
+    ) -> None:
+        self.groups, self.met, self.fold = groups, met, fold
+        self.tables: list[list[int]] = [[] for _ in range(table_count)]
+        for position, table in enumerate(fold):
+            self.tables[table].append(position)
+        count = len(groups)
+        spread_most = table_count * (max(groups, default=0) + 1)
+        self.spread_weight = count + 1
+        self.repeat_weight = (spread_most + 1) * self.spread_weight
+
+    def table_cost(self, table: Sequence[int], at: int) -> int:
+        """The weighted cost of one table (`at` is its index, for the players moved)."""
+        met, groups = self.met, self.groups
+        repeats = 0
+        for a, b in itertools.combinations(table, 2):
+            repeats += met[a][b]
+        scores = [groups[p] for p in table]
+        moved = sum(self.fold[p] != at for p in table)
+        return (
+            repeats * self.repeat_weight + (max(scores) - min(scores)) * self.spread_weight + moved
+        )
+
+    def counts(self) -> tuple[int, int, int]:
+        """Repeats, spread and moved of the whole seating."""
+        repeats = sum(
+            self.met[a][b] for table in self.tables for a, b in itertools.combinations(table, 2)
+        )
+        spread = sum(
+            max(self.groups[p] for p in table) - min(self.groups[p] for p in table)
+            for table in self.tables
+        )
+        moved = sum(self.fold[p] != t for t, table in enumerate(self.tables) for p in table)
+        return repeats, spread, moved
+
+    def has_repeat(self, t: int) -> bool:
+        return any(self.met[a][b] for a, b in itertools.combinations(self.tables[t], 2))
+
+    def descend(self) -> None:
+        """Swap two players at different tables, the best swap between two tables at a time,
+        while a swap lowers the cost; deterministic."""
+        tables = self.tables
+        costs = [self.table_cost(table, t) for t, table in enumerate(tables)]
+        better = True
+        while better:
+            better = False
+            for t, u in self._table_pairs():
+                one, other = tables[t], tables[u]
+                before = costs[t] + costs[u]
+                best = (0, -1, -1, 0, 0)
+                for i, j in itertools.product(range(len(one)), range(len(other))):
+                    one[i], other[j] = other[j], one[i]
+                    one_cost, other_cost = self.table_cost(one, t), self.table_cost(other, u)
+                    one[i], other[j] = other[j], one[i]
+                    change = one_cost + other_cost - before
+                    if change < best[0]:
+                        best = (change, i, j, one_cost, other_cost)
+                change, i, j, one_cost, other_cost = best
+                if change < 0:
+                    one[i], other[j] = other[j], one[i]
+                    costs[t], costs[u] = one_cost, other_cost
+                    better = True
+
+    def _table_pairs(self) -> list[tuple[int, int]]:
+        count = len(self.tables)
+        repeating = [self.has_repeat(t) for t in range(count)]
+        return [
+            (t, u)
+            for t, u in itertools.combinations(range(count), 2)
+            if u - t <= _SWAP_REACH or repeating[t] or repeating[u]
+        ]
+
+    def reseat(self, chosen: Sequence[int], *, seconds: float) -> None:
+        """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
+        worker, a deterministic time limit), on repeats and spread; keep the result if it is
+        better, its tables matched to the fold's to move as few players as possible."""
+        from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
+
+        chosen = sorted(chosen, key=lambda t: (-len(self.tables[t]), t))
+        players = sorted(p for t in chosen for p in self.tables[t])
+        sizes = [len(self.tables[t]) for t in chosen]
+        slots = range(len(chosen))
+        model = cp_model.CpModel()
+        at = {(p, s): model.new_bool_var(f"x{p}_{s}") for p in players for s in slots}
+        for p in players:
+            model.add_exactly_one(at[p, s] for s in slots)
+        for s in slots:
+            model.add(sum(at[p, s] for p in players) == sizes[s])
+            if s and sizes[s] == sizes[s - 1]:
+                # Tables of one size are interchangeable: order them by their first player.
+                for i, p in enumerate(players):
+                    model.add(at[p, s] <= sum(at[q, s - 1] for q in players[:i]))
+        hint = sorted(
+            (sorted(self.tables[t]) for t in chosen), key=lambda table: (-len(table), table)
+        )
+        for s, table in enumerate(hint):
+            for p in players:
+                model.add_hint(at[p, s], p in table)
+        terms = []
+        for a, b in itertools.combinations(players, 2):
+            if self.met[a][b]:
+                together = model.new_bool_var(f"r{a}_{b}")
+                for s in slots:
+                    model.add_bool_or([~at[a, s], ~at[b, s], together])
+                terms.append(self.repeat_weight * self.met[a][b] * together)
+        # A table's spread is the sum of the gaps between score groups that it straddles
+        # (someone on either side): a linear form that CP-SAT's relaxation bounds well.
+        levels = sorted({self.groups[p] for p in players})
+        for s in slots:
+            for low, high in itertools.pairwise(levels):
+                below, above = model.new_bool_var(""), model.new_bool_var("")
+                straddles = model.new_bool_var(f"s{s}_{high}")
+                for p in players:
+                    model.add_implication(at[p, s], below if self.groups[p] <= low else above)
+                model.add_bool_or([~below, ~above, straddles])
+                terms.append(self.spread_weight * (high - low) * straddles)
+        model.minimize(sum(terms))
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 20
+        solver.parameters.max_deterministic_time = seconds
+        status = solver.solve(model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return
+        seated = [[p for p in players if solver.boolean_value(at[p, s])] for s in slots]
+        placed = self._matched_to_fold(seated, chosen)
+        before = sum(self.table_cost(self.tables[t], t) for t in chosen)
+        after = sum(self.table_cost(placed[t], t) for t in chosen)
+        if after < before:
+            for t in chosen:
+                self.tables[t] = placed[t]
+
+    def _matched_to_fold(
+        self, seated: Sequence[list[int]], chosen: Sequence[int]
+    ) -> dict[int, list[int]]:
+        """The new tables given to the chosen table numbers (of their size) so that as many
+        players as possible stay at the table the fold gave them."""
+        graph: nx.Graph[tuple[str, int]] = nx.Graph()
+        for s, table in enumerate(seated):
+            for t in chosen:
+                if len(self.tables[t]) == len(table):
+                    stay = sum(self.fold[p] == t for p in table)
+                    graph.add_edge(("new", s), ("old", t), weight=stay + 1)
+        matching: set[tuple[tuple[str, int], tuple[str, int]]] = nx.max_weight_matching(
+            graph, maxcardinality=True
+        )
+        placed = {}
+        for one, other in matching:
+            new, old = (one, other) if one[0] == "new" else (other, one)
+            placed[old[1]] = seated[new[1]]
+        return placed
+
+
+def least_spread(groups: Sequence[int], sizes: Sequence[int]) -> int:
+    """The least total spread any seating at tables of these sizes can have: that of the best
+    cut of the standings (in score order) into consecutive tables. Un-crossing two tables
+    whose score ranges overlap never widens them, so some best seating is such a cut."""
+    large, small = sizes[0], sizes[-1]
+    many_large = sum(1 for size in sizes if size == large) if large != small else len(sizes)
+    return _least_spread(tuple(groups), large, small, many_large, len(sizes))
+
+
+@lru_cache(maxsize=64)
+def _least_spread(groups: tuple[int, ...], large: int, small: int, many: int, tables: int) -> int:
+    # best[j]: the least spread of the first i tables with j of them large (i implied).
+    infinity = 10**9
+    best = [0] + [infinity] * many
+    for i in range(tables):
+        grown = [infinity] * (many + 1)
+        for j in range(min(i, many) + 1):
+            if best[j] == infinity:
+                continue
+            start = j * large + (i - j) * small
+            for size, k in ((large, j + 1), (small, j)):
+                if k > many or (i + 1 - k) > tables - many or start + size > len(groups):
+                    continue
+                width = groups[start + size - 1] - groups[start]
+                grown[k] = min(grown[k], best[j] + width)
+        best = grown
+    return best[many]
+
+
+def seat(
+    groups: Sequence[int],
+    met: Sequence[Sequence[int]],
+    sizes: Sequence[int],
+    fold: Sequence[int],
+    *,
+    seconds: float,
+) -> list[list[int]]:
+    """Tables of standings positions for one Swiss round (see the module's docstring)."""
+    seating = Seating(groups, met, fold, len(sizes))
+    seating.descend()
+    repeats, spread, _ = seating.counts()
+    if repeats == 0 and spread == least_spread(groups, sizes):
+        return seating.tables
+    count = len(seating.tables)
+    if len(groups) <= EXACT_PLAYERS:
+        seating.reseat(range(count), seconds=seconds)
+    else:
+        # Large fields: each table with a repeat and its neighbours, a share of the time each.
+        repeating = [t for t in range(count) if seating.has_repeat(t)]
+        for t in repeating:
+            window = range(max(0, t - _NEIGHBOURS), min(count, t + _NEIGHBOURS + 1))
+            seating.reseat(window, seconds=seconds / len(repeating))
+    seating.descend()  # fewer players moved from the fold, where that costs nothing above
+    return seating.tables
