@@ -5,7 +5,10 @@ from collections import Counter
 
 import pytest
 
-from league.draw import DrawError, Round, group_round_robin, round_robin, snake_groups
+from league.draw import DrawError, Round, group_round_robin, round_robin, snake_groups, table_sizes
+from league.draw.catalogue import SCHEDULES
+from league.draw.covering import counting_bound, exact, greedy, shorten
+from league.draw.designs import exact_schedule
 
 
 def meetings(rounds: tuple[Round, ...]) -> Counter[frozenset[int]]:
@@ -95,3 +98,107 @@ def test_a_round_robin_needs_two_players():
     with pytest.raises(DrawError) as error:
         round_robin([1])
     assert error.value.code == "too_few_players"
+
+
+FIELDS = [(count, size) for size in (3, 4, 5) for count in range(3, 25)]
+
+
+@pytest.mark.parametrize(("count", "table_size"), FIELDS)
+def test_every_field_up_to_24_meets_every_pair_in_no_fewer_rounds_than_the_bound(count, table_size):
+    players = list(range(count))
+    rounds = round_robin(players, table_size=table_size)
+    assert_valid_round_robin(players, rounds, table_size)
+    for round_ in rounds:
+        assert sorted((len(t.players) for t in round_.tables), reverse=True) == list(
+            table_sizes(count, table_size)
+        )
+    sizes = table_sizes(count, table_size)
+    if len(sizes) > 1:
+        assert len(rounds) >= counting_bound(count, sizes)
+
+
+@pytest.mark.parametrize(("count", "tables"), sorted(SCHEDULES))
+def test_the_catalogue_holds_what_it_claims(count, tables):
+    fewest, even, _ = SCHEDULES[count, tables]
+    size = -(-count // tables)
+    sizes = table_sizes(count, size)
+    rounds = round_robin(list(range(count)), table_size=size)
+    assert len(sizes) == tables
+    if fewest == "bound":
+        assert len(rounds) == counting_bound(count, sizes)
+    if even == "arithmetic":
+        met = meetings(rounds)
+        total = sum(met.values())
+        pairs = count * (count - 1) // 2
+        assert max(met.values()) == -(-total // pairs)
+
+
+@pytest.mark.parametrize(
+    ("count", "table_size", "rounds"),
+    [
+        (6, 3, 4),  # 3 rounds are impossible (below)
+        (8, 3, 4),  # issue 20: every pair exactly once, 5 before
+        (10, 5, 4),  # issue 20: 5 before
+        (7, 4, 3),  # issue 20: 4 before
+        (7, 5, 3),
+        (14, 3, 7),  # Kirkman's 15 without one
+        (15, 3, 7),  # Kirkman's schoolgirls, 8 before
+        (20, 3, 10),
+        (21, 3, 10),
+        (15, 4, 5),  # the affine plane of order 4 without one seat
+        (24, 5, 6),  # the affine plane of order 5 without one seat
+    ],
+)
+def test_fields_named_in_issue_20_take_the_fewest_rounds_possible(count, table_size, rounds):
+    assert len(round_robin(list(range(count)), table_size=table_size)) == rounds
+
+
+@pytest.mark.parametrize(("count", "table_size"), [(6, 3), (10, 5)])
+def test_cp_sat_proves_one_round_fewer_impossible_for_small_fields(count, table_size):
+    sizes = table_sizes(count, table_size)
+    assert exact(count, sizes, counting_bound(count, sizes), seconds=10).status == "none"
+
+
+@pytest.mark.parametrize(
+    ("count", "table_size"),
+    [
+        (8, 3),
+        (9, 3),
+        (14, 3),
+        (15, 3),
+        (20, 3),
+        (21, 3),
+        (26, 3),
+        (27, 3),
+        (15, 4),
+        (16, 4),
+        (63, 4),
+        (64, 4),
+        (16, 5),
+        (24, 5),
+        (25, 5),
+        (125, 5),
+    ],
+)
+def test_known_designs_meet_every_pair_exactly_once(count, table_size):
+    schedule = exact_schedule(count, table_sizes(count, table_size))
+    assert schedule is not None
+    rounds = round_robin(list(range(count)), table_size=table_size)
+    assert_valid_round_robin(list(range(count)), rounds, table_size)
+    assert set(meetings(rounds).values()) == {1}
+
+
+@pytest.mark.parametrize(("count", "table_size"), [(29, 4), (31, 3), (38, 5)])
+def test_fields_beyond_the_catalogue_are_searched_and_meet_every_pair(count, table_size):
+    players = list(range(count))
+    rounds = round_robin(players, table_size=table_size)
+    assert_valid_round_robin(players, rounds, table_size)
+    sizes = table_sizes(count, table_size)
+    assert len(rounds) <= len(greedy(count, sizes))
+
+
+def test_shortening_drops_rounds_from_a_greedy_schedule():
+    sizes = table_sizes(25, 3)
+    start = greedy(25, sizes)
+    shorter = shorten(start, 25, seed="test", steps=20_000)
+    assert len(shorter) < len(start)

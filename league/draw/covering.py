@@ -1,0 +1,427 @@
+"""Searches for round robins at tables where no known design fits (docs/draw.md, "Round robin
+and groups"): schedules of a given number of rounds, every round seating everyone at tables of
+given sizes, in which every pair of seats meets at least once, then as evenly as possible.
+
+- `anneal`: a seeded simulated annealing, pure Python and deterministic for its arguments.
+  First it seeks a schedule in which every pair meets (the cost is the number of pairs that
+  have not); then, never leaving a pair unmet, it evens out the meetings.
+- `greedy`: for large fields, round after round, each table filled with the players who have
+  met fewest of those already seated there. Fast, never optimal.
+- `exact`: CP-SAT (OR-Tools), which either finds a schedule of that many rounds, with the
+  fewest meetings of the most-met pair, or proves there is none. Used ahead of time by
+  `league.draw.make_schedules` for the catalogue of small fields.
+
+Schedules are rounds of tables of seat numbers (0 is seed 1), larger tables first.
+"""
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from league.draw.designs import Schedule
+
+# Annealing temperatures at the first and last step: hot enough to climb out of a local
+# minimum early, cold enough to settle at the end.
+_HEAT = 0.6
+_COOL = 0.05
+# How fast a pair's cost grows with each meeting past the first while evening out: steep, so
+# that the most-met pair counts first (a pair meeting three times costs more than three pairs
+# meeting twice).
+_GROWTH = 4
+
+
+def counting_bound(count: int, sizes: Sequence[int]) -> int:
+    """The fewest rounds that could let every pair meet: enough table seats for all pairs, and
+    enough for a player always at the largest table to meet everyone."""
+    pairs = count * (count - 1) // 2
+    per_round = sum(size * (size - 1) // 2 for size in sizes)
+    return max(-(-pairs // per_round), -(-(count - 1) // (sizes[0] - 1)))
+
+
+def meetings(count: int, schedule: Schedule) -> list[list[int]]:
+    """How often each pair of seats meets in `schedule`."""
+    met = [[0] * count for _ in range(count)]
+    for tables in schedule:
+        for table in tables:
+            for a, b in itertools.combinations(table, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+    return met
+
+
+def spread(count: int, schedule: Schedule) -> tuple[int, int]:
+    """The fewest and the most meetings of any pair."""
+    met = meetings(count, schedule)
+    counts = [met[a][b] for a, b in itertools.combinations(range(count), 2)]
+    return min(counts), max(counts)
+
+
+def profile(count: int, schedule: Schedule) -> tuple[int, ...]:
+    """How many pairs meet 0, 1, 2, ... times: of two schedules meeting every pair, the more
+    even has fewer pairs at its highest count (compare these reversed)."""
+    met = meetings(count, schedule)
+    counts = [met[a][b] for a, b in itertools.combinations(range(count), 2)]
+    return tuple(counts.count(m) for m in range(max(counts) + 1))
+
+
+def evenness(count: int, schedule: Schedule) -> tuple[int, ...]:
+    """A sort key, smaller is more even: pairs at the highest count, then the next, and so on
+    (a schedule with an unmet pair comes after every one without)."""
+    counts = profile(count, schedule)
+    return (counts[0], len(counts), *reversed(counts))
+
+
+def encode(schedule: Schedule, count: int) -> tuple[str, ...]:
+    """Each round as one letter per seat: the table it sits at (a is the round's first)."""
+    rounds = []
+    for tables in schedule:
+        letters = ["?"] * count
+        for index, table in enumerate(sorted(tables, key=lambda t: (-len(t), min(t)))):
+            for seat in table:
+                letters[seat] = "abcdefghijklmnopqrstuvwxyz"[index]
+        rounds.append("".join(letters))
+    return tuple(rounds)
+
+
+def decode(rounds: Sequence[str]) -> Schedule:
+    """The schedule `encode` wrote."""
+    return tuple(
+        tuple(
+            tuple(seat for seat, letter in enumerate(line) if letter == table)
+            for table in sorted(set(line))
+        )
+        for line in rounds
+    )
+
+
+def anneal(
+    count: int,
+    sizes: Sequence[int],
+    rounds: int,
+    *,
+    seed: str,
+    steps: int,
+    most: int | None = None,
+) -> Schedule | None:
+    """A schedule of `rounds` rounds in which every pair meets (and, with `most`, none more
+    than `most` times), made as even as the search finds, or None when the search finds none
+    within `steps` swaps. Deterministic for its arguments (the generator is seeded from
+    `seed`)."""
+    search = _Annealing(count, sizes, rounds, random.Random(seed))  # noqa: S311 - a search
+    if not search.cover(steps, most=most):
+        return None
+    if most is None:
+        search.even_out(steps)
+    return search.schedule()
+
+
+def shorten(schedule: Schedule, count: int, *, seed: str, steps: int) -> Schedule:
+    """`schedule` with as many rounds fewer as annealing finds, one at a time (each search
+    starts from the schedule without its last round, `steps` swaps), then evened out."""
+    rng = random.Random(seed)  # noqa: S311 - a search
+    sizes = [len(table) for table in schedule[0]]
+    best = _Annealing(count, sizes, len(schedule), rng)
+    best.start_from(schedule)
+    while best.rounds > 1:
+        search = _Annealing(count, sizes, best.rounds - 1, rng)
+        search.start_from(best.tables_as_schedule()[:-1])
+        if not search.cover(steps):
+            break
+        best = search
+    best.even_out(steps)
+    return best.schedule()
+
+
+class _Annealing:
+    """The state of a search: the rounds' tables, where each seat sits and who met whom."""
+
+    def __init__(self, count: int, sizes: Sequence[int], rounds: int, rng: random.Random) -> None:
+        self.count, self.rounds, self.rng = count, rounds, rng
+        starts = list(itertools.accumulate(sizes, initial=0))
+        self.tables: list[list[list[int]]] = []
+        for _ in range(rounds):
+            order = list(range(count))
+            rng.shuffle(order)
+            self.tables.append([order[a:b] for a, b in itertools.pairwise(starts)])
+        self._index()
+
+    def start_from(self, schedule: Schedule) -> None:
+        """Start from these rounds instead of random ones."""
+        self.tables = [[list(table) for table in tables] for tables in schedule]
+        self._index()
+
+    def _index(self) -> None:
+        count, rounds = self.count, self.rounds
+        self.at = [[0] * count for _ in range(rounds)]
+        for r, tables in enumerate(self.tables):
+            for t, table in enumerate(tables):
+                for seat in table:
+                    self.at[r][seat] = t
+        self.met = meetings(count, self.tables_as_schedule())
+        self.unmet = sum(
+            1 for a, b in itertools.combinations(range(count), 2) if not self.met[a][b]
+        )
+
+    def tables_as_schedule(self) -> Schedule:
+        return tuple(tuple(tuple(table) for table in tables) for tables in self.tables)
+
+    def schedule(self) -> Schedule:
+        return tuple(
+            tuple(sorted((tuple(sorted(t)) for t in tables), key=lambda t: (-len(t), t)))
+            for tables in self.tables
+        )
+
+    def _pick(self) -> tuple[int, int, int, int, int]:
+        """A random swap: a round, two tables of it and a seat at each."""
+        rng = self.rng
+        r = rng.randrange(self.rounds)
+        tables = self.tables[r]
+        a = rng.randrange(self.count)
+        t = self.at[r][a]
+        u = rng.randrange(len(tables) - 1)
+        u += u >= t
+        j = rng.randrange(len(tables[u]))
+        return r, t, tables[t].index(a), u, j
+
+    def _swap(self, r: int, t: int, i: int, u: int, j: int) -> None:
+        one, other = self.tables[r][t], self.tables[r][u]
+        a, b = one[i], other[j]
+        met = self.met
+        for z in one:
+            if z != a:
+                met[a][z] -= 1
+                met[z][a] -= 1
+                met[b][z] += 1
+                met[z][b] += 1
+        for z in other:
+            if z != b:
+                met[b][z] -= 1
+                met[z][b] -= 1
+                met[a][z] += 1
+                met[z][a] += 1
+        one[i], other[j] = b, a
+        self.at[r][a], self.at[r][b] = u, t
+
+    def cover(self, steps: int, *, most: int | None = None) -> bool:
+        """Anneal the number of unmet pairs down to none, and with `most` also every meeting
+        of a pair past `most`; whether it got there."""
+        heat, cooling = _HEAT, (_COOL / _HEAT) ** (1 / max(steps, 1))
+        met, rng = self.met, self.rng
+        cap = self.rounds + 1 if most is None else most
+        excess = sum(
+            max(0, met[a][b] - cap) for a, b in itertools.combinations(range(self.count), 2)
+        )
+        for _ in range(steps):
+            if not self.unmet and not excess:
+                return True
+            heat *= cooling
+            r, t, i, u, j = self._pick()
+            one, other = self.tables[r][t], self.tables[r][u]
+            a, b = one[i], other[j]
+            unmet = over = 0
+            for x, y, table in ((a, b, one), (b, a, other)):
+                for z in table:
+                    if z != x:
+                        unmet += (met[x][z] == 1) - (met[y][z] == 0)
+                        over += (met[y][z] >= cap) - (met[x][z] > cap)
+            change = unmet + over
+            if change <= 0 or rng.random() < math.exp(-change / heat):
+                self._swap(r, t, i, u, j)
+                self.unmet += unmet
+                excess += over
+        return not self.unmet and not excess
+
+    def even_out(self, steps: int) -> None:
+        """Anneal the spread of meetings down: a pair's cost grows steeply with each meeting
+        past the first, and an unmet pair costs more than a pair meeting three times (the
+        search may pass through such schedules). Keeps the best schedule seen that meets every
+        pair."""
+        growth = [_GROWTH ** (m - 1) - 1 for m in range(1, self.rounds + 2)]
+        cost_of = [growth[2] + 1, *growth]
+        met, rng, count = self.met, self.rng, self.count
+        pairs = count * (count - 1) // 2
+        total = sum(met[a][b] for a, b in itertools.combinations(range(count), 2))
+        even, extra = divmod(total, pairs)
+        floor = (pairs - extra) * cost_of[even] + extra * cost_of[even + 1]
+        cost = sum(cost_of[met[a][b]] for a, b in itertools.combinations(range(count), 2))
+        best = (cost, [[list(t) for t in tables] for tables in self.tables])
+        heat = float(cost_of[2])
+        cooling = (_COOL / heat) ** (1 / max(steps, 1))
+        for _ in range(steps):
+            if best[0] == floor:
+                break
+            heat *= cooling
+            r, t, i, u, j = self._pick()
+            one, other = self.tables[r][t], self.tables[r][u]
+            a, b = one[i], other[j]
+            change = uncovered = 0
+            for x, y, table in ((a, b, one), (b, a, other)):
+                for z in table:
+                    if z != x:
+                        change += cost_of[met[x][z] - 1] - cost_of[met[x][z]]
+                        change += cost_of[met[y][z] + 1] - cost_of[met[y][z]]
+                        uncovered += (met[x][z] == 1) - (met[y][z] == 0)
+            if change <= 0 or rng.random() < math.exp(-change / heat):
+                self._swap(r, t, i, u, j)
+                cost += change
+                self.unmet += uncovered
+                if cost < best[0] and not self.unmet:
+                    best = (cost, [[list(t) for t in tables] for tables in self.tables])
+        self.tables = best[1]
+        self.met = meetings(count, self.tables_as_schedule())
+        self.unmet = 0
+
+
+def greedy(count: int, sizes: Sequence[int]) -> Schedule:
+    """Rounds until every pair has met: each table of a round starts from the free seat with
+    the most pairs still to meet, then takes, one at a time, the free seat that has not met
+    the most of those already seated (ties: more pairs still to meet, then the lower seat).
+    Every round meets at least one new pair, so it ends."""
+    unmet = np.ones((count, count), dtype=np.int64)
+    np.fill_diagonal(unmet, 0)
+    left = unmet.sum(axis=1)
+    # Keys as one integer: seats not yet met at the table first, then pairs still to meet.
+    scale = count + 1
+    rounds: list[tuple[tuple[int, ...], ...]] = []
+    while left.any():
+        taken = np.zeros(count, dtype=bool)
+        tables = []
+        for size in sizes:
+            first = int(np.argmax(np.where(taken, -1, left)))
+            table, taken[first] = [first], True
+            at_table = unmet[:, first].copy()
+            while len(table) < size:
+                pick = int(np.argmax(np.where(taken, -1, at_table * scale + left)))
+                table.append(pick)
+                taken[pick] = True
+                at_table += unmet[:, pick]
+            seats = np.array(table)
+            left[seats] -= unmet[np.ix_(seats, seats)].sum(axis=1)
+            unmet[np.ix_(seats, seats)] = 0
+            tables.append(tuple(sorted(table)))
+        rounds.append(tuple(tables))
+    return tuple(rounds)
+
+
+@dataclass(frozen=True, slots=True)
+class ExactResult:
+    """What CP-SAT said about a number of rounds: `found` (a schedule, the most-met pair
+    as few times as it could prove or find), `none` (proved impossible), `unknown` (time up)."""
+
+    status: Literal["found", "none", "unknown"]
+    schedule: Schedule | None = None
+    proved_even: bool = False
+
+
+def exact(
+    count: int,
+    sizes: Sequence[int],
+    rounds: int,
+    *,
+    seconds: float,
+    hint: Schedule | None = None,
+    most_meetings: int | None = None,
+) -> ExactResult:
+    """CP-SAT on the schedule of `rounds` rounds: every seat at one table a round, tables of
+    `sizes`, every pair meeting at least once (and at most `most_meetings` times, when given),
+    and the most-met pair meeting as few times as possible. One worker and a fixed seed.
+
+    Symmetry is broken the usual way: round 1 is fixed (seats in order), and tables of equal
+    size in a round are ordered by their lowest seat."""
+    from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
+
+    model = cp_model.CpModel()
+    tables = range(len(sizes))
+    seat_at = {
+        (r, p, t): model.new_bool_var(f"x{r}_{p}_{t}")
+        for r in range(rounds)
+        for p in range(count)
+        for t in tables
+    }
+    for r in range(rounds):
+        for p in range(count):
+            model.add_exactly_one(seat_at[r, p, t] for t in tables)
+        for t in tables:
+            model.add(sum(seat_at[r, p, t] for p in range(count)) == sizes[t])
+        if r > 0:
+            for t in tables[1:]:
+                if sizes[t] == sizes[t - 1]:
+                    for p in range(count):
+                        model.add(seat_at[r, p, t] <= sum(seat_at[r, q, t - 1] for q in range(p)))
+    first = [t for t, size in enumerate(sizes) for _ in range(size)]
+    for p in range(count):
+        model.add(seat_at[0, p, first[p]] == 1)
+    top = model.new_int_var(1, most_meetings or rounds, "top")
+    pair_counts = []
+    for p, q in itertools.combinations(range(count), 2):
+        together = []
+        for r in range(rounds):
+            for t in tables:
+                both = model.new_bool_var(f"m{r}_{p}_{q}_{t}")
+                model.add_bool_and([seat_at[r, p, t], seat_at[r, q, t]]).only_enforce_if(both)
+                model.add_bool_or([~seat_at[r, p, t], ~seat_at[r, q, t]]).only_enforce_if(~both)
+                together.append(both)
+        model.add(sum(together) >= 1)
+        model.add(sum(together) <= top)
+        pair_counts.append(sum(together))
+    model.minimize(top)
+    if hint is not None:
+        for r, round_tables in enumerate(_canonical(hint)):
+            for t, table in enumerate(round_tables):
+                for p in range(count):
+                    model.add_hint(seat_at[r, p, t], p in table)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 20
+    solver.parameters.max_time_in_seconds = seconds / 2
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return ExactResult("none")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ExactResult("unknown")
+    proved = status == cp_model.OPTIMAL
+    found = {var: solver.boolean_value(var) for var in seat_at.values()}
+    # Then, the most-met count fixed, as few pairs as possible meeting that often.
+    most = int(solver.value(top))
+    model.clear_hints()  # type: ignore[no-untyped-call]
+    for var, value in found.items():
+        model.add_hint(var, value)
+    model.add(top == most)
+    at_top = []
+    for meetings_of_pair in pair_counts:
+        high = model.new_bool_var("")
+        model.add(meetings_of_pair <= most - 1 + high)
+        at_top.append(high)
+    model.minimize(sum(at_top))
+    second = solver.solve(model)
+    if second in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        proved = proved and second == cp_model.OPTIMAL
+        found = {var: solver.boolean_value(var) for var in seat_at.values()}
+    else:
+        proved = False
+    schedule = tuple(
+        tuple(tuple(p for p in range(count) if found[seat_at[r, p, t]]) for t in tables)
+        for r in range(rounds)
+    )
+    return ExactResult("found", schedule, proved_even=proved)
+
+
+def _canonical(schedule: Schedule) -> Schedule:
+    """`schedule` relabelled so that its first round seats 0, 1, 2, ... in table order and each
+    round's tables are in the order the exact model expects (equal sizes by lowest seat)."""
+    relabel = {
+        seat: new for new, seat in enumerate(s for table in _ordered(schedule[0]) for s in table)
+    }
+    return tuple(
+        _ordered(tuple(tuple(sorted(relabel[s] for s in t)) for t in tables)) for tables in schedule
+    )
+
+
+def _ordered(tables: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """A round's tables as the exact model orders them: larger first, then by lowest seat."""
+    return tuple(sorted(tables, key=lambda t: (-len(t), min(t))))

@@ -1,0 +1,285 @@
+"""The catalogue of round-robin schedules at tables for small fields, and the table of how good
+they are (docs/draw.md, "Round robin and groups").
+
+    python -m league.draw.make_schedules table            # the table in docs/draw.md (quick)
+    python -m league.draw.make_schedules search [--seconds S] [--only N/K ...] [--again]
+
+`search` fills `league/draw/catalogue.py` for 3 to 24 players at tables of 3, 4 and 5 where no
+known design fits (hours on one core; fields already there are kept unless `--again`, and a
+field is only replaced by a better schedule): from the counting bound up, a number of rounds
+is tried by simulated annealing (several seeds) and then CP-SAT, which may also prove it
+impossible; the schedule found is then evened out by CP-SAT (the most-met pair as few times
+as possible, then as few pairs at that count). `table` reads the designs and the catalogue
+and prints, for every field, the rounds and the spread of meetings next to their lower bounds.
+"""
+
+import argparse
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from league.draw import catalogue
+from league.draw.covering import (
+    anneal,
+    counting_bound,
+    decode,
+    encode,
+    evenness,
+    exact,
+    profile,
+)
+from league.draw.designs import Schedule, exact_schedule
+from league.draw.seeding import table_sizes
+
+COUNTS = range(3, 25)
+TABLE_SIZES = (3, 4, 5)
+CATALOGUE = Path(__file__).with_name("catalogue.py")
+_ANNEAL_SEEDS = 4
+_ANNEAL_STEPS = 600_000
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A field: how many players, at tables of how many, and the table sizes of every round."""
+
+    count: int
+    table_size: int
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return table_sizes(self.count, self.table_size)
+
+    @property
+    def bound(self) -> int:
+        """The counting bound on rounds (1 for a single table)."""
+        return 1 if len(self.sizes) == 1 else counting_bound(self.count, self.sizes)
+
+
+def even_floor(count: int, schedule: Schedule) -> tuple[int, int]:
+    """The most meetings of a pair, and how many pairs meet that often, if the schedule's
+    meetings were shared out as evenly as arithmetic allows (every pair at least once)."""
+    pairs = count * (count - 1) // 2
+    total = sum(len(t) * (len(t) - 1) // 2 for tables in schedule for t in tables)
+    even, extra = divmod(total, pairs)
+    return (even + 1, extra) if extra else (even, pairs)
+
+
+def known(field: Field) -> tuple[Schedule, str, str] | None:
+    """The schedule the draw uses for this field, how its rounds are known to be the fewest
+    and how its spread is known to be the smallest (empty when not known), or None."""
+    sizes = field.sizes
+    design = exact_schedule(field.count, sizes)
+    if design is not None:
+        return design, "design", "design"
+    entry = catalogue.SCHEDULES.get((field.count, len(sizes)))
+    if entry is None:
+        return None
+    fewest, even, rounds = entry
+    return decode(rounds), fewest, even
+
+
+def search(
+    field: Field,
+    *,
+    seconds: float,
+    start: tuple[Schedule, str, str] | None = None,
+) -> tuple[Schedule, str, str]:
+    """A schedule for the field, how its rounds are known to be the fewest and how its spread
+    the smallest. From `start` (a catalogued entry), only one round fewer is tried, and then
+    a more even schedule; without, rounds from the counting bound up."""
+    count, sizes = field.count, field.sizes
+    if start is None:
+        rounds, impossible_below = field.bound, False
+        while True:
+            found, impossible = _rounds(field, rounds, seconds)
+            if found is not None:
+                break
+            rounds, impossible_below = rounds + 1, impossible
+        fewest = "bound" if rounds == field.bound else "cp-sat" if impossible_below else ""
+    else:
+        found, fewest, even = start
+        if not fewest:
+            fewer, impossible = _rounds(field, len(found) - 1, seconds)
+            if fewer is not None:
+                found, fewest = fewer, "bound" if len(fewer) == field.bound else ""
+            elif impossible:
+                fewest = "cp-sat"
+        elif even:
+            return found, fewest, even
+    best, even = _evened(field, found, seconds)
+    if not fewest and exact(count, sizes, len(best) - 1, seconds=seconds).status == "none":
+        fewest = "cp-sat"
+    return best, fewest, even
+
+
+def _rounds(field: Field, rounds: int, seconds: float) -> tuple[Schedule | None, bool]:
+    """A schedule of that many rounds meeting every pair (annealing, then CP-SAT), or None,
+    and whether CP-SAT proved there is none."""
+    started = time.monotonic()
+    found: Schedule | None = None
+    for attempt in range(_ANNEAL_SEEDS):
+        seed = f"catalogue {field.count} {field.table_size} {rounds} {attempt}"
+        found = anneal(field.count, field.sizes, rounds, seed=seed, steps=_ANNEAL_STEPS)
+        if found is not None:
+            break
+    impossible = False
+    if found is None:
+        result = exact(field.count, field.sizes, rounds, seconds=seconds)
+        found, impossible = result.schedule, result.status == "none"
+    outcome = "found" if found else ("impossible" if impossible else "not found")
+    print(f"  {rounds} rounds: {outcome} ({time.monotonic() - started:.0f} s)", flush=True)
+    return found, impossible
+
+
+def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule, str]:
+    """The schedule made more even: the most meetings of a pair lowered one at a time while
+    annealing (then CP-SAT) finds a schedule under it, then CP-SAT on the pairs at the top."""
+    count, sizes, rounds = field.count, field.sizes, len(schedule)
+    best = schedule
+    while not _is_even(count, best):
+        most = len(profile(count, best)) - 2
+        lower = None
+        for attempt in range(_ANNEAL_SEEDS):
+            seed = f"catalogue even {count} {field.table_size} {most} {attempt}"
+            lower = anneal(count, sizes, rounds, seed=seed, steps=_ANNEAL_STEPS, most=most)
+            if lower is not None:
+                break
+        if lower is None:
+            result = exact(count, sizes, rounds, seconds=seconds, hint=best, most_meetings=most)
+            if result.status == "none":
+                break
+            lower = result.schedule
+        if lower is None:
+            return best, ""
+        print(f"  at most {most} meetings a pair: found", flush=True)
+        best = lower
+    if _is_even(count, best):
+        return best, "arithmetic"
+    result = exact(count, sizes, rounds, seconds=seconds, hint=best)
+    if result.schedule is not None and evenness(count, result.schedule) < evenness(count, best):
+        best = result.schedule
+    return best, "cp-sat" if result.proved_even else ""
+
+
+def _is_even(count: int, schedule: Schedule) -> bool:
+    counts = profile(count, schedule)
+    most, at_most = even_floor(count, schedule)
+    return counts[0] == 0 and len(counts) - 1 == most and counts[-1] == at_most
+
+
+def write_catalogue(entries: dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]) -> None:
+    """Write `league/draw/catalogue.py` with these entries (laid out as `ruff format` would)."""
+    lines = [
+        f'"""{_CATALOGUE_DOC}"""',
+        "",
+        "from typing import Final",
+        "",
+        "SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {",
+    ]
+    for (count, tables), (fewest, even, rounds) in sorted(entries.items()):
+        lines += [f"    ({count}, {tables}): (", f'        "{fewest}",', f'        "{even}",']
+        lines += [
+            "        (",
+            *(f'            "{line}",' for line in rounds),
+            "        ),",
+            "    ),",
+        ]
+    lines.append("}")
+    CATALOGUE.write_text("\n".join(lines) + "\n")
+
+
+_CATALOGUE_DOC = """Round-robin schedules at tables for small fields where no known design fits,
+found ahead of time by `python -m league.draw.make_schedules search`: do not edit by hand.
+
+(players, tables a round): (how the rounds are known to be the fewest, how the spread of meetings
+is known to be the smallest, the rounds). "bound": the counting bound; "cp-sat": CP-SAT proved
+one round fewer impossible, or no more even schedule possible; "arithmetic": meetings are
+shared as evenly as their number allows; "": the best found, not proved. Each round is one
+letter per seat (seed 1 first): the table it sits at, larger tables first."""
+
+
+def table() -> str:
+    """The markdown table of docs/draw.md: for each field, rounds and spread against bounds."""
+    lines = [
+        "| players | tables of 3: rounds (bound) | meetings | tables of 4: rounds (bound) "
+        "| meetings | tables of 5: rounds (bound) | meetings |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for count in COUNTS:
+        cells = [str(count)]
+        for table_size in TABLE_SIZES:
+            field = Field(count, table_size)
+            found = known(field)
+            if found is None:
+                cells += ["?", "?"]
+                continue
+            schedule, fewest, even = found
+            cells.append(_rounds_cell(field, schedule, fewest))
+            cells.append(_meetings_cell(count, schedule, even))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _rounds_cell(field: Field, schedule: Schedule, fewest: str) -> str:
+    rounds = len(schedule)
+    if rounds == field.bound:
+        return f"**{rounds}** ({field.bound})"
+    if fewest:
+        return f"**{rounds}** ({field.bound}; {rounds - 1} impossible)"
+    return f"{rounds} ({field.bound})"
+
+
+def _meetings_cell(count: int, schedule: Schedule, even: str) -> str:
+    counts = profile(count, schedule)
+    low = next(m for m, n in enumerate(counts) if n)
+    high = len(counts) - 1
+    most, at_most = even_floor(count, schedule)
+    spread = f"{low}" if low == high else f"{low}-{high}"
+    detail = f" ({counts[-1]} at {high})" if high > 1 else ""
+    mark = "**" if even else ""
+    floor = "" if high == most and counts[-1] == at_most else f"; even: {most} ({at_most})"
+    return f"{mark}{spread}{mark}{detail}{floor}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m league.draw.make_schedules")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("table", help="print the table of rounds and spreads (docs/draw.md)")
+    searching = commands.add_parser("search", help="search schedules into the catalogue")
+    searching.add_argument("--seconds", type=float, default=60.0, help="CP-SAT limit per call")
+    searching.add_argument("--only", nargs="*", default=[], help="fields as N/K, e.g. 12/3")
+    searching.add_argument("--again", action="store_true", help="search catalogued fields too")
+    args = parser.parse_args(argv)
+    if args.command == "table":
+        print(table())
+        return
+    only = {tuple(int(x) for x in item.split("/")) for item in args.only}
+    entries = dict(catalogue.SCHEDULES)
+    for count, table_size in itertools.product(COUNTS, TABLE_SIZES):
+        field = Field(count, table_size)
+        key = (count, len(field.sizes))
+        if only and (count, table_size) not in only:
+            continue
+        if len(field.sizes) == 1 or exact_schedule(count, field.sizes) is not None:
+            continue
+        old = known(field)
+        if old is not None and not args.again:
+            continue
+        print(f"{count} players at tables of {table_size}:", flush=True)
+        schedule, fewest, even = search(field, seconds=args.seconds, start=old)
+        if old is not None and (len(old[0]), evenness(count, old[0]), not old[1], not old[2]) <= (
+            len(schedule),
+            evenness(count, schedule),
+            not fewest,
+            not even,
+        ):
+            continue
+        entries[key] = (fewest, even, encode(schedule, count))
+        write_catalogue(entries)
+        print(f"  kept: {len(schedule)} rounds, {profile(count, schedule)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
