@@ -20,10 +20,10 @@ from league.draw.model import PlayerId, Round, Table
 from league.draw.seating import seat
 from league.draw.seeding import checked_participants, checked_table_size, table_sizes
 
-# CP-SAT's limit per round at tables when the descent may not have found the best seating:
-# deterministic time (about as many seconds on one core), so the same standings always give
-# the same round.
-EXACT_SECONDS = 2.0
+# CP-SAT's limit per round at tables when the descent may not have found the best seating,
+# in deterministic time (1 to 1.5 s of wall time on one core here), so that the same
+# standings always give the same round.
+EXACT_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
