@@ -5,6 +5,8 @@ given sizes, in which every pair of seats meets at least once, then as evenly as
 - `anneal`: a seeded simulated annealing, pure Python and deterministic for its arguments.
   First it seeks a schedule in which every pair meets (the cost is the number of pairs that
   have not); then, never leaving a pair unmet, it evens out the meetings.
+- `developed`: a base round developed over a cyclic group, found by backtracking (18 and
+  24 players at tables of 3 in the fewest rounds possible).
 - `greedy`: for large fields, round after round, each table filled with the players who have
   met fewest of those already seated there. Fast, never optimal.
 - `exact`: CP-SAT (OR-Tools), which either finds a schedule of that many rounds, with the
@@ -107,12 +109,15 @@ def anneal(
     seed: str,
     steps: int,
     most: int | None = None,
+    start: Schedule | None = None,
 ) -> Schedule | None:
     """A schedule of `rounds` rounds in which every pair meets (and, with `most`, none more
     than `most` times), made as even as the search finds, or None when the search finds none
-    within `steps` swaps. Deterministic for its arguments (the generator is seeded from
-    `seed`)."""
+    within `steps` swaps; from random rounds, or from `start`. Deterministic for its
+    arguments (the generator is seeded from `seed`)."""
     search = _Annealing(count, sizes, rounds, random.Random(seed))  # noqa: S311 - a search
+    if start is not None:
+        search.start_from(start)
     if not search.cover(steps, most=most):
         return None
     if most is None:
@@ -306,6 +311,85 @@ def greedy(count: int, sizes: Sequence[int]) -> Schedule:
             tables.append(tuple(sorted(table)))
         rounds.append(tuple(tables))
     return tuple(rounds)
+
+
+def developed(count: int, sizes: Sequence[int], rounds: int, *, nodes: int) -> Schedule | None:
+    """A schedule of `rounds` rounds that is one base round developed over Z_rounds, or None
+    when a search of `nodes` nodes finds none.
+
+    The seats are Z_rounds x {0, 1, ...} (plus fixed seats when `count` is not a multiple of
+    `rounds`, at most one less than the tables, which stay put); round r is the base round
+    with r added to every seat's first coordinate. Two seats (x, i) and (y, j) meet in some
+    round exactly when the base round has a pair of the same class: the same levels and the
+    same difference y - x (up to sign within a level). So the base round must hold a pair of
+    every class; a backtracking search fills its tables seat by seat, allowing no more
+    repeated classes than its pairs exceed the classes."""
+    levels, fixed = divmod(count, rounds)
+    if not levels or fixed >= len(sizes):
+        return None
+    seats: list[tuple[int, int]] = [(x, level) for level in range(levels) for x in range(rounds)]
+    seats += [(-1, f) for f in range(fixed)]
+
+    def kind(p: tuple[int, int], q: tuple[int, int]) -> tuple[int, ...]:
+        (x, i), (y, j) = sorted((p, q), key=lambda s: (s[0] < 0, s[1], s[0]))
+        if y < 0:
+            return (2, i, j) if x < 0 else (1, j, i)
+        if i == j:
+            d = (y - x) % rounds
+            return (0, i, i, min(d, rounds - d))
+        return (0, i, j, (y - x) % rounds)
+
+    classes = {kind(p, q) for p, q in itertools.combinations(seats, 2)}
+    spare = sum(s * (s - 1) // 2 for s in sizes) - len(classes)
+    if spare < 0:
+        return None
+    tables: list[list[tuple[int, int]]] = [[] for _ in sizes]
+    covered: dict[tuple[int, ...], int] = dict.fromkeys(classes, 0)
+    budget = [nodes]
+
+    def fill(next_seat: int, spare: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        if next_seat == len(seats):
+            return True
+        seat, empty_tried = seats[next_seat], set()
+        for t, table in enumerate(tables):
+            if len(table) == sizes[t] or (not table and sizes[t] in empty_tried):
+                continue
+            if not table:
+                empty_tried.add(sizes[t])
+            pairs = [kind(seat, other) for other in table]
+            repeats = 0
+            for c in pairs:
+                repeats += covered[c] > 0
+                covered[c] += 1
+            if repeats <= spare:
+                table.append(seat)
+                if fill(next_seat + 1, spare - repeats):
+                    return True
+                table.pop()
+            for c in pairs:
+                covered[c] -= 1
+        return False
+
+    if not fill(0, spare):
+        return None
+    number = {seat: i for i, seat in enumerate(seats)}
+
+    def moved(seat: tuple[int, int], r: int) -> int:
+        x, level = seat
+        return number[seat] if x < 0 else number[((x + r) % rounds, level)]
+
+    return tuple(
+        tuple(
+            sorted(
+                (tuple(sorted(moved(seat, r) for seat in table)) for table in tables),
+                key=lambda t: (-len(t), t),
+            )
+        )
+        for r in range(rounds)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,11 @@ they are (docs/draw.md, "Round robin and groups").
 `search` fills `league/draw/catalogue.py` for 3 to 24 players at tables of 3, 4 and 5 where no
 known design fits (hours on one core; fields already there are kept unless `--again`, and a
 field is only replaced by a better schedule): from the counting bound up, a number of rounds
-is tried by simulated annealing (several seeds) and then CP-SAT, which may also prove it
-impossible; the schedule found is then evened out by CP-SAT (the most-met pair as few times
-as possible, then as few pairs at that count). `table` reads the designs and the catalogue
-and prints, for every field, the rounds and the spread of meetings next to their lower bounds.
+is tried as one base round developed over a cyclic group (backtracking), by simulated
+annealing (several seeds), then by CP-SAT, which may also prove it impossible; the schedule
+found is then evened out (the most-met pair as few times as annealing or CP-SAT can, then as
+few pairs at that count). `table` reads the designs and the catalogue and prints, for every
+field, the rounds and the spread of meetings next to their lower bounds.
 """
 
 import argparse
@@ -25,6 +26,7 @@ from league.draw.covering import (
     anneal,
     counting_bound,
     decode,
+    developed,
     encode,
     evenness,
     exact,
@@ -38,6 +40,7 @@ TABLE_SIZES = (3, 4, 5)
 CATALOGUE = Path(__file__).with_name("catalogue.py")
 _ANNEAL_SEEDS = 4
 _ANNEAL_STEPS = 600_000
+_DEVELOP_NODES = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +121,8 @@ def _rounds(field: Field, rounds: int, seconds: float) -> tuple[Schedule | None,
     """A schedule of that many rounds meeting every pair (annealing, then CP-SAT), or None,
     and whether CP-SAT proved there is none."""
     started = time.monotonic()
-    found: Schedule | None = None
-    for attempt in range(_ANNEAL_SEEDS):
+    found = developed(field.count, field.sizes, rounds, nodes=_DEVELOP_NODES)
+    for attempt in range(_ANNEAL_SEEDS if found is None else 0):
         seed = f"catalogue {field.count} {field.table_size} {rounds} {attempt}"
         found = anneal(field.count, field.sizes, rounds, seed=seed, steps=_ANNEAL_STEPS)
         if found is not None:
@@ -135,7 +138,8 @@ def _rounds(field: Field, rounds: int, seconds: float) -> tuple[Schedule | None,
 
 def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule, str]:
     """The schedule made more even: the most meetings of a pair lowered one at a time while
-    annealing (then CP-SAT) finds a schedule under it, then CP-SAT on the pairs at the top."""
+    annealing (from random rounds, or from the schedule so far), then CP-SAT, finds a
+    schedule under it; then CP-SAT on the pairs at the top."""
     count, sizes, rounds = field.count, field.sizes, len(schedule)
     best = schedule
     while not _is_even(count, best):
@@ -143,7 +147,15 @@ def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule,
         lower = None
         for attempt in range(_ANNEAL_SEEDS):
             seed = f"catalogue even {count} {field.table_size} {most} {attempt}"
-            lower = anneal(count, sizes, rounds, seed=seed, steps=_ANNEAL_STEPS, most=most)
+            lower = anneal(
+                count,
+                sizes,
+                rounds,
+                seed=seed,
+                steps=_ANNEAL_STEPS,
+                most=most,
+                start=best if attempt % 2 else None,
+            )
             if lower is not None:
                 break
         if lower is None:

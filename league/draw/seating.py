@@ -24,6 +24,8 @@ import networkx as nx
 EXACT_PLAYERS = 64
 # Tables either side of a table with a repeat that CP-SAT may re-seat with it.
 _NEIGHBOURS = 4
+# Wall-clock cap on CP-SAT, as a multiple of its deterministic limit.
+_WALL_CAP = 4.0
 # Tables apart (in standings order) that the descent tries swaps between; tables with a
 # repeat try every table.
 _SWAP_REACH = 3
@@ -111,8 +113,9 @@ class Seating:
 
     def reseat(self, chosen: Sequence[int], *, seconds: float) -> None:
         """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
-        worker, a deterministic time limit), on repeats and spread; keep the result if it is
-        better, its tables matched to the fold's to move as few players as possible."""
+        worker, `seconds` of deterministic time, at most four times as long on the clock), on
+        repeats and spread; keep the result if it is better, its tables matched to the fold's
+        to move as few players as possible."""
         from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
 
         chosen = sorted(chosen, key=lambda t: (-len(self.tables[t]), t))
@@ -158,6 +161,9 @@ class Seating:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 20
         solver.parameters.max_deterministic_time = seconds
+        # A safety net on a machine so loaded that deterministic time crawls (only then can
+        # the same standings give another round).
+        solver.parameters.max_time_in_seconds = _WALL_CAP * seconds
         status = solver.solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return
