@@ -3,11 +3,14 @@ keeps its `draw/generator/` (docs/draw.md). A service loads rows, calls these fu
 values, and saves what they return.
 
 - Seeding: `random_seeding`, `rating_seeding`, `snake_groups`, `qualifiers`, `group_qualifiers`.
-- Round robin and groups: `round_robin`, `group_round_robin`.
-- Swiss: `swiss_round` for one round from the standings, `swiss_rounds` for how many.
+- Round robin and groups: `round_robin`, `group_round_robin` (at tables, from the known designs
+  of `designs`, the catalogue of `catalogue` searched by `make_schedules`, or the searches of
+  `covering`).
+- Swiss: `swiss_round` for one round from the standings (at tables, seated by `seating`),
+  `swiss_rounds` for how many.
 - Elimination: `single_elimination`, `double_elimination` draw a whole `Bracket`;
   `advance_bracket` says where it stands given the results; `dependent_slots` says which later
-  slots a result feeds.
+  slots a result feeds; `rematches` measures the double-elimination drop orders.
 """
 
 from league.draw.advancement import Tiebreak, advance_bracket, dependent_slots

@@ -56,13 +56,6 @@ def meetings(count: int, schedule: Schedule) -> list[list[int]]:
     return met
 
 
-def spread(count: int, schedule: Schedule) -> tuple[int, int]:
-    """The fewest and the most meetings of any pair."""
-    met = meetings(count, schedule)
-    counts = [met[a][b] for a, b in itertools.combinations(range(count), 2)]
-    return min(counts), max(counts)
-
-
 def profile(count: int, schedule: Schedule) -> tuple[int, ...]:
     """How many pairs meet 0, 1, 2, ... times: of two schedules meeting every pair, the more
     even has fewer pairs at its highest count (compare these reversed)."""
