@@ -139,7 +139,7 @@ def set_aside_options(dice: object) -> dict[Dice, int]:
     """Every selection a player may set aside from this throw, sorted, with its points
     (RULES.md, "Turn" step 3): each a non-empty split of some thrown dice into combinations.
     Empty for a Yardkle."""
-    return dict(_options_of(_read_throw(dice)))
+    return dict(_options_of(read_throw(dice)))
 
 
 @cache
@@ -159,11 +159,11 @@ def ends_in_yardkle(turn: object) -> bool:
 def has_points(dice: object) -> bool:
     """Whether a throw of 1 to 6 dice holds any point dice; False means a Yardkle (RULES.md,
     "Turn", step 2). `has_points([2, 3, 4, 6])` is False."""
-    return _read_throw(dice) in _WITH_POINTS
+    return read_throw(dice) in _WITH_POINTS
 
 
-def _read_throw(dice: object) -> Dice:
-    """A throw of 1 to 6 dice."""
+def read_throw(dice: object) -> Dice:
+    """A throw of 1 to 6 dice, sorted (`wrong_dice_count`, `invalid_die` otherwise)."""
     thrown = read_dice(dice, "dice")
     if not 1 <= len(thrown) <= DICE:
         raise RuleViolation(

@@ -28,10 +28,10 @@ import numpy as np
 from scoring.analysis.option import Option, ranked
 from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
 from scoring.analysis.rolls import chance as roll_chance
-from scoring.dice import Dice, parts, read_dice, show
+from scoring.dice import parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import invalid_state
-from scoring.yardkle import DICE, YardkleRules, set_aside_options
+from scoring.yardkle import DICE, YardkleRules, read_throw, set_aside_options
 
 STEP: Final = 50
 """Every combination scores a multiple of 50, so turn totals are counted in steps of 50."""
@@ -213,17 +213,6 @@ def _read_total(turn_total: object) -> int:
     if type(turn_total) is not int or turn_total < 0 or turn_total % STEP:
         raise invalid_state("turn_total", f"{turn_total!r} is not a turn total (0, 50, 100 ...)")
     return turn_total
-
-
-def _read_throw(dice: object) -> Dice:
-    thrown = read_dice(dice, "dice")
-    if not 1 <= len(thrown) <= DICE:
-        raise RuleViolation(
-            "wrong_dice_count",
-            f"A throw has 1 to {DICE} dice, not {len(thrown)}.",
-            details={"field": "dice", "expected": DICE, "got": len(thrown)},
-        )
-    return thrown
 
 
 class TurnStrategy:
@@ -408,7 +397,7 @@ class TurnStrategy:
         (`scoring.yardkle.set_aside_options`) followed by banking or throwing again, best
         first. Empty for a Yardkle (no point dice: nothing to choose)."""
         total = _read_total(turn_total)
-        thrown = _read_throw(dice)
+        thrown = read_throw(dice)
         found = []
         for selection, points in set_aside_options(list(thrown)).items():
             for then in self._then(total + points, len(thrown) - len(selection)):
@@ -419,7 +408,7 @@ class TurnStrategy:
         """The value of setting aside `set_aside` from `dice` and then choosing well; a
         selection that is not legal raises what `scoring.yardkle` raises for it."""
         total = _read_total(turn_total)
-        thrown = _read_throw(dice)
+        thrown = read_throw(dice)
         selection = read_dice(set_aside, "set_aside")
         if not selection:
             raise RuleViolation(
