@@ -99,12 +99,6 @@ class Match(models.Model):
             return league is not None and bool(league.is_organizer(user))
         return bool(self.created_by_id == user.pk)
 
-    def takes_play(self) -> bool:
-        """Whether the match's event still takes play: not once it is finished or cancelled
-        (a match outside any event always does). The event answers (`Event.is_closed`)."""
-        event = self.event
-        return event is None or not event.is_closed
-
     def opens_with(self, key: str | None) -> bool:
         """Whether `key` is this match's scoring key. Compared as bytes in constant time: a key
         can arrive with any characters (a header or `?key=`), and `secrets.compare_digest`

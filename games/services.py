@@ -75,8 +75,7 @@ def _ensure_open(match: Match) -> None:
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
         )
-    if not match.takes_play():
-        ensure_event_open(match.event)
+    ensure_event_open(match.event)
 
 
 def ensure_event_open(event: Any) -> None:
