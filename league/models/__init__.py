@@ -13,6 +13,7 @@ from league.models.organization import (
 )
 from league.models.ratings import PlayerRating, RatingChange, RatingsState
 from league.models.stages import (
+    ForfeitReason,
     Seeding,
     Stage,
     StageBye,
@@ -21,12 +22,15 @@ from league.models.stages import (
     StageFormat,
     StageMatch,
     StageStatus,
+    StageVoid,
+    VoidOutcome,
 )
 from league.models.tables import Scope, ScopeKey, StandingsScope, StandingsTable, StandingsTally
 
 __all__ = [
     "Event",
     "EventStatus",
+    "ForfeitReason",
     "League",
     "LeagueQuerySet",
     "Player",
@@ -44,8 +48,10 @@ __all__ = [
     "StageFormat",
     "StageMatch",
     "StageStatus",
+    "StageVoid",
     "StandingsScope",
     "StandingsTable",
     "StandingsTally",
+    "VoidOutcome",
     "default_tiebreak",
 ]

@@ -1,5 +1,6 @@
 """Stages of an event: formats, entries, the matches they draw, forfeits and byes."""
 
+from django.conf import settings
 from django.db import models
 
 from league.models.organization import Event, Player, default_tiebreak
@@ -55,9 +56,24 @@ class Stage(models.Model):
     source_top = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="How many of the source stage's final standings enter."
     )
+    source_per_group = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="From a source stage played in groups: the top N of each group enter.",
+    )
+    source_best_rest = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="With source_per_group: the best k of the rest, across groups, enter too.",
+    )
     bracket = models.JSONField(null=True, blank=True)
     ranking = models.JSONField(
         null=True, blank=True, help_text="Final order once finished: tiers of player ids."
+    )
+    group_ranking = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A stage played in groups, once finished: each group's final order "
+        '({"1": tiers, "2": tiers, ...}).',
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -81,6 +97,12 @@ class StageEntry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="stage_entries")
     seed = models.PositiveSmallIntegerField()
     group = models.PositiveSmallIntegerField(default=1)
+    withdrawn_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player withdrew: their unplayed matches are walkovers, and they are "
+        "seated no more.",
+    )
 
     class Meta:
         ordering = ["stage", "seed"]
@@ -125,11 +147,21 @@ class StageMatch(models.Model):
         return f"{where} of {self.stage}"
 
 
+class ForfeitReason(models.TextChoices):
+    NO_SHOW = "no_show", "Did not show"
+    WITHDREW = "withdrew", "Withdrew"
+    AWARDED = "awarded", "Walkover awarded"
+
+
 class StageForfeit(models.Model):
-    """A player who did not show for a stage match: last place there (a loss in standings)."""
+    """A player who did not play a stage match (no-show, withdrawal, or a walkover the organizer
+    awarded against them): last place there (a loss in standings)."""
 
     stage_match = models.ForeignKey(StageMatch, on_delete=models.CASCADE, related_name="forfeits")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(
+        max_length=16, choices=ForfeitReason.choices, default=ForfeitReason.NO_SHOW
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -139,6 +171,40 @@ class StageForfeit(models.Model):
 
     def __str__(self) -> str:
         return f"forfeit of player {self.player_id} in {self.stage_match}"
+
+
+class VoidOutcome(models.TextChoices):
+    REPLAY = "replay", "Replayed"
+    WALKOVER = "walkover", "Walkover"
+    NO_RESULT = "no_result", "No result"
+
+
+class StageVoid(models.Model):
+    """A stage match voided by an organizer, and what was done with its slot: a fresh match
+    for the same players (replay), a walkover, or (round robin, Swiss) no result. Kept so a
+    void made by mistake can be taken back (un-void) and the page can say what happened."""
+
+    stage_match = models.ForeignKey(StageMatch, on_delete=models.CASCADE, related_name="voids")
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="stage_void")
+    outcome = models.CharField(max_length=16, choices=VoidOutcome.choices)
+    replay = models.OneToOneField(
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="replay_of",
+        help_text="The match seated in its place (replay, or the rest of a table playing on).",
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage_match", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"void of match #{self.match_id} in {self.stage_match}"
 
 
 class StageBye(models.Model):
