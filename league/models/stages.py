@@ -195,6 +195,9 @@ class StageVoid(models.Model):
         related_name="replay_of",
         help_text="The match seated in its place (replay, or the rest of a table playing on).",
     )
+    forfeits = models.JSONField(
+        default=list, blank=True, help_text="Players this void recorded a forfeit for."
+    )
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
