@@ -2,7 +2,8 @@
 
 Callers put participants in seed order (seed 1 first) before drawing; these functions give that
 order by rating or by a seeded shuffle, split seeds into groups, carry qualifiers from one stage
-to the next, and place seeds in a bracket so that top seeds meet late.
+(or from each of its groups) to the next, and place seeds in a bracket so that top seeds meet
+late.
 """
 
 import random
@@ -87,12 +88,41 @@ def qualifiers(standings: Sequence[PlayerId], top: int) -> tuple[PlayerId, ...]:
     return checked_participants(order[:top])
 
 
-def group_qualifiers(standings: Sequence[Sequence[PlayerId]], top: int) -> tuple[PlayerId, ...]:
-    """The next stage's participants from several groups' final standings: every group winner
-    (in group order), then every runner-up, down to place `top` of each group."""
-    if any(not 0 < top <= len(group) for group in standings):
+def group_qualifiers(
+    standings: Sequence[Sequence[PlayerId]],
+    top: int,
+    *,
+    best_rest: int = 0,
+    overall: Sequence[PlayerId] | None = None,
+) -> tuple[PlayerId, ...]:
+    """The next stage's participants from several groups' final standings (each group best
+    first, no place shared): the first `top` of every group, then the `best_rest` best of all
+    the others, best as `overall` says. `overall` lists every player of every group once, best
+    first, as the caller compares players of different groups; without it, place by place:
+    every group winner (in group order), then every runner-up, and so on.
+
+    The qualifiers come in seed order: the order of `overall`."""
+    groups = [tuple(group) for group in standings]
+    if top < 1 or any(len(group) < top for group in groups):
         raise DrawError("qualifiers", f"Every group needs at least {top} players to take {top}.")
-    return tuple(group[place] for place in range(top) for group in standings)
+    everyone = [player for group in groups for player in group]
+    if overall is None:
+        deepest = max((len(group) for group in groups), default=0)
+        overall = [
+            group[place] for place in range(deepest) for group in groups if place < len(group)
+        ]
+    if sorted(overall) != sorted(everyone) or len(set(overall)) != len(overall):
+        raise DrawError("qualifiers", "The overall order must list every group's players once.")
+    taken = {player for group in groups for player in group[:top]}
+    rest = [player for player in overall if player not in taken]
+    if not 0 <= best_rest <= len(rest):
+        raise DrawError(
+            "qualifiers",
+            f"Cannot take the best {best_rest} of the rest: {len(rest)} players are left once "
+            f"the top {top} of each group are taken.",
+        )
+    taken.update(rest[:best_rest])
+    return checked_participants(player for player in overall if player in taken)
 
 
 def bracket_order(tables: int, fan_in: int) -> tuple[int, ...]:

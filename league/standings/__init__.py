@@ -28,7 +28,12 @@ from league.standings.model import (
     finish_order,
 )
 from league.standings.points import LeaguePoints
-from league.standings.ranking import compute_standings, rank_for_cut, rank_standings
+from league.standings.ranking import (
+    compute_standings,
+    merge_groups,
+    rank_for_cut,
+    rank_standings,
+)
 from league.standings.tally import PlayerTally, Tally
 
 __all__ = [
@@ -53,6 +58,7 @@ __all__ = [
     "compute_standings",
     "effective_placements",
     "finish_order",
+    "merge_groups",
     "rank_for_cut",
     "rank_standings",
     "register",

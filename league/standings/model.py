@@ -93,7 +93,9 @@ class Standing:
     `placements[i]` is how many matches the player finished in place i + 1 (byes not included).
     `points` are league points. The game counts are None when the game does not have them.
     `metrics` holds the value of every metric of the tiebreak order, in that order; a
-    head-to-head value is None for a player who was not tied when it applied."""
+    head-to-head value is None for a player who was not tied when it applied.
+    `group` is the group the player was ranked in (a stage played in groups: `rank` is then
+    the place within the group), None for a table ranked as one."""
 
     player: PlayerId
     rank: int
@@ -111,6 +113,7 @@ class Standing:
     upper_bonuses: int | None
     yardkles: int | None
     metrics: Mapping[str, float | None]
+    group: int | None = None
 
 
 def check_game(game: str) -> GameName:

@@ -4,8 +4,10 @@
 Players are split by each metric of the order in turn, best first; a metric only ever splits a
 group the metrics before it left tied. Head-to-head is computed within such a group, and again
 within any part of it that is still tied. Players equal on every metric share a place
-(1, 1, 3); `rank_for_cut` then orders them by seed where a cut must separate them."""
+(1, 1, 3); `rank_for_cut` then orders them by seed where a cut must separate them. A stage
+played in groups ranks each group on its own, and `merge_groups` makes one order of them."""
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 
@@ -25,10 +27,11 @@ def compute_standings(
     byes: Iterable[Bye] = (),
     players: Iterable[PlayerId] = (),
     points: LeaguePoints | None = None,
+    groups: Mapping[PlayerId, int] | None = None,
 ) -> tuple[Standing, ...]:
     """The standings table of `results` (in any order, duplicates of a match id counted once)
     and `byes`, with every player of `players` listed even without a result, ranked by
-    `tiebreak_order` (docs/standings.md)."""
+    `tiebreak_order` (docs/standings.md), each group on its own when `groups` is given."""
     order = validate_tiebreak_order(tiebreak_order, game=game)
     tally = Tally(game=game, points=points)
     for player in players:
@@ -36,35 +39,100 @@ def compute_standings(
     tally.add_results(results)
     for bye in byes:
         tally.add_bye(bye)
-    return rank_standings(tally, order)
+    return rank_standings(tally, order, groups=groups)
 
 
-def rank_standings(tally: Tally, tiebreak_order: Sequence[str]) -> tuple[Standing, ...]:
+def rank_standings(
+    tally: Tally, tiebreak_order: Sequence[str], *, groups: Mapping[PlayerId, int] | None = None
+) -> tuple[Standing, ...]:
     """One `Standing` per player of `tally`, best first, ranked by the metrics of
     `tiebreak_order` in turn; players equal on all of them share the place and are listed by
-    id. A `StandingsError` when the order is not valid for the tally's game."""
+    id. A `StandingsError` when the order is not valid for the tally's game.
+
+    `groups` (player to group number, a stage played in groups) ranks every group on its own:
+    no metric compares players of different groups, each `Standing.rank` is the place within
+    the group, and the table lists group 1 first (players with no group last)."""
     order = validate_tiebreak_order(tiebreak_order, game=tally.game)
     shown: dict[str, dict[PlayerId, float]] = {}
-    groups: list[list[PlayerId]] = [list(tally.players)]
+    groups_of = groups or {}
+    tied = _by_group(tally.players, groups_of) if groups is not None else [list(tally.players)]
     for key in order:
         metric = METRICS[key]()
         if isinstance(metric, GroupMetric):
             within: dict[PlayerId, float] = {}
-            groups = _split_within(metric, tally, groups, within)
+            tied = _split_within(metric, tally, tied, within)
             shown[key] = within
         else:
             values = metric.values(tally)
-            groups = [part for group in groups for part in _split(group, values, metric.descending)]
+            tied = [part for group in tied for part in _split(group, values, metric.descending)]
             shown[key] = dict(values)
     table: list[Standing] = []
-    place = 1
-    for group in groups:
+    place, group_of_place = 1, None
+    for group in tied:
+        group_number = groups_of.get(group[0])
+        if group_number != group_of_place:  # every group's places start at 1
+            place, group_of_place = 1, group_number
         table.extend(
-            _standing(tally, player, place, {key: shown[key].get(player) for key in order})
+            _standing(
+                tally,
+                player,
+                place,
+                {key: shown[key].get(player) for key in order},
+                group_number,
+            )
             for player in group
         )
         place += len(group)
     return tuple(table)
+
+
+def _by_group(players: Sequence[PlayerId], groups: Mapping[PlayerId, int]) -> list[list[PlayerId]]:
+    """`players` split by group, group 1 first, players with no group last (each part by id)."""
+    parts: dict[int | None, list[PlayerId]] = defaultdict(list)
+    for player in players:
+        parts[groups.get(player)].append(player)
+    return [parts[key] for key in sorted(parts, key=lambda g: (g is None, g or 0))]
+
+
+def merge_groups(
+    table: Iterable[Standing], tiebreak_order: Sequence[str]
+) -> tuple[tuple[PlayerId, ...], ...]:
+    """One order, as tiers best first, of a table ranked in groups (`rank_standings` with
+    `groups`): by place within the group (every group's 1st before any 2nd), then players of
+    the same place by the metrics of `tiebreak_order` that value a player by their own results,
+    that is every metric but those computed among the tied (head-to-head), which would compare
+    players of different groups who never met. Players equal on all of them share a tier,
+    listed by group, then by id. For a table ranked as one, these are its places."""
+    keys = [
+        key
+        for key in validate_tiebreak_order(tiebreak_order)
+        if not issubclass(METRICS[key], GroupMetric)
+    ]
+    by_place: dict[int, list[Standing]] = defaultdict(list)
+    for standing in table:
+        by_place[standing.rank].append(standing)
+    tiers: list[tuple[PlayerId, ...]] = []
+    for place in sorted(by_place):
+        runs = [sorted(by_place[place], key=lambda s: (s.group is None, s.group or 0, s.player))]
+        for key in keys:
+            descending = METRICS[key].descending
+            runs = [part for run in runs for part in _split_standings(run, key, descending)]
+        tiers.extend(tuple(standing.player for standing in run) for run in runs)
+    return tuple(tiers)
+
+
+def _split_standings(run: list[Standing], key: str, descending: bool) -> list[list[Standing]]:
+    """`run` cut into runs of equal `metrics[key]`, best first; the order within a run kept."""
+    if len(run) == 1:
+        return [run]
+    worst = float("-inf") if descending else float("inf")
+
+    def value(standing: Standing) -> float:
+        found = standing.metrics.get(key)
+        return worst if found is None else found
+
+    ordered = sorted(run, key=value, reverse=descending)
+    return [list(part) for _, part in groupby(ordered, key=value)]
 
 
 def rank_for_cut(
@@ -118,7 +186,11 @@ def _split_within(
 
 
 def _standing(
-    tally: Tally, player: PlayerId, rank: int, metrics: dict[str, float | None]
+    tally: Tally,
+    player: PlayerId,
+    rank: int,
+    metrics: dict[str, float | None],
+    group: int | None = None,
 ) -> Standing:
     record = tally.records[player]
     yardzee = tally.game == "yardzee"
@@ -139,4 +211,5 @@ def _standing(
         upper_bonuses=record.upper_bonuses if yardzee else None,
         yardkles=None if yardzee else record.yardkles,
         metrics=metrics,
+        group=group,
     )
