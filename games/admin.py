@@ -1,7 +1,7 @@
 """Admin pages for matches. A match's game, status, rules, event, league, seats and turns are
-read-only here: they change only through the services (the API's and pages' turn, result, undo
-and void), never by editing a row, so standings, brackets and ratings always follow. Voiding
-is an admin action that calls the service."""
+read-only here: they change only through the services (the API's and pages' turn, result,
+correction, undo and void), never by editing a row, so standings, brackets and ratings always
+follow. Voiding is an admin action that calls the service."""
 
 from typing import Any
 
@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games import services
-from games.models import Match, Seat, SubmissionReceipt, Turn, TurnUndo
+from games.models import Match, Seat, SubmissionReceipt, Turn, TurnCorrection, TurnUndo
 from scoring.errors import DomainError
 
 
@@ -103,6 +103,19 @@ class TurnUndoAdmin(admin.ModelAdmin[TurnUndo]):
     list_display = ["match", "sequence", "player", "points", "undone_by", "undone_at"]
     list_select_related = ["match", "player", "undone_by"]
     readonly_fields = [f.name for f in TurnUndo._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(TurnCorrection)
+class TurnCorrectionAdmin(admin.ModelAdmin[TurnCorrection]):
+    list_display = ["match", "sequence", "points", "corrected_by", "corrected_at"]
+    list_select_related = ["match", "corrected_by"]
+    readonly_fields = [f.name for f in TurnCorrection._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

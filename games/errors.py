@@ -77,3 +77,16 @@ class UndoBlocked(MatchError):
     """Undoing this result would change a later match that has already started."""
 
     code = "undo_blocked"
+
+
+class NoSuchTurn(MatchError):
+    """A turn number the match has not played (a correction names turns 1 to turns_played)."""
+
+    code = "no_such_turn"
+
+
+class CorrectionBreaksLaterTurn(MatchError):
+    """A corrected turn that a later turn, replayed on top of it, no longer fits: the details
+    name that turn and the rule it breaks."""
+
+    code = "correction_breaks_later_turn"

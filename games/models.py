@@ -2,7 +2,8 @@
 
 The match stores the game state as JSON (`scoring`'s `to_json`), so a turn is applied to the
 stored state without replaying earlier turns. Every turn is kept as submitted; an undone turn
-moves to `TurnUndo`, an audit record, never silently lost."""
+moves to `TurnUndo`, and a version a correction replaced to `TurnCorrection`: audit records,
+never silently lost."""
 
 import secrets
 from typing import Any
@@ -142,7 +143,9 @@ class Seat(models.Model):
 
 
 class Turn(models.Model):
-    """One turn as submitted, in play order (sequence 1, 2, ...), with what it scored."""
+    """One turn as submitted, in play order (sequence 1, 2, ...), with what it scored. A
+    corrected turn holds its latest version, says who corrected it and when, and keeps each
+    version it replaced as a `TurnCorrection`."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
     sequence = models.PositiveIntegerField(help_text="1-based position in the match.")
@@ -158,6 +161,16 @@ class Turn(models.Model):
         related_name="+",
     )
     submitted_at = models.DateTimeField(auto_now_add=True)
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    corrected_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the latest correction was stored; empty if none."
+    )
 
     class Meta:
         ordering = ["match", "sequence"]
@@ -194,6 +207,45 @@ class TurnUndo(models.Model):
 
     def __str__(self) -> str:
         return f"undo of turn {self.sequence} of match #{self.match_id}"
+
+
+class TurnCorrection(models.Model):
+    """Audit record of a corrected turn: the version a correction replaced (what it was, who
+    entered it and when), who corrected it and when, and the later turns the correction
+    rescored with what they had scored before. The turn itself holds the new version."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="corrections")
+    turn = models.ForeignKey(
+        Turn,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="corrections",
+        help_text="Empty once the turn itself is undone; `sequence` still names it.",
+    )
+    sequence = models.PositiveIntegerField()
+    payload = models.JSONField(help_text="The replaced version, exactly as it was submitted.")
+    points = models.IntegerField()
+    bonus = models.IntegerField(default=0)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(help_text="When the replaced version was entered.")
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    corrected_at = models.DateTimeField(auto_now_add=True)
+    rescored = models.JSONField(
+        default=list,
+        help_text="Later turns whose points or bonus the correction changed, as they were: "
+        '[{"sequence", "points", "bonus"}].',
+    )
+
+    class Meta:
+        ordering = ["match", "sequence", "corrected_at", "id"]
+
+    def __str__(self) -> str:
+        return f"correction of turn {self.sequence} of match #{self.match_id}"
 
 
 class SubmissionReceipt(models.Model):
