@@ -89,6 +89,16 @@ class Stage(models.Model):
     def is_elimination(self) -> bool:
         return self.format in (StageFormat.SINGLE_ELIMINATION, StageFormat.DOUBLE_ELIMINATION)
 
+    @property
+    def played_in_groups(self) -> bool:
+        """A round robin drawn in groups: each group has its own table (its players ranked
+        among themselves alone) and its own final order (`group_ranking`)."""
+        return (
+            self.format == StageFormat.ROUND_ROBIN
+            and self.groups > 1
+            and self.status != StageStatus.DRAFT
+        )
+
 
 class StageEntry(models.Model):
     """A participant of a stage with their seed (1 is the top seed) and group."""

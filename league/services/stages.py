@@ -6,16 +6,18 @@ an organizer's forfeit never deadlock."""
 
 import secrets
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match, MatchStatus, Seat
 from league import draw, standings
-from league.errors import LeagueError, StageConflict
+from league.errors import DrawError, LeagueError, StageConflict, StandingsError
 from league.models import (
     Event,
     Player,
@@ -28,6 +30,7 @@ from league.models import (
     StageMatch,
     StageStatus,
     StandingsScope,
+    StandingsTable,
 )
 from league.services.organization import (
     clean_name,
@@ -42,6 +45,28 @@ MAX_ENTRANTS = 512
 
 
 # --- Create and start -------------------------------------------------------------------------
+
+
+# What `stage_create` takes, and `stage_update` changes until the stage starts.
+STAGE_OPTIONS = frozenset(
+    {
+        "name",
+        "format",
+        "player_ids",
+        "table_size",
+        "advance",
+        "rounds",
+        "groups",
+        "seeding",
+        "third_place",
+        "grand_final_reset",
+        "tiebreak",
+        "source_stage_id",
+        "source_top",
+        "source_per_group",
+        "source_best_rest",
+    }
+)
 
 
 @transaction.atomic
@@ -61,35 +86,19 @@ def stage_create(
     tiebreak: list[str] | None = None,
     source_stage_id: int | None = None,
     source_top: int | None = None,
+    source_per_group: int | None = None,
+    source_best_rest: int = 0,
 ) -> Stage:
-    """A draft stage with its participants seeded in the order given (or, from an earlier
-    stage, the top `source_top` of its final standings, taken when this stage starts)."""
+    """A draft stage with its participants seeded in the order given, or, fed by an earlier
+    stage, taking when it starts the top `source_top` of that stage's final order, or the top
+    `source_per_group` of each of its groups plus the best `source_best_rest` of the rest
+    (docs/draw.md, "Round robin and groups"). Its options are checked now as at the start, a
+    fed stage's for as many players as it will take: a stage that cannot be drawn is refused
+    here (400), not once its source has been played."""
     event = Event.objects.select_related("league").get(pk=event_id)
     game_services.ensure_event_open(event)
-    name = clean_name(name, field="name")
-    if format == StageFormat.DOUBLE_ELIMINATION and table_size != 2:
-        raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
-    if not 2 <= table_size <= 5:
-        raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
-    if tiebreak is not None:
-        tiebreak = list(standings.validate_tiebreak_order(tiebreak, game=event.league.game))
-    if source_stage_id is None and len(player_ids) < 2:
-        raise LeagueError("invalid_option", "A stage needs at least 2 participants.")
-    if source_stage_id is not None:
-        source = Stage.objects.filter(pk=source_stage_id, event_id=event_id).first()
-        if source is None:
-            raise LeagueError("invalid_option", "The source stage must belong to this event.")
-        if not source_top or source_top < 2:
-            raise LeagueError("invalid_option", "Take at least the top 2 of the source stage.")
-        if source_top > MAX_ENTRANTS:
-            raise LeagueError(
-                "invalid_option",
-                f"A stage has at most {MAX_ENTRANTS} participants; take at most the top "
-                f"{MAX_ENTRANTS}.",
-                details={"field": "source_top", "limit": MAX_ENTRANTS},
-            )
-    stage = Stage.objects.create(
-        event_id=event_id,
+    stage = Stage(
+        event=event,
         name=name,
         position=Stage.objects.filter(event_id=event_id).count() + 1,
         format=format,
@@ -104,13 +113,260 @@ def stage_create(
         tiebreak=tiebreak if tiebreak is not None else Stage._meta.get_field("tiebreak").default(),
         source_stage_id=source_stage_id,
         source_top=source_top,
+        source_per_group=source_per_group,
+        source_best_rest=source_best_rest,
     )
+    _check_options(stage, player_ids)
+    stage.save()
     _enter(stage, player_ids)
-    if player_ids:
-        format_of(stage).check(stage, list(player_ids))  # refuse impossible options now
+    _check_draw(stage, player_ids)
     if player_ids:
         ensure_on_roster(event.league, player_ids)
     return stage
+
+
+def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
+    """Refuse options that contradict each other or the event (400 `invalid_option`), for a
+    new stage or a changed draft; cleans its name and tiebreak order in place."""
+    stage.name = clean_name(stage.name, field="name")
+    if stage.format == StageFormat.DOUBLE_ELIMINATION and stage.table_size != 2:
+        raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
+    if not 2 <= stage.table_size <= 5:
+        raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
+    if stage.groups > 1 and stage.format != StageFormat.ROUND_ROBIN:
+        raise LeagueError(
+            "invalid_option", "Only a round robin is played in groups.", details={"field": "groups"}
+        )
+    stage.tiebreak = list(
+        standings.validate_tiebreak_order(stage.tiebreak, game=stage.event.league.game)
+    )
+    if stage.source_stage_id is None:
+        if given := [name for name in _SOURCE_OPTIONS if getattr(stage, name)]:
+            raise LeagueError(
+                "invalid_option",
+                f"{given[0]} takes players from an earlier stage: name it (source_stage).",
+                details={"field": given[0]},
+            )
+        if len(player_ids) < 2:
+            raise LeagueError("invalid_option", "A stage needs at least 2 participants.")
+        return
+    if player_ids:
+        raise LeagueError(
+            "invalid_option",
+            "A stage fed by an earlier stage takes its players from it: leave out participants.",
+            details={"field": "participants"},
+        )
+    source = _checked_source(stage, stage.source_stage_id)
+    if stage.source_top and stage.source_per_group:
+        raise LeagueError(
+            "invalid_option",
+            "Take the top N overall (source_top) or the top N of each group "
+            "(source_per_group), not both.",
+            details={"field": "source_per_group"},
+        )
+    if stage.source_best_rest and not stage.source_per_group:
+        raise LeagueError(
+            "invalid_option",
+            "source_best_rest adds the best of the rest to the top of each group: it goes "
+            "with source_per_group.",
+            details={"field": "source_best_rest"},
+        )
+    if stage.source_best_rest < 0 or (
+        stage.source_per_group is not None and stage.source_per_group < 1
+    ):
+        raise LeagueError(
+            "invalid_option",
+            "Take at least the winner of each group, and none or more of the rest.",
+            details={"field": "source_per_group"},
+        )
+    if stage.source_per_group:
+        if not (source.format == StageFormat.ROUND_ROBIN and source.groups > 1):
+            raise LeagueError(
+                "invalid_option",
+                f"Stage {source.pk} is not played in groups: take its top N with source_top.",
+                details={"field": "source_per_group"},
+            )
+    elif not stage.source_top or stage.source_top < 2:
+        raise LeagueError(
+            "invalid_option",
+            "Take at least the top 2 of the source stage.",
+            details={"field": "source_top"},
+        )
+    if _entrant_count(stage) > MAX_ENTRANTS:
+        field = "source_per_group" if stage.source_per_group else "source_top"
+        raise LeagueError(
+            "invalid_option",
+            f"A stage has at most {MAX_ENTRANTS} participants; take at most {MAX_ENTRANTS}.",
+            details={"field": field, "limit": MAX_ENTRANTS},
+        )
+
+
+_SOURCE_OPTIONS = ("source_top", "source_per_group", "source_best_rest")
+
+
+def _checked_source(stage: Stage, source_id: int) -> Stage:
+    """The stage a fed stage takes its players from: another stage of its event, and not one
+    that takes its own players, directly or not, from this one."""
+    source = Stage.objects.filter(pk=source_id, event_id=stage.event_id).first()
+    if source is None or source.pk == stage.pk:
+        raise LeagueError(
+            "invalid_option",
+            "The source stage must be another stage of this event.",
+            details={"field": "source_stage"},
+        )
+    earlier: Stage | None = source
+    while earlier is not None and stage.pk is not None:
+        if earlier.source_stage_id == stage.pk:
+            raise LeagueError(
+                "invalid_option",
+                f"Stage {source.pk} takes its players from this one: it cannot feed it.",
+                details={"field": "source_stage"},
+            )
+        earlier = earlier.source_stage
+    return source
+
+
+def _entrant_count(stage: Stage) -> int:
+    """How many players a stage draws: its entries, or as many as it takes from its source."""
+    if stage.source_stage_id is None:
+        return stage.entries.count()
+    if stage.source_per_group:
+        source = stage.source_stage
+        assert source is not None  # noqa: S101 - source_stage_id is set
+        return stage.source_per_group * source.groups + stage.source_best_rest
+    return stage.source_top or 0
+
+
+def _check_draw(stage: Stage, player_ids: Sequence[int]) -> None:
+    """Refuse what the draw cannot do (DrawError, 400) before the stage starts: with its
+    participants, or, fed by an earlier stage, check that the source will have as many to
+    give (`qualifiers`), then draw with that many placeholders, exactly as the start will."""
+    source = stage.source_stage
+    if source is None:
+        format_of(stage).check(stage, list(player_ids))
+        return
+    given = list(range(1, _entrant_count(source) + 1))  # the source's players, as placeholders
+    if stage.source_per_group:
+        draw.group_qualifiers(
+            draw.snake_groups(given, source.groups),
+            stage.source_per_group,
+            best_rest=stage.source_best_rest,
+        )
+    else:
+        draw.qualifiers(given, stage.source_top or 0)
+    format_of(stage).check(stage, list(range(1, _entrant_count(stage) + 1)))
+
+
+@transaction.atomic
+def stage_update(*, stage_id: int, changes: Mapping[str, Any]) -> Stage:
+    """Change a stage that has not started (docs/draw.md, "Changing a stage before it
+    starts"): `changes` holds any of `stage_create`'s options by name (STAGE_OPTIONS).
+    Checked exactly as at creation. New participants, or a new seeding, are seeded again.
+    Naming one of `source_top` and `source_per_group` drops the other; `source_stage_id` None
+    drops both (the participants are then given by hand). Every draft stage fed by this one
+    is checked again, and one that would no longer fit refuses the change (its id in
+    `details.stage`). 409 `stage_started` once the stage is drawn."""
+    if unknown := sorted(set(changes) - STAGE_OPTIONS):
+        raise TypeError(f"Not an option of a stage: {', '.join(unknown)}.")
+    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    if stage.status != StageStatus.DRAFT:
+        raise StageConflict(
+            "stage_started",
+            f"Stage {stage.pk} has started: its options and participants are drawn.",
+            details={"stage": stage.pk},
+        )
+    game_services.ensure_event_open(stage.event)
+    changes = _with_source_implied(changes)
+    player_ids = changes.pop("player_ids", None)
+    seeding, source_id = stage.seeding, stage.source_stage_id
+    for name, value in changes.items():
+        if name == "tiebreak" and value is None:
+            value = Stage._meta.get_field("tiebreak").default()
+        setattr(stage, name, value)
+    if stage.seeding != seeding:
+        stage.random_seed = secrets.randbelow(2**31) if stage.seeding == "random" else None
+    if player_ids is not None or stage.source_stage_id is not None:
+        players = list(player_ids or ())
+    else:
+        players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    _check_options(stage, players)
+    stage.save()
+    if player_ids is not None or stage.seeding != seeding or stage.source_stage_id != source_id:
+        StageEntry.objects.filter(stage=stage).delete()
+        _enter(stage, players)
+        players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    _check_draw(stage, players)
+    if player_ids:
+        ensure_on_roster(stage.event.league, player_ids)
+    for later in Stage.objects.filter(source_stage=stage, status=StageStatus.DRAFT):
+        _check_still_fed(later)
+    standings_mark([(StandingsScope.STAGE, stage.pk)], rebuild=True)  # entrants, tiebreak
+    return stage
+
+
+def _with_source_implied(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """`changes` with what a change of source implies: one way of taking players drops the
+    other, and no source drops them all."""
+    implied = dict(changes)
+    if "source_stage_id" in implied and implied["source_stage_id"] is None:
+        implied.setdefault("source_top", None)
+        implied.setdefault("source_per_group", None)
+        implied.setdefault("source_best_rest", 0)
+    if implied.get("source_per_group") is not None:
+        implied.setdefault("source_top", None)
+    if implied.get("source_top") is not None:
+        implied.setdefault("source_per_group", None)
+        implied.setdefault("source_best_rest", 0)
+    if "source_best_rest" in implied and implied["source_best_rest"] is None:
+        implied["source_best_rest"] = 0
+    return implied
+
+
+def _check_still_fed(later: Stage) -> None:
+    """A draft stage fed by one that just changed must still be drawable from it; if not,
+    the change is refused with this stage's reason."""
+    try:
+        _check_options(later, ())
+        _check_draw(later, ())
+    except (LeagueError, DrawError, StandingsError) as error:
+        raise type(error)(
+            error.code,
+            f"Stage {later.pk} ({later.name}) takes its players from this one and would no "
+            f"longer fit: {error.message}",
+            details={**error.details, "stage": later.pk},
+        ) from error
+
+
+@transaction.atomic
+def stage_delete(*, stage_id: int) -> None:
+    """Delete a stage that has not started, with its entries; the stages after it move up a
+    place. 409 `stage_started` once drawn; 409 `stage_is_source` while another stage takes
+    its players from it (`details.stages`: delete those, or give them another source, first)."""
+    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    if stage.status != StageStatus.DRAFT:
+        raise StageConflict(
+            "stage_started",
+            f"Stage {stage.pk} has started: it cannot be deleted.",
+            details={"stage": stage.pk},
+        )
+    game_services.ensure_event_open(stage.event)
+    fed = list(
+        Stage.objects.filter(source_stage=stage)
+        .order_by("position", "pk")
+        .values_list("pk", flat=True)
+    )
+    if fed:
+        raise StageConflict(
+            "stage_is_source",
+            f"Stage {', '.join(map(str, fed))} takes its players from stage {stage.pk}: delete "
+            "it, or give it another source, first.",
+            details={"stages": fed},
+        )
+    Stage.objects.filter(event_id=stage.event_id, position__gt=stage.position).update(
+        position=F("position") - 1
+    )
+    StandingsTable.objects.filter(scope=StandingsScope.STAGE, scope_id=stage.pk).delete()
+    stage.delete()
 
 
 def _enter(stage: Stage, player_ids: Sequence[int]) -> None:
@@ -146,7 +402,8 @@ def _by_rating(stage: Stage, player_ids: list[int]) -> list[int]:
 @transaction.atomic
 def stage_start(*, stage_id: int) -> Stage:
     """Draw the first round (round robin: every round; elimination: the whole bracket) and
-    seat its matches."""
+    seat its matches. From then on the stage keeps its points scheme (the league's now, when
+    it has none of its own; docs/standings.md, "League points")."""
     stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
     if stage.status != StageStatus.DRAFT:
         raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
@@ -155,9 +412,13 @@ def stage_start(*, stage_id: int) -> Stage:
         _take_qualifiers(stage)
     players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
     format_of(stage).start(stage, players)
+    if not stage.points:
+        # The stage keeps the scheme it is played under: a later change of the league's
+        # points never re-ranks it, so its final ranking and its table always agree.
+        stage.points = standings.LeaguePoints.from_json(stage.event.league.points).to_json()
     stage.status = StageStatus.RUNNING
     stage.started_at = timezone.now()
-    stage.save(update_fields=["status", "started_at", "rounds", "bracket"])
+    stage.save(update_fields=["status", "started_at", "rounds", "bracket", "points"])
     _advance(stage)
     _standings_moved(stage)  # its entrants are listed, and first-round byes count
     return stage
@@ -177,17 +438,41 @@ def _standings_moved(stage: Stage) -> None:
 
 
 def _take_qualifiers(stage: Stage) -> None:
+    """Enter the players a fed stage takes from its finished source, seeded in the source's
+    final order (docs/draw.md, "Round robin and groups"): its top `source_top`, or the top
+    `source_per_group` of each group plus the best `source_best_rest` of the rest. A place
+    shared at a cut goes to the better seed of the source; players who withdrew from the
+    source are passed over."""
     source = stage.source_stage
     assert source is not None  # noqa: S101 - checked by the caller
     if source.status != StageStatus.FINISHED or not source.ranking:
         raise StageConflict(
             "source_not_finished", f"Stage {source.pk} must finish before this one starts."
         )
-    order = [player for tier in source.ranking for player in tier]
+    seeds = dict(source.entries.filter(withdrawn_at=None).values_list("player_id", "seed"))
+
+    def cut_order(tiers: Iterable[Iterable[int]]) -> list[int]:
+        return [
+            p
+            for tier in tiers
+            for p in sorted((p for p in tier if p in seeds), key=seeds.__getitem__)
+        ]
+
+    overall = cut_order(source.ranking)
+    if stage.source_per_group:
+        group_ranking = source.group_ranking or _table_ranking(source)[1] or {}
+        taken = draw.group_qualifiers(
+            [cut_order(group_ranking.get(str(n), ())) for n in range(1, source.groups + 1)],
+            stage.source_per_group,
+            best_rest=stage.source_best_rest,
+            overall=overall,
+        )
+    else:
+        taken = draw.qualifiers(overall, stage.source_top or 0)
     StageEntry.objects.filter(stage=stage).delete()
     StageEntry.objects.bulk_create(
         StageEntry(stage=stage, player_id=player_id, seed=seed)
-        for seed, player_id in enumerate(draw.qualifiers(order, stage.source_top or 0), start=1)
+        for seed, player_id in enumerate(taken, start=1)
     )
 
 
@@ -277,13 +562,21 @@ def _swiss_standings(
     ]
 
 
-def _table_ranking(stage: Stage) -> list[list[int]]:
-    """The final order of a round robin or Swiss stage: its standings by the tiebreak order,
-    players equal on every metric sharing a tier."""
-    tiers: dict[int, list[int]] = defaultdict(list)
-    for row in _stage_table(stage):
-        tiers[row.rank].append(row.player)
-    return [tiers[rank] for rank in sorted(tiers)]
+def _table_ranking(stage: Stage) -> tuple[list[list[int]], dict[str, list[list[int]]] | None]:
+    """The final order of a round robin or Swiss stage from its standings by the tiebreak
+    order, players equal on every metric sharing a tier; and for one played in groups each
+    group's own order, the final order then merging them place by place
+    (`standings.merge_groups`: never by head-to-head across groups)."""
+    table = _stage_table(stage)
+    ranking = [list(tier) for tier in standings.merge_groups(table, stage.tiebreak)]
+    if not stage.played_in_groups:
+        return ranking, None
+    places: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for row in table:
+        places[str(row.group)][row.rank].append(row.player)
+    return ranking, {
+        group: [tiers[rank] for rank in sorted(tiers)] for group, tiers in sorted(places.items())
+    }
 
 
 def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
@@ -305,11 +598,17 @@ def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[
         _finish(stage, [list(tier) for tier in state.ranking])
 
 
-def _finish(stage: Stage, ranking: list[list[int]]) -> None:
+def _finish(
+    stage: Stage,
+    ranking: list[list[int]],
+    group_ranking: dict[str, list[list[int]]] | None = None,
+) -> None:
+    """Store the stage's final order, once: pages and later stages read it as stored."""
     stage.status = StageStatus.FINISHED
     stage.finished_at = timezone.now()
     stage.ranking = ranking
-    stage.save(update_fields=["status", "finished_at", "ranking"])
+    stage.group_ranking = group_ranking
+    stage.save(update_fields=["status", "finished_at", "ranking", "group_ranking"])
 
 
 @transaction.atomic
@@ -432,7 +731,10 @@ class StageFormatRules:
     every match is decided, ranked by its standings."""
 
     def check(self, stage: Stage, players: list[int]) -> None:
-        """Refuse options the format cannot draw (DrawError), at creation."""
+        """Refuse options the format cannot draw (DrawError), at creation: groups of two or
+        more players."""
+        if stage.groups > 1:
+            draw.snake_groups(players, stage.groups)
 
     def start(self, stage: Stage, players: list[int]) -> None:
         groups = draw.snake_groups(players, stage.groups) if stage.groups > 1 else (players,)
@@ -447,7 +749,7 @@ class StageFormatRules:
 
     def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
         if all(sm.order is not None for sm in stage_matches):
-            _finish(stage, _table_ranking(stage))
+            _finish(stage, *_table_ranking(stage))
 
     def fed_by(self, stage_match: StageMatch) -> list[StageMatch]:
         """The later stage matches whose players this one's result decided."""
@@ -481,7 +783,7 @@ class SwissRules(StageFormatRules):
                 ),
             )
             return
-        _finish(stage, _table_ranking(stage))
+        _finish(stage, *_table_ranking(stage))
 
     def fed_by(self, stage_match: StageMatch) -> list[StageMatch]:
         return list(

@@ -44,20 +44,43 @@ TALLY_STORE_EVERY = 25
 # --- Standings -----------------------------------------------------------------------------
 
 
-def settings_of(scope: ScopeKey) -> tuple[League, list[str], dict[str, Any], list[int]]:
-    """The league, tiebreak order, points scheme and listed players of a table."""
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """How a table is counted and ranked: its league, tiebreak order and points scheme, the
+    players it lists even without a result, and, for a stage played in groups, each player's
+    group (every group is then ranked on its own)."""
+
+    league: League
+    tiebreak: list[str]
+    points: dict[str, Any]
+    players: list[int]
+    groups: dict[int, int] | None = None
+
+    def rank(self, tally: standings.Tally) -> tuple[standings.Standing, ...]:
+        return standings.rank_standings(tally, self.tiebreak, groups=self.groups)
+
+
+def settings_of(scope: ScopeKey) -> TableSettings:
+    """The settings of a table: a stage's own tiebreak order and points (the league's scheme
+    until it starts, then the one it started with), a league's or event's the league's."""
     kind, scope_id = scope
     if kind == StandingsScope.STAGE:
         stage = Stage.objects.select_related("event__league").get(pk=scope_id)
         league = stage.event.league
-        players = list(stage.entries.values_list("player_id", flat=True))
-        return league, stage.tiebreak, stage.points or league.points, players
+        entries = dict(stage.entries.values_list("player_id", "group"))
+        return TableSettings(
+            league=league,
+            tiebreak=stage.tiebreak,
+            points=stage.points or league.points,
+            players=list(entries),
+            groups=entries if stage.played_in_groups else None,
+        )
     league = (
         League.objects.get(pk=scope_id)
         if kind == StandingsScope.LEAGUE
         else Event.objects.select_related("league").get(pk=scope_id).league
     )
-    return league, league.tiebreak, league.points, []
+    return TableSettings(league=league, tiebreak=league.tiebreak, points=league.points, players=[])
 
 
 def _counted_afresh(
@@ -87,9 +110,9 @@ def _count(
 
 def compute_table(scope: ScopeKey) -> tuple[list[str], tuple[standings.Standing, ...]]:
     """The standings of `scope` computed from scratch, with the tiebreak order used."""
-    league, tiebreak, points, players = settings_of(scope)
-    tally = _counted_afresh(scope, league, points, players)
-    return list(tiebreak), standings.rank_standings(tally, tiebreak)
+    settings = settings_of(scope)
+    tally = _counted_afresh(scope, settings.league, settings.points, settings.players)
+    return list(settings.tiebreak), settings.rank(tally)
 
 
 def compute_rows(scope: ScopeKey) -> tuple[list[str], list[dict[str, Any]]]:
@@ -141,14 +164,14 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     scope: ScopeKey = (state["scope"], state["scope_id"])
     started = time.perf_counter()
     logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
-    league, tiebreak, points, players = settings_of(scope)
-    tally = None if rebuild else _stored_tally(table_id, state["rebuild_from"], points)
-    added = None if tally is None else _count_since(tally, scope, players)
+    settings = settings_of(scope)
+    tally = None if rebuild else _stored_tally(table_id, state["rebuild_from"], settings.points)
+    added = None if tally is None else _count_since(tally, scope, settings.players)
     if tally is None or added is None:
-        tally = _counted_afresh(scope, league, points, players)
-    rows = _rows(standings.rank_standings(tally, tiebreak))
+        tally = _counted_afresh(scope, settings.league, settings.points, settings.players)
+    rows = _rows(settings.rank(tally))
     written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
-        rows=rows, tiebreak=list(tiebreak), computed=seen, computed_at=timezone.now()
+        rows=rows, tiebreak=list(settings.tiebreak), computed=seen, computed_at=timezone.now()
     )
     # Storing 20,000 tables' tally takes longer than adding a few dozen results to it: the
     # stored one is brought up to date only now and then (or after a rebuild), once the new
