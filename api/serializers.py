@@ -8,8 +8,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import GameName, Match, MatchStatus, Seat, Turn
-from games.selectors import LATEST_TURNS, match_board
+from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
+from games.selectors import LATEST_TURNS, match_board, with_corrections
 from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
 from league.selectors import stage_detail
 from league.services.stages import MAX_ENTRANTS
@@ -128,13 +128,50 @@ class SeatSerializer(serializers.ModelSerializer[Seat]):
         fields = ["order", "player", "total", "placement"]
 
 
+class TurnVersionSerializer(serializers.ModelSerializer[TurnCorrection]):
+    """A version of a turn that a correction replaced, and who replaced it when."""
+
+    corrected_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = TurnCorrection
+        fields = ["payload", "points", "bonus", "submitted_at", "corrected_by", "corrected_at"]
+
+
 class TurnSerializer(serializers.ModelSerializer[Turn]):
     seat = serializers.IntegerField(source="seat.order", read_only=True)
     player = serializers.IntegerField(source="seat.player_id", read_only=True)
+    corrected_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        help_text="Who stored the latest correction of this turn (a username); null if none.",
+    )
+    corrections = serializers.SerializerMethodField(
+        help_text="The versions corrections replaced, oldest first; empty if never corrected."
+    )
 
     class Meta:
         model = Turn
-        fields = ["sequence", "seat", "player", "points", "bonus", "payload", "submitted_at"]
+        fields = [
+            "sequence",
+            "seat",
+            "player",
+            "points",
+            "bonus",
+            "payload",
+            "submitted_at",
+            "corrected_by",
+            "corrected_at",
+            "corrections",
+        ]
+
+    @extend_schema_field(TurnVersionSerializer(many=True))
+    def get_corrections(self, turn: Turn) -> list[dict[str, Any]]:
+        if turn.corrected_at is None:
+            return []  # never corrected: nothing to read
+        return list(TurnVersionSerializer(turn.corrections.all(), many=True).data)
 
 
 class ScorecardSerializer(serializers.Serializer[Any]):
@@ -229,8 +266,12 @@ class MatchDetailSerializer(MatchSerializer):
     def get_turns(self, match: Match) -> list[dict[str, Any]]:
         latest = getattr(match, "latest_turns", None)
         if latest is None:
-            latest = list(match.turns.select_related("seat").order_by("-sequence")[:LATEST_TURNS])
-        return list(TurnSerializer(latest[::-1], many=True).data)
+            latest = list(
+                match.turns.select_related("seat", "corrected_by").order_by("-sequence")[
+                    :LATEST_TURNS
+                ]
+            )
+        return list(TurnSerializer(with_corrections(latest[::-1]), many=True).data)
 
     class Meta(MatchSerializer.Meta):
         fields = [*MatchSerializer.Meta.fields, "turns"]
@@ -280,6 +321,17 @@ class UndoneTurnSerializer(serializers.Serializer[Any]):
 
 class UndoSerializer(serializers.Serializer[Any]):
     undone = UndoneTurnSerializer()
+    match = MatchSerializer()
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    turn = TurnSerializer(help_text="The corrected turn; `corrections` holds what it replaced.")
+    changed = serializers.BooleanField(
+        help_text="False when the turn sent was the one stored: nothing was changed."
+    )
+    later_turns_replayed = serializers.IntegerField(
+        help_text="The later turns replayed on top of the correction (all still legal)."
+    )
     match = MatchSerializer()
 
 

@@ -32,7 +32,12 @@ from games import score_keys
 from games import services as game_services
 from games.errors import WrongScoreKey
 from games.models import Match
-from games.selectors import match_detail_queryset, turn_preview, turns_newest_first
+from games.selectors import (
+    match_detail_queryset,
+    turn_preview,
+    turns_newest_first,
+    with_corrections,
+)
 from league import selectors
 from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
@@ -343,7 +348,7 @@ class MatchViewSet(
     def get_permissions(self) -> list[permissions.BasePermission]:
         if self.action in ("turns", "result") and self._is_write():
             return [CanKeepScore()]
-        if self.action in ("undo", "void"):
+        if self.action in ("undo", "void", "correct_turn"):
             return [permissions.IsAuthenticated(), IsMatchOrganizer()]
         if self.action == "create":
             return [permissions.IsAuthenticated()]
@@ -418,7 +423,9 @@ class MatchViewSet(
             page = paginator.paginate_queryset(
                 turns_newest_first(self.get_object()), request, view=self
             )
-            return paginator.get_paginated_response(s.TurnSerializer(page, many=True).data)
+            return paginator.get_paginated_response(
+                s.TurnSerializer(with_corrections(page or []), many=True).data
+            )
         # The match is read once, locked, for the permission check and the write alike.
         with self._locked_submission(pk) as submission:
             body = request.data
@@ -505,6 +512,49 @@ class MatchViewSet(
             answer = self._answer(match_detail_queryset().get(pk=submission.match.pk), detail=True)
             submission.record(status.HTTP_201_CREATED, answer)
         return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        examples=[
+            OpenApiExample(
+                "Corrected Yardzee turn",
+                value={k: v for k, v in YARDZEE_TURN.value.items() if k != "turn_number"},
+                request_only=True,
+            )
+        ],
+        responses={200: s.CorrectionSerializer, **ERRORS},
+        description="Organizers only: replace turn `sequence` (the turn JSON of the game, with "
+        "`player`: who played it) without undoing the turns after it. The later turns are "
+        "replayed on top: when all still fit, the old version is kept (`corrections`) and "
+        "they are rescored; otherwise 409 `correction_breaks_later_turn` names the first that "
+        "no longer fits (`details.turn`, `details.violation`) and nothing changes. A "
+        "finished match whose result changes is reopened and finished again (409 "
+        '`undo_blocked` while a later match fed by it has started): docs/api.md, "Corrections".',
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"turns/(?P<sequence>[0-9]{1,9})/correct",
+        url_name="turn-correct",
+    )
+    def correct_turn(
+        self, request: Request, pk: str | None = None, sequence: str | None = None
+    ) -> Response:
+        match = self.get_object()
+        outcome = game_services.turn_correct(
+            match_id=match.pk,
+            sequence=int(sequence or 0),
+            turn=request.data,
+            corrected_by=request.user,
+        )
+        return Response(
+            {
+                "turn": s.TurnSerializer(with_corrections([outcome.turn])[0]).data,
+                "changed": outcome.correction is not None,
+                "later_turns_replayed": outcome.replayed,
+                "match": self._answer(outcome.match, game=outcome.game),
+            }
+        )
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,

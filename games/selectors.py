@@ -1,15 +1,18 @@
 """Reads of matches worth a name: a match with everything its page or API answer shows."""
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from games.errors import MatchClosed
-from games.models import Match, Seat, Turn
+from games.models import Match, Seat, Turn, TurnCorrection
 from scoring import RuleViolation
 from scoring.game import Game
 from scoring.yardkle import YardkleGame, set_aside_options
 from scoring.yardzee import YardzeeGame
+
+_Turns = TypeVar("_Turns", bound=Sequence[Turn])
 
 # A match's answer and page carry at most this many of its latest turns; the rest are read a
 # page at a time (GET matches/{id}/turns/, the page's "Earlier turns"), so a match with very
@@ -24,15 +27,30 @@ def match_detail_queryset() -> QuerySet[Match]:
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order")),
         Prefetch(
             "turns",
-            queryset=Turn.objects.select_related("seat").order_by("-sequence")[:LATEST_TURNS],
+            queryset=Turn.objects.select_related("seat", "corrected_by").order_by("-sequence")[
+                :LATEST_TURNS
+            ],
             to_attr="latest_turns",
         ),
     )
 
 
 def turns_newest_first(match: Match) -> QuerySet[Turn]:
-    """Every turn of the match with its seat, newest first, to be read a page at a time."""
-    return match.turns.select_related("seat").order_by("-sequence")
+    """Every turn of the match with its seat and who corrected it, newest first, to be read a
+    page at a time."""
+    return match.turns.select_related("seat", "corrected_by").order_by("-sequence")
+
+
+def with_corrections(turns: _Turns) -> _Turns:
+    """`turns`, with the versions corrections replaced read for those that were corrected
+    (`turn.corrections.all()`, oldest first, with who corrected each): one query, none when
+    no turn was corrected."""
+    corrected = [turn for turn in turns if turn.corrected_at is not None]
+    prefetch_related_objects(
+        corrected,
+        Prefetch("corrections", queryset=TurnCorrection.objects.select_related("corrected_by")),
+    )
+    return turns
 
 
 def match_board(match: Match, seats: list[Seat], game: Game | None = None) -> dict[str, Any]:

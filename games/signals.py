@@ -10,7 +10,9 @@ match_finished = Signal()
 """The last turn was played: seats hold totals and placements."""
 
 match_reopened = Signal()
-"""A finished match's last turn was undone: its result no longer stands."""
+"""A finished match's last turn was undone: its result no longer stands. Also sent when a
+corrected turn changes a finished match's result; `match_finished` then follows with the new
+one."""
 
 match_voided = Signal()
 """The match was voided; `was_finished=` says whether a result had stood."""

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from games import score_keys, scorecard
-from games.models import GameName, Match, MatchStatus, Seat, Turn
-from games.selectors import match_board, turns_newest_first
+from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
+from games.selectors import match_board, turns_newest_first, with_corrections
 from scoring.yardkle import YardkleRules, ends_in_yardkle
 
 # While a match is played its page asks for fresh scores this often.
@@ -49,8 +49,9 @@ def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     """Everything the match page shows, in three queries (four for Yardkle): the match (with
-    its event and league), its seats and players, one page of its turns (newest first; a page
-    past the last is a 404), and for Yardkle's scorecard every turn's points."""
+    its event and league), its seats and players, one page of its turns (newest first, with
+    who corrected them; a page past the last is a 404), and for Yardkle's scorecard every
+    turn's points. One more when a turn of the page was corrected: the versions it replaced."""
     match = get_object_or_404(
         Match.objects.select_related("event__league").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
@@ -62,7 +63,9 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     if turns_page > pages:
         raise Http404("No such page of turns.")
     offset = (turns_page - 1) * TURNS_PER_PAGE
-    turns: list[Turn] = list(turns_newest_first(match)[offset : offset + TURNS_PER_PAGE])
+    turns: list[Turn] = with_corrections(
+        list(turns_newest_first(match)[offset : offset + TURNS_PER_PAGE])
+    )
     board = match_board(match, seats)
     current = board["current_seat"]
     context: dict[str, Any] = {
@@ -123,7 +126,24 @@ def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
     else:
         view["yardkle"] = ends_in_yardkle(payload)
         view["rolls"] = scorecard.yardkle_throws(payload)
+    if turn.corrected_at is not None:
+        view["corrected_at"] = turn.corrected_at
+        view["corrected_by"] = turn.corrected_by.get_username() if turn.corrected_by else ""
+        view["replaced"] = [_replaced_view(old, game) for old in turn.corrections.all()]
     return view
+
+
+def _replaced_view(old: TurnCorrection, game: str) -> dict[str, Any]:
+    """A version a correction replaced, as the turn's line says it: box and points (Yardzee),
+    banked points or a Yardkle."""
+    payload = old.payload if isinstance(old.payload, dict) else {}
+    category = str(payload.get("category", ""))
+    return {
+        "points": old.points,
+        "bonus": old.bonus,
+        "box": scorecard.BOX_LABELS.get(category, category) if game == GameName.YARDZEE else "",
+        "yardkle": game != GameName.YARDZEE and ends_in_yardkle(payload),
+    }
 
 
 # --- Scorekeeping: the phone page of a table -----------------------------------------------------

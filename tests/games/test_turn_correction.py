@@ -415,3 +415,19 @@ def test_a_yardkle_correction_that_takes_away_an_entry_breaks_the_next_small_ban
     assert refused.value.details["turn"] == 5
     assert refused.value.details["violation"]["code"] == "bank_below_entry_minimum"
     assert everything(finished_kle.pk) == before
+
+
+# --- The match page -----------------------------------------------------------------------------
+
+
+def test_the_match_page_marks_a_corrected_turn_with_who_when_and_what_it_was(
+    client, close_zee, organizer
+):
+    correct(close_zee, 7, FEWER_FOURS, by=organizer)
+    page = client.get(f"/matches/{close_zee.pk}/?turns=1").content.decode()
+    line = page.split('id="turn-7"')[1].split("</details>")[0]
+    assert "Fours 8" in line
+    assert '<span class="tag corrected">corrected</span>' in line
+    assert f"Corrected by {organizer.username} on <time" in line
+    assert "Entered before as Fours 12." in line
+    assert "corrected" not in page.split('id="turn-8"')[1].split("</details>")[0]
