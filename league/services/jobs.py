@@ -30,4 +30,6 @@ def _send(task: str, args: tuple[Any, ...]) -> None:
         # Looked up by name among the registered tasks, so an eager app runs it in-process.
         current_app.tasks[task].apply_async(args=args, countdown=COALESCE_SECONDS)
     except Exception:
-        logger.warning("Could not enqueue %s%r; the sweep will pick it up.", task, args)
+        logger.warning(
+            "Could not enqueue %s%r; the sweep will pick it up.", task, args, exc_info=True
+        )
