@@ -16,6 +16,7 @@ LEADING = (
     "rank",
     "player",
     "name",
+    "group",
     "matches",
     "wins",
     "draws",
@@ -58,6 +59,8 @@ class CSVRenderer(BaseRenderer):
 
         metrics = list(data.get("tiebreak") or [])
         columns = [c for c in LEADING if any(c in row for row in rows[:1])]
+        if not any(row.get("group") is not None for row in rows):  # a table not in groups
+            columns = [c for c in columns if c != "group"]
         columns += [f"metric:{key}" for key in metrics]
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")

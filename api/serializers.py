@@ -365,8 +365,38 @@ class StageCreateSerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, min_value=1, max_value=ID_MAX
     )
     source_top = serializers.IntegerField(
-        min_value=2, max_value=MAX_ENTRANTS, required=False, allow_null=True
+        min_value=2,
+        max_value=MAX_ENTRANTS,
+        required=False,
+        allow_null=True,
+        help_text="From `source_stage`: its top N (in its final order) enter.",
     )
+    source_per_group = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ENTRANTS,
+        required=False,
+        allow_null=True,
+        help_text="From a `source_stage` played in groups: the top N of each group enter "
+        "(instead of `source_top`).",
+    )
+    source_best_rest = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_ENTRANTS,
+        default=0,
+        help_text="With `source_per_group`: the best k of the others enter too, best by their "
+        "place in their group, then by the source's tiebreak metrics (never head-to-head).",
+    )
+
+    def stage_options(self) -> dict[str, Any]:
+        """The validated fields under the names the stage services take."""
+        names = {"participants": "player_ids", "source_stage": "source_stage_id"}
+        return {names.get(name, name): value for name, value in self.validated_data.items()}
+
+
+class StageUpdateSerializer(StageCreateSerializer):
+    """A change to a stage that has not started: any field of a new stage; what is left out
+    stays. New participants, or a new seeding, are seeded again; naming `source_top` or
+    `source_per_group` drops the other; `source_stage: null` drops both."""
 
 
 class StageEntrySerializer(serializers.ModelSerializer[StageEntry]):
@@ -398,7 +428,11 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "tiebreak",
             "source_stage",
             "source_top",
+            "source_per_group",
+            "source_best_rest",
+            "points",
             "ranking",
+            "group_ranking",
             "created_at",
             "started_at",
             "finished_at",
@@ -449,6 +483,11 @@ class StandingRowSerializer(serializers.Serializer[Any]):
     upper_bonuses = serializers.IntegerField(allow_null=True)
     yardkles = serializers.IntegerField(allow_null=True)
     metrics = serializers.DictField(child=serializers.FloatField(allow_null=True))
+    group = serializers.IntegerField(
+        allow_null=True,
+        default=None,
+        help_text="A stage played in groups: the player's group (`rank` is the place in it).",
+    )
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
@@ -459,7 +498,33 @@ class StandingsSerializer(serializers.Serializer[Any]):
     )
     computed_at = serializers.DateTimeField(allow_null=True)
     pending = serializers.BooleanField(help_text="Newer results are still being counted.")
+    group = serializers.IntegerField(
+        allow_null=True,
+        default=None,
+        help_text="The group these rows are of (`?group=`); null for the whole table.",
+    )
     rows = StandingRowSerializer(many=True)
+
+
+class StandingsGroupSerializer(serializers.Serializer[Any]):
+    """`?group=` of a stage's standings: one group of a stage played in groups."""
+
+    group = serializers.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        help_text="A stage played in groups: only this group's rows.",
+    )
+
+    def validate_group(self, group: int) -> int:
+        stage: Stage = self.context["stage"]
+        if not stage.played_in_groups:
+            raise serializers.ValidationError(
+                f"Stage {stage.pk} is not played in groups (or has not started)."
+            )
+        if group > stage.groups:
+            raise serializers.ValidationError(f"Stage {stage.pk} has groups 1 to {stage.groups}.")
+        return group
 
 
 class LeaderboardRowSerializer(serializers.Serializer[Any]):

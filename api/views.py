@@ -94,9 +94,9 @@ CSV_PARAMETER = OpenApiParameter(
 )
 
 
-def standings_response(kind: str, scope_id: int) -> Response:
+def standings_response(kind: str, scope_id: int, *, group: int | None = None) -> Response:
     table = standings_refresh.standings_table_computed_on_miss((kind, scope_id))
-    return Response(s.StandingsSerializer(selectors.standings_answer(table)).data)
+    return Response(s.StandingsSerializer(selectors.standings_answer(table, group=group)).data)
 
 
 STANDINGS_SCHEMA = extend_schema(
@@ -274,7 +274,9 @@ class EventViewSet(
         request=s.StageCreateSerializer,
         responses={201: s.StageDetailSerializer, **ERRORS},
         description="Add a stage (draft) to the event: its format, participants in seed order "
-        "(or the top `source_top` of an earlier `source_stage`) and options. Organizers only.",
+        "(or, from an earlier `source_stage`, its top `source_top`, or the top "
+        "`source_per_group` of each of its groups plus the best `source_best_rest` of the "
+        "rest) and options, all checked now as at the start. Organizers only.",
     )
     @action(detail=True, methods=["get", "post"])
     def stages(self, request: Request, pk: str | None = None) -> Response:
@@ -611,8 +613,8 @@ class MatchViewSet(
 class StageViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Stage]
 ):
-    """Stages of events: anyone reads; the league's organizers start them and forfeit no-shows.
-    Create them with `POST events/{id}/stages/`."""
+    """Stages of events: anyone reads; the league's organizers start them, forfeit no-shows,
+    and change or delete one not yet started. Create them with `POST events/{id}/stages/`."""
 
     lookup_value_regex = s.ID_IN_URL
 
@@ -635,10 +637,53 @@ class StageViewSet(
             raise PermissionDenied("Only an organizer of this league may run its stages.")
         return stage
 
-    @STANDINGS_SCHEMA
+    @extend_schema(
+        request=s.StageUpdateSerializer,
+        responses={200: s.StageDetailSerializer, **ERRORS},
+        description="Change a stage that has not started (organizers): any field of a new "
+        "stage, checked as at creation; a draft fed by this stage must still fit. 409 "
+        "`stage_started` once drawn.",
+    )
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        stage = self._organized()
+        parsed = s.StageUpdateSerializer(data=request.data, partial=True)
+        parsed.is_valid(raise_exception=True)
+        stage_services.stage_update(stage_id=stage.pk, changes=parsed.stage_options())
+        return Response(s.StageDetailSerializer(self._detail(stage.pk)).data)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        description="Delete a stage that has not started (organizers); the stages after it "
+        "move up. 409 `stage_started` once drawn, `stage_is_source` while another stage takes "
+        "its players from it.",
+    )
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        stage_services.stage_delete(stage_id=self._organized().pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _detail(self, stage_id: int) -> Stage:
+        return (
+            Stage.objects.select_related("event__league")
+            .prefetch_related("entries__player")
+            .get(pk=stage_id)
+        )
+
+    @extend_schema(
+        parameters=[CSV_PARAMETER, s.StandingsGroupSerializer],
+        responses={200: s.StandingsSerializer, **ERRORS},
+        description="The stage's stored standings table. A stage played in groups ranks each "
+        "group on its own: every row has its `group` and `rank` is the place in it; "
+        "`?group=N` gives one group's rows.",
+    )
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
     def stage_standings(self, request: Request, pk: str | None = None) -> Response:
-        return standings_response(StandingsScope.STAGE, self.get_object().pk)
+        stage = self.get_object()
+        parsed = s.StandingsGroupSerializer(data=request.query_params, context={"stage": stage})
+        parsed.is_valid(raise_exception=True)
+        return standings_response(
+            StandingsScope.STAGE, stage.pk, group=parsed.validated_data.get("group")
+        )
 
     @extend_schema(request=None, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])

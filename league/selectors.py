@@ -100,15 +100,20 @@ def _slot_play(by_slot: dict[str, dict[str, Any]], slot: dict[str, Any]) -> dict
     return {"play": summary}
 
 
-def standings_answer(table: StandingsTable) -> dict[str, Any]:
-    """A stored standings table as the API and pages show it."""
+def standings_answer(table: StandingsTable, *, group: int | None = None) -> dict[str, Any]:
+    """A stored standings table as the API and pages show it; with `group`, only the rows of
+    that group (a stage played in groups ranks each group on its own)."""
+    rows = table.rows
+    if group is not None:
+        rows = [row for row in rows if row.get("group") == group]
     return {
         "scope": table.scope,
         "scope_id": table.scope_id,
+        "group": group,
         "tiebreak": table.tiebreak,
         "computed_at": table.computed_at,
         "pending": table.pending,
-        "rows": table.rows,
+        "rows": rows,
     }
 
 
