@@ -14,7 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import InvalidText
 from games import errors as game_errors
-from league.errors import DrawError, LeagueError, StageConflict, StandingsError
+from league.errors import DrawError, EventConflict, LeagueError, StageConflict, StandingsError
 from scoring.errors import DomainError, RuleViolation
 
 # The HTTP status of each domain error family, found by walking the error's class hierarchy:
@@ -36,6 +36,7 @@ STATUS: dict[type[DomainError], int] = {
     game_errors.IdempotencyKeyInvalid: 400,
     LeagueError: 400,
     StageConflict: 409,
+    EventConflict: 409,
     DrawError: 400,
     StandingsError: 400,
 }

@@ -10,7 +10,16 @@ from rest_framework import serializers
 
 from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
 from games.selectors import LATEST_TURNS, match_board, with_corrections
-from league.models import Event, League, Player, Seeding, Stage, StageEntry, StageFormat
+from league.models import (
+    Event,
+    EventStatus,
+    League,
+    Player,
+    Seeding,
+    Stage,
+    StageEntry,
+    StageFormat,
+)
 from league.selectors import stage_detail
 from league.services.stages import MAX_ENTRANTS
 
@@ -110,11 +119,36 @@ class EventSerializer(serializers.ModelSerializer[Event]):
         model = Event
         fields = ["id", "league", "name", "date", "venue", "status", "rules", "created_at"]
         read_only_fields = ["created_at"]
+        extra_kwargs = {
+            "status": {
+                "help_text": "upcoming, running (a match has started), finished (its last "
+                "stage finished, or closed) or cancelled. It follows play; organizers change "
+                "it with close/ and reopen/ only."
+            }
+        }
 
     def validate_league(self, league: League) -> League:
         if self.instance is not None and league != self.instance.league:
             raise serializers.ValidationError("An event cannot move to another league.")
         return league
+
+    def validate_status(self, status: str) -> str:
+        current = self.instance.status if self.instance is not None else EventStatus.UPCOMING
+        if status != current:
+            raise serializers.ValidationError(
+                "An event's status follows play: close or reopen it with POST "
+                "events/{id}/close/ or events/{id}/reopen/."
+            )
+        return status
+
+
+class EventCloseSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(
+        choices=[EventStatus.FINISHED, EventStatus.CANCELLED],
+        default=EventStatus.FINISHED,
+        help_text="`finished` (its play is over; the default) or `cancelled` (it did not take "
+        "place).",
+    )
 
 
 # --- Matches ----------------------------------------------------------------------------------

@@ -301,6 +301,38 @@ class EventViewSet(
     def event_standings(self, request: Request, pk: str | None = None) -> Response:
         return standings_response(StandingsScope.EVENT, self.get_object().pk)
 
+    @extend_schema(
+        request=s.EventCloseSerializer,
+        responses={200: s.EventSerializer, **ERRORS},
+        description="Organizers only: close the event as `finished` (the default) or "
+        "`cancelled`. It then takes no more matches, stages, turns, undos or voids (409 "
+        "`event_closed`) until reopened. Refused while matches of it are being played (409 "
+        "`matches_in_progress`, `details.matches`); matches not started stay unplayed. Closing "
+        "it again as it is changes nothing; finished to cancelled (or back) goes through a "
+        "reopen (409 `event_closed`).",
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        event = self.get_object()
+        parsed = s.EventCloseSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        event = league_services.event_close(
+            event_id=event.pk, status=parsed.validated_data["status"]
+        )
+        return Response(s.EventSerializer(event).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.EventSerializer, **ERRORS},
+        description="Organizers only: reopen a finished or cancelled event (to correct a "
+        "result, or closed by mistake): `running` when a match of it has started, `upcoming` "
+        "otherwise. An open event is left as it is.",
+    )
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        event = league_services.event_reopen(event_id=self.get_object().pk)
+        return Response(s.EventSerializer(event).data)
+
     def perform_update(self, serializer: serializers.BaseSerializer[Event]) -> None:
         event = serializer.instance
         if isinstance(event, Event):

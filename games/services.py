@@ -166,7 +166,9 @@ def _store_turn(
 
 
 def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
-    """Store the new state; when the game is over, the totals, placements and the signal."""
+    """Store the new state; on the first turn the `match_started` signal, and when the game is
+    over, the totals, placements and `match_finished`."""
+    started = match.status == MatchStatus.SCHEDULED
     now = timezone.now()
     match.state = game.to_json()
     match.started_at = match.started_at or now
@@ -182,6 +184,8 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
             seats, ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
         )
     match.save(update_fields=["state", "turns_played", "status", "started_at", "finished_at"])
+    if started:
+        signals.match_started.send(sender=Match, match=match)
     if game.is_over:
         signals.match_finished.send(sender=Match, match=match)
 

@@ -6,6 +6,10 @@ transaction then rolls back. Work that can wait is enqueued by receivers on comm
 
 from django.dispatch import Signal
 
+match_started = Signal()
+"""A turn was stored in a match that had none (scheduled -> in progress, or straight to
+finished by a whole result, and then `match_finished` follows). Not sent on later turns."""
+
 match_finished = Signal()
 """The last turn was played: seats hold totals and placements."""
 

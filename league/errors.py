@@ -15,4 +15,8 @@ class StageConflict(LeagueError):
     """The stage cannot do this in its current state (HTTP 409)."""
 
 
-__all__ = ["DrawError", "LeagueError", "StageConflict", "StandingsError"]
+class EventConflict(LeagueError):
+    """The event cannot do this in its current state (HTTP 409)."""
+
+
+__all__ = ["DrawError", "EventConflict", "LeagueError", "StageConflict", "StandingsError"]

@@ -1,14 +1,15 @@
 """How `league` reacts to what happens to matches (`games.signals`), inside the transaction
-that changed the match: stages advance, and a withdrawn result empties what it fed."""
+that changed the match: stages advance, a withdrawn result empties what it fed, and the
+event's status follows play."""
 
 from typing import Any
 
 from django.dispatch import receiver
 
 from games.models import Match
-from games.signals import match_finished, match_reopened, match_voided
+from games.signals import match_finished, match_reopened, match_started, match_voided
 from league.models import StageMatch
-from league.services import stages, standings_marks
+from league.services import organization, stages, standings_marks
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="league.stage_advance")
@@ -32,3 +33,20 @@ def void_stage_result(
     if was_finished:
         stages.stage_result_withdrawn(match_id=match.pk)
         standings_marks.result_changed(match, withdrawn=True)
+
+
+# --- An event's status follows play (docs/api.md, "An event's status") -------------------------
+
+
+@receiver(match_started, sender=Match, dispatch_uid="league.event_running")
+def event_running(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    if match.event is not None:
+        organization.event_play_started(event=match.event)
+
+
+@receiver(match_finished, sender=Match, dispatch_uid="league.event_play_over")
+def event_play_over(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    # A stage's last match finishes its stage (and so the event) itself; this is for a match
+    # outside the stages that was the last one still being played.
+    if match.event_id is not None:
+        organization.event_play_over(event_id=match.event_id)

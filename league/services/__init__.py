@@ -4,7 +4,9 @@
 
 from league.errors import LeagueError
 from league.services.organization import (
+    event_close,
     event_create,
+    event_reopen,
     event_update,
     league_create,
     league_update,
@@ -16,7 +18,9 @@ from league.services.organization import (
 
 __all__ = [
     "LeagueError",
+    "event_close",
     "event_create",
+    "event_reopen",
     "event_update",
     "league_create",
     "league_update",

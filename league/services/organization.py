@@ -1,4 +1,5 @@
-"""Writes of the organization: leagues, events, players and rosters, and seating a match."""
+"""Writes of the organization: leagues, events (and their status), players and rosters, and
+seating a match."""
 
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -9,10 +10,11 @@ from django.db import transaction
 
 import scoring
 from games import services as game_services
-from games.models import Match
+from games.errors import EventClosed
+from games.models import Match, MatchStatus
 from league import standings
-from league.errors import LeagueError
-from league.models import Event, League, Player
+from league.errors import EventConflict, LeagueError
+from league.models import Event, EventStatus, League, Player, Stage, StageStatus
 from league.services.standings_marks import league_settings_changed, player_renamed
 from scoring import RuleViolation
 
@@ -144,6 +146,106 @@ def event_update(*, event: Event, **fields: Any) -> Event:
         setattr(event, name, value)
     _validated_rules(event.league.game, event.ruleset())
     event.save()
+    return event
+
+
+# --- An event's status ------------------------------------------------------------------------
+# It follows play (docs/api.md, "An event's status"): upcoming until a match of it starts,
+# running while it is played, finished once its last stage finishes; its organizers close it
+# (finished or cancelled) and reopen it. A closed event takes no more matches, stages or turns
+# (`games.services.ensure_event_open`).
+
+CLOSED_STATUSES = (EventStatus.FINISHED, EventStatus.CANCELLED)
+OPEN_MATCH_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+
+def event_play_started(*, event: Event) -> None:
+    """A match of `event` took its first turn: an upcoming event is now running. Called on
+    every match's first turn, so it costs nothing once the event runs (`event` is the one
+    read with the locked match), and one UPDATE the first time."""
+    if event.status != EventStatus.UPCOMING:
+        return
+    Event.objects.filter(pk=event.pk, status=EventStatus.UPCOMING).update(
+        status=EventStatus.RUNNING
+    )
+    event.status = EventStatus.RUNNING
+
+
+def event_play_over(*, event_id: int) -> bool:
+    """Finish an event whose play is over: it has stages, every one of them has finished, and
+    no match of it (in a stage or not) is still to be played or being played. Called when a
+    stage finishes and when a match of the event finishes; True when the event finished now.
+    An event without stages (casual tables only) is finished by its organizers (`event_close`)."""
+    stages = set(Stage.objects.filter(event_id=event_id).values_list("status", flat=True))
+    if stages != {StageStatus.FINISHED}:
+        return False
+    if Match.objects.filter(event_id=event_id, status__in=OPEN_MATCH_STATUSES).exists():
+        return False
+    return bool(
+        Event.objects.filter(
+            pk=event_id, status__in=(EventStatus.UPCOMING, EventStatus.RUNNING)
+        ).update(status=EventStatus.FINISHED)
+    )
+
+
+@transaction.atomic
+def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
+    """Close an event: `finished` (its play is over) or `cancelled` (it did not take place). It
+    then takes no more matches, stages, turns, undos or voids (409 `event_closed`) until it is
+    reopened. Refused while a match of it is being played (409 `matches_in_progress`, naming
+    them): finish or void those first. Matches not started stay unplayed. Closing an event
+    again as it already is changes nothing; finished <-> cancelled goes through a reopen
+    (`event_closed`)."""
+    if status not in CLOSED_STATUSES:
+        raise LeagueError(
+            "invalid_option",
+            f"An event is closed as finished or cancelled, not {status!r}.",
+            details={"field": "status", "choices": list(CLOSED_STATUSES)},
+        )
+    # The event's open matches first, then the event, in the order a first turn takes them (its
+    # match, then the event): no deadlock, and a turn being stored now is waited for and seen.
+    open_matches = list(
+        Match.objects.select_for_update()
+        .filter(event_id=event_id, status__in=OPEN_MATCH_STATUSES)
+        .order_by("pk")
+        .values_list("pk", "status")
+    )
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if event.status == status:
+        return event
+    if event.is_closed:
+        raise EventClosed(
+            f"Event {event.pk} is {event.get_status_display().lower()}; reopen it before "
+            f"closing it as {status}.",
+            details={"event": event.pk, "status": event.status},
+        )
+    in_progress = [
+        pk for pk, match_status in open_matches if match_status == MatchStatus.IN_PROGRESS
+    ]
+    if in_progress:
+        raise EventConflict(
+            "matches_in_progress",
+            f"Event {event.pk} still has matches being played ({', '.join(map(str, in_progress))}):"
+            " finish or void them before closing it.",
+            details={"event": event.pk, "matches": in_progress},
+        )
+    event.status = status
+    event.save(update_fields=["status"])
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event_id: int) -> Event:
+    """Reopen a finished or cancelled event (closed by mistake, finished before a result was
+    corrected, a cancelled night played after all): it takes matches, stages and turns again.
+    It is running when a match of it has started, upcoming otherwise. An open event is left
+    as it is."""
+    event = Event.objects.select_for_update().get(pk=event_id)
+    if not event.is_closed:
+        return event
+    played = Match.objects.filter(event=event, started_at__isnull=False).exists()
+    event.status = EventStatus.RUNNING if played else EventStatus.UPCOMING
+    event.save(update_fields=["status"])
     return event
 
 

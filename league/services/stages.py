@@ -35,6 +35,7 @@ from league.models import (
 from league.services.organization import (
     clean_name,
     ensure_on_roster,
+    event_play_over,
     ruleset_for_event,
 )
 from league.services.standings_marks import standings_mark
@@ -609,6 +610,7 @@ def _finish(
     stage.ranking = ranking
     stage.group_ranking = group_ranking
     stage.save(update_fields=["status", "finished_at", "ranking", "group_ranking"])
+    event_play_over(event_id=stage.event_id)  # the event finishes with its last stage
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from league.models import Event, PlayerRating, RatingChange, StandingsTable
+from league.services import organization
 
 from .conftest import make_players, play, refresh_tables
 
@@ -41,6 +42,7 @@ def test_the_league_page_shows_its_table_leaderboard_and_events(client: Client, 
     players = make_players(4)
     for number in range(3):
         play(seat(zee_event, players[number : number + 2]), seed=number)
+    organization.event_close(event_id=zee_event.pk)  # the night is over (casual tables only)
     refresh_tables()
     league = zee_event.league
     page = client.get(f"/leagues/{league.slug}/").content.decode()
