@@ -7,7 +7,7 @@ renders only them, which the page fetches to refresh itself (static/js/live.js).
 costs a fixed number of queries, whatever the size of the league (tests/web)."""
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -42,7 +42,7 @@ from league.pages.svg import (
     rating_chart_svg,
 )
 from league.services.standings_refresh import standings_table_computed_on_miss
-from league.standings import METRICS
+from league.standings import METRICS, GroupMetric
 
 # Parts of a page that can change refresh this often while something is being played.
 LIVE_SECONDS = 15
@@ -121,10 +121,13 @@ def metric_text(key: str, value: object) -> str:
     return str(value)
 
 
-def standings_view(table: StandingsTable, *, caption: str) -> dict[str, Any]:
+def standings_view(
+    table: StandingsTable, *, caption: str, group: int | None = None
+) -> dict[str, Any]:
     """A stored table ready for `league/_standings.html`: one column per metric of the
-    tiebreak order, in that order, then matches played and the win-draw-loss record."""
-    answer = selectors.standings_answer(table)
+    tiebreak order, in that order, then matches played and the win-draw-loss record; with
+    `group`, that group's rows alone (a stage played in groups)."""
+    answer = selectors.standings_answer(table, group=group)
     keys = [str(key) for key in answer["tiebreak"]]
     rows = []
     for row in answer["rows"]:
@@ -148,11 +151,14 @@ def standings_view(table: StandingsTable, *, caption: str) -> dict[str, Any]:
         "computed_at": answer["computed_at"],
         "pending": answer["pending"],
         "with_byes": any(row["byes"] for row in rows),
-        "id": f"standings-{table.scope}-{table.scope_id}",
+        "id": f"standings-{table.scope}-{table.scope_id}"
+        + (f"-group-{group}" if group is not None else ""),
     }
 
 
-def _table_version(table: StandingsTable, caption: str) -> table_cache.Version:
+def _table_version(
+    table: StandingsTable, caption: str, group: int | None = None
+) -> table_cache.Version:
     """Everything `league/_standings.html` shows changes with one of these."""
     return (
         table.pk,
@@ -161,19 +167,52 @@ def _table_version(table: StandingsTable, caption: str) -> table_cache.Version:
         table.computed_at,
         tuple(table.tiebreak),
         caption,
+        group,
     )
 
 
-def standings_html(table: StandingsTable, *, caption: str) -> SafeString:
-    """The table as `league/_standings.html` shows it, rendered once per stored version of it
-    (`league.pages.table_cache`): a table computed again is shown at once."""
+def standings_html(
+    table: StandingsTable,
+    *,
+    caption: str,
+    group: int | None = None,
+    stored: Callable[[], StandingsTable] | None = None,
+) -> SafeString:
+    """The table (with `group`, one group's rows) as `league/_standings.html` shows it,
+    rendered once per stored version of it (`league.pages.table_cache`): a table computed
+    again is shown at once. `stored` reads the rows on a miss (shared by a stage's groups)."""
 
     def load() -> tuple[table_cache.Version, dict[str, Any]]:
         # The rows with the version they belong to: one row, read in one statement.
-        stored = StandingsTable.objects.get(pk=table.pk)
-        return _table_version(stored, caption), {"table": standings_view(stored, caption=caption)}
+        rows = stored() if stored is not None else StandingsTable.objects.get(pk=table.pk)
+        return _table_version(rows, caption, group), {
+            "table": standings_view(rows, caption=caption, group=group)
+        }
 
-    return table_cache.render_cached("league/_standings.html", _table_version(table, caption), load)
+    return table_cache.render_cached(
+        "league/_standings.html", _table_version(table, caption, group), load
+    )
+
+
+def group_tables(stage: Stage, table: StandingsTable) -> list[dict[str, Any]]:
+    """A stage played in groups: each group's own table ("Group 1", "Group 2", ...), each
+    rendered once per stored version; on a miss the rows are read once for all groups."""
+    read: list[StandingsTable] = []
+
+    def stored() -> StandingsTable:
+        if not read:
+            read.append(StandingsTable.objects.get(pk=table.pk))
+        return read[0]
+
+    return [
+        {
+            "label": f"Group {number}",
+            "html": standings_html(
+                table, caption=f"{stage.name}: group {number}", group=number, stored=stored
+            ),
+        }
+        for number in range(1, stage.groups + 1)
+    ]
 
 
 def _ratings_version(
@@ -345,9 +384,17 @@ def _stage_view(stage: Stage, entries: list[StageEntry], table: StandingsTable) 
     detail = selectors.stage_detail(stage)
     names = {entry.player_id: entry.player.display_name for entry in entries}
     seeds = {entry.player_id: entry.seed for entry in entries}
+    grouped = stage.played_in_groups
     view: dict[str, Any] = {
         "stage": stage,
-        "standings": standings_html(table, caption=f"{stage.name}: standings"),
+        "standings": None if grouped else standings_html(table, caption=f"{stage.name}: standings"),
+        "group_tables": group_tables(stage, table) if grouped else [],
+        # A place's players of different groups are compared by these (never head-to-head).
+        "across_groups": [
+            _metric_label(key)
+            for key in table.tiebreak
+            if key in METRICS and not issubclass(METRICS[key], GroupMetric)
+        ],
         "tiebreak": [_metric_label(key) for key in table.tiebreak],
         "bracket_svg": None,
         "rounds": [],
