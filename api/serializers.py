@@ -496,6 +496,61 @@ class ForfeitSerializer(serializers.Serializer[Any]):
     )
 
 
+class ReseedSerializer(serializers.Serializer[Any]):
+    reseed_later_stages = serializers.BooleanField(
+        default=False,
+        help_text="When the match's stage has finished and later stages took players by its "
+        "ranking: put those later stages back to draft (refused once one of their matches has "
+        "started). Without it such a change is refused with `stage_in_use`.",
+    )
+
+
+class VoidSerializer(ReseedSerializer):
+    outcome = serializers.ChoiceField(
+        choices=["replay", "walkover", "no_result"],
+        required=False,
+        help_text="For a stage match: `replay` (default: the same players at a fresh match), "
+        "`walkover` (the players in `forfeits` forfeit; the others go on, or play on when more "
+        "remain than go on) or `no_result` (round robin and Swiss only).",
+    )
+    forfeits = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        max_length=8,
+        help_text="With `walkover`: the players who forfeit.",
+    )
+
+
+class WithdrawSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="The player who withdraws."
+    )
+
+
+class ReplayedSlotSerializer(serializers.Serializer[Any]):
+    stage_match = serializers.IntegerField()
+    match = serializers.IntegerField()
+
+
+class WithdrawalSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    player = serializers.IntegerField()
+    walkovers = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Stage matches now decided as walkovers."
+    )
+    replayed = ReplayedSlotSerializer(
+        many=True,
+        help_text="Tables that play on without the player: the stage match and its new match.",
+    )
+    in_progress = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Their matches already in progress, left as they are: finish or void them.",
+    )
+    removed_from_draft = serializers.BooleanField(
+        help_text="The stage had not started: the player was taken off its entries."
+    )
+
+
 # --- Standings and ratings ----------------------------------------------------------------------
 
 

@@ -40,7 +40,7 @@ from games.selectors import (
 )
 from league import selectors
 from league import services as league_services
-from league.models import Event, League, Player, Stage, StageMatch, StandingsScope
+from league.models import Event, League, Player, Stage, StageMatch, StageVoid, StandingsScope
 from league.services import LeagueError, standings_refresh
 from league.services import stages as stage_services
 from scoring import RuleViolation
@@ -296,6 +296,25 @@ class EventViewSet(
         )
         return Response(s.StageDetailSerializer(stage).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(
+        request=s.WithdrawSerializer,
+        responses={200: s.WithdrawalSerializer(many=True), **ERRORS},
+        description="Organizers only: withdraw a player from every stage of the event still to "
+        "finish (one answer per stage, as `stages/{id}/withdraw/`); later stages fed by them "
+        "do not take the player.",
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        event = self.get_object()
+        if not event.league.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this league may withdraw players.")
+        parsed = s.WithdrawSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        withdrawals = stage_services.event_withdraw(
+            event_id=event.pk, player_id=parsed.validated_data["player"], by=request.user
+        )
+        return Response(s.WithdrawalSerializer(withdrawals, many=True).data)
+
     @STANDINGS_SCHEMA
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
     def event_standings(self, request: Request, pk: str | None = None) -> Response:
@@ -382,7 +401,7 @@ class MatchViewSet(
     def get_permissions(self) -> list[permissions.BasePermission]:
         if self.action in ("turns", "result") and self._is_write():
             return [CanKeepScore()]
-        if self.action in ("undo", "void", "correct_turn"):
+        if self.action in ("undo", "void", "unvoid", "correct_turn"):
             return [permissions.IsAuthenticated(), IsMatchOrganizer()]
         if self.action == "create":
             return [permissions.IsAuthenticated()]
@@ -557,6 +576,15 @@ class MatchViewSet(
             )
         ],
         responses={200: s.CorrectionSerializer, **ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "reseed_later_stages",
+                OpenApiTypes.BOOL,
+                description="Confirms putting later stages back to draft when the result of a "
+                "finished stage changes and they took players by its ranking (else 409 "
+                "`stage_in_use`).",
+            )
+        ],
         description="Organizers only: replace turn `sequence` (the turn JSON of the game, with "
         "`player`: who played it) without undoing the turns after it. The later turns are "
         "replayed on top: when all still fit, the old version is kept (`corrections`) and "
@@ -575,11 +603,14 @@ class MatchViewSet(
         self, request: Request, pk: str | None = None, sequence: str | None = None
     ) -> Response:
         match = self.get_object()
+        confirmed = s.ReseedSerializer(data=request.query_params)
+        confirmed.is_valid(raise_exception=True)
         outcome = game_services.turn_correct(
             match_id=match.pk,
             sequence=int(sequence or 0),
             turn=request.data,
             corrected_by=request.user,
+            then=dict(confirmed.validated_data),
         )
         return Response(
             {
@@ -615,29 +646,56 @@ class MatchViewSet(
         return Response(turn_preview(self.get_object(), request.data))
 
     @extend_schema(
-        request=None,
+        request=s.ReseedSerializer,
         responses={200: s.UndoSerializer, **ERRORS},
         description="Organizers only: remove the last turn (kept in an audit record). "
-        "Undoing the last turn of a finished match reopens it.",
+        "Undoing the last turn of a finished match reopens it; refused (409 `undo_blocked`, "
+        "`stage_in_use`) when later play depends on its result.",
     )
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        undone = game_services.turn_undo(match_id=match.pk, undone_by=request.user)
+        parsed = s.ReseedSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        undone = game_services.turn_undo(
+            match_id=match.pk, undone_by=request.user, then=dict(parsed.validated_data)
+        )
         match.refresh_from_db()
         return Response(
             {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
         )
 
     @extend_schema(
-        request=None,
+        request=s.VoidSerializer,
         responses={200: s.MatchSerializer, **ERRORS},
-        description="Organizers only: void the match; it no longer counts anywhere.",
+        description="Organizers only: void the match; it no longer counts anywhere. A stage "
+        "match's slot is then replayed (default), awarded as a walkover, or left with no "
+        'result (round robin, Swiss): docs/api.md, "Corrections". The answer is the void match '
+        "with `replay`: the id of the match seated in its place, if one was.",
     )
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        game_services.match_void(match_id=match.pk, voided_by=request.user)
+        parsed = s.VoidSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        game_services.match_void(
+            match_id=match.pk, voided_by=request.user, then=dict(parsed.validated_data)
+        )
+        match.refresh_from_db()
+        replay = StageVoid.objects.filter(match=match).values_list("replay_id", flat=True).first()
+        return Response({**self._answer(match), "replay": replay})
+
+    @extend_schema(
+        request=None,
+        responses={200: s.MatchSerializer, **ERRORS},
+        description="Organizers only: take back a void made by mistake. The match is again "
+        "what its turns make it; a stage match gets its slot back (its replay, not yet started, "
+        "is deleted). Refused (409 `void_in_use`) once the slot has moved on.",
+    )
+    @action(detail=True, methods=["post"])
+    def unvoid(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         match.refresh_from_db()
         return Response(self._answer(match))
 
@@ -737,6 +795,22 @@ class StageViewSet(
         if stage_match is None:
             raise NotFound("This stage has no such stage match.")
         stage_services.stage_forfeit(
-            stage_match_id=stage_match.pk, player_id=parsed.validated_data["player"]
+            stage_match_id=stage_match.pk,
+            player_id=parsed.validated_data["player"],
+            by=request.user,
         )
         return Response(s.StageDetailSerializer(self.get_queryset().get(pk=stage.pk)).data)
+
+    @extend_schema(request=s.WithdrawSerializer, responses={200: s.WithdrawalSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """A player leaves the stage: every match of theirs not started becomes a forfeit (a
+        walkover, or the others play on), and they are seated no more. Their played results
+        stand. From a stage not started, they are taken off its entries."""
+        stage = self._organized()
+        parsed = s.WithdrawSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        withdrawal = stage_services.stage_withdraw(
+            stage_id=stage.pk, player_id=parsed.validated_data["player"], by=request.user
+        )
+        return Response(s.WithdrawalSerializer(withdrawal).data)

@@ -79,6 +79,12 @@ class UndoBlocked(MatchError):
     code = "undo_blocked"
 
 
+class MatchNotVoid(MatchError):
+    """Un-void of a match that is not void."""
+
+    code = "match_not_void"
+
+
 class NoSuchTurn(MatchError):
     """A turn number the match has not played (a correction names turns 1 to turns_played)."""
 

@@ -26,6 +26,7 @@ from games.errors import (
     IdempotencyKeyReused,
     MatchAlreadyStarted,
     MatchClosed,
+    MatchNotVoid,
     NoSuchTurn,
     NothingToUndo,
     TurnNumberMismatch,
@@ -312,11 +313,14 @@ def result_apply(
 
 
 @transaction.atomic
-def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
+def turn_undo(
+    *, match_id: int, undone_by: UserLike | None, then: dict[str, Any] | None = None
+) -> TurnUndo:
     """Remove the last turn, keeping an audit record of it; the state is rebuilt from the
     remaining turns. Undoing the last turn of a finished match reopens it (`match_reopened`:
-    a receiver may refuse by raising, e.g. when a later bracket match has started). A match of
-    a finished or cancelled event is not changed (EventClosed)."""
+    a receiver may refuse by raising, e.g. when a later bracket match has started; `then=`
+    carries what the organizer confirmed, e.g. re-seeding later stages). A match of a
+    finished or cancelled event is not changed (EventClosed)."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
@@ -360,14 +364,20 @@ def turn_undo(*, match_id: int, undone_by: UserLike | None) -> TurnUndo:
             for name in fields:
                 setattr(seat, name, None)
         Seat.objects.bulk_update(seats, fields)
-        signals.match_reopened.send(sender=Match, match=match)
+        signals.match_reopened.send(sender=Match, match=match, then=then or {})
     return record
 
 
 @transaction.atomic
-def match_void(*, match_id: int, voided_by: UserLike | None) -> Match:
+def match_void(
+    *, match_id: int, voided_by: UserLike | None, then: dict[str, Any] | None = None
+) -> Match:
     """Void a match: it no longer counts anywhere; its turns are kept for the record. A match
-    of a finished or cancelled event is not changed (EventClosed)."""
+    of a finished or cancelled event is not changed (EventClosed).
+
+    `then` is what the organizer asked to happen next (for a stage match: replay, walkover or
+    no result, docs/api.md "Corrections"), passed to the `match_voided` receivers untouched:
+    `games` does not know stages."""
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         return match
@@ -375,7 +385,38 @@ def match_void(*, match_id: int, voided_by: UserLike | None) -> Match:
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
     match.save(update_fields=["status"])
-    signals.match_voided.send(sender=Match, match=match, was_finished=was_finished)
+    signals.match_voided.send(
+        sender=Match,
+        match=match,
+        was_finished=was_finished,
+        then=then or {},
+        voided_by=_user_or_none(voided_by),
+    )
+    return match
+
+
+@transaction.atomic
+def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
+    """Take back a void made by mistake: the match is again what its turns make it (finished,
+    in progress or scheduled). `match_unvoided` receivers may refuse by raising (a stage whose
+    slot has moved on since); a finished match then sends `match_finished` again, so standings
+    and stages count it. A match that is not void: MatchNotVoid."""
+    match = _lock(match_id)
+    if match.status != MatchStatus.VOID:
+        raise MatchNotVoid(
+            f"Match {match.pk} is {match.get_status_display().lower()}, not void.",
+            details={"status": match.status},
+        )
+    ensure_event_open(match.event)
+    game = match.scoring_game()
+    if game.is_over:
+        match.status = MatchStatus.FINISHED
+    else:
+        match.status = MatchStatus.IN_PROGRESS if match.turns_played else MatchStatus.SCHEDULED
+    match.save(update_fields=["status"])
+    signals.match_unvoided.send(sender=Match, match=match, unvoided_by=_user_or_none(unvoided_by))
+    if match.status == MatchStatus.FINISHED:
+        signals.match_finished.send(sender=Match, match=match)
     return match
 
 
@@ -527,7 +568,12 @@ _SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
 
 @transaction.atomic
 def turn_correct(
-    *, match_id: int, sequence: int, turn: object, corrected_by: UserLike | None
+    *,
+    match_id: int,
+    sequence: int,
+    turn: object,
+    corrected_by: UserLike | None,
+    then: dict[str, Any] | None = None,
 ) -> CorrectionOutcome:
     """Replace turn `sequence` (1-based) of a match with `turn` without undoing the turns after
     it: the game is replayed from its start with the earlier turns as stored, the corrected
@@ -592,7 +638,7 @@ def turn_correct(
     SubmissionReceipt.objects.filter(
         match=match, turn_sequence__gte=sequence, undone_at__isnull=True
     ).update(undone_at=record.corrected_at)
-    _settle_correction(match, game, seats)
+    _settle_correction(match, game, seats, then=then or {})
     return CorrectionOutcome(match, target, record, len(later_results), seats, game)
 
 
@@ -697,11 +743,13 @@ def _store_correction(
     return record
 
 
-def _settle_correction(match: Match, game: Game, seats: list[Seat]) -> None:
+def _settle_correction(
+    match: Match, game: Game, seats: list[Seat], *, then: dict[str, Any]
+) -> None:
     """Store the replayed state and, when the result changed, tell the league as an undo and
-    a replay would: the result that stood is withdrawn (`match_reopened`), then the new one
-    counts (`match_finished`). A match finished before and after keeps its `finished_at`
-    (when it was played)."""
+    a replay would: the result that stood is withdrawn (`match_reopened`, with `then=`: what
+    the organizer confirmed, as for an undo), then the new one counts (`match_finished`). A
+    match finished before and after keeps its `finished_at` (when it was played)."""
     was_finished = match.status == MatchStatus.FINISHED
     finished_at = match.finished_at
     stood = [tuple(getattr(seat, name) for name in _SEAT_RESULT) for seat in seats]
@@ -724,7 +772,7 @@ def _settle_correction(match: Match, game: Game, seats: list[Seat]) -> None:
         match.status = MatchStatus.IN_PROGRESS
         match.finished_at = None
         match.save(update_fields=["status", "finished_at"])
-        signals.match_reopened.send(sender=Match, match=match)
+        signals.match_reopened.send(sender=Match, match=match, then=then)
     if placed is None:
         return
     for seat, values in zip(seats, placed, strict=True):

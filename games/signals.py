@@ -14,9 +14,14 @@ match_finished = Signal()
 """The last turn was played: seats hold totals and placements."""
 
 match_reopened = Signal()
-"""A finished match's last turn was undone: its result no longer stands. Also sent when a
-corrected turn changes a finished match's result; `match_finished` then follows with the new
-one."""
+"""A finished match's last turn was undone: its result no longer stands. `then=` (a dict,
+maybe empty) carries what the organizer confirmed with the undo. Also sent when a corrected
+turn changes a finished match's result; `match_finished` then follows with the new one."""
 
 match_voided = Signal()
-"""The match was voided; `was_finished=` says whether a result had stood."""
+"""The match was voided; `was_finished=` says whether a result had stood, `then=` what the
+organizer asked to happen next (a dict, maybe empty), `voided_by=` who (a User or None)."""
+
+match_unvoided = Signal()
+"""A void was taken back (`unvoided_by=`); its status is again what its turns make it. When
+that is finished, `match_finished` follows."""

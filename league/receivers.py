@@ -7,7 +7,13 @@ from typing import Any
 from django.dispatch import receiver
 
 from games.models import Match
-from games.signals import match_finished, match_reopened, match_started, match_voided
+from games.signals import (
+    match_finished,
+    match_reopened,
+    match_started,
+    match_unvoided,
+    match_voided,
+)
 from league.models import StageMatch
 from league.services import organization, stages, standings_marks
 
@@ -21,18 +27,33 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
 
 
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")
-def withdraw_stage_result(sender: type[Match], match: Match, **kwargs: Any) -> None:
-    stages.stage_result_withdrawn(match_id=match.pk)
+def withdraw_stage_result(
+    sender: type[Match], match: Match, then: dict[str, Any] | None = None, **kwargs: Any
+) -> None:
+    reseed = bool((then or {}).get("reseed_later_stages"))
+    stages.stage_result_withdrawn(match_id=match.pk, reseed=reseed)
     standings_marks.result_changed(match, withdrawn=True)
 
 
 @receiver(match_voided, sender=Match, dispatch_uid="league.stage_result_voided")
 def void_stage_result(
-    sender: type[Match], match: Match, was_finished: bool = False, **kwargs: Any
+    sender: type[Match],
+    match: Match,
+    was_finished: bool = False,
+    then: dict[str, Any] | None = None,
+    voided_by: Any = None,
+    **kwargs: Any,
 ) -> None:
+    stages.stage_match_voided(
+        match=match, was_finished=was_finished, then=then or {}, voided_by=voided_by
+    )
     if was_finished:
-        stages.stage_result_withdrawn(match_id=match.pk)
         standings_marks.result_changed(match, withdrawn=True)
+
+
+@receiver(match_unvoided, sender=Match, dispatch_uid="league.stage_match_unvoided")
+def unvoid_stage_match(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    stages.stage_match_unvoided(match=match)
 
 
 # --- An event's status follows play (docs/api.md, "An event's status") -------------------------

@@ -7,6 +7,7 @@ an organizer's forfeit never deadlock."""
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -20,6 +21,7 @@ from league import draw, standings
 from league.errors import DrawError, LeagueError, StageConflict, StandingsError
 from league.models import (
     Event,
+    ForfeitReason,
     Player,
     PlayerRating,
     Stage,
@@ -29,8 +31,10 @@ from league.models import (
     StageFormat,
     StageMatch,
     StageStatus,
+    StageVoid,
     StandingsScope,
     StandingsTable,
+    VoidOutcome,
 )
 from league.services.organization import (
     clean_name,
@@ -552,6 +556,7 @@ def _swiss_standings(
         for player in order:
             opponents[player].extend(p for p in order if p != player)
     table = _stage_table(stage)
+    withdrawn = withdrawn_players(stage)
     return [
         draw.SwissStanding(
             player=row.player,
@@ -560,6 +565,7 @@ def _swiss_standings(
             byes=row.byes,
         )
         for row in sorted(table, key=lambda row: (row.rank, seeds.get(row.player, 0)))
+        if row.player not in withdrawn
     ]
 
 
@@ -591,12 +597,49 @@ def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[
         if sm.order is not None
     }
     state = draw.advance_bracket(bracket, results)
+    withdrawn = withdrawn_players(stage)
+    walkovers = False
     for key in state.ready:
         if key not in by_slot:
             slot = bracket.slot(key)
-            _seat(stage, state.slots[key].players, round_=slot.round, slot=key)
-    if state.finished:
+            players = state.slots[key].players
+            if withdrawn.intersection(players):
+                walkovers |= _seat_without(stage, slot, players, withdrawn, seeds)
+            else:
+                _seat(stage, players, round_=slot.round, slot=key)
+    if walkovers:
+        _advance(stage)  # a slot decided without play may make later ones ready
+    elif state.finished:
         _finish(stage, [list(tier) for tier in state.ranking])
+
+
+def _seat_without(
+    stage: Stage,
+    slot: draw.Slot,
+    players: Sequence[int],
+    withdrawn: set[int],
+    seeds: dict[int, int],
+) -> bool:
+    """Seat a bracket slot some of whose players have withdrawn: they forfeit it, and the
+    others play it, or go on without playing (a walkover, returns True) when no more remain
+    than go on."""
+    present = [p for p in players if p not in withdrawn]
+    gone = [p for p in players if p in withdrawn]
+    if len(present) > slot.advance and len(present) >= 2:
+        stage_match = _seat(stage, present, round_=slot.round, slot=slot.key)
+    else:
+        stage_match = StageMatch.objects.create(
+            stage=stage,
+            round=slot.round,
+            slot=slot.key,
+            walkover=True,
+            order=sorted(present, key=lambda p: seeds.get(p, 0)) + gone,
+        )
+    StageForfeit.objects.bulk_create(
+        StageForfeit(stage_match=stage_match, player_id=p, reason=ForfeitReason.WITHDREW)
+        for p in gone
+    )
+    return stage_match.walkover
 
 
 def _finish(
@@ -624,61 +667,368 @@ def stage_advance(*, stage_id: int) -> Stage:
     return stage
 
 
-# --- Forfeits, undo and void ------------------------------------------------------------------
+# --- Forfeits, voids, withdrawals and undo --------------------------------------------------
+# A stage match is voided through `games.services.match_void` (with `then=`: what the organizer
+# chose); the `match_voided` receiver calls `stage_match_voided`, which decides the slot. A
+# forfeit and a withdrawal are voids of a match not started with a walkover against a player.
 
 
-@transaction.atomic
-def stage_forfeit(*, stage_match_id: int, player_id: int) -> StageMatch:
-    """A player does not show for a match not yet started: they take last place there. The
-    others play on among themselves, or, when no more remain than go on, go on without
-    playing (a walkover)."""
-    stage_match = StageMatch.objects.select_related("match").get(pk=stage_match_id)
-    if stage_match.match_id is None or stage_match.walkover:
-        raise StageConflict("match_started", "This slot was already decided without a match.")
-    match = Match.objects.select_for_update().get(pk=stage_match.match_id)
+def _settle(
+    stage: Stage,
+    stage_match: StageMatch,
+    seated: Sequence[int],
+    *,
+    rules: dict[str, Any],
+    forfeits: Sequence[int] = (),
+    reason: str = ForfeitReason.AWARDED,
+) -> Match | None:
+    """Decide a slot whose match was voided: `forfeits` take last place there, and the others
+    play a fresh match among themselves (returned), or go on without playing (a walkover) when
+    no more remain than go on."""
+    StageForfeit.objects.bulk_create(
+        StageForfeit(stage_match=stage_match, player_id=player, reason=reason)
+        for player in forfeits
+    )
+    forfeited = list(
+        stage_match.forfeits.order_by("created_at", "pk").values_list("player_id", flat=True)
+    )
+    remaining = [player for player in seated if player not in forfeited]
+    if len(remaining) <= _goes_on(stage, stage_match) or len(remaining) < 2:
+        seeds = dict(stage.entries.values_list("player_id", "seed"))
+        stage_match.walkover = True
+        stage_match.order = sorted(remaining, key=lambda p: seeds.get(p, 0)) + forfeited
+        stage_match.save(update_fields=["walkover", "order"])
+        return None
+    replacement = game_services.match_create(
+        game=stage.event.league.game,
+        player_ids=remaining,
+        rules=rules,
+        event_id=stage.event_id,
+        league_id=stage.event.league_id,
+    )
+    stage_match.match = replacement
+    stage_match.save(update_fields=["match"])
+    return replacement
+
+
+def _goes_on(stage: Stage, stage_match: StageMatch) -> int:
+    """How many of a stage match's players go on: its bracket slot's `advance`; 1 in rounds."""
+    if not stage_match.slot:
+        return 1
+    return draw.Bracket.from_json(stage.bracket or {}).slot(stage_match.slot).advance
+
+
+def _void_choice(
+    stage: Stage, seated: Sequence[int], then: Mapping[str, Any]
+) -> tuple[str, list[int], str]:
+    """What the organizer chose for a voided stage match: the outcome, the players who forfeit
+    (a walkover), and the reason recorded with their forfeits. Bad choices raise LeagueError
+    (the void is then not made)."""
+    outcome = then.get("outcome") or VoidOutcome.REPLAY
+    if outcome not in VoidOutcome.values:
+        raise LeagueError(
+            "invalid_option",
+            f"A voided stage match is replayed, a walkover or no result; not {outcome!r}.",
+            details={"field": "outcome", "choices": list(VoidOutcome.values)},
+        )
+    forfeits = list(then.get("forfeits") or [])
+    reason = then.get("reason") or ForfeitReason.AWARDED
+    if outcome == VoidOutcome.WALKOVER:
+        if not forfeits:
+            raise LeagueError(
+                "invalid_option",
+                "A walkover names the players who forfeit (`forfeits`).",
+                details={"field": "forfeits"},
+            )
+        if not_seated := [p for p in forfeits if p not in seated]:
+            raise LeagueError(
+                "not_seated",
+                f"Player {not_seated[0]} does not sit at this match.",
+                details={"players": not_seated},
+            )
+        if len(set(forfeits)) >= len(seated):
+            raise LeagueError(
+                "invalid_option",
+                "A walkover needs at least one player who does not forfeit.",
+                details={"field": "forfeits"},
+            )
+    elif forfeits:
+        raise LeagueError(
+            "invalid_option",
+            "Only a walkover names players who forfeit.",
+            details={"field": "forfeits"},
+        )
+    if outcome == VoidOutcome.NO_RESULT and stage.format not in (
+        StageFormat.ROUND_ROBIN,
+        StageFormat.SWISS,
+    ):
+        raise LeagueError(
+            "invalid_option",
+            "A bracket match must send someone on: replay it or award a walkover.",
+            details={"field": "outcome"},
+        )
+    return outcome, list(dict.fromkeys(forfeits)), reason
+
+
+def stage_match_voided(
+    *,
+    match: Match,
+    was_finished: bool,
+    then: Mapping[str, Any],
+    voided_by: Any = None,
+) -> StageMatch | None:
+    """A stage match was voided (in the transaction that voided it): take back its result if
+    it had one (`_withdraw_result`: refused when later play depends on it), then decide its
+    slot as the organizer chose (`then`): replay it (the default: the same players at a fresh
+    match with a new scoring key), a walkover against `forfeits`, or, in round robin and
+    Swiss, no result. Recorded as a StageVoid, so it can be taken back (`stage_match_unvoided`).
+    A choice for a match of no stage is refused (the void is then not made)."""
+    stage_match = StageMatch.objects.filter(match_id=match.pk).first()
+    if stage_match is None:
+        if then.get("outcome") or then.get("forfeits"):
+            raise LeagueError(
+                "not_a_stage_match",
+                f"Match {match.pk} is not a stage match: there is no slot to replay or award.",
+                details={"match": match.pk},
+            )
+        return None
     stage = (
         Stage.objects.select_for_update()
         .select_related("event__league")
         .get(pk=stage_match.stage_id)
     )
-    if match.status != MatchStatus.SCHEDULED or stage_match.walkover:
-        raise StageConflict(
-            "match_started", f"Match {match.pk} has started; a forfeit is only for one not started."
-        )
+    stage_match.stage = stage
     seated = list(
         Seat.objects.filter(match=match).order_by("order").values_list("player_id", flat=True)
     )
-    if player_id not in seated:
-        raise LeagueError("not_seated", f"Player {player_id} does not sit at match {match.pk}.")
-    StageForfeit.objects.create(stage_match=stage_match, player_id=player_id)
-    forfeited = set(stage_match.forfeits.values_list("player_id", flat=True))
-    remaining = [p for p in seated if p not in forfeited]
-    advance = (
-        draw.Bracket.from_json(stage.bracket or {}).slot(stage_match.slot).advance
-        if stage_match.slot
-        else 1
+    outcome, forfeits, reason = _void_choice(stage, seated, then)
+    if was_finished:
+        _withdraw_result(stage, stage_match, reseed=bool(then.get("reseed_later_stages")))
+    void = StageVoid(
+        stage_match=stage_match,
+        match=match,
+        outcome=outcome,
+        forfeits=forfeits,
+        voided_by=voided_by if getattr(voided_by, "pk", None) else None,
     )
-    game_services.match_void(match_id=match.pk, voided_by=None)
-    if len(remaining) <= advance or len(remaining) < 2:
-        seeds = dict(stage.entries.values_list("player_id", "seed"))
-        stage_match.walkover = True
-        stage_match.order = sorted(remaining, key=lambda p: seeds.get(p, 0)) + [
-            p for p in seated if p in forfeited
-        ]
-        stage_match.save(update_fields=["walkover", "order"])
+    if outcome == VoidOutcome.NO_RESULT:
+        stage_match.order = []
+        stage_match.save(update_fields=["order"])
     else:
-        replacement = game_services.match_create(
-            game=stage.event.league.game,
-            player_ids=remaining,
-            rules=match.rules,
-            event_id=stage.event_id,
+        void.replay = _settle(
+            stage, stage_match, seated, rules=match.rules, forfeits=forfeits, reason=reason
         )
-        stage_match.match = replacement
-        stage_match.save(update_fields=["match"])
+    void.save()
     if stage.status == StageStatus.RUNNING:
         _advance(stage)
     _standings_moved(stage)
     return stage_match
+
+
+def stage_match_unvoided(*, match: Match) -> None:
+    """A void taken back (in the transaction that took it back): the slot gets its match
+    again, and what the void had put there goes: a replay not yet started is deleted, the
+    forfeits it recorded and its walkover or no result are taken back. Refused (409
+    `void_in_use`) when the slot has moved on: its replay has started, or a later void of it
+    stands; and, like an undo, when later play depends on the slot's outcome (`undo_blocked`,
+    `stage_in_use`). A finished match then counts again (`match_finished` follows)."""
+    void = StageVoid.objects.filter(match=match).select_related("replay").first()
+    if void is None:
+        return
+    stage_match = StageMatch.objects.get(pk=void.stage_match_id)
+    stage = (
+        Stage.objects.select_for_update()
+        .select_related("event__league")
+        .get(pk=stage_match.stage_id)
+    )
+    stage_match.stage = stage
+    latest = stage_match.voids.order_by("-created_at", "-pk").first()
+    if latest is not None and latest.pk != void.pk:
+        raise StageConflict(
+            "void_in_use",
+            f"Match {latest.match_id} of this slot was voided after match {match.pk}: "
+            "take that void back first.",
+            details={"match": latest.match_id},
+        )
+    replay = void.replay
+    if replay is not None and (replay.status != MatchStatus.SCHEDULED or replay.turns_played):
+        raise StageConflict(
+            "void_in_use",
+            f"Match {replay.pk}, seated when match {match.pk} was voided, has started: void "
+            "it first, or leave the void.",
+            details={"replay": replay.pk},
+        )
+    if stage_match.order is not None:  # a walkover or no result decided the slot
+        _withdraw_result(stage, stage_match)
+    StageForfeit.objects.filter(stage_match=stage_match, player_id__in=void.forfeits).delete()
+    stage_match.walkover = False
+    stage_match.match = match
+    stage_match.save(update_fields=["walkover", "match"])
+    void.delete()
+    if replay is not None:
+        replay.delete()
+    if stage.status == StageStatus.RUNNING:
+        _advance(stage)
+    _standings_moved(stage)
+
+
+@transaction.atomic
+def stage_forfeit(
+    *,
+    stage_match_id: int,
+    player_id: int,
+    reason: str = ForfeitReason.NO_SHOW,
+    by: Any = None,
+) -> StageMatch:
+    """A player does not show for a match not yet started: they take last place there. The
+    others play on among themselves at a fresh match, or, when no more remain than go on, go
+    on without playing (a walkover)."""
+    stage_match = StageMatch.objects.get(pk=stage_match_id)
+    if stage_match.match_id is None or stage_match.walkover:
+        raise StageConflict("match_started", "This slot was already decided without a match.")
+    match = Match.objects.select_for_update().get(pk=stage_match.match_id)
+    if match.status != MatchStatus.SCHEDULED:
+        raise StageConflict(
+            "match_started", f"Match {match.pk} has started; a forfeit is only for one not started."
+        )
+    if not Seat.objects.filter(match=match, player_id=player_id).exists():
+        raise LeagueError("not_seated", f"Player {player_id} does not sit at match {match.pk}.")
+    game_services.match_void(
+        match_id=match.pk,
+        voided_by=by,
+        then={"outcome": VoidOutcome.WALKOVER, "forfeits": [player_id], "reason": reason},
+    )
+    stage_match.refresh_from_db()
+    return stage_match
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """What withdrawing a player from a stage changed: the slots now decided as walkovers, the
+    tables that play on without them (slot, new match), their matches in progress (left for
+    the organizer: finish or void them), and whether they were only taken off a draft."""
+
+    stage: int
+    player: int
+    walkovers: list[int] = field(default_factory=list)
+    replayed: list[dict[str, int]] = field(default_factory=list)
+    in_progress: list[int] = field(default_factory=list)
+    removed_from_draft: bool = False
+
+
+@transaction.atomic
+def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdrawal:
+    """Withdraw a player from a stage: from a draft, they are taken off its entries; from a
+    running stage, every match of theirs not started becomes a forfeit (a walkover, or the
+    others play on), and they are seated no more: a later bracket slot or Swiss round goes on
+    without them (a double-elimination player who withdrew does not drop to the losers
+    bracket). Their played results stand. A stage fed by this one does not take them."""
+    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    game_services.ensure_event_open(stage.event)
+    entry = StageEntry.objects.filter(stage=stage, player_id=player_id).first()
+    if entry is None:
+        raise LeagueError(
+            "not_entered",
+            f"Player {player_id} is not entered in stage {stage.pk}.",
+            details={"player": player_id, "stage": stage.pk},
+        )
+    if entry.withdrawn_at is not None:
+        raise StageConflict(
+            "already_withdrawn",
+            f"Player {player_id} has already withdrawn from stage {stage.pk}.",
+            details={"player": player_id, "stage": stage.pk},
+        )
+    if stage.status == StageStatus.FINISHED:
+        raise StageConflict(
+            "stage_finished",
+            f"Stage {stage.pk} has finished: there is nothing left to withdraw from.",
+            details={"stage": stage.pk},
+        )
+    if stage.status == StageStatus.DRAFT:
+        _remove_entry(stage, entry)
+        return Withdrawal(stage=stage.pk, player=player_id, removed_from_draft=True)
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    result = Withdrawal(stage=stage.pk, player=player_id)
+    open_matches = (
+        StageMatch.objects.filter(
+            stage=stage,
+            match__seats__player_id=player_id,
+            match__status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+        )
+        .select_related("match")
+        .order_by("round", "slot", "pk")
+    )
+    for stage_match in list(open_matches):
+        match = stage_match.match
+        assert match is not None  # noqa: S101 - filtered on its status
+        if match.status == MatchStatus.IN_PROGRESS:
+            result.in_progress.append(match.pk)
+            continue
+        decided = stage_forfeit(
+            stage_match_id=stage_match.pk,
+            player_id=player_id,
+            reason=ForfeitReason.WITHDREW,
+            by=by,
+        )
+        if decided.walkover:
+            result.walkovers.append(decided.pk)
+        elif decided.match_id is not None:
+            result.replayed.append({"stage_match": decided.pk, "match": decided.match_id})
+    if stage.status == StageStatus.RUNNING:
+        _advance(stage)  # a Swiss round or bracket slot waiting on nobody else
+    _standings_moved(stage)
+    return result
+
+
+def _remove_entry(stage: Stage, entry: StageEntry) -> None:
+    """Take a player off a draft stage; the seeds below close up, and the stage must still be
+    drawable without them."""
+    seed = entry.seed
+    entry.delete()
+    for later in StageEntry.objects.filter(stage=stage, seed__gt=seed).order_by("seed"):
+        later.seed -= 1
+        later.save(update_fields=["seed"])
+    players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    if stage.source_stage_id is None:
+        if len(players) < 2:
+            raise LeagueError(
+                "invalid_option",
+                "A stage needs at least 2 participants; delete the stage instead.",
+            )
+        format_of(stage).check(stage, players)
+
+
+@transaction.atomic
+def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Withdrawal]:
+    """Withdraw a player from every stage of an event they are entered in and that has not
+    finished. Their entries in finished stages are marked too (their results there stand), so
+    a stage that takes players from those later passes them over."""
+    event = Event.objects.select_related("league").get(pk=event_id)
+    game_services.ensure_event_open(event)
+    entries = StageEntry.objects.filter(stage__event=event, player_id=player_id, withdrawn_at=None)
+    stage_ids = list(
+        entries.exclude(stage__status=StageStatus.FINISHED)
+        .order_by("stage__position", "stage_id")
+        .values_list("stage_id", flat=True)
+    )
+    marked = entries.filter(stage__status=StageStatus.FINISHED).update(withdrawn_at=timezone.now())
+    if not stage_ids and not marked:
+        raise LeagueError(
+            "not_entered",
+            f"Player {player_id} is not entered in a stage of event {event.pk}, or has "
+            "withdrawn from all of them.",
+            details={"player": player_id, "event": event.pk},
+        )
+    return [stage_withdraw(stage_id=pk, player_id=player_id, by=by) for pk in stage_ids]
+
+
+def withdrawn_players(stage: Stage) -> set[int]:
+    return set(
+        StageEntry.objects.filter(stage=stage, withdrawn_at__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
 
 
 def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[int]]:
@@ -693,21 +1043,30 @@ def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[in
     return later, [pk for pk in started if pk is not None]
 
 
-def stage_result_withdrawn(*, match_id: int) -> None:
-    """A stage match's result no longer stands (its last turn undone, or voided): refuse when
-    a later match fed by it has started (UndoBlocked names them); otherwise empty the slots it
-    fed and reopen the stage."""
-    stage_match = StageMatch.objects.select_related("stage").filter(match_id=match_id).first()
+def stage_result_withdrawn(*, match_id: int, reseed: bool = False) -> None:
+    """A stage match's result no longer stands (its last turn undone, or a turn corrected):
+    take it back (`_withdraw_result`)."""
+    stage_match = StageMatch.objects.filter(match_id=match_id).first()
     if stage_match is None:
         return
     stage = Stage.objects.select_for_update().get(pk=stage_match.stage_id)
     stage_match.stage = stage
+    _withdraw_result(stage, stage_match, reseed=reseed)
+
+
+def _withdraw_result(stage: Stage, stage_match: StageMatch, *, reseed: bool = False) -> None:
+    """Take back a decided stage match's outcome: refused when a later match fed by it has
+    started (UndoBlocked names them), or when its stage has finished and a later stage has
+    taken players by its ranking (`_later_stages_in_use`); otherwise empty the slots it fed
+    and reopen the stage."""
     later, started = blocking_matches(stage_match)
     if started:
         raise UndoBlocked(
             f"Later matches fed by this result have started: {', '.join(map(str, started))}.",
             details={"blocking_matches": started},
         )
+    if stage.status == StageStatus.FINISHED:
+        _later_stages_in_use(stage, reseed=reseed)
     later_ids = [sm.match_id for sm in later if sm.match_id is not None]
     StageMatch.objects.filter(pk__in=[sm.pk for sm in later]).delete()
     Match.objects.filter(pk__in=later_ids, status=MatchStatus.SCHEDULED).delete()
@@ -718,7 +1077,63 @@ def stage_result_withdrawn(*, match_id: int) -> None:
         stage.status = StageStatus.RUNNING
         stage.finished_at = None
         stage.ranking = None
-        stage.save(update_fields=["status", "finished_at", "ranking"])
+        stage.group_ranking = None
+        stage.save(update_fields=["status", "finished_at", "ranking", "group_ranking"])
+
+
+def _later_stages_in_use(stage: Stage, *, reseed: bool) -> None:
+    """A finished stage's ranking may change: refuse (409 `stage_in_use`, naming the stages
+    and their matches) when a later stage has taken its players. With `reseed`, the organizer
+    confirmed: later stages none of whose matches has started go back to draft (they take
+    their players again when started); one with a match started still refuses."""
+    later = list(Stage.objects.filter(source_stage=stage).exclude(status=StageStatus.DRAFT))
+    if not later:
+        return
+    rows = list(
+        StageMatch.objects.filter(stage__in=later)
+        .exclude(match=None)
+        .values_list("stage_id", "match_id", "match__status", "match__turns_played")
+    )
+    played = [
+        match_id for _, match_id, status, turns in rows if status != MatchStatus.SCHEDULED or turns
+    ]
+    finished_later = [s.pk for s in later if s.status == StageStatus.FINISHED]
+    if not reseed or played or finished_later:
+        names = ", ".join(f"{s.name} (stage {s.pk})" for s in later)
+        raise StageConflict(
+            "stage_in_use",
+            f"Stage {stage.pk} ({stage.name}) has finished and {names} took players by its "
+            "ranking; a change to its results could change who qualified. "
+            + (
+                "Its matches "
+                + ", ".join(map(str, played))
+                + " have been played, so it cannot be re-seeded."
+                if played or finished_later
+                else "Send reseed_later_stages: true to put those stages back to draft and "
+                "seat them again from the new ranking."
+            ),
+            details={
+                "stages": [s.pk for s in later],
+                "matches": [match_id for _, match_id, _, _ in rows],
+                "played": played,
+            },
+        )
+    for later_stage in later:
+        _back_to_draft(later_stage)
+
+
+def _back_to_draft(stage: Stage) -> None:
+    """A started stage none of whose matches has started goes back to draft."""
+    stage_matches = StageMatch.objects.filter(stage=stage)
+    match_ids = list(stage_matches.exclude(match=None).values_list("match_id", flat=True))
+    stage_matches.delete()
+    Match.objects.filter(pk__in=match_ids).delete()
+    StageBye.objects.filter(stage=stage).delete()
+    stage.status = StageStatus.DRAFT
+    stage.started_at = None
+    stage.bracket = None
+    stage.save(update_fields=["status", "started_at", "bracket"])
+    _standings_moved(stage)
 
 
 # --- What each format does ------------------------------------------------------------------

@@ -1,0 +1,181 @@
+"""Corrections through the API (issue 16): void with a choice for the slot (item 1), the 409 a
+change to a used stage gets and its confirmation (item 2), withdrawals (item 8) and un-void
+(item 10); bad input is a 4xx with a code and changes nothing."""
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+import scoring
+from games.models import Match
+from league.models import Stage, StageMatch, StageVoid
+from scoring import simulate
+from tests.conftest import client_for
+
+
+def _play(client: APIClient, match_id: int, seed: int = 1) -> None:
+    match = Match.objects.get(pk=match_id)
+    local = scoring.new_game(match.game, match.seats.count(), match.rules)
+    turns = simulate.play_game(local, seed)
+    response = client.post(f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json")
+    assert response.status_code == 201, response.json()
+
+
+def _stage(client: APIClient, event_id: int, players: list[int], **options: Any) -> Any:
+    created = client.post(
+        f"/api/v1/events/{event_id}/stages/",
+        {"name": "Cup", "participants": players, **options},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    started = client.post(f"/api/v1/stages/{created.json()['id']}/start/")
+    assert started.status_code == 200, started.json()
+    return started.json()
+
+
+def _scheduled(stage_id: int) -> list[Match]:
+    return list(
+        Match.objects.filter(stage_match__stage_id=stage_id, status="scheduled").order_by("pk")
+    )
+
+
+@pytest.fixture
+def field(yardzee_event, players) -> list[int]:
+    yardzee_event.league.players.add(*players)
+    return [p.pk for p in players]
+
+
+@pytest.mark.django_db
+def test_item1_void_replays_by_default_and_the_answer_is_the_void_match(
+    as_organizer, yardzee_event, field
+):
+    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    response = as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", {}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == "void"
+    replay = StageVoid.objects.get(match=semi).replay
+    assert response.json()["replay"] == replay.pk
+    assert StageMatch.objects.get(match=replay).stage_id == stage["id"]
+
+
+@pytest.mark.django_db
+def test_item1_void_as_a_walkover_names_who_forfeits(as_organizer, yardzee_event, field):
+    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    loser = semi.seats.get(order=1).player_id
+    response = as_organizer.post(
+        f"/api/v1/matches/{semi.pk}/void/",
+        {"outcome": "walkover", "forfeits": [loser]},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert StageMatch.objects.get(voids__match=semi).walkover
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"outcome": "no_result"}, 400, "invalid_option"),
+        ({"outcome": "walkover"}, 400, "invalid_option"),
+        ({"outcome": "walkover", "forfeits": [999_999]}, 400, "not_seated"),
+        ({"outcome": "again"}, 400, "invalid"),
+        ({"forfeits": "everyone"}, 400, "invalid"),
+    ],
+)
+def test_item1_a_bad_void_is_a_4xx_and_changes_nothing(
+    as_organizer, yardzee_event, field, body, status, code
+):
+    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    response = as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", body, format="json")
+    assert response.status_code == status, response.json()
+    assert response.json()["code"] == code
+    assert response.json()["message"]
+    assert Match.objects.get(pk=semi.pk).status == "scheduled"
+
+
+@pytest.mark.django_db
+def test_item2_an_undo_reaching_a_used_stage_is_a_409_naming_the_later_stage(
+    as_organizer, yardzee_event, field
+):
+    groups = _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    playoff = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {
+            "name": "Final",
+            "format": "single_elimination",
+            "source_stage": groups["id"],
+            "source_top": 2,
+        },
+        format="json",
+    ).json()
+    for match in _scheduled(groups["id"]):
+        _play(as_organizer, match.pk)
+    started = as_organizer.post(f"/api/v1/stages/{playoff['id']}/start/")
+    assert started.status_code == 200, started.json()
+    last = Match.objects.filter(stage_match__stage_id=groups["id"]).order_by("-pk").first()
+    refused = as_organizer.post(f"/api/v1/matches/{last.pk}/undo/", {}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "stage_in_use"
+    assert refused.json()["details"]["stages"] == [playoff["id"]]
+    confirmed = as_organizer.post(
+        f"/api/v1/matches/{last.pk}/undo/", {"reseed_later_stages": True}, format="json"
+    )
+    assert confirmed.status_code == 200, confirmed.json()
+    assert Stage.objects.get(pk=playoff["id"]).status == "draft"
+
+
+@pytest.mark.django_db
+def test_item8_withdraw_from_a_stage_answers_what_changed(as_organizer, yardzee_event, field):
+    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    response = as_organizer.post(
+        f"/api/v1/stages/{stage['id']}/withdraw/", {"player": field[0]}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    answer = response.json()
+    assert (answer["stage"], answer["player"]) == (stage["id"], field[0])
+    assert len(answer["walkovers"]) == 3
+    assert answer["replayed"] == []
+    assert answer["in_progress"] == []
+    again = as_organizer.post(
+        f"/api/v1/stages/{stage['id']}/withdraw/", {"player": field[0]}, format="json"
+    )
+    assert again.status_code == 409
+    assert again.json()["code"] == "already_withdrawn"
+    stranger = as_organizer.post(
+        f"/api/v1/stages/{stage['id']}/withdraw/", {"player": field[5]}, format="json"
+    )
+    assert stranger.status_code == 400
+    assert stranger.json()["code"] == "not_entered"
+
+
+@pytest.mark.django_db
+def test_item8_withdraw_from_an_event_and_who_may(
+    as_organizer, other_organizer, yardzee_event, field
+):
+    _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    url = f"/api/v1/events/{yardzee_event.pk}/withdraw/"
+    assert client_for(other_organizer).post(url, {"player": field[1]}).status_code == 403
+    assert APIClient().post(url, {"player": field[1]}).status_code in (401, 403)
+    response = as_organizer.post(url, {"player": field[1]}, format="json")
+    assert response.status_code == 200, response.json()
+    assert [len(item["walkovers"]) for item in response.json()] == [3]
+
+
+@pytest.mark.django_db
+def test_item10_unvoid_through_the_api(as_organizer, other_organizer, yardzee_event, field):
+    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", {}, format="json")
+    url = f"/api/v1/matches/{semi.pk}/unvoid/"
+    assert client_for(other_organizer).post(url).status_code == 403
+    response = as_organizer.post(url)
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == "scheduled"
+    assert StageMatch.objects.get(match=semi).stage_id == stage["id"]
+    again = as_organizer.post(url)
+    assert again.status_code == 409
+    assert again.json()["code"] == "match_not_void"
