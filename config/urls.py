@@ -1,4 +1,5 @@
-"""Top-level URLs: pages, the API under /api/v1/, the admin and the health check."""
+"""Top-level URLs: pages, the API under /api/v1/, sign-in under /accounts/, organizer pages
+under /organize/, the admin and the health check."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -9,6 +10,8 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("api/v1/", include("api.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("organize/", include("organize.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

@@ -27,7 +27,7 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
         "league",
         "games",
     }
-    assert contracts["layers"]["layers"] == ["api", "league", "games", "scoring"]
+    assert contracts["layers"]["layers"] == ["api | organize", "league", "games", "scoring"]
     assert set(contracts["league-pure"]["source_modules"]) == {
         "league.draw",
         "league.standings",
@@ -74,6 +74,7 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
         **{f"league/{layer}": "" for layer in LEAGUE_LAYERS},
         "league/services": "import league.pages\n",
         "api": "import league\n",
+        "organize": "import league\n",
     }.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(source)

@@ -1,0 +1,15 @@
+"""The organizer's start page: the leagues they organize, with their events."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from league.models import League
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    leagues = (
+        League.objects.organized_by(request.user).prefetch_related("events").order_by("name", "pk")
+    )
+    return render(request, "organize/home.html", {"leagues": leagues})
