@@ -1,6 +1,8 @@
 """Reads of the organization worth a name."""
 
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -16,9 +18,12 @@ from league.models import (
     RatingsState,
     Stage,
     StageEntry,
+    StageForfeit,
     StageMatch,
     StageStatus,
+    StageVoid,
     StandingsTable,
+    VoidOutcome,
 )
 
 
@@ -28,11 +33,15 @@ def leagues_with_events() -> QuerySet[League]:
 
 
 def stage_matches(stage: Stage) -> list[StageMatch]:
-    """A stage's matches with their seats and players, in three queries."""
+    """A stage's matches with their seats and players, and the forfeits at each, in four
+    queries."""
     return list(
         StageMatch.objects.filter(stage=stage)
         .select_related("match")
-        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.select_related("player")))
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("forfeits", queryset=StageForfeit.objects.order_by("created_at", "pk")),
+        )
         .order_by("round", "slot", "pk")
     )
 
@@ -46,6 +55,10 @@ def _match_summary(stage_match: StageMatch) -> dict[str, Any]:
         "slot": stage_match.slot or None,
         "walkover": stage_match.walkover,
         "order": stage_match.order,
+        "forfeits": [
+            {"player": forfeit.player_id, "reason": forfeit.reason}
+            for forfeit in stage_match.forfeits.all()
+        ],
         "match": None
         if match is None
         else {
@@ -191,7 +204,9 @@ def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[StageEntry]]:
 
 
 def _loose_matches(event: Event) -> QuerySet[Match]:
-    return Match.objects.filter(event=event, stage_match__isnull=True)
+    """The event's matches of no stage: neither a stage's match now, nor one a stage replaced
+    when it was voided (a forfeit, a replay: `StageVoid`)."""
+    return Match.objects.filter(event=event, stage_match__isnull=True, stage_void__isnull=True)
 
 
 def _latest_loose_matches(event: Event) -> QuerySet[Match]:
@@ -265,6 +280,60 @@ def player_seats(player: Player, limit: int = 50) -> list[Seat]:
         )
         .order_by("-match__created_at", "-match_id")[:limit]
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitVoid:
+    """A void match that forfeits replaced: its slot went on without play (`walkover`), or the
+    rest of its table played on at match `replay`. `forfeits`: each player who forfeited it,
+    with the reason (`ForfeitReason`: no_show, withdrew, awarded)."""
+
+    walkover: bool
+    replay: int | None
+    forfeits: Mapping[int, str]
+
+
+def forfeit_voids(match_ids: Collection[int]) -> dict[int, ForfeitVoid]:
+    """Those of the void matches `match_ids` that a forfeit replaced (a no-show, a withdrawal,
+    a walkover awarded), by match id, so a list says "walkover" or "withdrew" and not "void".
+    Three queries; none without ids. A match voided for another reason is not in the answer."""
+    if not match_ids:
+        return {}
+    walkovers = dict(
+        StageMatch.objects.filter(match_id__in=match_ids, walkover=True).values_list(
+            "match_id", "pk"
+        )
+    )
+    voids = {
+        void.match_id: void
+        for void in StageVoid.objects.filter(
+            match_id__in=match_ids, outcome=VoidOutcome.WALKOVER
+        ).only("match_id", "stage_match_id", "replay_id", "forfeits")
+    }
+    slots = set(walkovers.values()) | {void.stage_match_id for void in voids.values()}
+    reasons: dict[int, dict[int, str]] = defaultdict(dict)
+    for stage_match_id, player, reason in StageForfeit.objects.filter(
+        stage_match_id__in=slots
+    ).values_list("stage_match_id", "player_id", "reason"):
+        reasons[stage_match_id][player] = reason
+    found = {}
+    for match_id in match_ids:
+        if (void := voids.get(match_id)) is not None:
+            forfeited = set(void.forfeits or [])
+            found[match_id] = ForfeitVoid(
+                walkover=void.replay_id is None,
+                replay=void.replay_id,
+                forfeits={
+                    player: reason
+                    for player, reason in reasons[void.stage_match_id].items()
+                    if player in forfeited
+                },
+            )
+        elif match_id in walkovers:
+            found[match_id] = ForfeitVoid(
+                walkover=True, replay=None, forfeits=reasons[walkovers[match_id]]
+            )
+    return found
 
 
 def player_placement_counts(player: Player) -> dict[int, int]:

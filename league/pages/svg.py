@@ -12,7 +12,9 @@ from typing import Final, Literal
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 
-SlotStatus = Literal["waiting", "ready", "in_progress", "played", "bye", "skipped", "void"]
+SlotStatus = Literal[
+    "waiting", "ready", "in_progress", "played", "walkover", "bye", "skipped", "void"
+]
 
 SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
 SECTION_TITLES: Final = {
@@ -26,6 +28,7 @@ STATUS_TEXT: Final = {
     "ready": "to play",
     "in_progress": "playing",
     "played": "played",
+    "walkover": "walkover",
     "bye": "bye",
     "skipped": "not needed",
     "void": "void",
@@ -47,7 +50,8 @@ class SeatLine:
     """One seat of a bracket slot as drawn: a player's name (or what fills it: "Winner of
     W1-2", "bye"), their seed and score, and whether they go on from here (highlighted).
     `from_slot` is the slot whose result seats them here: a line is drawn from it when both
-    are in the same section."""
+    are in the same section. `note` says, in place of a score, why a player did not play
+    there ("withdrew", "did not show")."""
 
     label: str
     seed: int | None = None
@@ -56,6 +60,7 @@ class SeatLine:
     bye: bool = False
     known: bool = True
     from_slot: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +150,8 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
         classes.append("bye")
     if not seat.known:
         classes.append("unknown")
+    if seat.note:
+        classes.append("forfeited")
     name = short(seat.label)
     marker = "\u25b6 " if seat.advances else ""
     seed = (
@@ -152,12 +159,17 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
         if seat.seed is not None
         else ""
     )
-    score = (
-        f'<text class="score" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
-        f'text-anchor="end">{seat.score:,}</text>'
-        if seat.score is not None
-        else ""
-    )
+    score = ""
+    if seat.note:
+        score = (
+            f'<text class="note" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
+            f'text-anchor="end">{escape(seat.note)}</text>'
+        )
+    elif seat.score is not None:
+        score = (
+            f'<text class="score" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
+            f'text-anchor="end">{seat.score:,}</text>'
+        )
     full = f"<title>{escape(seat.label)}</title>" if name != seat.label else ""
     return (
         f'<g class="{" ".join(classes)}">'

@@ -8,7 +8,7 @@ costs a fixed number of queries, whatever the size of the league (tests/web)."""
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,6 +22,7 @@ from league import draw, selectors
 from league.models import (
     Event,
     EventStatus,
+    ForfeitReason,
     League,
     Player,
     RatingsState,
@@ -125,8 +126,9 @@ def standings_view(
     table: StandingsTable, *, caption: str, group: int | None = None
 ) -> dict[str, Any]:
     """A stored table ready for `league/_standings.html`: one column per metric of the
-    tiebreak order, in that order, then matches played and the win-draw-loss record; with
-    `group`, that group's rows alone (a stage played in groups)."""
+    tiebreak order, in that order, then matches played and the win-draw-loss record (and the
+    byes and forfeits, when the table has any); with `group`, that group's rows alone (a stage
+    played in groups)."""
     answer = selectors.standings_answer(table, group=group)
     keys = [str(key) for key in answer["tiebreak"]]
     rows = []
@@ -142,6 +144,7 @@ def standings_view(
                 "matches": row["matches"],
                 "record": f"{won}\u2013{row['draws']}\u2013{row['matches'] - won - row['draws']}",
                 "byes": row["byes"],
+                "forfeits": row.get("forfeits", 0),
             }
         )
     return {
@@ -151,6 +154,7 @@ def standings_view(
         "computed_at": answer["computed_at"],
         "pending": answer["pending"],
         "with_byes": any(row["byes"] for row in rows),
+        "with_forfeits": any(row["forfeits"] for row in rows),
         "id": f"standings-{table.scope}-{table.scope_id}"
         + (f"-group-{group}" if group is not None else ""),
     }
@@ -429,6 +433,76 @@ def _ranking_view(tiers: list[list[int]], names: dict[int, str]) -> list[dict[st
     return ranking
 
 
+# What a list or the bracket says of a player who forfeited a stage match, by its reason
+# (`ForfeitReason`), instead of the "void" of the match the forfeit replaced.
+FORFEIT_TEXT: Final[dict[str, str]] = {
+    ForfeitReason.NO_SHOW: "did not show",
+    ForfeitReason.WITHDREW: "withdrew",
+    ForfeitReason.AWARDED: "forfeited",
+}
+
+
+def forfeit_text(reason: str) -> str:
+    return FORFEIT_TEXT.get(reason, "forfeited")
+
+
+def _forfeit_notes(play: dict[str, Any] | None) -> dict[int, str]:
+    """Each player who forfeited a stage match (`stage_detail`'s play), with why."""
+    if play is None:
+        return {}
+    return {forfeit["player"]: forfeit_text(forfeit["reason"]) for forfeit in play["forfeits"]}
+
+
+def _seat_of(player: int, names: dict[int, str], **shown: Any) -> dict[str, Any]:
+    return {
+        "player": player,
+        "name": names.get(player, f"Player {player}"),
+        "total": None,
+        "placement": None,
+        "won": False,
+        "note": None,
+        **shown,
+    }
+
+
+def _play_view(summary: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """A stage match as a line of its round. A slot decided without play reads "Walkover"
+    (the match a forfeit replaced is void, but nothing was voided in the players' eyes), and
+    each player who forfeited says why ("withdrew", "did not show") beside their name, also
+    when the rest of the table played on at a new match. A match voided for another reason
+    still reads "Void"."""
+    notes = _forfeit_notes(summary)
+    if summary["walkover"]:
+        return {
+            "id": None,
+            "status": "walkover",
+            "status_text": "Walkover",
+            "group": summary["group"],
+            "seats": [
+                _seat_of(p, names, won=p not in notes, note=notes.get(p))
+                for p in summary["order"] or []
+            ],
+        }
+    match = summary["match"]
+    seats = [
+        {
+            **seat,
+            "won": match["status"] == MatchStatus.FINISHED and seat["placement"] == 1,
+            "note": None,
+        }
+        for seat in (match["seats"] if match else [])
+    ]
+    seated = {seat["player"] for seat in seats}
+    seats += [_seat_of(p, names, note=note) for p, note in notes.items() if p not in seated]
+    return {
+        "id": match["id"] if match else None,
+        "status": match["status"] if match else "waiting",
+        "status_text": MatchStatus(match["status"]).label if match else "Waiting",
+        "group": summary["group"],
+        "seats": seats,
+    }
+
+
 def _rounds_view(detail: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
     byes: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for bye in detail["byes"]:
@@ -437,27 +511,7 @@ def _rounds_view(detail: dict[str, Any], names: dict[int, str]) -> list[dict[str
         )
     rounds = []
     for round_ in detail["rounds"]:
-        matches = []
-        for summary in round_["matches"]:
-            match = summary["match"]
-            seats = match["seats"] if match else []
-            matches.append(
-                {
-                    "id": match["id"] if match else None,
-                    "status": match["status"] if match else "walkover",
-                    "status_text": MatchStatus(match["status"]).label if match else "Walkover",
-                    "group": summary["group"],
-                    "seats": [
-                        {
-                            **seat,
-                            "won": match is not None
-                            and match["status"] == MatchStatus.FINISHED
-                            and seat["placement"] == 1,
-                        }
-                        for seat in seats
-                    ],
-                }
-            )
+        matches = [_play_view(summary, names) for summary in round_["matches"]]
         rounds.append(
             {
                 "number": round_["number"],
@@ -517,6 +571,7 @@ def bracket_boxes(
         match = play["match"] if play else None
         slot_state = state.slots.get(slot["key"]) if state else None
         scores = {seat["player"]: seat["total"] for seat in match["seats"]} if match else {}
+        notes = _forfeit_notes(play)
         if play is not None and play["order"] is not None:
             order = list(play["order"])
         elif slot_state is not None and slot_state.decided:
@@ -542,6 +597,7 @@ def bracket_boxes(
                         score=scores.get(player),
                         advances=player in going_on,
                         from_slot=from_slot,
+                        note=notes.get(player),
                     )
                 )
             elif slot_state is not None and slot_state.status != "waiting":
@@ -550,10 +606,11 @@ def bracket_boxes(
                 lines.append(SeatLine(label=_source_text(source), known=False, from_slot=from_slot))
         lines.extend(SeatLine(label="bye", bye=True) for _ in range(slot["byes"]))
         status: SlotStatus
-        if match is not None:
+        walkover = play is not None and play["walkover"]
+        if walkover:  # decided without play: its match, if any, is void only in the books
+            status = "walkover"
+        elif match is not None:
             status = _PLAY_STATUS.get(match["status"], "waiting")
-        elif play is not None and play["walkover"]:
-            status = "played"
         elif slot_state is not None:
             status = slot_state.status
         else:
@@ -566,7 +623,7 @@ def bracket_boxes(
                 index=slot["index"],
                 seats=tuple(lines),
                 status=status,
-                href=reverse("games:match", args=[match["id"]]) if match else None,
+                href=reverse("games:match", args=[match["id"]]) if match and not walkover else None,
             )
         )
     return boxes
@@ -581,12 +638,16 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     ratings = selectors.player_ratings(player)
     history = selectors.rating_history(player)
     league_names = {rating.league.slug: rating.league.name for rating in ratings}
+    forfeits = selectors.forfeit_voids(
+        [seat.match_id for seat in seats if seat.match.status == MatchStatus.VOID]
+    )
     results = []
     for seat in seats:
         match = seat.match
         results.append(
             {
                 "match": match,
+                **_result_status(match, player.pk, forfeits.get(match.pk)),
                 "event": match.event,
                 "placement": seat.placement,
                 "total": seat.total,
@@ -615,6 +676,21 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             "chart": rating_chart(player, history, league_names),
         },
     )
+
+
+def _result_status(
+    match: Any, player_id: int, forfeit: selectors.ForfeitVoid | None
+) -> dict[str, str]:
+    """A match's status on a player's list of results: a match a forfeit replaced says what
+    happened to this player ("withdrew", "did not show", "walkover", "replaced by #12"), not
+    "void"; any other match, its own status."""
+    if forfeit is None:
+        return {"status": match.status, "status_text": match.get_status_display()}
+    if player_id in forfeit.forfeits:
+        return {"status": "walkover", "status_text": forfeit_text(forfeit.forfeits[player_id])}
+    if forfeit.replay is not None:
+        return {"status": "walkover", "status_text": f"replaced by #{forfeit.replay}"}
+    return {"status": "walkover", "status_text": "walkover"}
 
 
 def rating_chart(
