@@ -1105,10 +1105,12 @@ def _later_stages_in_use(stage: Stage, *, reseed: bool) -> None:
             f"Stage {stage.pk} ({stage.name}) has finished and {names} took players by its "
             "ranking; a change to its results could change who qualified. "
             + (
-                "Its matches "
+                f"Play has begun there ({'match' if len(played) == 1 else 'matches'} "
                 + ", ".join(map(str, played))
-                + " have been played, so it cannot be re-seeded."
-                if played or finished_later
+                + "), so they cannot be seated again."
+                if played
+                else "They have finished, so they cannot be seated again."
+                if finished_later
                 else "Send reseed_later_stages: true to put those stages back to draft and "
                 "seat them again from the new ranking."
             ),
