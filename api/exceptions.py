@@ -29,6 +29,8 @@ STATUS: dict[type[DomainError], int] = {
     game_errors.TurnNumberMismatch: 409,
     game_errors.MatchAlreadyStarted: 409,
     game_errors.NothingToUndo: 409,
+    game_errors.TakeBackNotYours: 409,
+    game_errors.TakeBackTooLate: 409,
     game_errors.UndoBlocked: 409,
     game_errors.CorrectionBreaksLaterTurn: 409,
     game_errors.NoSuchTurn: 404,

@@ -353,6 +353,16 @@ class UndoneTurnSerializer(serializers.Serializer[Any]):
     undone_at = serializers.DateTimeField()
 
 
+class TakeBackSerializer(serializers.Serializer[Any]):
+    turn_number = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        help_text="The turn you mean to take back (the last one); another number is 409 "
+        "`turn_number_mismatch` with the last turn's as `details.expected`.",
+    )
+
+
 class UndoSerializer(serializers.Serializer[Any]):
     undone = UndoneTurnSerializer()
     match = MatchSerializer()

@@ -24,6 +24,7 @@ from api.permissions import (
     IsLeagueOrganizerOrReadOnly,
     IsMatchOrganizer,
     IsOrganizerOrReadOnly,
+    holds_score_key,
     presented_score_key,
 )
 from api.renderers import CSVRenderer
@@ -394,12 +395,12 @@ class MatchViewSet(
         return self.request.method not in permissions.SAFE_METHODS
 
     def get_throttles(self) -> list[BaseThrottle]:
-        if self.action in ("turns", "result") and self._is_write():
+        if self.action in ("turns", "result", "take_back") and self._is_write():
             return [TurnRateThrottle()]
         return super().get_throttles()
 
     def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.action in ("turns", "result") and self._is_write():
+        if self.action in ("turns", "result", "take_back") and self._is_write():
             return [CanKeepScore()]
         if self.action in ("undo", "void", "unvoid", "correct_turn"):
             return [permissions.IsAuthenticated(), IsMatchOrganizer()]
@@ -505,6 +506,7 @@ class MatchViewSet(
                 turn=turn,
                 submitted_by=request.user,
                 turn_number=turn_number,
+                scored_with_key=holds_score_key(request, submission.match),
             )
             answer = {
                 "turn": s.TurnSerializer(outcome.turn).data,
@@ -520,16 +522,7 @@ class MatchViewSet(
         is checked by the lookup itself: a wrong key never locks the match, and an address
         that sends too many wrong keys gets 429 for the rest of the minute."""
         request = self.request
-        score_key = None
-        if not request.user.is_authenticated:
-            score_key = presented_score_key(request)
-            if score_key is None:
-                raise NotAuthenticated()
-            if score_keys.too_many_failures(request):
-                raise Throttled(
-                    wait=score_keys.WINDOW_SECONDS,
-                    detail="Too many wrong scoring keys from this address; wait a minute.",
-                )
+        score_key = self._anonymous_score_key()
         try:
             with game_services.locked_submission(
                 match_id=int(pk or 0),
@@ -541,6 +534,63 @@ class MatchViewSet(
         except WrongScoreKey:
             score_keys.record_failure(request)
             raise PermissionDenied(CanKeepScore.message) from None
+
+    def _anonymous_score_key(self) -> str | None:
+        """The scoring key a caller who is not signed in presents (401 without one, 429 once
+        their address has sent too many wrong keys); None for a signed-in caller."""
+        request = self.request
+        if request.user.is_authenticated:
+            return None
+        score_key = presented_score_key(request)
+        if score_key is None:
+            raise NotAuthenticated()
+        if score_keys.too_many_failures(request):
+            raise Throttled(
+                wait=score_keys.WINDOW_SECONDS,
+                detail="Too many wrong scoring keys from this address; wait a minute.",
+            )
+        return score_key
+
+    @extend_schema(
+        request=s.TakeBackSerializer,
+        parameters=[SCORE_KEY],
+        responses={200: s.UndoSerializer, **ERRORS},
+        description="The scorekeeper who sent the last turn takes it back (with the scoring "
+        "key it was sent with, or signed in as who sent it), within TAKE_BACK_SECONDS and "
+        "before the next turn is entered; not a turn that finished the match. Refusals: 409 "
+        "`take_back_not_yours`, `take_back_too_late`, `match_closed`, `turn_number_mismatch`, "
+        '`nothing_to_undo`: docs/api.md, "Taking back your own last turn".',
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="turns/last/take-back",
+        url_name="turn-take-back",
+    )
+    def take_back(self, request: Request, pk: str | None = None) -> Response:
+        parsed = s.TakeBackSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        turn_number = parsed.validated_data.get("turn_number")
+        score_key = self._anonymous_score_key()
+        try:
+            if score_key is None:
+                match_id = self.get_object().pk  # an organizer, or a signed-in key holder
+                undone = game_services.turn_take_back(
+                    match_id=match_id, turn_number=turn_number, taken_back_by=request.user
+                )
+            else:
+                undone = game_services.turn_take_back(
+                    match_id=int(pk or 0), turn_number=turn_number, score_key=score_key
+                )
+        except WrongScoreKey:
+            score_keys.record_failure(request)
+            raise PermissionDenied(CanKeepScore.message) from None
+        except Match.DoesNotExist:
+            raise NotFound() from None
+        match = Match.objects.get(pk=undone.match_id)
+        return Response(
+            {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
+        )
 
     @extend_schema(
         request=s.ResultSerializer,

@@ -79,6 +79,20 @@ class UndoBlocked(MatchError):
     code = "undo_blocked"
 
 
+class TakeBackNotYours(MatchError):
+    """A scorekeeper may take back only a turn they sent themselves (and that no organizer has
+    corrected since)."""
+
+    code = "take_back_not_yours"
+
+
+class TakeBackTooLate(MatchError):
+    """A scorekeeper's own last turn is taken back within TAKE_BACK_SECONDS of sending it; after
+    that, only an organizer can undo it."""
+
+    code = "take_back_too_late"
+
+
 class MatchNotVoid(MatchError):
     """Un-void of a match that is not void."""
 

@@ -161,6 +161,11 @@ class Turn(models.Model):
         related_name="+",
     )
     submitted_at = models.DateTimeField(auto_now_add=True)
+    scored_with_key = models.BooleanField(
+        default=False,
+        help_text="Sent with the match's scoring key: its holder may take it back for a short "
+        "while (games.services.turn_take_back).",
+    )
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -201,6 +206,9 @@ class TurnUndo(models.Model):
     )
     undone_at = models.DateTimeField(auto_now_add=True)
     match_was_finished = models.BooleanField(default=False)
+    taken_back = models.BooleanField(
+        default=False, help_text="Taken back by the scorekeeper who sent it, not an organizer."
+    )
 
     class Meta:
         ordering = ["match", "-undone_at"]

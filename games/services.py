@@ -29,6 +29,8 @@ from games.errors import (
     MatchNotVoid,
     NoSuchTurn,
     NothingToUndo,
+    TakeBackNotYours,
+    TakeBackTooLate,
     TurnNumberMismatch,
     TurnUndone,
     WrongScoreKey,
@@ -148,7 +150,13 @@ def _check_player(turn: object, seat: Seat) -> None:
 
 
 def _store_turn(
-    *, match: Match, game: Game, seats: list[Seat], turn: Any, submitted_by: UserLike | None
+    *,
+    match: Match,
+    game: Game,
+    seats: list[Seat],
+    turn: Any,
+    submitted_by: UserLike | None,
+    scored_with_key: bool = False,
 ) -> Turn:
     """Apply one turn to `game` (raises RuleViolation, nothing changed) and build its row."""
     seat = seats[game.current_player or 0]
@@ -163,6 +171,7 @@ def _store_turn(
         points=result.points,
         bonus=getattr(result, "bonus", 0),
         submitted_by=_user_or_none(submitted_by),
+        scored_with_key=scored_with_key,
     )
 
 
@@ -228,13 +237,18 @@ def turn_submit(
     turn: object,
     submitted_by: UserLike | None = None,
     turn_number: int | None = None,
+    scored_with_key: bool = False,
 ) -> TurnOutcome:
     """Validate one turn with the rulebook and store it with the new state, in one transaction.
 
     `turn_number`, when given, is the 1-based turn the client believes comes next; another
     number raises TurnNumberMismatch with the expected one (nothing stored)."""
     return turn_apply(
-        match=_lock(match_id), turn=turn, submitted_by=submitted_by, turn_number=turn_number
+        match=_lock(match_id),
+        turn=turn,
+        submitted_by=submitted_by,
+        turn_number=turn_number,
+        scored_with_key=scored_with_key,
     )
 
 
@@ -244,9 +258,11 @@ def turn_apply(
     turn: object,
     submitted_by: UserLike | None = None,
     turn_number: int | None = None,
+    scored_with_key: bool = False,
 ) -> TurnOutcome:
     """`turn_submit` for a match the caller has already locked in its open transaction
-    (`locked_submission`), so the API locks and reads the match once per turn."""
+    (`locked_submission`), so the API locks and reads the match once per turn.
+    `scored_with_key`: the turn came with the match's scoring key (`turn_take_back`)."""
     _require_lock()
     _ensure_open(match)
     expected = match.turns_played + 1
@@ -257,7 +273,14 @@ def turn_apply(
         )
     game = match.scoring_game()
     seats = _seats(match)
-    row = _store_turn(match=match, game=game, seats=seats, turn=turn, submitted_by=submitted_by)
+    row = _store_turn(
+        match=match,
+        game=game,
+        seats=seats,
+        turn=turn,
+        submitted_by=submitted_by,
+        scored_with_key=scored_with_key,
+    )
     row.save()
     _save_progress(match, game, seats)
     return TurnOutcome(match=match, turn=row, seats=seats, game=game)
@@ -328,6 +351,19 @@ def turn_undo(
     turns = list(match.turns.select_related("seat").order_by("sequence"))
     if not turns:
         raise NothingToUndo(f"Match {match.pk} has no turn to undo.")
+    return _remove_last_turn(match, turns, undone_by=undone_by, then=then or {})
+
+
+def _remove_last_turn(
+    match: Match,
+    turns: list[Turn],
+    *,
+    undone_by: UserLike | None,
+    then: dict[str, Any],
+    taken_back: bool = False,
+) -> TurnUndo:
+    """Move the last of `turns` (every turn of the locked match, in order) to a TurnUndo and
+    rebuild the state from the others; a finished match is reopened (`match_reopened`)."""
     last = turns.pop()
     was_finished = match.status == MatchStatus.FINISHED
     record = TurnUndo.objects.create(
@@ -342,6 +378,7 @@ def turn_undo(
         submitted_at=last.submitted_at,
         undone_by=_user_or_none(undone_by),
         match_was_finished=was_finished,
+        taken_back=taken_back,
     )
     last.delete()
     # A retry of the write that stored this turn must not get its old answer back.
@@ -364,8 +401,70 @@ def turn_undo(
             for name in fields:
                 setattr(seat, name, None)
         Seat.objects.bulk_update(seats, fields)
-        signals.match_reopened.send(sender=Match, match=match, then=then or {})
+        signals.match_reopened.send(sender=Match, match=match, then=then)
     return record
+
+
+@transaction.atomic
+def turn_take_back(
+    *,
+    match_id: int,
+    turn_number: int | None = None,
+    score_key: str | None = None,
+    taken_back_by: UserLike | None = None,
+) -> TurnUndo:
+    """The scorekeeper who sent the last turn takes it back, before the next player has
+    started (docs/api.md, "Taking back your own last turn"): a tap on the wrong box, seen at
+    once. It is an undo (a TurnUndo, `taken_back`), allowed only when all of these hold, else
+    nothing changes:
+
+    - the caller sent that turn: with the match's scoring key (`score_key`, which must open
+      the match: WrongScoreKey) or signed in as `taken_back_by`; a turn an organizer has
+      corrected since is no longer theirs (TakeBackNotYours);
+    - it is the last turn (`turn_number`, when sent, names it: TurnNumberMismatch otherwise,
+      e.g. when the next player's turn has been entered meanwhile);
+    - it did not finish the match: withdrawing a result is for organizers (MatchClosed);
+    - it was sent at most TAKE_BACK_SECONDS ago (TakeBackTooLate)."""
+    match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
+    if match.status == MatchStatus.VOID:
+        raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
+    ensure_event_open(match.event)
+    turns = list(match.turns.select_related("seat").order_by("sequence"))
+    if not turns:
+        raise NothingToUndo(f"Match {match.pk} has no turn to take back.")
+    last = turns[-1]
+    if turn_number is not None and turn_number != last.sequence:
+        raise TurnNumberMismatch(
+            f"Turn {turn_number} is not the last turn of match {match.pk}; turn {last.sequence} "
+            "is. Only the last turn can be taken back.",
+            details={"turn_number": turn_number, "expected": last.sequence},
+        )
+    if match.status == MatchStatus.FINISHED:
+        raise MatchClosed(
+            f"Turn {last.sequence} finished match {match.pk}, and its result stands: only an "
+            "organizer can undo it (which withdraws the result).",
+            details={"status": match.status, "turn": last.sequence},
+        )
+    user = _user_or_none(taken_back_by)
+    if score_key is not None:
+        sent_by_caller = last.scored_with_key
+    else:
+        sent_by_caller = user is not None and last.submitted_by_id == user.pk
+    if not sent_by_caller or last.corrected_at is not None:
+        raise TakeBackNotYours(
+            f"Turn {last.sequence} was not sent by you"
+            + (" as it stands: an organizer corrected it" if last.corrected_at else "")
+            + "; ask an organizer to undo it.",
+            details={"turn": last.sequence},
+        )
+    window = timedelta(seconds=settings.TAKE_BACK_SECONDS)
+    if timezone.now() - last.submitted_at > window:
+        raise TakeBackTooLate(
+            f"Turn {last.sequence} was sent more than {settings.TAKE_BACK_SECONDS} seconds ago; "
+            "ask an organizer to undo it.",
+            details={"turn": last.sequence, "seconds": settings.TAKE_BACK_SECONDS},
+        )
+    return _remove_last_turn(match, turns, undone_by=user, then={}, taken_back=True)
 
 
 @transaction.atomic

@@ -169,6 +169,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 # How long a retry with the same Idempotency-Key gets the first answer back (docs/api.md).
 IDEMPOTENCY_RECEIPT_HOURS: int = env.int("IDEMPOTENCY_RECEIPT_HOURS", default=24)
+# How long the scorekeeper who sent a turn may take it back themselves (docs/api.md).
+TAKE_BACK_SECONDS: int = env.int("TAKE_BACK_SECONDS", default=120)
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {
         "task": "league.standings_sweep",

@@ -1,0 +1,167 @@
+"""`turn_take_back`: the scorekeeper who sent the last turn takes it back themselves, before
+the next turn is entered, within TAKE_BACK_SECONDS, and never a turn that finished the match.
+Every refusal changes nothing."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.errors import (
+    MatchClosed,
+    NothingToUndo,
+    TakeBackNotYours,
+    TakeBackTooLate,
+    TurnNumberMismatch,
+    TurnUndone,
+    WrongScoreKey,
+)
+from games.models import Match, MatchStatus, Turn, TurnUndo
+from tests.games.conftest import SCRIPTED_YARDZEE, stored
+
+pytestmark = pytest.mark.django_db
+
+
+def _by_key(match: Match, count: int, start: int = 0) -> None:
+    for turn in SCRIPTED_YARDZEE[start : start + count]:
+        services.turn_submit(match_id=match.pk, turn=turn, scored_with_key=True)
+
+
+def test_the_key_holder_takes_back_the_last_turn_they_sent(zee):
+    _by_key(zee, 3)
+    undone = services.turn_take_back(match_id=zee.pk, turn_number=3, score_key=zee.score_key)
+    zee.refresh_from_db()
+    assert (undone.sequence, undone.taken_back, undone.undone_by) == (3, True, None)
+    assert zee.turns_played == 2
+    assert list(zee.turns.values_list("sequence", flat=True)) == [1, 2]
+    # The same seat plays turn 3 again.
+    assert zee.scoring_game().current_player == 0
+
+
+def test_a_signed_in_scorekeeper_takes_back_the_turn_they_sent(zee, organizer):
+    services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0], submitted_by=organizer)
+    undone = services.turn_take_back(match_id=zee.pk, taken_back_by=organizer)
+    assert (undone.sequence, undone.taken_back, undone.undone_by) == (1, True, organizer)
+    zee.refresh_from_db()
+    assert (zee.status, zee.turns_played) == (MatchStatus.SCHEDULED, 0)
+
+
+def test_a_turn_sent_without_the_key_is_not_the_key_holders(zee, organizer):
+    services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0], submitted_by=organizer)
+    before = stored(zee.pk)
+    with pytest.raises(TakeBackNotYours) as refused:
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    assert refused.value.details == {"turn": 1}
+    assert stored(zee.pk) == before
+
+
+def test_a_turn_sent_with_the_key_is_not_a_signed_in_users(zee, organizer):
+    _by_key(zee, 1)
+    with pytest.raises(TakeBackNotYours):
+        services.turn_take_back(match_id=zee.pk, taken_back_by=organizer)
+    with pytest.raises(TakeBackNotYours):
+        services.turn_take_back(match_id=zee.pk, taken_back_by=None)
+
+
+def test_another_users_turn_is_not_theirs(zee, organizer, player_account):
+    services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0], submitted_by=organizer)
+    with pytest.raises(TakeBackNotYours):
+        services.turn_take_back(match_id=zee.pk, taken_back_by=player_account)
+
+
+def test_only_the_last_turn_once_the_next_player_has_entered_theirs(zee, organizer):
+    _by_key(zee, 1)
+    services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[1], submitted_by=organizer)
+    before = stored(zee.pk)
+    with pytest.raises(TurnNumberMismatch) as refused:
+        services.turn_take_back(match_id=zee.pk, turn_number=1, score_key=zee.score_key)
+    assert refused.value.details == {"turn_number": 1, "expected": 2}
+    # Without a number the last turn is meant: not the key holder's.
+    with pytest.raises(TakeBackNotYours):
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    assert stored(zee.pk) == before
+
+
+def test_too_late_after_the_window(zee, settings):
+    settings.TAKE_BACK_SECONDS = 120
+    _by_key(zee, 2)
+    Turn.objects.filter(match=zee, sequence=2).update(
+        submitted_at=timezone.now() - timedelta(seconds=121)
+    )
+    before = stored(zee.pk)
+    with pytest.raises(TakeBackTooLate) as refused:
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    assert refused.value.details == {"turn": 2, "seconds": 120}
+    assert stored(zee.pk) == before
+
+
+def test_just_inside_the_window(zee, settings):
+    settings.TAKE_BACK_SECONDS = 120
+    _by_key(zee, 2)
+    Turn.objects.filter(match=zee, sequence=2).update(
+        submitted_at=timezone.now() - timedelta(seconds=110)
+    )
+    assert services.turn_take_back(match_id=zee.pk, score_key=zee.score_key).sequence == 2
+
+
+def test_a_turn_that_finished_the_match_stands(zee):
+    _by_key(zee, len(SCRIPTED_YARDZEE))
+    zee.refresh_from_db()
+    assert zee.status == MatchStatus.FINISHED
+    before = stored(zee.pk)
+    with pytest.raises(MatchClosed) as refused:
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    assert refused.value.details == {"status": "finished", "turn": len(SCRIPTED_YARDZEE)}
+    assert "only an organizer" in refused.value.message
+    assert stored(zee.pk) == before
+
+
+def test_a_turn_an_organizer_corrected_is_no_longer_the_scorekeepers(zee, organizer):
+    _by_key(zee, 1)
+    services.turn_correct(
+        match_id=zee.pk,
+        sequence=1,
+        turn={
+            **SCRIPTED_YARDZEE[0],
+            "category": "chance",
+            "player": zee.seats.get(order=0).player_id,
+        },
+        corrected_by=organizer,
+    )
+    with pytest.raises(TakeBackNotYours) as refused:
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    assert "corrected" in refused.value.message
+
+
+def test_a_void_match_and_an_empty_one(zee):
+    with pytest.raises(NothingToUndo):
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    _by_key(zee, 1)
+    services.match_void(match_id=zee.pk, voided_by=None)
+    with pytest.raises(MatchClosed):
+        services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+
+
+def test_a_wrong_key_opens_nothing(zee, seat):
+    other = seat("yardzee")
+    _by_key(zee, 1)
+    with pytest.raises(WrongScoreKey):
+        services.turn_take_back(match_id=zee.pk, score_key=other.score_key)
+    with pytest.raises(Match.DoesNotExist):
+        services.turn_take_back(match_id=zee.pk + 1000, score_key=zee.score_key)
+    assert not TurnUndo.objects.exists()
+
+
+def test_a_retry_of_the_taken_back_turns_submission_is_refused(zee):
+    """The receipt of the write that stored the turn is marked undone, as for an undo."""
+    with services.locked_submission(match_id=zee.pk, key="k-1") as submission:
+        submission.replay(services.request_fingerprint(SCRIPTED_YARDZEE[0]))
+        services.turn_apply(match=submission.match, turn=SCRIPTED_YARDZEE[0], scored_with_key=True)
+        submission.record(201, {})
+    services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
+    with (
+        pytest.raises(TurnUndone),
+        services.locked_submission(match_id=zee.pk, key="k-1") as submission,
+    ):
+        submission.replay(services.request_fingerprint(SCRIPTED_YARDZEE[0]))
