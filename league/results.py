@@ -19,8 +19,6 @@ from league.models import (
 
 logger = logging.getLogger(__name__)
 
-logger = logging.getLogger(__name__)
-
 # --- Loading results --------------------------------------------------------------------------
 
 

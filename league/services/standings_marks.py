@@ -13,6 +13,7 @@ from games.models import Match, Seat
 from league.models import (
     Event,
     PlayerRating,
+    RatingChange,
     RatingsState,
     Scope,
     ScopeKey,
@@ -25,8 +26,6 @@ from league.models import (
     StandingsTable,
 )
 from league.services import jobs
-
-logger = logging.getLogger(__name__)
 
 logger = logging.getLogger(__name__)
 
@@ -106,15 +105,10 @@ def result_changed(match: Match, *, withdrawn: bool = False) -> None:
             ratings_mark(scope_id)
 
 
-def player_renamed(*, player_id: int) -> None:
-    """A player's display name changed: mark every standings table that can list them and
-    every league leaderboard that rates them, so that their next refresh shows the new name
-    (a table stores each row's name; a leaderboard's rendering is kept per computed version).
-    Call it in the transaction that saves the name: the refresh jobs run once it commits.
-
-    A table can list a player whose scope (a stage, its event, their league) has them entered,
-    seated, given a bye or a forfeit; a table no longer listing them costs one refresh more."""
-    stage_ids = (
+def stages_of_player(player_id: int) -> set[int]:
+    """The stages a player takes part in: entered, seated at one of its matches, given a bye
+    or a forfeit."""
+    return (
         set(StageEntry.objects.filter(player_id=player_id).values_list("stage_id", flat=True))
         | set(StageBye.objects.filter(player_id=player_id).values_list("stage_id", flat=True))
         | set(
@@ -128,19 +122,36 @@ def player_renamed(*, player_id: int) -> None:
             )
         )
     )
+
+
+def _tables_listing(player_id: int) -> list[int]:
+    """The standings tables that can list a player: of a stage they take part in, of an event
+    they played at (in a stage or not), of those events' leagues."""
+    stage_ids = stages_of_player(player_id)
     event_ids = set(
         Seat.objects.filter(player_id=player_id, match__event__isnull=False).values_list(
             "match__event_id", flat=True
         )
     ) | set(Stage.objects.filter(pk__in=stage_ids).values_list("event_id", flat=True))
     league_ids = set(Event.objects.filter(pk__in=event_ids).values_list("league_id", flat=True))
-    table_ids = list(
+    return list(
         StandingsTable.objects.filter(
             Q(scope=StandingsScope.STAGE, scope_id__in=stage_ids)
             | Q(scope=StandingsScope.EVENT, scope_id__in=event_ids)
             | Q(scope=StandingsScope.LEAGUE, scope_id__in=league_ids)
         ).values_list("pk", flat=True)
     )
+
+
+def player_renamed(*, player_id: int) -> None:
+    """A player's display name changed: mark every standings table that can list them and
+    every league leaderboard that rates them, so that their next refresh shows the new name
+    (a table stores each row's name; a leaderboard's rendering is kept per computed version).
+    Call it in the transaction that saves the name: the refresh jobs run once it commits.
+
+    A table can list a player whose scope (a stage, its event, their league) has them entered,
+    seated, given a bye or a forfeit; a table no longer listing them costs one refresh more."""
+    table_ids = _tables_listing(player_id)
     StandingsTable.objects.filter(pk__in=table_ids).update(requested=F("requested") + 1)
     for table_id in table_ids:
         jobs.enqueue_on_commit(jobs.STANDINGS_REFRESH, table_id)
@@ -148,3 +159,29 @@ def player_renamed(*, player_id: int) -> None:
         "league_id", flat=True
     ):
         ratings_mark(league_id)
+
+
+def player_merged(*, removed_id: int) -> list[int]:
+    """Another player takes over the results of player `removed_id` (duplicates merged): every
+    table that lists the removed player is counted again from scratch (its tally holds them as
+    a player of their own), and every league that rated them forgets its ratings and rates its
+    results again from the first (the two histories become one, so no stored rating after
+    the removed player's first match holds). Call it in the merging transaction, before the
+    results move; the jobs run once it commits. The leagues that rate again, by id."""
+    table_ids = _tables_listing(removed_id)
+    StandingsTable.objects.filter(pk__in=table_ids).update(
+        requested=F("requested") + 1, rebuild_from=F("requested") + 1
+    )
+    for table_id in table_ids:
+        jobs.enqueue_on_commit(jobs.STANDINGS_REFRESH, table_id)
+    league_ids = sorted(
+        set(RatingChange.objects.filter(player_id=removed_id).values_list("league_id", flat=True))
+        | set(PlayerRating.objects.filter(player_id=removed_id).values_list("league_id", flat=True))
+    )
+    # A ratings refresh rates what it has not rated yet on top of what it has: with nothing
+    # stored, it rates every finished match of the league, in order.
+    RatingChange.objects.filter(league_id__in=league_ids).delete()
+    PlayerRating.objects.filter(league_id__in=league_ids).delete()
+    for league_id in league_ids:
+        ratings_mark(league_id)
+    return league_ids

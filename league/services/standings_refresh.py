@@ -35,8 +35,6 @@ from league.services.ratings import ratings_refresh
 
 logger = logging.getLogger(__name__)
 
-logger = logging.getLogger(__name__)
-
 # A refresh stores the tally it added to once this many results were added since the stored one.
 TALLY_STORE_EVERY = 25
 
