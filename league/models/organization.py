@@ -4,6 +4,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Count, OuterRef
 
 from games.models import GameName
 from league.standings import DEFAULT_TIEBREAK_ORDER
@@ -22,6 +23,18 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         if user.is_staff:
             return self
         return self.filter(leagues__organizers=user).distinct()
+
+    def with_counts(self) -> "PlayerQuerySet":
+        """Each player with how many `matches` they sat at, `stages` they entered and `rosters`
+        they are on: one query, a subquery each, so that the counts do not multiply."""
+
+        def counted(relation: str) -> models.Subquery:
+            per_player = Player.objects.filter(pk=OuterRef("pk")).order_by().values("pk")
+            return models.Subquery(per_player.annotate(n=Count(relation)).values("n"))
+
+        return self.annotate(
+            matches=counted("seats"), stages=counted("stage_entries"), rosters=counted("leagues")
+        )
 
 
 class Player(models.Model):
@@ -102,6 +115,11 @@ class League(models.Model):
         if not user.is_authenticated:
             return False
         return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
+
+    def game_is_settled(self) -> bool:
+        """Whether the league's game can no longer change: it has an event or a match (their
+        rules, stages and results are the game's)."""
+        return self.events.exists() or self.matches.exists()
 
     def missing_players(self, player_ids: Any) -> list[int]:
         """Those of `player_ids` who are not on this league's roster, in the order given."""

@@ -9,10 +9,14 @@ from league.services.organization import (
     event_reopen,
     event_update,
     league_create,
+    league_organizer_add,
+    league_organizer_remove,
     league_update,
     match_create,
     player_create,
+    player_merge,
     player_update,
+    players_create,
     roster_add,
 )
 
@@ -23,9 +27,13 @@ __all__ = [
     "event_reopen",
     "event_update",
     "league_create",
+    "league_organizer_add",
+    "league_organizer_remove",
     "league_update",
     "match_create",
     "player_create",
+    "player_merge",
     "player_update",
+    "players_create",
     "roster_add",
 ]

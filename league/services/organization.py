@@ -2,20 +2,42 @@
 seating a match."""
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import transaction
+from django.db.models import Q
+from django.utils.text import slugify
 
 import scoring
 from games import services as game_services
 from games.errors import EventClosed
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat, TurnUndo
 from league import standings
 from league.errors import EventConflict, LeagueError
-from league.models import Event, EventStatus, League, Player, Stage, StageStatus
-from league.services.standings_marks import league_settings_changed, player_renamed
+from league.models import (
+    Event,
+    EventStatus,
+    League,
+    Player,
+    Stage,
+    StageBye,
+    StageEntry,
+    StageForfeit,
+    StageMatch,
+    StageStatus,
+    StageVoid,
+)
+from league.services.standings_marks import (
+    league_settings_changed,
+    player_merged,
+    player_renamed,
+    stages_of_player,
+)
 from scoring import RuleViolation
 
 # --- Names ------------------------------------------------------------------------------------
@@ -53,12 +75,11 @@ def folded(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def _ensure_name_free(league: League, name: str, *, player_id: int | None = None) -> None:
-    """`name_taken` when another player on the league's roster has a name that looks the same."""
+def _ensure_name_free(league: League, name: str, *, exclude: Collection[int] = ()) -> None:
+    """`name_taken` when another player on the league's roster (not one of `exclude`) has a
+    name that looks the same."""
     key = folded(name)
-    others = league.players.all()
-    if player_id is not None:
-        others = others.exclude(pk=player_id)
+    others = league.players.exclude(pk__in=exclude)
     for other_id, other_name in others.values_list("pk", "display_name"):
         if folded(other_name) == key:
             raise LeagueError(
@@ -104,8 +125,15 @@ def league_create(
     **settings: Any,
 ) -> League:
     """A new league; its creator is its first organizer. `settings`: its standings
-    `tiebreak` order and league `points` (docs/standings.md)."""
+    `tiebreak` order and league `points` (docs/standings.md). `slug_taken` when another
+    league has the slug (it is the league's address)."""
     name = clean_name(name, field="name")
+    if League.objects.filter(slug=slug).exists():
+        raise LeagueError(
+            "slug_taken",
+            f"Another league has the address {slug!r}; choose another.",
+            details={"field": "slug", "slug": slug},
+        )
     _validated_standings(game, settings)
     league = League.objects.create(
         name=name, slug=slug, game=game, rules=_validated_rules(game, rules or {}), **settings
@@ -116,14 +144,29 @@ def league_create(
 
 @transaction.atomic
 def league_update(*, league: League, **fields: Any) -> League:
-    """Change a league. A new tiebreak order or points scheme re-ranks every table of it."""
+    """Change a league. A new tiebreak order or points scheme re-ranks every table of it
+    (the same scheme written another way does not). The game changes only while the league
+    has no event and no match (`game_settled`); its rules then start from the new game's
+    defaults unless given, and its tiebreak order must suit the new game."""
     _clean_names(fields, "name")
+    game = fields.get("game", league.game)
+    if game != league.game:
+        if league.game_is_settled():
+            raise LeagueError(
+                "game_settled",
+                f"{league.name} has events or matches of {league.get_game_display()}: its game "
+                "can no longer change.",
+                details={"field": "game", "game": league.game},
+            )
+        fields.setdefault("rules", {})
+        fields.setdefault("tiebreak", league.tiebreak)
     if "rules" in fields:
-        fields["rules"] = _validated_rules(fields.get("game", league.game), fields["rules"])
-    _validated_standings(league.game, fields)
-    reranks = any(
-        name in fields and fields[name] != getattr(league, name) for name in ("tiebreak", "points")
-    )
+        fields["rules"] = _validated_rules(game, fields["rules"])
+    _validated_standings(game, fields)
+    reranks = "tiebreak" in fields and fields["tiebreak"] != league.tiebreak
+    if "points" in fields:
+        current = standings.LeaguePoints.from_json(league.points)
+        reranks |= standings.LeaguePoints.from_json(fields["points"]) != current
     for name, value in fields.items():
         setattr(league, name, value)
     league.save()
@@ -272,7 +315,7 @@ def player_update(*, player: Player, **fields: Any) -> Player:
     renamed = "display_name" in fields and fields["display_name"] != player.display_name
     if renamed:
         for league in player.leagues.all():
-            _ensure_name_free(league, fields["display_name"], player_id=player.pk)
+            _ensure_name_free(league, fields["display_name"], exclude=[player.pk])
     for name, value in fields.items():
         setattr(player, name, value)
     player.save()
@@ -288,8 +331,175 @@ def roster_add(*, league: League, player: Player) -> None:
     player (docs/api.md, "Whose data is whose")."""
     if league.players.filter(pk=player.pk).exists():
         return
-    _ensure_name_free(league, player.display_name, player_id=player.pk)
+    _ensure_name_free(league, player.display_name, exclude=[player.pk])
     league.players.add(player)
+
+
+# --- Adding players: one or a file of them ---------------------------------------------------
+
+HANDLE_LENGTH = 40  # Player.handle's max_length
+NAME_LENGTH = 80  # Player.display_name's max_length
+# Room kept at the end of a handle made from a name for "-2", "-3", ... (up to "-99999").
+_SUFFIX_ROOM = 6
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player to add: their `row` (the line of a file it came from, or 1 for a form), a
+    name and a handle (empty: made from the name)."""
+
+    row: int
+    display_name: str
+    handle: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """Why one new player cannot be added: the row, the field at fault, a code, a sentence."""
+
+    row: int
+    field: str
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"row": self.row, "field": self.field, "code": self.code, "message": self.message}
+
+
+def handle_from_name(name: str) -> str:
+    """The handle a name gives: its slug in ASCII letters, digits and hyphens ("Zoë Ná" ->
+    "zoe-na"), or "player" when it has none to make one from."""
+    return slugify(name)[: HANDLE_LENGTH - _SUFFIX_ROOM].strip("-") or "player"
+
+
+def _handles_taken(bases: Collection[str], given: Collection[str]) -> set[str]:
+    """The stored handles that a handle made from one of `bases` (`base`, `base-2`, ...) or one
+    of `given` could clash with, in one query."""
+    starts = Q(handle__in=list(given))
+    for base in bases:
+        starts |= Q(handle__startswith=base)
+    return set(Player.objects.filter(starts).values_list("handle", flat=True))
+
+
+def _free_handle(base: str, taken: set[str]) -> str:
+    handle, number = base, 1
+    while handle in taken:
+        number += 1
+        handle = f"{base}-{number}"
+    return handle
+
+
+def _check_name(new: NewPlayer, roster: dict[str, str], seen: dict[str, int]) -> RowProblem | str:
+    """The row's name as stored, or what is wrong with it."""
+    try:
+        name = clean_name(new.display_name, field="display_name")
+    except LeagueError as error:
+        return RowProblem(new.row, "display_name", error.code, error.message)
+    if len(name) > NAME_LENGTH:
+        return RowProblem(
+            new.row,
+            "display_name",
+            "invalid_name",
+            f"A name has at most {NAME_LENGTH} characters; this one has {len(name)}.",
+        )
+    key = folded(name)
+    if key in roster:
+        return RowProblem(
+            new.row,
+            "display_name",
+            "name_taken",
+            f"{roster[key]!r} already plays in this league; two names that look alike would "
+            "be confused. Add something to tell them apart.",
+        )
+    if key in seen:
+        return RowProblem(
+            new.row,
+            "display_name",
+            "name_repeated",
+            f"Row {seen[key]} has the same name; each player is added once.",
+        )
+    seen[key] = new.row
+    return name
+
+
+def _check_handle(new: NewPlayer, taken: set[str], seen: dict[str, int]) -> RowProblem | None:
+    handle = new.handle
+    try:
+        validate_slug(handle)
+    except ValidationError:
+        return RowProblem(
+            new.row,
+            "handle",
+            "invalid_handle",
+            f"A handle is letters, digits, hyphens and underscores only, not {handle!r}.",
+        )
+    if len(handle) > HANDLE_LENGTH:
+        return RowProblem(
+            new.row,
+            "handle",
+            "invalid_handle",
+            f"A handle has at most {HANDLE_LENGTH} characters; {handle!r} has {len(handle)}.",
+        )
+    if handle in taken:
+        return RowProblem(
+            new.row, "handle", "handle_taken", f"Another player has the handle {handle!r}."
+        )
+    if handle in seen:
+        return RowProblem(
+            new.row,
+            "handle",
+            "handle_repeated",
+            f"Row {seen[handle]} has the same handle; each handle belongs to one player.",
+        )
+    seen[handle] = new.row
+    return None
+
+
+@transaction.atomic
+def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Player]:
+    """New players on `league`'s roster, all of them or none: every row is checked first, and
+    if any fails, `players_invalid` lists each failing row (`details["rows"]`: row, field,
+    code, message) and nothing is saved. A row fails on a name that is blank or holds control
+    characters (`invalid_name`), that looks like a name on the roster (`name_taken`) or of an
+    earlier row (`name_repeated`); on a handle that is not a slug (`invalid_handle`), that
+    another player has (`handle_taken`) or an earlier row (`handle_repeated`). A row without a
+    handle gets one made from its name (`handle_from_name`, then "-2", "-3", ... when taken).
+    A fixed number of queries, whatever the size of the file or the roster. The league's row
+    is locked, so two imports into one league check their names one after the other."""
+    League.objects.select_for_update().filter(pk=league.pk).first()
+    roster: dict[str, str] = {}
+    for stored in league.players.values_list("display_name", flat=True):
+        roster.setdefault(folded(stored), stored)
+    given = [new.handle for new in players if new.handle]
+    bases = {i: handle_from_name(new.display_name) for i, new in enumerate(players)}
+    taken = _handles_taken({bases[i] for i, new in enumerate(players) if not new.handle}, given)
+    problems: list[RowProblem] = []
+    names: dict[str, int] = {}
+    handles: dict[str, int] = {}
+    checked: list[tuple[int, str]] = []
+    for i, new in enumerate(players):
+        name = _check_name(new, roster, names)
+        handle_problem = _check_handle(new, taken, handles) if new.handle else None
+        problems += [p for p in (name, handle_problem) if isinstance(p, RowProblem)]
+        if isinstance(name, str):
+            checked.append((i, name))
+    if problems:
+        rows = sorted({p.row for p in problems})
+        raise LeagueError(
+            "players_invalid",
+            f"{len(rows)} of {len(players)} rows cannot be added (row{'s' if len(rows) > 1 else ''}"
+            f" {', '.join(map(str, rows))}); nothing was saved.",
+            details={"rows": [p.to_json() for p in problems]},
+        )
+    taken |= set(given)
+    created = []
+    for i, name in checked:
+        handle = players[i].handle or _free_handle(bases[i], taken)
+        taken.add(handle)
+        created.append(Player(display_name=name, handle=handle))
+    Player.objects.bulk_create(created)
+    league.players.add(*created)
+    return created
 
 
 def ensure_on_roster(league: League, player_ids: Iterable[int]) -> None:
@@ -302,6 +512,188 @@ def ensure_on_roster(league: League, player_ids: Iterable[int]) -> None:
             "league first (POST leagues/{slug}/players/).",
             details={"players": missing, "league": league.slug},
         )
+
+
+# --- Merging duplicate players ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMerge:
+    """What a merge moved from the removed player (now deleted) onto the kept one."""
+
+    kept: Player
+    removed_name: str
+    seats: int
+    stage_entries: int
+    rosters_joined: int
+    leagues_rerated: tuple[int, ...]
+
+
+def _replaced(ids: Any, old: int, new: int) -> Any:
+    """A JSON list of player ids (or of lists of them: tiers) with `old` replaced by `new`."""
+    if isinstance(ids, list):
+        return [_replaced(item, old, new) for item in ids]
+    return new if ids == old else ids
+
+
+def _move_stage_records(stage_ids: Collection[int], old: int, new: int) -> None:
+    """Player `old`'s id where a stage keeps ids as JSON (the bracket's participants, the final
+    rankings, frozen finishing orders, the forfeits a void recorded) becomes `new`'s. Only
+    stages `new` has no part in are touched, so no list ends up naming anyone twice."""
+    for stage in Stage.objects.filter(pk__in=stage_ids):
+        if stage.bracket:
+            participants = _replaced(stage.bracket["participants"], old, new)
+            stage.bracket = {**stage.bracket, "participants": participants}
+        stage.ranking = _replaced(stage.ranking, old, new)
+        if stage.group_ranking:
+            stage.group_ranking = {
+                group: _replaced(tiers, old, new) for group, tiers in stage.group_ranking.items()
+            }
+        stage.save(update_fields=["bracket", "ranking", "group_ranking"])
+    for stage_match in StageMatch.objects.filter(stage_id__in=stage_ids).exclude(order=None):
+        order = _replaced(stage_match.order, old, new)
+        if order != stage_match.order:
+            stage_match.order = order
+            stage_match.save(update_fields=["order"])
+    for void in StageVoid.objects.filter(stage_match__stage_id__in=stage_ids):
+        if old in void.forfeits:
+            void.forfeits = _replaced(void.forfeits, old, new)
+            void.save(update_fields=["forfeits"])
+
+
+def _ensure_mergeable(keep: Player, remove: Player) -> set[int]:
+    """Refuse a merge that would seat one player twice or leave a game being played with a
+    seat that changed hands; the stages of the removed player."""
+    if keep.user_id is not None and remove.user_id is not None:
+        raise LeagueError(
+            "players_both_linked",
+            f"{keep.display_name} and {remove.display_name} are each linked to a user account: "
+            "two accounts are two people.",
+            details={"players": [keep.pk, remove.pk]},
+        )
+    together = sorted(
+        Seat.objects.filter(player=keep, match__seats__player=remove).values_list(
+            "match_id", flat=True
+        )
+    )
+    removed_stages = stages_of_player(remove.pk)
+    both_stages = sorted(removed_stages & stages_of_player(keep.pk))
+    if together or both_stages:
+        where = f"match {together[0]}" if together else f"stage {both_stages[0]}"
+        raise LeagueError(
+            "players_met",
+            f"{keep.display_name} and {remove.display_name} both played in {where}: they are "
+            "two people, not one entered twice.",
+            details={"matches": together, "stages": both_stages},
+        )
+    playing = sorted(
+        Seat.objects.filter(player=remove, match__status=MatchStatus.IN_PROGRESS).values_list(
+            "match_id", flat=True
+        )
+    )
+    if playing:
+        raise LeagueError(
+            "matches_in_progress",
+            f"{remove.display_name} is playing match {playing[0]} right now: merge once it is "
+            "finished (or voided).",
+            details={"matches": playing},
+        )
+    return removed_stages
+
+
+@transaction.atomic
+def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge:
+    """Merge two players of `league`'s roster who are one person entered twice: everything of
+    `remove` becomes `keep`'s (seats and the turns and undos at them, stage entries, byes,
+    forfeits, the ids stages keep as JSON, the rosters of other leagues, a linked account)
+    and `remove` is deleted. Refused when they are the same player (`same_player`), when
+    either is not on the roster (`player_not_in_league`), when both played at one match or in
+    one stage (`players_met`), when both have accounts (`players_both_linked`), while
+    `remove` is playing (`matches_in_progress`), or when `keep`'s name looks like a name on a
+    roster they join (`name_taken`). The tables listing `remove` are counted again and their
+    leagues' ratings rate again from the start (`standings_marks.player_merged`). Turns keep
+    the player id they were submitted with (they are a record of what was sent)."""
+    if keep.pk == remove.pk:
+        raise LeagueError(
+            "same_player",
+            "Choose two different players: the one to keep and the duplicate to remove.",
+            details={"field": "remove"},
+        )
+    ensure_on_roster(league, [keep.pk, remove.pk])
+    # Both rows locked, lower id first, so two merges (or a merge and a rename) take turns.
+    locked = {
+        player.pk: player
+        for player in Player.objects.select_for_update()
+        .filter(pk__in=[keep.pk, remove.pk])
+        .order_by("pk")
+    }
+    keep, remove = locked[keep.pk], locked[remove.pk]
+    stage_ids = _ensure_mergeable(keep, remove)
+    joining = list(League.objects.filter(players=remove).exclude(players=keep))
+    for other in joining:
+        _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
+    rerated = player_merged(removed_id=remove.pk)
+    seats = Seat.objects.filter(player=remove).update(player=keep)
+    TurnUndo.objects.filter(player=remove).update(player=keep)
+    entries = StageEntry.objects.filter(player=remove).update(player=keep)
+    StageBye.objects.filter(player=remove).update(player=keep)
+    StageForfeit.objects.filter(player=remove).update(player=keep)
+    _move_stage_records(stage_ids, remove.pk, keep.pk)
+    keep.leagues.add(*joining)
+    account = remove.user_id
+    removed_name = remove.display_name
+    remove.delete()
+    if account is not None:
+        keep.user_id = account
+        keep.save(update_fields=["user"])
+    return PlayerMerge(
+        kept=keep,
+        removed_name=removed_name,
+        seats=seats,
+        stage_entries=entries,
+        rosters_joined=len(joining),
+        leagues_rerated=tuple(rerated),
+    )
+
+
+# --- A league's organizers ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def league_organizer_add(*, league: League, user: User) -> None:
+    """Make `user` an organizer of `league` (`already_organizer` when they are one)."""
+    League.objects.select_for_update().filter(pk=league.pk).first()
+    if league.organizers.filter(pk=user.pk).exists():
+        raise LeagueError(
+            "already_organizer",
+            f"{user.get_username()} already organizes {league.name}.",
+            details={"field": "username", "user": user.get_username()},
+        )
+    league.organizers.add(user)
+
+
+@transaction.atomic
+def league_organizer_remove(*, league: League, user: User) -> None:
+    """`user` no longer organizes `league` (they may remove themselves). Refused for someone
+    who is not one of its organizers (`not_organizer`) and for the last one
+    (`last_organizer`): a league always has someone to run it. The league's row is locked, so
+    two organizers removing each other at once cannot leave it with none."""
+    League.objects.select_for_update().filter(pk=league.pk).first()
+    organizers = set(league.organizers.values_list("pk", flat=True))
+    if user.pk not in organizers:
+        raise LeagueError(
+            "not_organizer",
+            f"{user.get_username()} does not organize {league.name}.",
+            details={"user": user.get_username()},
+        )
+    if organizers == {user.pk}:
+        raise LeagueError(
+            "last_organizer",
+            f"{user.get_username()} is the only organizer of {league.name}: add another "
+            "before removing them.",
+            details={"user": user.get_username()},
+        )
+    league.organizers.remove(user)
 
 
 # --- Matches ------------------------------------------------------------------------------------

@@ -35,6 +35,8 @@ class Metric(ABC):
 
     key: ClassVar[str]
     label: ClassVar[str]
+    # What it means, in a sentence an organizer choosing a tiebreak order reads.
+    description: ClassVar[str] = ""
     descending: ClassVar[bool] = True
     games: ClassVar[frozenset[GameName]] = frozenset(GAMES)
 
@@ -105,6 +107,7 @@ class Points(Metric):
 
     key = "points"
     label = "Points"
+    description = "League points from every match, forfeit and bye (the league's points scheme)."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         scale = tally.scale
@@ -117,6 +120,7 @@ class Wins(Metric):
 
     key = "wins"
     label = "Wins"
+    description = "Sole first places, byes included."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         return {p: r.wins for p, r in tally.records.items()}
@@ -129,6 +133,11 @@ class HeadToHead(GroupMetric):
 
     key = "head_to_head"
     label = "Head-to-head"
+    description = (
+        "Among exactly the players still tied: a point for each match a player finished "
+        "ahead of another of them, half a point for each level finish; results against "
+        "anyone else do not count."
+    )
 
     def values_within(
         self, tally: Tally, groups: Sequence[Collection[PlayerId]]
@@ -186,6 +195,10 @@ class Buchholz(Metric):
 
     key = "buchholz"
     label = "Buchholz"
+    description = (
+        "The league points of every opponent met, added up once per match against them: "
+        "a stronger field ranks higher."
+    )
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         seating, units, matches = _units_by_index(tally)
@@ -201,6 +214,10 @@ class MedianBuchholz(Metric):
 
     key = "median_buchholz"
     label = "Median Buchholz"
+    description = (
+        "Buchholz without the single best and the single worst opponent; 0 with fewer "
+        "than three opponents."
+    )
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         seating, units, matches = _units_by_index(tally)
@@ -233,6 +250,7 @@ class AverageScore(Metric):
 
     key = "average_score"
     label = "Average score"
+    description = "Game score per match played (0 with no match)."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         return {
@@ -246,6 +264,7 @@ class TotalScore(Metric):
 
     key = "total_score"
     label = "Total score"
+    description = "All the player's game scores added up."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         return {p: r.total_score for p, r in tally.records.items()}
@@ -257,6 +276,7 @@ class BestScore(Metric):
 
     key = "best_score"
     label = "Best game"
+    description = "The player's highest game score."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         return {p: r.best_score or 0 for p, r in tally.records.items()}
@@ -268,6 +288,7 @@ class Yardzees(Metric):
 
     key = "yardzees"
     label = "Yardzees"
+    description = "Yardzee boxes scored at 50 plus Yardzee bonuses."
     games = frozenset({"yardzee"})
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
@@ -280,6 +301,7 @@ class UpperBonuses(Metric):
 
     key = "upper_bonuses"
     label = "Upper bonuses"
+    description = "Games in which the player scored the upper bonus."
     games = frozenset({"yardzee"})
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
@@ -292,6 +314,7 @@ class Yardkles(Metric):
 
     key = "yardkles"
     label = "Yardkles"
+    description = "Turns that ended in a Yardkle (no point dice); fewer ranks first."
     descending = False
     games = frozenset({"yardkle"})
 

@@ -1,0 +1,144 @@
+"""Adding players in bulk, a league's organizers and its game (`league.services.organization`):
+all or nothing, every refusal with its code."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from league.errors import LeagueError
+from league.models import Event, League, Player
+from league.services import organization
+from league.services.organization import NewPlayer, handle_from_name
+
+
+@pytest.fixture
+def league(organizer) -> League:
+    league = League.objects.create(name="Lawn", slug="lawn", game="yardzee")
+    league.organizers.add(organizer)
+    league.players.add(Player.objects.create(display_name="Ana", handle="ana"))
+    return league
+
+
+@pytest.mark.parametrize(
+    ("name", "handle"),
+    [("Zoë Ná", "zoe-na"), ("  Bo  ", "bo"), ("李雷", "player"), ("x" * 80, "x" * 34)],
+)
+def test_a_handle_is_made_from_the_name(name, handle):
+    assert handle_from_name(name) == handle
+
+
+@pytest.mark.django_db
+def test_players_are_added_with_handles_made_unique(league):
+    Player.objects.create(display_name="Someone", handle="bo")
+    Player.objects.create(display_name="Someone else", handle="bo-2")
+    created = organization.players_create(
+        league=league,
+        players=[
+            NewPlayer(2, "Bo"),
+            NewPlayer(3, "Bo Two", "bo-3"),
+            NewPlayer(4, "bo!"),  # slugifies to "bo" as well
+        ],
+    )
+    assert [(p.display_name, p.handle) for p in created] == [
+        ("Bo", "bo-4"),
+        ("Bo Two", "bo-3"),
+        ("bo!", "bo-5"),
+    ]
+    assert set(league.players.values_list("handle", flat=True)) == {"ana", "bo-3", "bo-4", "bo-5"}
+
+
+@pytest.mark.django_db
+def test_one_bad_row_saves_nothing_and_every_bad_row_is_named(league):
+    Player.objects.create(display_name="Elsewhere", handle="taken")
+    with pytest.raises(LeagueError) as refused:
+        organization.players_create(
+            league=league,
+            players=[
+                NewPlayer(2, "Cleo"),
+                NewPlayer(3, "ANA"),
+                NewPlayer(4, "Dan", "taken"),
+                NewPlayer(5, "cleo"),
+                NewPlayer(6, "Eve", "not a slug"),
+                NewPlayer(7, "Fay", "fay"),
+                NewPlayer(8, "Gus", "fay"),
+                NewPlayer(9, "   "),
+                NewPlayer(10, "Hal\u202e"),
+                NewPlayer(11, "y" * 81),
+            ],
+        )
+    assert refused.value.code == "players_invalid"
+    assert [(row["row"], row["field"], row["code"]) for row in refused.value.details["rows"]] == [
+        (3, "display_name", "name_taken"),
+        (4, "handle", "handle_taken"),
+        (5, "display_name", "name_repeated"),
+        (6, "handle", "invalid_handle"),
+        (8, "handle", "handle_repeated"),
+        (9, "display_name", "invalid_name"),
+        (10, "display_name", "invalid_name"),
+        (11, "display_name", "invalid_name"),
+    ]
+    assert "rows 3, 4, 5, 6, 8, 9, 10, 11" in refused.value.message
+    assert "Row 2 has the same name" in refused.value.details["rows"][2]["message"]
+    assert list(league.players.values_list("display_name", flat=True)) == ["Ana"]
+    assert not Player.objects.filter(display_name="Cleo").exists()
+
+
+@pytest.mark.django_db
+def test_organizers_are_added_and_removed_but_never_the_last(league, organizer):
+    helper = User.objects.create_user("helper")
+    organization.league_organizer_add(league=league, user=helper)
+    assert set(league.organizers.all()) == {organizer, helper}
+    with pytest.raises(LeagueError) as again:
+        organization.league_organizer_add(league=league, user=helper)
+    assert again.value.code == "already_organizer"
+    organization.league_organizer_remove(league=league, user=organizer)
+    assert list(league.organizers.all()) == [helper]
+    with pytest.raises(LeagueError) as last:
+        organization.league_organizer_remove(league=league, user=helper)
+    assert last.value.code == "last_organizer"
+    with pytest.raises(LeagueError) as stranger:
+        organization.league_organizer_remove(league=league, user=organizer)
+    assert stranger.value.code == "not_organizer"
+
+
+@pytest.mark.django_db
+def test_a_league_changes_its_game_only_before_it_has_events(league):
+    league.rules = {"joker": "free_choice"}
+    league.save()
+    changed = organization.league_update(league=league, game="yardkle")
+    assert changed.rules == {"target": 10_000, "entry_minimum": 500}  # the new game's defaults
+    Event.objects.create(league=league, name="Night", date="2026-06-01")
+    with pytest.raises(LeagueError) as settled:
+        organization.league_update(league=league, game="yardzee")
+    assert settled.value.code == "game_settled"
+    league.refresh_from_db()
+    assert league.game == "yardkle"
+
+
+@pytest.mark.django_db
+def test_a_game_change_keeps_a_tiebreak_order_only_if_it_suits_the_new_game(league):
+    from league.standings import StandingsError
+
+    organization.league_update(league=league, tiebreak=["points", "yardzees"])
+    with pytest.raises(StandingsError) as refused:
+        organization.league_update(league=league, game="yardkle")
+    assert refused.value.code == "metric_not_for_game"
+
+
+@pytest.mark.django_db
+def test_the_same_points_scheme_written_otherwise_reranks_nothing(league, monkeypatch):
+    reranked = []
+    monkeypatch.setattr(
+        organization, "league_settings_changed", lambda league_id: reranked.append(league_id)
+    )
+    organization.league_update(league=league, points={"win": 3.0, "draw": 1, "placement": {}})
+    assert reranked == []
+    organization.league_update(league=league, points={"win": 2})
+    assert len(reranked) == 1
+
+
+@pytest.mark.django_db
+def test_a_league_address_is_one_league_s(organizer, league):
+    with pytest.raises(LeagueError) as taken:
+        organization.league_create(name="Lawn 2", slug="lawn", game="yardzee", created_by=organizer)
+    assert taken.value.code == "slug_taken"
+    assert taken.value.details["field"] == "slug"
