@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from analysis.services import current_analysis
 from api import serializers as s
 from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import (
@@ -31,8 +32,8 @@ from api.renderers import CSVRenderer
 from api.throttles import LoginRateThrottle, TurnRateThrottle
 from games import score_keys
 from games import services as game_services
-from games.errors import WrongScoreKey
-from games.models import Match
+from games.errors import MatchNotFinished, WrongScoreKey
+from games.models import Match, MatchStatus
 from games.selectors import (
     match_detail_queryset,
     turn_preview,
@@ -734,6 +735,33 @@ class MatchViewSet(
         match.refresh_from_db()
         replay = StageVoid.objects.filter(match=match).values_list("replay_id", flat=True).first()
         return Response({**self._answer(match), "replay": replay})
+
+    @extend_schema(
+        request=None,
+        responses={200: s.MatchAnalysisSerializer, 202: s.AnalysisPendingSerializer, **ERRORS},
+        description="The finished match's play against optimal play: per player the summary "
+        "(decisions, optimal ones, total and mean loss, accuracy), per turn each decision with "
+        "the chosen and the best option, their values and the loss (docs/analysis.md). 202 "
+        '`{"status": "pending"}` while its analysis is being made; 409 `match_not_finished`; '
+        "404 for a void match.",
+    )
+    @action(detail=True, methods=["get"])
+    def analysis(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        if match.status == MatchStatus.VOID:
+            raise NotFound(f"Match {match.pk} is void: it has no analysis.")
+        if match.status != MatchStatus.FINISHED:
+            raise MatchNotFinished(
+                f"Match {match.pk} is {match.get_status_display().lower()}; it is analysed "
+                "once it finishes.",
+                details={"status": match.status},
+            )
+        stored = current_analysis(match)
+        if stored is None:
+            return Response(
+                {"match": match.pk, "status": "pending"}, status=status.HTTP_202_ACCEPTED
+            )
+        return Response(s.MatchAnalysisSerializer(stored).data)
 
     @extend_schema(
         request=None,

@@ -110,3 +110,9 @@ class CorrectionBreaksLaterTurn(MatchError):
     name that turn and the rule it breaks."""
 
     code = "correction_breaks_later_turn"
+
+
+class MatchNotFinished(MatchError):
+    """Something only a finished match has (its analysis) was asked of one still to finish."""
+
+    code = "match_not_finished"

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "league",
     "api",
     "organize",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -177,6 +178,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("STANDINGS_SWEEP_SECONDS", default=30.0),
     },
     "receipts-expire": {"task": "games.receipts_expire", "schedule": 3600.0},
+    "analysis-sweep": {
+        "task": "analysis.sweep",
+        "schedule": env.float("ANALYSIS_SWEEP_SECONDS", default=60.0),
+    },
 }
 
 # --- REST framework and the OpenAPI schema ------------------------------------------------------

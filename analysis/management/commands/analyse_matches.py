@@ -1,0 +1,37 @@
+"""`manage.py analyse_matches [--league SLUG] [--check]`: analyse, in this process, every
+finished match without an analysis of its current result (a backfill), or with `--check`
+analyse nothing and fail when one is missing."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from analysis import services
+
+
+class Command(BaseCommand):
+    help = "Analyse every finished match not analysed yet (or, with --check, list them)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--league", help="only the matches of this league (its slug)")
+        parser.add_argument(
+            "--check", action="store_true", help="analyse nothing; fail when any is missing"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        matches = services.unanalysed()
+        if options["league"]:
+            matches = matches.filter(league__slug=options["league"])
+        ids = list(matches.values_list("pk", flat=True))
+        if options["check"]:
+            if ids:
+                shown = ", ".join(map(str, ids[:20])) + (" ..." if len(ids) > 20 else "")
+                raise CommandError(f"{len(ids)} finished matches have no analysis: {shown}")
+            self.stdout.write("Every finished match has its analysis.")
+            return
+        done = 0
+        for match_id in tqdm(ids, desc="analysing", unit="match", disable=not ids):
+            if services.match_analyse(match_id=match_id) is not None:
+                done += 1
+        self.stdout.write(self.style.SUCCESS(f"Analysed {done} of {len(ids)} matches."))

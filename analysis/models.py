@@ -1,0 +1,23 @@
+"""A finished match's analysis as the strategy engine returns it, kept per match."""
+
+from django.db import models
+
+
+class MatchAnalysis(models.Model):
+    """The analysis of a match as it finished at `finished_at`: per player the summary
+    (`scoring.analysis.PlayerSummary.to_json` with the player's id), per turn its decisions
+    (`TurnAnalysis.to_json`). A match finished again later (after an undo or a correction) has
+    another `finished_at`, so a stored analysis of the old result is never shown for it."""
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="analysis")
+    finished_at = models.DateTimeField(help_text="The match's finished_at when analysed.")
+    players = models.JSONField(help_text="Per seat: the player's id and their summary.")
+    turns = models.JSONField(help_text="Per turn, in play order: its decisions.")
+    seconds = models.FloatField(default=0, help_text="How long the analysis took.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of match #{self.match_id}"

@@ -1,0 +1,26 @@
+"""How play analysis follows a match's result (`games.signals`), inside the transaction that
+changed it: a finish enqueues the analysis; an undo, a correction's reopening or a void
+forgets it."""
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from analysis import services
+from games.models import Match
+from games.signals import match_finished, match_reopened, match_voided
+
+
+@receiver(match_finished, sender=Match, dispatch_uid="analysis.analyse_on_finish")
+def analyse_on_finish(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    services.analysis_enqueue(match.pk)
+
+
+@receiver(match_reopened, sender=Match, dispatch_uid="analysis.discard_on_reopen")
+def discard_on_reopen(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    services.analysis_discard(match_id=match.pk)
+
+
+@receiver(match_voided, sender=Match, dispatch_uid="analysis.discard_on_void")
+def discard_on_void(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    services.analysis_discard(match_id=match.pk)

@@ -1,0 +1,116 @@
+"""Analyse finished matches and keep their analysis; forget it when the result goes.
+
+`match_analyse` is the job's body: idempotent (an analysis of the match as it finished now is
+kept, not redone) and safe to run twice at once (the row is written with update_or_create on
+the match). A result withdrawn (undo, correction, void) deletes the row in the transaction that
+withdrew it (`analysis_discard`); the next finish enqueues the job again."""
+
+import logging
+import time
+from functools import partial
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import F, Q, QuerySet
+
+from analysis.models import MatchAnalysis
+from analysis.strategies import yardzee_strategy
+from games.models import GameName, Match, MatchStatus
+from scoring.analysis import analyse_game
+
+logger = logging.getLogger(__name__)
+
+ANALYSE = "analysis.analyse_match"
+# A job waits this long after the finish, so a finish undone at once is never analysed.
+COALESCE_SECONDS = 1.0
+
+
+def analysis_enqueue(match_id: int) -> None:
+    """Send the analysis job for a match once the current transaction commits. A broker that
+    cannot be reached is logged, never raised: beat's sweep (`unanalysed`) catches up."""
+    transaction.on_commit(partial(_send, match_id), robust=True)
+
+
+def _send(match_id: int) -> None:
+    try:
+        current_app.tasks[ANALYSE].apply_async(args=(match_id,), countdown=COALESCE_SECONDS)
+    except Exception:
+        logger.warning(
+            "Could not enqueue the analysis of match %s; the sweep will.", match_id, exc_info=True
+        )
+
+
+def analysis_discard(*, match_id: int) -> None:
+    """The match's result no longer stands: its analysis goes with it."""
+    MatchAnalysis.objects.filter(match_id=match_id).delete()
+
+
+def current_analysis(match: Match) -> MatchAnalysis | None:
+    """The stored analysis of the match as it finished, or None (not finished, not analysed
+    yet, or analysed before a later finish)."""
+    if match.status != MatchStatus.FINISHED or match.finished_at is None:
+        return None
+    return MatchAnalysis.objects.filter(match=match, finished_at=match.finished_at).first()
+
+
+def match_analyse(*, match_id: int) -> MatchAnalysis | None:
+    """Analyse a finished match and store it; None when the match is not finished (or gone).
+    A match already analysed as it finished is left as it is."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.FINISHED or match.finished_at is None:
+        return None
+    if (stored := current_analysis(match)) is not None:
+        return stored
+    started = time.perf_counter()
+    seats = list(match.seats.order_by("order").values_list("player_id", flat=True))
+    turns = list(match.turns.order_by("sequence").values_list("payload", flat=True))
+    strategy = None
+    if match.game == GameName.YARDZEE:
+        strategy = yardzee_strategy(match.rules)
+    start = {"game": match.game, "players": len(seats), "rules": match.rules, "turns": turns}
+    result = analyse_game(start, strategy=strategy)
+    players = [{"player": seats[summary.seat], **summary.to_json()} for summary in result.players]
+    seconds = time.perf_counter() - started
+    with transaction.atomic():
+        # The match may have been reopened while this ran: store only what still stands.
+        still = Match.objects.select_for_update().filter(
+            pk=match_id, status=MatchStatus.FINISHED, finished_at=match.finished_at
+        )
+        if not still.exists():
+            return None
+        analysis, _ = MatchAnalysis.objects.update_or_create(
+            match=match,
+            defaults={
+                "finished_at": match.finished_at,
+                "players": players,
+                "turns": [turn.to_json() for turn in result.turns],
+                "seconds": seconds,
+            },
+        )
+    logger.info(
+        "Analysed match %s (%s, %d turns) in %.2f s.", match_id, match.game, len(turns), seconds
+    )
+    return analysis
+
+
+def unanalysed(limit: int | None = None) -> QuerySet[Match]:
+    """Finished matches with no analysis of their current result, oldest finish first."""
+    matches = (
+        Match.objects.filter(status=MatchStatus.FINISHED)
+        .filter(Q(analysis__isnull=True) | ~Q(analysis__finished_at=F("finished_at")))
+        .order_by("finished_at", "pk")
+    )
+    return matches[:limit] if limit is not None else matches
+
+
+# The sweep enqueues at most this many a run (every ANALYSIS_SWEEP_SECONDS).
+SWEEP_BATCH = 200
+
+
+def analysis_sweep() -> int:
+    """Enqueue the analysis of finished matches left unanalysed (a broker that was down, a
+    worker that died mid-job). Returns how many were enqueued."""
+    ids = list(unanalysed(SWEEP_BATCH).values_list("pk", flat=True))
+    for match_id in ids:
+        _send(match_id)
+    return len(ids)

@@ -1,0 +1,129 @@
+"""Every finished match analysed, and the analysis following the result (issue 19, "Jobs and
+storage"): a finish enqueues the job; an undo, a correction that reopens or a void discards it;
+the next finish analyses again; beat's sweep and `manage.py analyse_matches` catch up on a
+missed one. On PostgreSQL; the jobs run in-process here and on a real worker below."""
+
+import time
+from typing import Any, cast
+
+import pytest
+from celery import Celery, Task
+from celery.contrib.testing.worker import start_worker
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+import scoring
+from analysis import services
+from analysis.models import MatchAnalysis
+from config.celery import app as celery_app
+from games import services as game_services
+from games.models import Match
+from scoring import simulate
+
+
+def _seat(game: str, players) -> Match:
+    return game_services.match_create(game=game, player_ids=[p.pk for p in players])
+
+
+def _finish(match: Match, seed: int = 1) -> None:
+    local = scoring.new_game(match.game, match.seats.count(), match.rules)
+    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+
+
+@pytest.mark.django_db
+def test_finishing_a_yardzee_match_stores_its_analysis_per_player_and_turn(
+    tables, players, django_capture_on_commit_callbacks
+):
+    match = _seat("yardzee", players[:2])
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish(match)
+    analysis = MatchAnalysis.objects.get(match=match)
+    match.refresh_from_db()
+    assert analysis.finished_at == match.finished_at
+    assert [p["player"] for p in analysis.players] == [players[0].pk, players[1].pk]
+    assert len(analysis.turns) == match.turns_played == 26
+    for summary in analysis.players:
+        assert summary["decisions"] >= 13
+        assert 0 <= summary["accuracy"] <= 100
+        assert summary["total_loss"] >= 0
+    assert services.current_analysis(match) == analysis
+
+
+@pytest.mark.django_db
+def test_a_yardkle_match_is_analysed_without_a_table(players, django_capture_on_commit_callbacks):
+    match = _seat("yardkle", players[:3])
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish(match, seed=4)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert len(analysis.players) == 3
+    assert len(analysis.turns) == Match.objects.get(pk=match.pk).turns_played
+
+
+@pytest.mark.django_db
+def test_an_undo_discards_the_analysis_and_the_next_finish_analyses_again(
+    tables, players, django_capture_on_commit_callbacks
+):
+    match = _seat("yardzee", players[:2])
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish(match)
+    first = MatchAnalysis.objects.get(match=match)
+    with django_capture_on_commit_callbacks(execute=True):
+        undone = game_services.turn_undo(match_id=match.pk, undone_by=None)
+    assert not MatchAnalysis.objects.filter(match=match).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.turn_submit(match_id=match.pk, turn=undone.payload)
+    again = MatchAnalysis.objects.get(match=match)
+    assert again.pk != first.pk
+    assert again.finished_at == Match.objects.get(pk=match.pk).finished_at
+
+
+@pytest.mark.django_db
+def test_a_void_discards_the_analysis(tables, players, django_capture_on_commit_callbacks):
+    match = _seat("yardzee", players[:2])
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish(match)
+    game_services.match_void(match_id=match.pk, voided_by=None)
+    assert not MatchAnalysis.objects.filter(match=match).exists()
+
+
+@pytest.mark.django_db
+def test_the_job_is_idempotent_and_skips_a_match_not_finished(tables, players):
+    match = _seat("yardzee", players[:2])
+    assert services.match_analyse(match_id=match.pk) is None
+    _finish(match)
+    first = services.match_analyse(match_id=match.pk)
+    assert first is not None
+    assert services.match_analyse(match_id=match.pk) == first
+    assert MatchAnalysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_sweep_and_the_command_catch_up_on_a_missed_match(tables, players, monkeypatch):
+    match = _seat("yardzee", players[:2])
+    sent: list[int] = []
+    monkeypatch.setattr(services, "_send", sent.append)  # the broker was down
+    _finish(match)
+    assert list(services.unanalysed().values_list("pk", flat=True)) == [match.pk]
+    assert services.analysis_sweep() == 1
+    assert sent == [match.pk]
+    with pytest.raises(CommandError, match="1 finished matches have no analysis"):
+        call_command("analyse_matches", "--check")
+    call_command("analyse_matches")
+    assert MatchAnalysis.objects.filter(match=match).exists()
+    call_command("analyse_matches", "--check")
+    assert not services.unanalysed().exists()
+
+
+@pytest.mark.broker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_analyses_a_finished_match(tables, players):
+    match = _seat("yardkle", players[:2])
+    worker_app = cast("Celery[Task[Any, Any]]", celery_app)
+    with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        _finish(match, seed=7)
+        deadline = time.monotonic() + 30
+        while (
+            time.monotonic() < deadline and not MatchAnalysis.objects.filter(match=match).exists()
+        ):
+            time.sleep(0.2)
+    assert MatchAnalysis.objects.filter(match=match).exists()
