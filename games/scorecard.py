@@ -123,6 +123,63 @@ def yardzee_pad(scorecards: Sequence[Mapping[str, Any]]) -> list[PadRow]:
     return rows
 
 
+@dataclass(frozen=True, slots=True)
+class RunningTotal:
+    """One player's running totals on the scorekeeping page, as the pad adds them up: the
+    upper boxes (`upper`, with how many points the upper bonus still needs, or None once it is
+    scored or out of reach), the lower boxes with the Yardzee bonuses, and the grand total."""
+
+    seat: int
+    upper: int
+    upper_bonus: int
+    bonus_needs: int | None
+    lower: int
+    total: int
+
+
+def yardzee_totals(scorecards: Sequence[Mapping[str, Any]]) -> list[RunningTotal]:
+    """Each scorecard's running totals (RULES.md, "Upper bonus", "Grand total"). The bonus
+    is out of reach when the open upper boxes cannot make up what it needs (five dice of
+    their face each)."""
+    rows = []
+    for card in scorecards:
+        upper = int(card["upper_total"])
+        open_upper = [face for face, box in enumerate(UPPER_BOXES, 1) if card["boxes"][box] is None]
+        needs: int | None = UPPER_BONUS_AT - upper
+        if card["upper_bonus"] or (needs or 0) > sum(5 * face for face in open_upper):
+            needs = None
+        rows.append(
+            RunningTotal(
+                seat=int(card["seat"]),
+                upper=upper,
+                upper_bonus=int(card["upper_bonus"]),
+                bonus_needs=needs,
+                lower=int(card["lower_total"]) + int(card["yardzee_bonus"]),
+                total=int(card["total"]),
+            )
+        )
+    return rows
+
+
+def turn_summary(
+    *, sequence: int, player: str, game: str, payload: Any, points: int, bonus: int = 0
+) -> str:
+    """A stored turn in one line, as the scorekeeping page and the organizer's controls say
+    it: "Turn 12: Ana, Full house, 25" (and "+ 100 Yardzee bonus"), "Turn 7: Bo, banked 450",
+    "Turn 8: Bo, Yardkle"."""
+    body = payload if isinstance(payload, Mapping) else {}
+    if game == "yardzee":
+        category = str(body.get("category", ""))
+        what = f"{BOX_LABELS.get(category, category)}, {points}"
+        if bonus:
+            what += f" + {bonus} Yardzee bonus"
+    elif body.get("end") == "yardkle":
+        what = "Yardkle"
+    else:
+        what = f"banked {points:,}"
+    return f"Turn {sequence}: {player}, {what}"
+
+
 # --- Yardkle ------------------------------------------------------------------------------
 
 

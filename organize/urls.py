@@ -3,7 +3,7 @@ under /accounts/ (config/urls.py)."""
 
 from django.urls import path
 
-from organize.views import home, leagues, players
+from organize.views import home, leagues, matches, players
 
 app_name = "organize"
 
@@ -23,4 +23,15 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/import/", players.players_import, name="players_import"),
     path("leagues/<slug:slug>/players/merge/", players.players_merge, name="players_merge"),
     path("leagues/<slug:slug>/players/<int:player_id>/", players.player_rename, name="player"),
+    # Match control (organize/views/matches.py).
+    path("matches/<int:match_id>/undo/", matches.match_undo, name="match_undo"),
+    path("matches/<int:match_id>/correct/", matches.match_correct, name="match_correct"),
+    path("matches/<int:match_id>/void/", matches.match_void, name="match_void"),
+    path(
+        "matches/<int:match_id>/walkover/",
+        matches.match_void,
+        {"walkover": True},
+        name="match_walkover",
+    ),
+    path("matches/<int:match_id>/unvoid/", matches.match_unvoid, name="match_unvoid"),
 ]

@@ -1,0 +1,402 @@
+"""Match control (issue 17; docs/organizing.md, "Match control"): on the match and scoring
+pages the match's organizers, and only they, undo the last turn, correct a turn, void, award a
+walkover and take a void back. Each control first says what it does and what else changes
+(rehearsed with the service and rolled back: nothing is kept), then goes through the service
+on confirmation."""
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games import services as game_services
+from games.models import Match, MatchStatus, Turn, TurnCorrection, TurnUndo
+from league.models import Event, Stage, StageMatch, StageStatus, StageVoid
+from league.services import stages
+from tests.games.conftest import SCRIPTED_YARDZEE
+from tests.web.conftest import make_players, play, play_stage, start_stage
+
+pytestmark = pytest.mark.django_db
+
+CONTROLS = ("undo/", "correct/", "void/", "walkover/", "unvoid/")
+
+
+def _client(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _casual(event: Event, turns: int = 0, prefix: str = "Casual") -> Match:
+    players = make_players(2, prefix=prefix)
+    event.league.players.add(*players)
+    match = game_services.match_create(
+        game="yardzee",
+        player_ids=[p.pk for p in players],
+        event_id=event.pk,
+        league_id=event.league_id,
+    )
+    for turn in SCRIPTED_YARDZEE[:turns]:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+    return match
+
+
+def _everything(match: Match) -> dict[str, Any]:
+    """What a rehearsal must leave as it was: every match, turn, slot and stage of the event."""
+    return {
+        "matches": list(
+            Match.objects.filter(event=match.event)
+            .order_by("pk")
+            .values_list("pk", "status", "turns_played", "state")
+        ),
+        "turns": list(Turn.objects.order_by("pk").values_list("pk", "points", "payload")),
+        "slots": list(
+            StageMatch.objects.order_by("pk").values_list("pk", "match_id", "order", "walkover")
+        ),
+        "stages": list(Stage.objects.order_by("pk").values_list("pk", "status", "ranking")),
+        "undos": TurnUndo.objects.count(),
+        "voids": StageVoid.objects.count(),
+    }
+
+
+@pytest.fixture
+def bracket(yardzee_event: Event) -> Stage:
+    """A four-player knockout whose two semi-finals are played: the final is seated, not
+    started."""
+    stage = start_stage(yardzee_event, "single_elimination", make_players(4), table_size=2)
+    play_stage(stage, seed=1, limit=2)
+    return stage
+
+
+def _semi(stage: Stage) -> Match:
+    sm = StageMatch.objects.filter(stage=stage, round=1).order_by("slot").first()
+    return Match.objects.get(pk=sm.match_id)
+
+
+def _final(stage: Stage) -> Match:
+    sm = StageMatch.objects.filter(stage=stage).exclude(round=1).get()
+    return Match.objects.get(pk=sm.match_id)
+
+
+# --- Who sees and uses the controls --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+def test_a_non_organizer_gets_403_and_changes_nothing(
+    control, yardzee_event, player_account, other_organizer
+):
+    match = _casual(yardzee_event, turns=2)
+    before = _everything(match)
+    for user in (player_account, other_organizer):
+        client = _client(user)
+        url = f"/organize/matches/{match.pk}/{control}"
+        assert client.get(url).status_code == 403
+        assert client.post(url, {"confirm": "1", "turn": "2"}).status_code == 403
+    assert _everything(match) == before
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+def test_anonymous_is_sent_to_sign_in(control, yardzee_event):
+    match = _casual(yardzee_event, turns=1)
+    response = _client(None).get(f"/organize/matches/{match.pk}/{control}")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_the_match_page_shows_the_controls_to_organizers_only(
+    yardzee_event, organizer, player_account
+):
+    match = _casual(yardzee_event, turns=3)
+    organizer_page = _client(organizer).get(f"/matches/{match.pk}/").content.decode()
+    assert "Match control" in organizer_page
+    assert f"/organize/matches/{match.pk}/undo/" in organizer_page
+    assert "Undo the last turn: Turn 3: Casual 1, Twos, 4" in organizer_page
+    for user in (None, player_account):
+        page = _client(user).get(f"/matches/{match.pk}/").content.decode()
+        assert "Match control" not in page
+        assert "/organize/matches/" not in page
+        assert match.score_key not in page
+
+
+def test_the_live_part_of_the_match_page_is_the_same_for_everyone(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=2)
+    parts = [_client(user).get(f"/matches/{match.pk}/live/").content for user in (None, organizer)]
+    assert parts[0] == parts[1]
+    assert b"organize" not in parts[0]
+
+
+# --- Undo the last turn ---------------------------------------------------------------------------
+
+
+def test_undo_says_which_turn_and_whose_and_goes_through_the_service(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=3)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/undo/"
+    before = _everything(match)
+    page = client.get(url + f"?next=/matches/{match.pk}/score/").content.decode()
+    assert "Undo <strong>Turn 3: Casual 1, Twos, 4</strong>?" in page
+    assert "Casual 1 plays turn 3 again" in page
+    assert "Nothing else" in page
+    assert _everything(match) == before  # the rehearsal kept nothing
+    done = client.post(url, {"turn": "3", "confirm": "1", "next": f"/matches/{match.pk}/score/"})
+    assert done.status_code == 302
+    assert done["Location"] == f"/matches/{match.pk}/score/"
+    undo = TurnUndo.objects.get()
+    assert (undo.sequence, undo.undone_by, undo.taken_back) == (3, organizer, False)
+    shown = client.get(done["Location"]).content.decode()
+    assert "Turn 3: Casual 1, Twos, 4 was undone." in shown
+
+
+def test_an_undo_confirmed_for_a_turn_that_is_no_longer_last_is_not_applied(
+    yardzee_event, organizer
+):
+    match = _casual(yardzee_event, turns=3)
+    game_services.turn_submit(match_id=match.pk, turn=SCRIPTED_YARDZEE[3])
+    response = _client(organizer).post(
+        f"/organize/matches/{match.pk}/undo/", {"turn": "3", "confirm": "1"}
+    )
+    assert response.status_code == 200
+    assert "The last turn is now Turn 4" in response.content.decode()
+    assert not TurnUndo.objects.exists()
+
+
+def test_undoing_a_finished_semi_final_says_the_final_is_taken_off_the_draw(bracket, organizer):
+    semi, final = _semi(bracket), _final(bracket)
+    client = _client(organizer)
+    before = _everything(semi)
+    page = client.get(f"/organize/matches/{semi.pk}/undo/").content.decode()
+    assert f"Match #{semi.pk} is open again: its result is withdrawn" in page
+    assert f"Match #{final.pk} (" in page
+    assert "not started yet, is taken off the draw" in page
+    assert "The result that stood:" in page
+    assert "standings of its event and league" in page
+    assert _everything(semi) == before
+    client.post(
+        f"/organize/matches/{semi.pk}/undo/", {"turn": str(semi.turns_played), "confirm": "1"}
+    )
+    assert not Match.objects.filter(pk=final.pk).exists()
+    assert Match.objects.get(pk=semi.pk).status == MatchStatus.IN_PROGRESS
+
+
+def test_an_undo_the_bracket_refuses_is_shown_as_refused_with_no_confirm(bracket, organizer):
+    semi, final = _semi(bracket), _final(bracket)
+    play(final, seed=2, turns=1)  # the final has begun
+    page = _client(organizer).get(f"/organize/matches/{semi.pk}/undo/").content.decode()
+    assert "Not possible now" in page
+    assert str(final.pk) in page
+    assert 'id="confirm-undo"' not in page
+    refused = _client(organizer).post(
+        f"/organize/matches/{semi.pk}/undo/", {"turn": str(semi.turns_played), "confirm": "1"}
+    )
+    assert refused.status_code == 409
+    assert "Refused, nothing changed" in refused.content.decode()
+    assert not TurnUndo.objects.exists()
+
+
+def test_a_later_stage_seeded_by_a_finished_stage_is_re_seeded_once_confirmed(
+    yardzee_event, organizer
+):
+    groups = start_stage(yardzee_event, "round_robin", make_players(4), name="Groups")
+    knockout = stages.stage_create(
+        event_id=groups.event_id,
+        name="Knockout",
+        format="single_elimination",
+        source_stage_id=groups.pk,
+        source_top=2,
+    )
+    play_stage(groups, seed=3)
+    groups.refresh_from_db()
+    assert groups.status == StageStatus.FINISHED
+    stages.stage_start(stage_id=knockout.pk)
+    last = Match.objects.filter(stage_match__stage=groups).order_by("-finished_at", "-pk").first()
+    client = _client(organizer)
+    page = client.get(f"/organize/matches/{last.pk}/undo/").content.decode()
+    assert "Groups is running again" in page
+    assert "Knockout goes back to draft" in page
+    assert 'name="reseed" value="1"' in page
+    client.post(
+        f"/organize/matches/{last.pk}/undo/",
+        {"turn": str(last.turns_played), "confirm": "1", "reseed": "1"},
+    )
+    knockout.refresh_from_db()
+    assert knockout.status == StageStatus.DRAFT
+
+
+# --- Void, walkover, un-void ----------------------------------------------------------------
+
+
+def test_a_void_with_a_replay_says_the_new_match_is_seated(bracket, organizer):
+    final = _final(bracket)
+    play(final, seed=4, turns=2)
+    client = _client(organizer)
+    before = _everything(final)
+    page = client.get(f"/organize/matches/{final.pk}/void/").content.decode()
+    assert f"Match #{final.pk} becomes void" in page
+    assert "is seated." in page
+    assert "Replay: the same players" in page
+    assert _everything(final) == before
+    checked = _hidden(page, "checked")
+    done = client.post(
+        f"/organize/matches/{final.pk}/void/",
+        {"outcome": "replay", "checked": checked, "confirm": "1"},
+    )
+    assert done.status_code == 302
+    void = StageVoid.objects.get()
+    assert (void.match_id, void.outcome, void.voided_by) == (final.pk, "replay", organizer)
+    assert void.replay_id is not None
+
+
+def test_a_walkover_names_who_forfeits_and_what_it_decides(bracket, organizer):
+    final = _final(bracket)
+    seats = list(final.seats.order_by("order"))
+    client = _client(organizer)
+    url = f"/organize/matches/{final.pk}/walkover/"
+    page = client.get(url).content.decode()
+    assert "Walkover at match" in page
+    chosen: dict[str, Any] = {
+        "outcome": "walkover",
+        "forfeits": [seats[0].player_id],
+        "reason": "no_show",
+    }
+    checked_page = client.get(url, chosen).content.decode()
+    assert "decided by a walkover, without play" in checked_page
+    assert "finishes" in checked_page  # the final decided: the knockout is over
+    done = client.post(url, {**chosen, "checked": _hidden(checked_page, "checked"), "confirm": "1"})
+    assert done.status_code == 302
+    void = StageVoid.objects.get()
+    assert (void.outcome, void.forfeits) == ("walkover", [seats[0].player_id])
+    bracket.refresh_from_db()
+    assert bracket.status == StageStatus.FINISHED
+
+
+def test_a_void_confirmed_with_other_options_than_checked_is_checked_again(bracket, organizer):
+    final = _final(bracket)
+    seats = list(final.seats.order_by("order"))
+    response = _client(organizer).post(
+        f"/organize/matches/{final.pk}/void/",
+        {
+            "outcome": "walkover",
+            "forfeits": [seats[1].player_id],
+            "checked": "not-what-was-shown",
+            "confirm": "1",
+        },
+    )
+    assert response.status_code == 200
+    assert "check what it does now" in response.content.decode()
+    assert not StageVoid.objects.exists()
+
+
+def test_a_walkover_naming_no_one_is_refused_by_the_service(bracket, organizer):
+    final = _final(bracket)
+    page = _client(organizer).get(
+        f"/organize/matches/{final.pk}/walkover/", {"outcome": "walkover", "reason": "awarded"}
+    )
+    assert "Not possible now" in page.content.decode()
+    assert "names the players who forfeit" in page.content.decode()
+
+
+def test_a_casual_match_is_voided_and_the_void_taken_back(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=2)
+    client = _client(organizer)
+    page = client.get(f"/organize/matches/{match.pk}/void/").content.decode()
+    assert "What decides the slot" not in page  # no stage: a plain void
+    assert f"Match #{match.pk} becomes void" in page
+    client.post(
+        f"/organize/matches/{match.pk}/void/", {"checked": _hidden(page, "checked"), "confirm": "1"}
+    )
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.VOID
+    assert client.get(f"/organize/matches/{match.pk}/walkover/").status_code == 200
+    control = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Take back the void" in control
+    assert "control-void" not in control
+    page = client.get(f"/organize/matches/{match.pk}/unvoid/").content.decode()
+    assert f"Match #{match.pk} counts again: it is in progress." in page
+    client.post(f"/organize/matches/{match.pk}/unvoid/", {"confirm": "1"})
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.IN_PROGRESS
+
+
+# --- Correct a turn -------------------------------------------------------------------------
+
+
+def test_a_correction_is_typed_checked_then_confirmed(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=4)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/correct/?turn=2"
+    form = client.get(url).content.decode()
+    assert "As stored: <strong>Turn 2: Casual 2, Yardzee, 50</strong>" in form
+    assert 'value="6 6 6 6 6"' in form
+    typed = {"dice_1": "6 6 6 6 5", "category": "chance"}
+    before = _everything(match)
+    checked = client.post(url, {**typed, "check": "1"}).content.decode()
+    assert "Turn 2: Casual 2, Chance, 29 (it was: Casual 2, Yardzee, 50)." in checked
+    # Turn 4 was five sixes in Sixes, a forced joker with its 100 bonus while the Yardzee
+    # box held 50; with the Yardzee box open again it is plain Sixes.
+    assert "Turn 4 (Casual 2) is rescored: 130 → 30." in checked
+    assert "Casual 2&#x27;s total: 180 → 59." in checked
+    assert _everything(match) == before
+    done = client.post(
+        url, {**typed, "checked": _hidden(checked, "checked"), "confirm": "1", "next": "/"}
+    )
+    assert done.status_code == 302
+    correction = TurnCorrection.objects.get()
+    assert (correction.sequence, correction.corrected_by) == (2, organizer)
+    assert Turn.objects.get(match=match, sequence=2).payload["category"] == "chance"
+
+
+def test_a_correction_a_later_turn_no_longer_fits_is_refused_before_confirming(
+    yardzee_event, organizer
+):
+    match = _casual(yardzee_event, turns=4)  # turn 4 fills Casual 2's sixes
+    page = (
+        _client(organizer)
+        .post(
+            f"/organize/matches/{match.pk}/correct/?turn=2",
+            {"dice_1": "6 6 6 6 6", "category": "sixes", "check": "1"},
+        )
+        .content.decode()
+    )
+    assert "Not possible" in page
+    assert "turn 4" in page
+    assert 'id="confirm-correct"' not in page
+
+
+def test_dice_typed_wrong_are_shown_on_the_form(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=1)
+    response = _client(organizer).post(
+        f"/organize/matches/{match.pk}/correct/", {"dice_1": "1 2 7 4 5", "category": "chance"}
+    )
+    assert response.status_code == 400
+    assert "a digit from 1 to 6" in response.content.decode()
+
+
+def test_with_htmx_a_control_answers_its_fragment_alone(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=1)
+    response = _client(organizer).get(f"/organize/matches/{match.pk}/undo/", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section class="match-control-step"')
+    assert "<html" not in body
+
+
+def test_the_undo_page_costs_the_same_queries_in_a_small_and_a_large_event(
+    yardzee_event, organizer
+):
+    small = _casual(yardzee_event, turns=3)
+    client = _client(organizer)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(f"/organize/matches/{small.pk}/undo/").status_code == 200
+    for table in range(6):
+        _casual(yardzee_event, turns=2, prefix=f"Table{table}")
+    with CaptureQueriesContext(connection) as many:
+        assert client.get(f"/organize/matches/{small.pk}/undo/").status_code == 200
+    assert len(many) == len(few)
+
+
+def _hidden(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert found, f"no hidden {name}"
+    return found.group(1)
