@@ -60,3 +60,12 @@ class TurnRateThrottle(FailOpenRateThrottle):
         else:
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AdviceRateThrottle(FailOpenRateThrottle):
+    """Advice requests per client address (the endpoint is public and costs a solve)."""
+
+    scope = "advice"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

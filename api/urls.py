@@ -19,6 +19,7 @@ router.register("stages", views.StageViewSet, basename="stage")
 
 urlpatterns = [
     path("auth/token/", views.TokenLoginView.as_view(), name="token"),
+    path("advice/", views.AdviceView.as_view(), name="advice"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Its start-up script is a request of its own (`?script`): the CSP refuses inline scripts.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

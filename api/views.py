@@ -17,8 +17,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from analysis.advice import position_advice
 from analysis.services import current_analysis
 from api import serializers as s
+from api.exceptions import error_body
 from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import (
     CanKeepScore,
@@ -29,7 +31,7 @@ from api.permissions import (
     presented_score_key,
 )
 from api.renderers import CSVRenderer
-from api.throttles import LoginRateThrottle, TurnRateThrottle
+from api.throttles import AdviceRateThrottle, LoginRateThrottle, TurnRateThrottle
 from games import score_keys
 from games import services as game_services
 from games.errors import MatchNotFinished, WrongScoreKey
@@ -46,6 +48,7 @@ from league.models import Event, League, Player, Stage, StageMatch, StageVoid, S
 from league.services import LeagueError, standings_refresh
 from league.services import stages as stage_services
 from scoring import RuleViolation
+from scoring.analysis import StrategyTableError
 
 _Row = TypeVar("_Row")
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
@@ -116,6 +119,62 @@ class TokenLoginView(ObtainAuthToken):
     throttle_classes = [LoginRateThrottle]
     # DRF's ObtainAuthToken names its own parsers; this one takes the project's, like every view.
     parser_classes = APIView.parser_classes  # DEFAULT_PARSER_CLASSES, as APIView reads them
+
+
+class AdviceView(APIView):
+    """The ranked options for one position, for practice and for clients that teach the game.
+    Public and rate-limited per address; it never looks at a match (no hints in league play)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [AdviceRateThrottle]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 400: s.ErrorSerializer, 429: s.ErrorSerializer},
+        examples=[
+            OpenApiExample(
+                "Yardzee, after the first roll",
+                value={
+                    "game": "yardzee",
+                    "joker": "forced",
+                    "filled": {"aces": 3, "chance": 22},
+                    "dice": [3, 3, 3, 5, 6],
+                    "rolls_left": 2,
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Yardkle, a throw",
+                value={
+                    "game": "yardkle",
+                    "on_board": True,
+                    "turn_total": 300,
+                    "dice": [1, 5, 2, 3, 3, 3],
+                    "need": None,
+                },
+                request_only=True,
+            ),
+        ],
+        description="Yardzee: `filled` (box to points), `dice` (five), `rolls_left` (2 after "
+        "the first roll, 1 after the second: the keeps; 0: the boxes), `joker`. Yardkle: "
+        "`on_board`, `turn_total` (collected before this throw), `dice` (the throw), `need` "
+        "(the final round: points needed to pass the leader; null otherwise), `rules`. The "
+        "answer: `options`, best first, each with its `label`, `value`, `loss` and the choice "
+        "in the turn JSON's terms (docs/api.md, Advice). A position the rules do not allow: "
+        "400 with the rule's code and `details.field`.",
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            return Response(position_advice(request.data))
+        except StrategyTableError:
+            return Response(
+                error_body(
+                    "analysis_unavailable",
+                    "The Yardzee strategy tables are not built on this server "
+                    "(manage.py build_strategy).",
+                ),
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            )
 
 
 class PlayerViewSet(

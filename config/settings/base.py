@@ -209,6 +209,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "turns": env("THROTTLE_TURNS", default="120/min"),
+        "advice": env("THROTTLE_ADVICE", default="60/min"),
     },
 }
 

@@ -7,6 +7,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 # Tests play whole games in seconds; the throttle tests set their own low rates.
 os.environ.setdefault("THROTTLE_TURNS", "100000/min")
 os.environ.setdefault("THROTTLE_LOGIN", "1000/min")
+os.environ.setdefault("THROTTLE_ADVICE", "1000/min")
 
 from config.settings.base import *  # noqa: F403
 
