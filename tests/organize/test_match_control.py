@@ -138,14 +138,14 @@ def test_undo_says_which_turn_and_whose_and_goes_through_the_service(yardzee_eve
     client = _client(organizer)
     url = f"/organize/matches/{match.pk}/undo/"
     before = _everything(match)
-    page = client.get(url + f"?next=/matches/{match.pk}/score/").content.decode()
+    page = client.get(url + f"?next=/matches/{match.pk}/").content.decode()
     assert "Undo <strong>Turn 3: Casual 1, Twos, 4</strong>?" in page
     assert "Casual 1 plays turn 3 again" in page
     assert "Nothing else" in page
     assert _everything(match) == before  # the rehearsal kept nothing
-    done = client.post(url, {"turn": "3", "confirm": "1", "next": f"/matches/{match.pk}/score/"})
+    done = client.post(url, {"turn": "3", "confirm": "1", "next": f"/matches/{match.pk}/"})
     assert done.status_code == 302
-    assert done["Location"] == f"/matches/{match.pk}/score/"
+    assert done["Location"] == f"/matches/{match.pk}/"
     undo = TurnUndo.objects.get()
     assert (undo.sequence, undo.undone_by, undo.taken_back) == (3, organizer, False)
     shown = client.get(done["Location"]).content.decode()
