@@ -9,6 +9,7 @@ from config.health import healthz
 urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
+    path("", include("analysis.urls")),
     path("api/v1/", include("api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("organize/", include("organize.urls")),

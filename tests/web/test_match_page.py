@@ -39,7 +39,10 @@ def test_a_finished_yardzee_match_shows_each_players_grand_total_as_stored(
     for seat_ in seats:
         assert seat_.player.display_name in page
     assert "Finished" in page
-    assert "data-live-url" not in page  # nothing more can change
+    # Its scores no longer change: only the Analysis section polls, until the job has run.
+    live = page.split('id="match-live"', 1)[1].split(">", 1)[0]
+    assert "data-live-url" not in live
+    assert page.count("data-live-url") == page.count('id="match-analysis"') == 1
 
 
 def test_the_yardzee_pad_has_every_line_of_the_paper_scorecard(client: Client, zee_event, seat):

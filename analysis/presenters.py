@@ -1,0 +1,132 @@
+"""A stored analysis as the match page shows it: each player's accuracy and points lost, each
+turn marked by its loss, and the best play in words. Pure: plain data in, plain data out."""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.scorecard import BOX_LABELS
+
+# A Yardzee decision's loss in expected points from which it is an inaccuracy, a mistake, a
+# blunder (issue 19). About 10%, 25% and 50% of an average turn (254.6 / 13 = 19.6 points).
+YARDZEE_MARKS: tuple[tuple[float, str], ...] = ((10, "blunder"), (5, "mistake"), (2, "inaccuracy"))
+# Yardkle: the same shares of an average turn's value under optimal play (578 points on the
+# board, 554 before: docs/analysis.md), rounded: 50, 125 and 250 points.
+YARDKLE_MARKS: tuple[tuple[float, str], ...] = (
+    (250, "blunder"),
+    (125, "mistake"),
+    (50, "inaccuracy"),
+)
+# Yardkle's final round is judged by the chance to win: 5, 15 and 30 percentage points.
+FINAL_ROUND_MARKS: tuple[tuple[float, str], ...] = (
+    (0.30, "blunder"),
+    (0.15, "mistake"),
+    (0.05, "inaccuracy"),
+)
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def mark(loss: float, game: str, objective: str = "points") -> str | None:
+    """The mark a decision's loss earns: blunder, mistake, inaccuracy, or None."""
+    if objective == "probability":
+        marks = FINAL_ROUND_MARKS
+    else:
+        marks = YARDZEE_MARKS if game == "yardzee" else YARDKLE_MARKS
+    return next((name for at, name in marks if loss >= at), None)
+
+
+def _dice(dice: Sequence[int]) -> str:
+    return " ".join(map(str, dice))
+
+
+def in_words(option: Mapping[str, Any], *, dice_total: int = 5) -> str:
+    """An option as a player says it: "keep 3 3 3 and roll two dice", "stop", "Full House for
+    25", "set aside 1 5 and throw four dice", "bank"."""
+    if option.get("box") is not None:
+        label = BOX_LABELS.get(option["box"], option["box"])
+        return f"{label} for {option.get('points', 0)}"
+    if option.get("keep") is not None:
+        kept = list(option["keep"])
+        left = dice_total - len(kept)
+        if left == 0:
+            return "stop and score"
+        if not kept:
+            return "roll all five dice again"
+        return f"keep {_dice(kept)} and roll {NUMBERS[left]} {'die' if left == 1 else 'dice'}"
+    if option.get("set_aside") is not None:
+        kept = list(option["set_aside"])
+        if option.get("then") == "bank":
+            return f"set aside {_dice(kept)} and bank"
+        return f"set aside {_dice(kept)} and throw again"
+    return "bank" if option.get("then") == "bank" else "throw again"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    name: str
+    accuracy: float
+    total_loss: float
+    decisions: int
+    optimal: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLine:
+    turn: int
+    name: str
+    mark: str | None
+    loss: float
+    unit: str
+    chosen: str
+    best: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisView:
+    players: list[PlayerLine]
+    decisions: list[DecisionLine]
+    marked: int
+
+
+def analysis_view(
+    game: str,
+    players: Sequence[Mapping[str, Any]],
+    turns: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+) -> AnalysisView:
+    """Each player's summary line and every decision that lost something, in play order."""
+    by_seat = {int(p["seat"]): names.get(int(p["player"]), "?") for p in players}
+    lines = [
+        PlayerLine(
+            name=by_seat[int(p["seat"])],
+            accuracy=float(p["accuracy"]),
+            total_loss=float(p["total_loss"]),
+            decisions=int(p["decisions"]),
+            optimal=int(p["optimal"]),
+        )
+        for p in players
+    ]
+    decisions = []
+    for turn in turns:
+        for decision in turn["decisions"]:
+            loss = float(decision["loss"])
+            if decision.get("optimal") or loss <= 0:
+                continue
+            objective = str(decision.get("objective", "points"))
+            decisions.append(
+                DecisionLine(
+                    turn=int(turn["turn"]) + 1,
+                    name=by_seat.get(int(decision["seat"]), "?"),
+                    mark=mark(loss, game, objective),
+                    loss=loss * 100 if objective == "probability" else loss,
+                    unit="% chance" if objective == "probability" else "points",
+                    chosen=in_words(decision["chosen"]),
+                    best=in_words(decision["best"]),
+                )
+            )
+    return AnalysisView(
+        players=lines,
+        decisions=decisions,
+        marked=sum(1 for d in decisions if d.mark is not None),
+    )

@@ -1,0 +1,12 @@
+"""The Analysis section of a match page on its own, for the page to refresh while pending."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from analysis.templatetags.match_analysis import section_context
+from games.models import Match
+
+
+def section(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.prefetch_related("seats__player"), pk=match_id)
+    return render(request, "analysis/_section.html", section_context(match))

@@ -1,0 +1,75 @@
+"""The match page's Analysis section (issue 19, "Pages"): each player's accuracy and points
+lost, each costly choice marked with the best play in words; pending says so and refreshes;
+no JavaScript needed to read it; the query count does not grow with the turns."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+import scoring
+from analysis import services
+from analysis.presenters import in_words, mark
+from games import services as game_services
+from games.models import Match
+from scoring import simulate
+
+
+def _finished(game: str, players, seed: int = 1) -> Match:
+    match = game_services.match_create(game=game, player_ids=[p.pk for p in players])
+    local = scoring.new_game(game, len(players), match.rules)
+    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+    return Match.objects.get(pk=match.pk)
+
+
+@pytest.mark.django_db
+def test_a_finished_yardzee_match_page_shows_its_analysis(tables, players, client: Client):
+    match = _finished("yardzee", players[:2], seed=3)
+    pending = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "being made" in pending
+    assert f'data-live-url="/matches/{match.pk}/analysis/"' in pending
+    services.match_analyse(match_id=match.pk)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<h2 id="analysis-heading">Analysis</h2>' in page
+    assert "being made" not in page
+    for player in players[:2]:
+        assert player.display_name in page
+    assert "Accuracy" in page
+    assert "Where points were lost" in page or "Every choice was the best one." in page
+    fragment = client.get(f"/matches/{match.pk}/analysis/").content.decode()
+    assert fragment.startswith('<section id="match-analysis"')
+    assert "data-live-url" not in fragment
+
+
+@pytest.mark.django_db
+def test_a_match_not_finished_has_no_analysis_section(players, client: Client):
+    match = game_services.match_create(game="yardkle", player_ids=[p.pk for p in players[:2]])
+    assert "analysis-heading" not in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_page_query_count_does_not_grow_with_the_turns(players, client: Client):
+    counts = []
+    for seed, table in ((1, players[:2]), (2, players[2:6])):
+        match = _finished("yardkle", table, seed=seed)
+        services.match_analyse(match_id=match.pk)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/matches/{match.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_the_best_play_in_words_and_the_marks():
+    assert in_words({"keep": [3, 3, 3]}) == "keep 3 3 3 and roll two dice"
+    assert in_words({"keep": [6, 6, 6, 6]}) == "keep 6 6 6 6 and roll one die"
+    assert in_words({"keep": [1, 2, 3, 4, 5]}) == "stop and score"
+    assert in_words({"box": "full_house", "points": 25}) == "Full house for 25"
+    assert in_words({"set_aside": [1], "then": "throw"}) == "set aside 1 and throw again"
+    assert in_words({"then": "bank"}) == "bank"
+    assert mark(1.9, "yardzee") is None
+    assert mark(2, "yardzee") == "inaccuracy"
+    assert mark(5, "yardzee") == "mistake"
+    assert mark(10, "yardzee") == "blunder"
+    assert mark(49, "yardkle") is None
+    assert mark(300, "yardkle") == "blunder"
+    assert mark(0.2, "yardkle", "probability") == "mistake"
