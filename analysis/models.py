@@ -21,3 +21,22 @@ class MatchAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of match #{self.match_id}"
+
+
+class PlayerAccuracy(models.Model):
+    """One player's figures in one analysed match, a row each, so that a player's last matches
+    and a league's averages are read with indexed queries, not from the JSON."""
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="accuracies")
+    player = models.ForeignKey("league.Player", on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    decisions = models.PositiveIntegerField()
+    accuracy = models.FloatField()
+    mean_loss = models.FloatField()
+    total_loss = models.FloatField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "-finished_at"], name="accuracy_player_newest")]
+
+    def __str__(self) -> str:
+        return f"accuracy of player {self.player_id} in {self.analysis}"

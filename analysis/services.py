@@ -13,7 +13,7 @@ from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
-from analysis.models import MatchAnalysis
+from analysis.models import MatchAnalysis, PlayerAccuracy
 from analysis.strategies import yardzee_strategy
 from games.models import GameName, Match, MatchStatus
 from scoring.analysis import analyse_game
@@ -86,6 +86,19 @@ def match_analyse(*, match_id: int) -> MatchAnalysis | None:
                 "turns": [turn.to_json() for turn in result.turns],
                 "seconds": seconds,
             },
+        )
+        PlayerAccuracy.objects.filter(analysis=analysis).delete()
+        PlayerAccuracy.objects.bulk_create(
+            PlayerAccuracy(
+                analysis=analysis,
+                player_id=summary["player"],
+                finished_at=match.finished_at,
+                decisions=summary["decisions"],
+                accuracy=summary["accuracy"],
+                mean_loss=summary["mean_loss"],
+                total_loss=summary["total_loss"],
+            )
+            for summary in players
         )
     logger.info(
         "Analysed match %s (%s, %d turns) in %.2f s.", match_id, match.game, len(turns), seconds

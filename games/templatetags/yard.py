@@ -1,4 +1,5 @@
-"""Template filters of the pages: places as ordinals and scores with thousands separators."""
+"""Template filters of the pages: places as ordinals, scores with thousands separators, and a
+lookup in a dict by a key the template holds."""
 
 from django import template
 
@@ -22,3 +23,11 @@ def thousands(value: object) -> str:
     if type(value) is int:
         return f"{value:,}"
     return str(value)
+
+
+@register.filter
+def lookup(mapping: object, key: object) -> object:
+    """`mapping[key]`, or None when it has no such key (or is not a mapping)."""
+    if isinstance(mapping, dict):
+        return mapping.get(key)
+    return None

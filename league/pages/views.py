@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 
+from analysis.selectors import league_accuracy, league_analysis_version, player_accuracy
 from games.models import MatchStatus
 from league import draw, selectors
 from league.models import (
@@ -228,22 +229,26 @@ def _ratings_version(
 
 
 def leaderboard_html(league: League, state: RatingsState | None) -> SafeString:
-    """The league's ratings leaderboard (`league/_leaderboard.html`), rendered once per
-    stored version of its ratings (`state`, as read for this request)."""
+    """The league's ratings leaderboard (`league/_leaderboard.html`) with each player's
+    accuracy, rendered once per stored version of its ratings (`state`, as read for this
+    request) and of its matches' analyses."""
+    analysed = league_analysis_version(league.pk)
 
     def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
         before = selectors.ratings_state(league)
         board = selectors.leaderboard(league)
+        accuracy = league_accuracy(league.pk)
         after = selectors.ratings_state(league)
         # Ratings computed between the reads: show them, but keep nothing under either version.
         same = _ratings_version(league, before) == _ratings_version(league, after)
-        return (_ratings_version(league, after) if same else None), {
+        return (_ratings_version(league, after) + analysed if same else None), {
             "league": league,
             "leaderboard": board,
+            "accuracy": {player: average.accuracy for player, average in accuracy.items()},
         }
 
     return table_cache.render_cached(
-        "league/_leaderboard.html", _ratings_version(league, state), load
+        "league/_leaderboard.html", _ratings_version(league, state) + analysed, load
     )
 
 
@@ -678,10 +683,42 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     )
 
 
+            **accuracy_context(player),
 def _result_status(
     match: Any, player_id: int, forfeit: selectors.ForfeitVoid | None
 ) -> dict[str, str]:
     """A match's status on a player's list of results: a match a forfeit replaced says what
+def accuracy_context(player: Player) -> dict[str, Any]:
+    """The player's play against optimal play over their last analysed matches: a chart of
+    each match's accuracy, the average accuracy and points lost per game (docs/pages.md)."""
+    matches = player_accuracy(player.pk, limit=ACCURACY_SHOWN)
+    if not matches:
+        return {"accuracy_chart": None, "accuracy": None}
+    points = tuple(
+        ChartPoint(
+            x=number,
+            value=round(row.accuracy, 1),
+            label=f"{date_format(timezone.localtime(row.finished_at), 'j M Y')}, "
+            f"match #{row.match}",
+        )
+        for number, row in enumerate(matches, start=1)
+    )
+    svg = rating_chart_svg(
+        [ChartSeries(label="Accuracy", points=points)],
+        title=f"Accuracy of {player.display_name} in each analysed match",
+        id_prefix=f"accuracy-{player.pk}",
+    )
+    return {
+        # Every text in the SVG is escaped by rating_chart_svg.
+        "accuracy_chart": mark_safe(svg),  # noqa: S308
+        "accuracy": {
+            "matches": len(matches),
+            "mean": sum(row.accuracy for row in matches) / len(matches),
+            "loss_per_game": sum(row.total_loss for row in matches) / len(matches),
+        },
+    }
+
+
     happened to this player ("withdrew", "did not show", "walkover", "replaced by #12"), not
     "void"; any other match, its own status."""
     if forfeit is None:
@@ -697,6 +734,10 @@ def rating_chart(
     player: Player, history: list[dict[str, Any]], league_names: dict[str, str]
 ) -> SafeString | None:
     """The player's rating after each rated match as an SVG line chart, one line per league;
+# The analysed matches a player page charts (their last ones).
+ACCURACY_SHOWN: Final = 30
+
+
     None without rated matches."""
     by_league: dict[str, list[ChartPoint]] = defaultdict(list)
     for number, row in enumerate(history, start=1):

@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 import scoring
-from analysis import services
+from analysis import selectors, services
 from analysis.presenters import in_words, mark
 from games import services as game_services
 from games.models import Match
@@ -73,3 +73,25 @@ def test_the_best_play_in_words_and_the_marks():
     assert mark(49, "yardkle") is None
     assert mark(300, "yardkle") == "blunder"
     assert mark(0.2, "yardkle", "probability") == "mistake"
+
+
+@pytest.mark.django_db
+def test_the_player_page_charts_accuracy_and_the_league_averages_it(
+    players, yardkle_league, client: Client
+):
+    yardkle_league.players.add(*players[:2])
+    match = game_services.match_create(
+        game="yardkle", player_ids=[p.pk for p in players[:2]], league_id=yardkle_league.pk
+    )
+    local = scoring.new_game("yardkle", 2, match.rules)
+    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=9))
+    assert "accuracy-heading" not in client.get(f"/players/{players[0].pk}/").content.decode()
+    analysis = services.match_analyse(match_id=match.pk)
+    page = client.get(f"/players/{players[0].pk}/").content.decode()
+    assert 'id="accuracy-heading"' in page
+    assert "Over the last 1 analysed match:" in page
+    assert f'aria-labelledby="accuracy-{players[0].pk}-title"' in page
+    averages = selectors.league_accuracy(yardkle_league.pk)
+    mine = next(p for p in analysis.players if p["player"] == players[0].pk)
+    assert averages[players[0].pk].accuracy == pytest.approx(mine["accuracy"])
+    assert averages[players[0].pk].games == 1

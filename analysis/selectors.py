@@ -1,0 +1,64 @@
+"""Reads of play analysis for the pages: a player's last analysed matches, a league's
+accuracy per player. Constant query counts."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Avg, Count, Max
+
+from analysis.models import MatchAnalysis, PlayerAccuracy
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAccuracy:
+    match: int
+    league: int | None
+    finished_at: datetime
+    accuracy: float
+    total_loss: float
+
+
+def player_accuracy(player_id: int, *, limit: int = 30) -> list[MatchAccuracy]:
+    """The player's last `limit` analysed matches, oldest first."""
+    rows = (
+        PlayerAccuracy.objects.filter(player_id=player_id)
+        .order_by("-finished_at", "-pk")
+        .values_list(
+            "analysis__match_id",
+            "analysis__match__league_id",
+            "finished_at",
+            "accuracy",
+            "total_loss",
+        )[:limit]
+    )
+    return [MatchAccuracy(*row) for row in reversed(list(rows))]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAverage:
+    accuracy: float
+    loss_per_game: float
+    games: int
+
+
+def league_accuracy(league_id: int) -> dict[int, PlayerAverage]:
+    """Each player's mean accuracy and points lost per game over the league's analysed
+    matches, in one query."""
+    return {
+        player: PlayerAverage(accuracy, loss, games)
+        for player, accuracy, loss, games in PlayerAccuracy.objects.filter(
+            analysis__match__league_id=league_id
+        )
+        .values("player_id")
+        .annotate(a=Avg("accuracy"), l=Avg("total_loss"), n=Count("pk"))
+        .values_list("player_id", "a", "l", "n")
+    }
+
+
+def league_analysis_version(league_id: int) -> tuple[int, int]:
+    """Changes whenever a match of the league is analysed or its analysis discarded: for
+    pages that cache what they show of it."""
+    found = MatchAnalysis.objects.filter(match__league_id=league_id).aggregate(
+        latest=Max("pk"), count=Count("pk")
+    )
+    return int(found["latest"] or 0), int(found["count"] or 0)
