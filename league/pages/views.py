@@ -679,15 +679,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
                 for number, row in enumerate(history, start=1)
             ],
             "chart": rating_chart(player, history, league_names),
+            **accuracy_context(player),
         },
     )
 
 
-            **accuracy_context(player),
-def _result_status(
-    match: Any, player_id: int, forfeit: selectors.ForfeitVoid | None
-) -> dict[str, str]:
-    """A match's status on a player's list of results: a match a forfeit replaced says what
 def accuracy_context(player: Player) -> dict[str, Any]:
     """The player's play against optimal play over their last analysed matches: a chart of
     each match's accuracy, the average accuracy and points lost per game (docs/pages.md)."""
@@ -719,6 +715,10 @@ def accuracy_context(player: Player) -> dict[str, Any]:
     }
 
 
+def _result_status(
+    match: Any, player_id: int, forfeit: selectors.ForfeitVoid | None
+) -> dict[str, str]:
+    """A match's status on a player's list of results: a match a forfeit replaced says what
     happened to this player ("withdrew", "did not show", "walkover", "replaced by #12"), not
     "void"; any other match, its own status."""
     if forfeit is None:
@@ -730,14 +730,14 @@ def accuracy_context(player: Player) -> dict[str, Any]:
     return {"status": "walkover", "status_text": "walkover"}
 
 
-def rating_chart(
-    player: Player, history: list[dict[str, Any]], league_names: dict[str, str]
-) -> SafeString | None:
-    """The player's rating after each rated match as an SVG line chart, one line per league;
 # The analysed matches a player page charts (their last ones).
 ACCURACY_SHOWN: Final = 30
 
 
+def rating_chart(
+    player: Player, history: list[dict[str, Any]], league_names: dict[str, str]
+) -> SafeString | None:
+    """The player's rating after each rated match as an SVG line chart, one line per league;
     None without rated matches."""
     by_league: dict[str, list[ChartPoint]] = defaultdict(list)
     for number, row in enumerate(history, start=1):
