@@ -27,7 +27,13 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
         "league",
         "games",
     }
-    assert contracts["layers"]["layers"] == ["api | organize", "league", "analysis", "games", "scoring"]
+    assert contracts["layers"]["layers"] == [
+        "api | organize",
+        "league",
+        "analysis",
+        "games",
+        "scoring",
+    ]
     assert set(contracts["league-pure"]["source_modules"]) == {
         "league.draw",
         "league.standings",
