@@ -11,6 +11,7 @@ Needs PostgreSQL: `DATABASE_URL=postgres://... make bench PYTEST_ARGS='-k test_a
 
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -91,8 +92,9 @@ ADVICE = {
 }
 
 
-def _p99(benchmark) -> float:
-    return statistics.quantiles(benchmark.stats.stats.data, n=100)[98]
+def _p99(benchmark: Any) -> float:
+    data: list[float] = benchmark.stats.stats.data
+    return statistics.quantiles(data, n=100)[98]
 
 
 @pytest.fixture
