@@ -118,6 +118,7 @@ def _turn_view(turn: Turn, seats: list[Seat], game: str) -> dict[str, Any]:
         "seat": seat,
         "points": turn.points,
         "bonus": turn.bonus,
+        "payload": payload,
     }
     if game == GameName.YARDZEE:
         category = str(payload.get("category", ""))
@@ -209,6 +210,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
             "qr_svg": _qr_svg(link) if organizer else "",
         }
     )
+    context.update(_keeping_score(match, context))
     return _private(render(request, "games/score.html", context))
 
 
@@ -230,6 +232,35 @@ def _open_boxes(context: dict[str, Any]) -> list[tuple[str, str]]:
         return []
     boxes = context["board"]["scorecards"][seat]["boxes"]
     return [(name, label) for name, label in scorecard.BOX_LABELS.items() if boxes[name] is None]
+
+
+def _keeping_score(match: Match, context: dict[str, Any]) -> dict[str, Any]:
+    """What the scorekeeper reads beside the dice: the turn saved last ("Turn 12: Ana, Full
+    house, 25", so a reload says it), Yardzee's running totals, how long a turn just sent may
+    be taken back, and the page's version (turns played, status, the last turn's points) that
+    its script compares with the match's (the API's) to notice a change made elsewhere."""
+    last = context["turns"][0] if context["turns"] else None
+    extra: dict[str, Any] = {
+        "last_saved": "",
+        "last_sequence": 0,
+        "page_version": f"{match.turns_played}:{match.status}:",
+        "take_back_seconds": settings.TAKE_BACK_SECONDS,
+    }
+    if last is not None:
+        extra["last_saved"] = scorecard.turn_summary(
+            sequence=last["sequence"],
+            player=last["seat"].player.display_name,
+            game=match.game,
+            payload=last["payload"],
+            points=last["points"],
+            bonus=last["bonus"],
+        )
+        extra["last_sequence"] = last["sequence"]
+        extra["page_version"] += f"{last['points']}/{last['bonus']}"
+    if context["is_yardzee"]:
+        totals = scorecard.yardzee_totals(context["board"]["scorecards"])
+        extra["running_totals"] = list(zip(context["seats"], totals, strict=True))
+    return extra
 
 
 def _qr_svg(link: str) -> str:

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat, Turn
@@ -50,9 +51,22 @@ def _back(request: HttpRequest, match: Match) -> str:
 def _show(
     request: HttpRequest, fragment: str, context: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
-    """The control's page, or with htmx only its fragment (loaded into the match page)."""
-    template = fragment if request.htmx else "organize/matches/page.html"  # type: ignore[attr-defined]
-    return render(request, template, {**context, "fragment": fragment}, status=status)
+    """The control's page, or with htmx only its fragment (loaded into the match page; htmx
+    swaps only a 200, so a refusal's status is for the page alone)."""
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, fragment, {**context, "fragment": fragment})
+    return render(
+        request, "organize/matches/page.html", {**context, "fragment": fragment}, status=status
+    )
+
+
+def _done(request: HttpRequest, back: str) -> HttpResponse:
+    """Back where the organizer came from. A form posted by htmx (from the scoring page,
+    whose no-referrer policy would make a plain form's Origin "null" and fail the CSRF check)
+    is told to go there itself."""
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseClientRedirect(back)
+    return redirect(back)
 
 
 def _last_turn(match: Match) -> Turn | None:
@@ -149,7 +163,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
                 context["refused"] = refusal
             else:
                 messages.success(request, f"{summary} was undone.")
-                return redirect(back)
+                return _done(request, back)
 
     def undo(reseed: bool) -> list[str]:
         game_services.turn_undo(
@@ -220,7 +234,7 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
                 context["refused"] = refusal
             else:
                 messages.success(request, f"Match #{match.pk} was voided.")
-                return redirect(back)
+                return _done(request, back)
 
     def void(reseed: bool) -> list[str]:
         game_services.match_void(
@@ -265,7 +279,7 @@ def match_unvoid(request: HttpRequest, match_id: int) -> HttpResponse:
             context["refused"] = refusal
         else:
             messages.success(request, f"The void of match #{match.pk} was taken back.")
-            return redirect(back)
+            return _done(request, back)
 
     def unvoid() -> list[str]:
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
@@ -331,7 +345,7 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
                 messages.info(request, f"Turn {number} was already so: nothing changed.")
             else:
                 messages.success(request, f"Turn {number} was corrected.")
-            return redirect(back)
+            return _done(request, back)
     elif "confirm" in request.POST:
         context["stale"] = "The turn changed since it was checked: check what it does now."
 

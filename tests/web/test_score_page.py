@@ -112,7 +112,7 @@ def test_the_page_carries_the_current_player_and_turn_number(
     assert _attr(page, "data-turn-number") == "4"
     assert f'data-player-id="{current.pk}"' in page
     assert current.display_name in page
-    assert 'id="undo"' in page
+    assert 'id="control-undo"' in page  # the organizer's match control
 
 
 def test_only_the_current_players_open_boxes_are_offered(client: Client, match: Match) -> None:
@@ -140,7 +140,7 @@ def test_a_finished_match_takes_no_more_turns(
     page = _page(client, match).content.decode()
     assert 'id="scorer"' not in page
     assert "finished" in page
-    assert 'id="undo"' in page  # an organizer may still reopen it
+    assert 'id="control-undo"' in page  # an organizer may still reopen it
 
 
 def test_a_casual_match_is_scored_by_whoever_seated_it(client: Client, organizer: User) -> None:
@@ -230,3 +230,42 @@ def test_wrong_keys_are_limited_per_client_address(
     codes = [_page(client, match, key=f"wrong-{i}").status_code for i in range(4)]
     assert codes == [403, 403, 403, 429]
     assert _page(client, match, key=match.score_key).status_code == 429
+
+
+def test_organizers_and_no_one_else_get_the_match_control_here(
+    client: Client, organizer: User, match: Match
+) -> None:
+    play(match, seed=3, turns=2)
+    keeper = _page(client, match, key=match.score_key).content.decode()
+    assert "Match control" not in keeper
+    assert "/organize/" not in keeper
+    client.force_login(organizer)
+    page = _page(client, match).content.decode()
+    assert "Match control" in page
+    # Done, a control comes back here.
+    assert f"next=/matches/{match.pk}/score/" in page.replace("%2F", "/")
+
+
+def test_after_a_reload_the_page_says_what_was_saved_last(client: Client, match: Match) -> None:
+    game_services.turn_submit(
+        match_id=match.pk, turn={"rolls": [{"dice": [2, 2, 3, 3, 3]}], "category": "full_house"}
+    )
+    page = _page(client, match, key=match.score_key).content.decode()
+    name = match.seats.get(order=0).player.display_name
+    assert f'Last saved: <span id="last-saved-text">Turn 1: {name}, Full house, 25</span>' in page
+    assert 'data-sequence="1"' in page
+    # The version the script compares with the API's: turns played, status, the last points.
+    assert 'data-version="1:in_progress:25/0"' in page
+
+
+def test_yardzee_shows_running_totals_with_the_bonus_target(client: Client, match: Match) -> None:
+    for turn in (
+        {"rolls": [{"dice": [6, 6, 6, 6, 2]}], "category": "sixes"},
+        {"rolls": [{"dice": [1, 2, 3, 4, 5]}], "category": "large_straight"},
+    ):
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+    page = _page(client, match, key=match.score_key).content.decode()
+    rows = re.findall(r'<tr data-seat="(\d)"[^>]*>(.*?)</tr>', page, re.S)
+    cells = {seat: dict(re.findall(r'data-total="(\w+)">([^<]*)<', row)) for seat, row in rows}
+    assert cells["0"] == {"upper": "24", "bonus": "39 more for +35", "lower": "0", "grand": "24"}
+    assert cells["1"] == {"upper": "0", "bonus": "63 more for +35", "lower": "40", "grand": "40"}

@@ -32,14 +32,19 @@ def test_the_page_gives_the_script_each_api_url_by_name(
     client: Client, organizer: User, zee_event: Event, seat: Any
 ) -> None:
     match = seat(zee_event, make_players(2))
-    play(match, seed=3, turns=1)  # something to undo
+    play(match, seed=3, turns=1)  # something to take back
     client.force_login(organizer)
     page = client.get(f"/matches/{match.pk}/score/").content.decode()
     assert _attr(page, "scorer", "data-turns-url") == reverse("api:match-turns", args=[match.pk])
     assert _attr(page, "scorer", "data-preview-url") == reverse(
         "api:match-preview", args=[match.pk]
     )
-    assert _attr(page, "undo", "data-undo-url") == reverse("api:match-undo", args=[match.pk])
+    assert _attr(page, "scorer", "data-take-back-url") == reverse(
+        "api:match-turn-take-back", args=[match.pk]
+    )
+    assert _attr(page, "score-page", "data-match-url") == reverse(
+        "api:match-detail", args=[match.pk]
+    )
     assert '<script type="module" src="/static/js/score/main.js"></script>' in page
 
 

@@ -3,9 +3,12 @@
 // server accepts it. A refusal (422, 409, 403) drops the body and keeps what was entered; no
 // answer (connection lost, 5xx, 429, 408) keeps both and sends the same request again, every
 // RETRY_SECONDS and when the browser is back online; a reload sends an unconfirmed turn again.
+// A refusal because the match moved on (another turn came first, an organizer undid the turn
+// or closed the match: STALE) drops the key too and lets the page refresh itself (onStale).
 import { errorText, postJson, readJson } from "./api.js";
 
 const RETRY_SECONDS = 3;
+const STALE = ["turn_number_mismatch", "turn_undone", "match_closed", "event_closed"];
 
 export function newIdempotencyKey() {
   if (window.crypto && typeof window.crypto.randomUUID === "function") {
@@ -29,6 +32,7 @@ export function newIdempotencyKey() {
 
 // matchId, player, turnNumber: from the page. url: the turns URL. auth: { csrf, scoreKey }.
 // onBusy(flag): show that a turn is on its way. onChange(): the page redraws its buttons.
+// onSaved(turnNumber): the server stored the turn. onStale(code): the match moved on.
 export function createPendingTurn({
   matchId,
   player,
@@ -38,6 +42,8 @@ export function createPendingTurn({
   say,
   onBusy,
   onChange,
+  onSaved,
+  onStale,
 }) {
   const storeKey = "yardleague-score-" + matchId;
 
@@ -114,9 +120,18 @@ export function createPendingTurn({
           sending = false;
           if (response.status === 201) {
             drop();
+            onSaved(turnNumber);
             onBusy(false);
             say("Turn " + turnNumber + " saved.", "ok");
             window.location.reload();
+            return;
+          }
+          if (response.status === 409 && answer && STALE.indexOf(answer.code) >= 0) {
+            // Nothing was stored, and this key's turn will not be sent again.
+            drop();
+            turn.body = null;
+            onBusy(false);
+            onStale(answer.code);
             return;
           }
           if (response.status >= 500 || response.status === 429 || response.status === 408) {

@@ -1,20 +1,23 @@
 // The dice tray (#tray): one slot per die of the current roll or throw, filled one by one with
 // the face buttons. Before the roll is complete, tapping an entered die takes it back; once it
-// is complete, tapping marks it (kept in Yardzee, set aside in Yardkle). "Clear dice" empties
-// every slot not locked.
+// is complete, tapping marks it (kept in Yardzee, set aside in Yardkle). "Change a die" (one
+// wrong die in a complete roll): the next tap empties that die alone, for the face buttons to
+// fill again; the others and what is marked stay. "Clear dice" empties every slot not locked.
 //
 // The tray's state is a plain object the games read and refill:
-//   { dice: [value or null, one per slot], marked: [bool], locked: [bool] }
+//   { dice: [value or null, one per slot], marked: [bool], locked: [bool], editing: bool }
 // locked: Yardzee's dice kept from the previous roll, which are not entered again.
+// editing: "Change a die" is on.
 
 export function createTray() {
-  return { dice: [], marked: [], locked: [] };
+  return { dice: [], marked: [], locked: [], editing: false };
 }
 
 export function refill(tray, count) {
   tray.dice = [];
   tray.marked = [];
   tray.locked = [];
+  tray.editing = false;
   for (let i = 0; i < count; i++) {
     tray.dice.push(null);
     tray.marked.push(false);
@@ -34,6 +37,20 @@ export function isComplete(tray) {
 function diceWhere(tray, flags) {
   return tray.dice.filter(function (d, i) {
     return flags[i];
+  });
+}
+
+// Whether any die of this roll or throw has been entered.
+export function anyEntered(tray) {
+  return tray.dice.some(function (d, i) {
+    return d !== null && !tray.locked[i];
+  });
+}
+
+// "Change a die" applies to a complete roll with a die not kept from the roll before.
+export function canChange(tray) {
+  return isComplete(tray) && tray.locked.some(function (locked) {
+    return !locked;
   });
 }
 
@@ -65,7 +82,7 @@ function tappable(tray, i, view) {
   if (view.busy() || tray.dice[i] === null) {
     return false;
   }
-  if (!isComplete(tray)) {
+  if (tray.editing || !isComplete(tray)) {
     return !tray.locked[i]; // tap an entered die to take it back
   }
   return view.canMark();
@@ -84,8 +101,11 @@ export function drawTray(element, tray, view) {
     if (d !== null && tray.marked[i]) {
       label += ", " + view.markWord;
     }
+    if (d !== null && tray.editing && !tray.locked[i]) {
+      label += ", tap to change";
+    }
     button.setAttribute("aria-label", label);
-    if (d !== null && complete) {
+    if (d !== null && complete && !tray.editing) {
       button.setAttribute("aria-pressed", tray.marked[i] ? "true" : "false");
     }
     button.disabled = !tappable(tray, i, view);
@@ -94,13 +114,32 @@ export function drawTray(element, tray, view) {
 }
 
 // changed(onlyMarks): the game looks at the dice again (onlyMarks: only what is marked moved).
-export function wireTray({ element, faces, clearButton, tray, busy, changed }) {
+// redraw(): the buttons drawn again, nothing else changed. say(text): the status line.
+export function wireTray({
+  element,
+  faces,
+  clearButton,
+  changeButton,
+  tray,
+  busy,
+  changed,
+  redraw,
+  say,
+}) {
   element.addEventListener("click", function (event) {
     const button = event.target.closest("button.slot");
     if (!button || button.disabled) {
       return;
     }
     const i = Number(button.getAttribute("data-index"));
+    if (tray.editing) {
+      tray.dice[i] = null;
+      tray.marked[i] = false;
+      tray.editing = false;
+      say("Die " + (i + 1) + " cleared: enter the right one.");
+      changed(false);
+      return;
+    }
     if (!isComplete(tray)) {
       tray.dice[i] = null;
       changed(false);
@@ -128,6 +167,16 @@ export function wireTray({ element, faces, clearButton, tray, busy, changed }) {
         tray.marked[i] = false;
       }
     });
+    tray.editing = false;
     changed(false);
+  });
+
+  changeButton.addEventListener("click", function () {
+    if (busy() || (!tray.editing && !canChange(tray))) {
+      return;
+    }
+    tray.editing = !tray.editing;
+    say(tray.editing ? "Tap the die to change." : "");
+    redraw();
   });
 }

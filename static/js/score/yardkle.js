@@ -7,9 +7,10 @@ import { diceMarked, diceShowing, isComplete, refill, sameDice } from "./tray.js
 
 const YARDKLE_DICE = 6;
 
-// scorer: { tray, pending, preview, say, refresh(), changed(onlyMarks) } (see main.js)
+// scorer: { tray, busy(), preview, say, refresh(), changed(onlyMarks),
+// confirmTurn(what, body, opener) } (see main.js)
 export function createYardkle(scorer) {
-  const { tray, pending, preview, say } = scorer;
+  const { tray, preview, say } = scorer;
   const throws = []; // throws already made this turn, with their set-aside
   const throwAgain = document.getElementById("throw-again");
   const bankButton = document.getElementById("bank");
@@ -44,7 +45,7 @@ export function createYardkle(scorer) {
   }
 
   function refresh() {
-    const busy = pending.busy();
+    const busy = scorer.busy();
     const option = legalSelection();
     const ready = isComplete(tray) && before !== null;
     throwCount.textContent = String(throws.length + 1);
@@ -119,25 +120,30 @@ export function createYardkle(scorer) {
   });
 
   bankButton.addEventListener("click", function () {
-    if (!legalSelection() || !after || !after.can_bank) {
+    if (!legalSelection() || !after || !after.can_bank || scorer.busy()) {
       return;
     }
-    pending.submit({
+    const body = {
       throws: throws.concat([thrownNow(diceMarked(tray))]),
       end: "bank",
       points: after.turn_total,
-    });
+    };
+    scorer.confirmTurn("banked " + after.turn_total.toLocaleString("en"), body, bankButton);
   });
 
   yardkleButton.addEventListener("click", function () {
-    if (!before || before.has_points !== false) {
+    if (!before || before.has_points !== false || scorer.busy()) {
       return;
     }
-    pending.submit({ throws: throws.concat([thrownNow([])]), end: "yardkle", points: 0 });
+    const body = { throws: throws.concat([thrownNow([])]), end: "yardkle", points: 0 };
+    scorer.confirmTurn("Yardkle", body, yardkleButton);
   });
 
   return {
     markWord: "set aside",
+    started: function () {
+      return throws.length > 0;
+    },
     canMark: function () {
       return true;
     },

@@ -1,15 +1,16 @@
 // Yardzee: up to three rolls of five dice. Once five dice show, the preview gives every open
 // box of the current player with its points (null where the joker rule forbids it) and any
-// Yardzee bonus. Dice tapped are kept for "Next roll"; tapping a box submits the turn
-// ({rolls, category, points}).
+// Yardzee bonus. Dice tapped are kept for "Next roll"; tapping a box asks to confirm the turn
+// ("Save turn 12: Ana, Full house, 25?"), then submits it ({rolls, category, points}).
 import { diceLocked, diceShowing, isComplete, refill, sameDice } from "./tray.js";
 
 const YARDZEE_DICE = 5;
 const MAX_ROLLS = 3;
 
-// scorer: { root, tray, pending, preview, say, refresh(), changed(onlyMarks) } (see main.js)
+// scorer: { root, tray, busy(), preview, say, refresh(), changed(onlyMarks),
+// confirmTurn(what, body, opener) } (see main.js)
 export function createYardzee(scorer) {
-  const { root, tray, pending, preview, say } = scorer;
+  const { root, tray, preview, say } = scorer;
   const rolls = []; // rolls already made this turn, as the turn JSON has them
   const boxButtons = root.querySelectorAll("button.box");
   const nextRoll = document.getElementById("next-roll");
@@ -30,7 +31,7 @@ export function createYardzee(scorer) {
   }
 
   function refresh() {
-    const busy = pending.busy();
+    const busy = scorer.busy();
     rollCount.textContent = String(rollNumber());
     nextRoll.disabled = busy || !isComplete(tray) || rollNumber() >= MAX_ROLLS;
     boxButtons.forEach(function (button) {
@@ -95,19 +96,22 @@ export function createYardzee(scorer) {
   boxButtons.forEach(function (button) {
     button.addEventListener("click", function () {
       const name = button.getAttribute("data-box");
-      if (!options || options[name] === null || options[name] === undefined) {
+      if (!options || options[name] === null || options[name] === undefined || scorer.busy()) {
         return;
       }
-      pending.submit({
-        rolls: rolls.concat([currentRoll()]),
-        category: name,
-        points: options[name],
-      });
+      const body = { rolls: rolls.concat([currentRoll()]), category: name, points: options[name] };
+      const label = button.querySelector(".box-name").textContent;
+      const bonus = bonusNote.textContent ? " " + bonusNote.textContent : "";
+      scorer.confirmTurn(label + ", " + options[name] + bonus, body, button);
     });
   });
 
   return {
     markWord: "kept",
+    // The player has started their turn: a roll is behind them.
+    started: function () {
+      return rolls.length > 0;
+    },
     canMark: function () {
       return rollNumber() < MAX_ROLLS;
     },
