@@ -106,8 +106,8 @@ def _settings_page(
     add_form: OrganizerAddForm | None = None,
     remove_form: OrganizerRemoveForm | None = None,
 ) -> HttpResponse:
-    settled = league.game_is_settled()
-    settings_form = settings_form or LeagueSettingsForm(league=league, game_settled=settled)
+    if settings_form is None:
+        settings_form = LeagueSettingsForm(league=league, game_settled=league.game_is_settled())
     tiebreak_form = tiebreak_form or TiebreakForm(game=league.game, order=league.tiebreak)
     order = tiebreak_form.chosen() if tiebreak_form.is_bound else list(league.tiebreak)
     context = {
