@@ -24,6 +24,9 @@ FINAL_ROUND_MARKS: tuple[tuple[float, str], ...] = (
     (0.05, "inaccuracy"),
 )
 
+# Smaller losses are not listed at all: they show as 0.0 (points, or chance).
+SHOWN_FROM = {"points": 0.05, "probability": 0.0005}
+
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
 
@@ -111,7 +114,9 @@ def analysis_view(
     for turn in turns:
         for decision in turn["decisions"]:
             loss = float(decision["loss"])
-            if decision.get("optimal") or loss <= 0:
+            if decision.get("optimal") or loss < SHOWN_FROM.get(
+                str(decision.get("objective")), 0.05
+            ):
                 continue
             objective = str(decision.get("objective", "points"))
             decisions.append(

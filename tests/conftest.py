@@ -20,6 +20,9 @@ from league.models import Event, League, Player
 from league.pages import table_cache
 from scoring import simulate
 
+# `strategy_dir` and `tables`: a Yardzee strategy table for the tests that analyse games.
+pytest_plugins = ["tests.strategy_tables"]
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:

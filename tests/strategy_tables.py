@@ -1,5 +1,6 @@
-"""A Yardzee strategy table for the analysis tests: built once per test session into a
-temporary STRATEGY_DIR (seconds), as `manage.py build_strategy` builds it for a deployment."""
+"""A Yardzee strategy table for the tests that analyse games: built once per test session into
+a temporary STRATEGY_DIR (seconds), as `manage.py build_strategy` builds it for a deployment.
+A plugin of the test suite (tests/conftest.py lists it), so every test directory can use it."""
 
 from collections.abc import Iterator
 from pathlib import Path

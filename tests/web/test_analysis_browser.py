@@ -1,0 +1,63 @@
+"""The Analysis section in a real browser (Debian's Chromium through Playwright, issue 19):
+a finished Yardzee and a finished Yardkle match at 390 and 1280 px, the section readable with
+axe-core finding nothing; screenshots in artifacts/screenshots (docs/images/analysis.png is
+the Yardzee one at 390 px)."""
+
+from collections.abc import Iterator
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
+
+import scoring
+from analysis import services
+from games import services as game_services
+from games.models import Match
+from league.models import Player
+from scoring import simulate
+from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _allow_orm_beside_playwright() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+def _analysed(game: str, names: list[str], seed: int) -> Match:
+    players = [Player.objects.create(display_name=n, handle=n.lower()) for n in names]
+    match = game_services.match_create(game=game, player_ids=[p.pk for p in players])
+    local = scoring.new_game(game, len(players), match.rules)
+    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+    services.match_analyse(match_id=match.pk)
+    return match
+
+
+def test_the_analysis_section_at_phone_and_desktop_width(live_server, transactional_db, tables):
+    zee = _analysed("yardzee", ["Ada", "Bea", "Cal"], seed=11)
+    kle = _analysed("yardkle", ["Dot", "Eli"], seed=12)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        for width in (390, 1280):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            for match in (zee, kle):
+                page.goto(f"{live_server.url}/matches/{match.pk}/")
+                section = page.locator("#match-analysis")
+                assert section.is_visible()
+                assert section.locator("table.analysis-players tbody tr").count() == len(
+                    match.seats.all()
+                )
+                assert page.locator("#match-analysis .pending").count() == 0
+                section.screenshot(path=str(SHOTS / f"analysis-{match.game}-{width}.png"))
+                for violation in Axe().run(page).response["violations"]:
+                    problems.append(f"{match.game} at {width}: {violation['id']}")
+            page.close()
+        browser.close()
+    assert problems == []
