@@ -1,5 +1,6 @@
 """Scoring keys as clients present them: the limit on wrong keys per client address, and the
-cookie a table's private link leaves on the phone that opened it.
+cookie a table's private link leaves on the phone that opened it, and the short code of a
+table's printed link.
 
 A wrong key is answered without reading or locking the match it names (the API looks the
 match up by id and key together), and an address that sends too many wrong keys in a minute
@@ -7,8 +8,10 @@ gets 429s until the minute is over, so keys cannot be guessed by brute force. Th
 in the cache (Redis in production, shared by every web process); a cache that cannot be
 reached lets requests through, like the other rate limits."""
 
+import hashlib
 import logging
 import re
+import secrets
 
 from django.conf import settings
 from django.core.cache import cache
@@ -63,3 +66,28 @@ def record_failure(request: HttpRequest) -> None:
 def cookie_name(match_id: int) -> str:
     """The cookie that holds a match's key once its private link was opened on a device."""
     return f"score-key-{match_id}"
+
+
+# A table's short link (`/t/<match>/<code>`, printed on the round sheet) carries ten characters
+# of Crockford's base32 read from the key instead of the key's 32: typed from paper on a phone,
+# any case, with or without its dash, O read as 0 and I or L as 1. Fifty bits, behind the same
+# limit on wrong keys, cannot be guessed; the code never reveals the key it is read from.
+_CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
+_READ_AS = str.maketrans({"o": "0", "i": "1", "l": "1", "-": None, " ": None})
+SHORT_CODE_LENGTH = 10
+
+
+def short_code(key: str) -> str:
+    """The short code of a scoring key, shown in two groups of five (`k7m2q-x9pab`)."""
+    number = int.from_bytes(hashlib.sha256(b"short link:" + key.encode()).digest()[:8], "big")
+    number >>= 64 - 5 * SHORT_CODE_LENGTH
+    letters = [_CROCKFORD[(number >> (5 * i)) & 31] for i in reversed(range(SHORT_CODE_LENGTH))]
+    return "".join(letters[:5]) + "-" + "".join(letters[5:])
+
+
+def short_code_opens(key: str, typed: str) -> bool:
+    """Whether `typed` is the short code of `key`, as a person may type it."""
+    given = typed.lower().translate(_READ_AS)
+    if len(given) != SHORT_CODE_LENGTH or not given.isascii():
+        return False
+    return secrets.compare_digest(given, short_code(key).replace("-", ""))

@@ -1,7 +1,7 @@
 """Pages of a match: its public scorecard, the part of it that refreshes while played, and the
-phone scorekeeping page (organizers and holders of the private link)."""
+phone scorekeeping page (organizers and holders of the private link or its short form)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games import views
 
@@ -11,4 +11,10 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/live/", views.match_live, name="match_live"),
     path("matches/<int:match_id>/score/", views.match_score, name="score"),
+    # A table's short link from the round sheet; typed by hand, so the last slash is optional.
+    re_path(
+        r"^t/(?P<match_id>[0-9]{1,18})/(?P<code>[^/]{1,40})/?$",
+        views.match_short_link,
+        name="short_link",
+    ),
 ]

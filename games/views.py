@@ -33,8 +33,10 @@ def _turns_page(request: HttpRequest) -> int:
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = match_context(match_id, turns_page=_turns_page(request))
-    # Organizers keep score from here; everyone else has the private link, if anyone.
-    context["can_score"] = context["match"].is_open and context["match"].is_organizer(request.user)
+    # Organizers keep score from here and print its table's sheet; everyone else has the
+    # private link, if anyone. Never in the live part, which is the same for every reader.
+    context["is_organizer"] = context["match"].is_organizer(request.user)
+    context["can_score"] = context["match"].is_open and context["is_organizer"]
     return render(request, "games/match.html", context)
 
 
@@ -179,17 +181,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
         if not match.opens_with(key):
             score_keys.record_failure(request)
             return _private(_key_refused(request, match, status=403, key_given=True))
-        response = redirect(clean_url)
-        response.set_cookie(
-            score_keys.cookie_name(match.pk),
-            key,
-            max_age=KEY_COOKIE_SECONDS,
-            path=clean_url,
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
-        return _private(response)
+        return _private(_key_remembered(match))
     organizer = match.is_organizer(request.user)
     cookie_key = request.COOKIES.get(score_keys.cookie_name(match.pk))
     by_key = match.opens_with(cookie_key)
@@ -212,6 +204,35 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     context.update(_keeping_score(match, context))
     return _private(render(request, "games/score.html", context))
+
+
+def _key_remembered(match: Match) -> HttpResponse:
+    """The key of a private link that opened the match, kept in a cookie scoped to the scoring
+    page; the browser is sent to the page's clean URL."""
+    clean_url = reverse("games:score", args=[match.pk])
+    response = redirect(clean_url)
+    response.set_cookie(
+        score_keys.cookie_name(match.pk),
+        match.score_key,
+        max_age=KEY_COOKIE_SECONDS,
+        path=clean_url,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+def match_short_link(request: HttpRequest, match_id: int, code: str) -> HttpResponse:
+    """A table's short link, as printed on the round sheet (`/t/<id>/<code>`, docs/pages.md):
+    opens the scoring page as the private link does. A wrong code counts as a wrong key."""
+    match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
+    if score_keys.too_many_failures(request):
+        return _private(_key_refused(request, match, status=429))
+    if not score_keys.short_code_opens(match.score_key, code):
+        score_keys.record_failure(request)
+        return _private(_key_refused(request, match, status=403, key_given=True))
+    return _private(_key_remembered(match))
 
 
 def _key_refused(

@@ -3,7 +3,7 @@ under /accounts/ (config/urls.py)."""
 
 from django.urls import path
 
-from organize.views import home, leagues, matches, players
+from organize.views import events, home, leagues, matches, players, sheets
 
 app_name = "organize"
 
@@ -23,6 +23,24 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/import/", players.players_import, name="players_import"),
     path("leagues/<slug:slug>/players/merge/", players.players_merge, name="players_merge"),
     path("leagues/<slug:slug>/players/<int:player_id>/", players.player_rename, name="player"),
+    # Events, their stages and round sheets (organize/views/events.py, sheets.py).
+    path("leagues/<slug:slug>/events/", events.league_events, name="league_events"),
+    path("events/<int:event_id>/", events.event_page, name="event"),
+    path("events/<int:event_id>/tables/", events.event_tables, name="event_tables"),
+    path("events/<int:event_id>/stages/add/", events.stage_add, name="stage_add"),
+    path("events/<int:event_id>/close/", events.event_close_page, name="event_close"),
+    path("events/<int:event_id>/reopen/", events.event_reopen_page, name="event_reopen"),
+    path("events/<int:event_id>/withdraw/", events.withdraw, name="withdraw"),
+    path("stages/<int:stage_id>/edit/", events.stage_edit, name="stage_edit"),
+    path("stages/<int:stage_id>/delete/", events.stage_delete, name="stage_delete"),
+    path("stages/<int:stage_id>/start/", events.stage_start, name="stage_start"),
+    path("stages/<int:stage_id>/sheet/", sheets.stage_sheet, name="stage_sheet"),
+    path("stages/<int:stage_id>/sheet/live/", sheets.stage_sheet_live, name="stage_sheet_live"),
+    path(
+        "stages/<int:stage_id>/rounds/<int:number>/sheet/", sheets.round_sheet, name="round_sheet"
+    ),
+    path("matches/<int:match_id>/sheet/", sheets.match_sheet, name="match_sheet"),
+    path("matches/<int:match_id>/sheet/live/", sheets.match_sheet_live, name="match_sheet_live"),
     # Match control (organize/views/matches.py).
     path("matches/<int:match_id>/undo/", matches.match_undo, name="match_undo"),
     path("matches/<int:match_id>/correct/", matches.match_correct, name="match_correct"),

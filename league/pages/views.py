@@ -287,7 +287,11 @@ def league_context(slug: str) -> dict[str, Any]:
 
 
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    return render(request, "league/event.html", event_context(event_id))
+    context = event_context(event_id)
+    # Its organizers see their links (never a key) on the page itself, not in its live part,
+    # which is the same for every reader.
+    context["is_organizer"] = context["event"].league.is_organizer(request.user)
+    return render(request, "league/event.html", context)
 
 
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:

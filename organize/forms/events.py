@@ -1,0 +1,385 @@
+"""Forms of an event's pages: a new event, a stage (new or changed), closing the event, and a
+player's withdrawal.
+
+Each parses the fields into the arguments of one service; the bounds are the API's
+(`StageCreateSerializer`), and everything else (options that contradict each other, a draw
+that cannot be made, a closed event) is the service's to refuse: `refuse` shows its sentence
+on the field it names, or above the form."""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+
+from league.models import EventStatus, Seeding, Stage, StageFormat
+from league.services.stages import MAX_ENTRANTS
+from organize.selectors import EntrantRow, StageRow
+from scoring.errors import DomainError
+
+# The API's names of the fields a domain error may name, as this page's fields are called.
+_FIELD_NAMES = {"source_stage": "source_stage", "participants": "participants", "players": None}
+
+
+class ServiceForm(forms.Form):
+    def set_choices(self, name: str, choices: Sequence[tuple[Any, str]]) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)  # noqa: S101 - declared so above
+        field.choices = list(choices)
+
+    def refuse(self, error: DomainError) -> None:
+        """Show a service's refusal: on the field it names (`details.field`), else above."""
+        field = error.details.get("field")
+        name = _FIELD_NAMES.get(field, field) if isinstance(field, str) else None
+        self.add_error(name if name in self.fields else None, error.message)
+
+
+class EventForm(ServiceForm):
+    name = forms.CharField(max_length=120)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(max_length=120, required=False)
+
+
+class CloseForm(ServiceForm):
+    status = forms.ChoiceField(
+        label="Close as",
+        choices=[
+            (EventStatus.FINISHED, "Finished: its play is over"),
+            (EventStatus.CANCELLED, "Cancelled: it did not take place"),
+        ],
+        initial=EventStatus.FINISHED,
+        widget=forms.RadioSelect,
+    )
+
+
+class WithdrawForm(ServiceForm):
+    player = forms.TypedChoiceField(coerce=int, label="Player")
+    stage = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="From",
+        help_text="Every stage of the event still to finish, or one stage.",
+    )
+
+    def __init__(
+        self, *args: Any, entrants: Sequence[EntrantRow], stages: Sequence[StageRow], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        players = {row.player: row.name for row in entrants}
+        entered = {row.stage for row in entrants}
+        self.player_names = players
+        self.set_choices("player", [("", "Choose a player"), *players.items()])
+        self.set_choices(
+            "stage",
+            [
+                ("", "Every stage of the event"),
+                *((row.stage.pk, row.stage.name) for row in stages if row.stage.pk in entered),
+            ],
+        )
+
+
+# --- Stages ---------------------------------------------------------------------------------
+
+# Which options each format takes (the rest keep their defaults).
+_FORMAT_OPTIONS: dict[str, frozenset[str]] = {
+    StageFormat.ROUND_ROBIN: frozenset({"table_size", "groups"}),
+    StageFormat.SWISS: frozenset({"table_size", "rounds"}),
+    StageFormat.SINGLE_ELIMINATION: frozenset({"table_size", "advance", "third_place"}),
+    StageFormat.DOUBLE_ELIMINATION: frozenset({"grand_final_reset"}),
+}
+_SOURCE_OPTIONS = frozenset({"source_top", "source_per_group", "source_best_rest"})
+_PLAYER_OPTIONS = frozenset({"seeding", "participants"})
+_OPTION_ORDER = (
+    "table_size",
+    "advance",
+    "groups",
+    "rounds",
+    "third_place",
+    "grand_final_reset",
+    "source_top",
+    "source_per_group",
+    "source_best_rest",
+    "seeding",
+    "tiebreak",
+)
+# What an option not shown is, as the service takes it (`stage_create`'s defaults).
+_DEFAULTS: dict[str, Any] = {
+    "table_size": 2,
+    "advance": 1,
+    "rounds": None,
+    "groups": 1,
+    "third_place": False,
+    "grand_final_reset": True,
+    "seeding": Seeding.MANUAL,
+    "source_top": None,
+    "source_per_group": None,
+    "source_best_rest": 0,
+}
+
+
+class StageForm(ServiceForm):
+    """A stage's options. The fields shown follow the format, the source stage and the
+    seeding chosen (the page asks again for them when one of those changes): players from
+    the league's roster, ticked and numbered in seed order, or taken from an earlier stage."""
+
+    name = forms.CharField(max_length=120)
+    format = forms.ChoiceField(choices=StageFormat.choices, initial=StageFormat.ROUND_ROBIN)
+    source_stage = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Players",
+        help_text="Chosen below from the roster, or taken from an earlier stage's final order "
+        "when it finishes.",
+    )
+    table_size = forms.IntegerField(
+        min_value=2,
+        max_value=5,
+        initial=2,
+        label="Table size",
+        help_text="Players a table, 2 to 5.",
+    )
+    advance = forms.IntegerField(
+        min_value=1, max_value=4, initial=1, label="Go on", help_text="The top N of a table."
+    )
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=50,
+        required=False,
+        help_text="Blank: as many as it takes to find a winner.",
+    )
+    groups = forms.IntegerField(
+        min_value=1, max_value=64, initial=1, help_text="1: everyone plays everyone."
+    )
+    third_place = forms.BooleanField(required=False, label="Play for third place")
+    grand_final_reset = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Grand final reset",
+        help_text="A second final when the winner of the losers bracket wins the first.",
+    )
+    tiebreak = forms.CharField(
+        required=False,
+        max_length=800,
+        label="Tiebreak order",
+        help_text="Metric keys in order, separated by commas (docs/standings.md); blank: the "
+        "default order.",
+    )
+    source_top = forms.IntegerField(
+        min_value=2,
+        max_value=MAX_ENTRANTS,
+        required=False,
+        label="Take the top",
+        help_text="The top N of the earlier stage's final order.",
+    )
+    source_per_group = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_ENTRANTS,
+        required=False,
+        label="Or the top of each group",
+        help_text="The top N of each group (instead of the top N overall).",
+    )
+    source_best_rest = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_ENTRANTS,
+        required=False,
+        initial=0,
+        label="And the best of the rest",
+        help_text="With the top of each group: the best N of the others too.",
+    )
+    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
+    participants = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        roster: Sequence[tuple[int, str]],
+        stages: Sequence[StageRow],
+        stage: Stage | None = None,
+        refresh_url: str = "",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.roster = list(roster)
+        sources = [row.stage for row in stages if stage is None or row.stage.pk != stage.pk]
+        self.set_choices(
+            "source_stage",
+            [("", "Chosen from the roster"), *((s.pk, f"From {s.name}") for s in sources)],
+        )
+        self.set_choices("participants", self.roster)
+        for player, name in self.roster:
+            self.fields[f"seed_{player}"] = forms.IntegerField(
+                min_value=1,
+                max_value=MAX_ENTRANTS,
+                required=False,
+                label=f"Seed of {name}",
+                widget=forms.NumberInput(attrs={"class": "seed", "aria-label": f"Seed of {name}"}),
+            )
+        self.chosen_format = str(self._current("format"))
+        source_id = self._current_int("source_stage")
+        self.source = next((s for s in sources if s.pk == source_id), None)
+        self.source_in_groups = bool(
+            self.source is not None
+            and self.source.format == StageFormat.ROUND_ROBIN
+            and self.source.groups > 1
+        )
+        self.manual_seeding = self._current("seeding") == Seeding.MANUAL
+        shown = set(_FORMAT_OPTIONS.get(self.chosen_format, frozenset()))
+        if self.source is not None:
+            shown |= {"source_top"} | (
+                {"source_per_group", "source_best_rest"} if self.source_in_groups else set()
+            )
+        else:
+            shown |= _PLAYER_OPTIONS
+        for name in (*_DEFAULTS, "participants"):
+            if name not in shown:
+                del self.fields[name]
+        if self.source is not None or not self.manual_seeding:
+            for player, _name in self.roster:
+                del self.fields[f"seed_{player}"]
+        if refresh_url:
+            self._asks_again(refresh_url)
+
+    def _asks_again(self, refresh_url: str) -> None:
+        """A change of format, source or seeding asks the page for the form again (htmx), which
+        swaps in the options those take; the form's own values go along, not its CSRF token."""
+        for name in ("format", "source_stage", "seeding"):
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {
+                        "hx-get": refresh_url,
+                        "hx-target": "#stage-options",
+                        "hx-select": "#stage-options",
+                        "hx-swap": "outerHTML",
+                        "hx-include": "#stage-form",
+                        "hx-params": "not csrfmiddlewaretoken",
+                    }
+                )
+
+    def option_fields(self) -> list[forms.BoundField]:
+        """The options this format, source and seeding take, in the order the page shows."""
+        return [self[name] for name in _OPTION_ORDER if name in self.fields]
+
+    @property
+    def has_participants(self) -> bool:
+        return "participants" in self.fields
+
+    @classmethod
+    def refreshed(cls, data: Any, **kwargs: Any) -> "StageForm":
+        """The form as it stands in the browser (`data`), shown again with the fields its
+        format, source and seeding take, and no errors: the page asks for it when one of
+        those changes. A field the browser did not show starts from its initial value (an
+        unticked box sends nothing, so `shown` says which fields were there)."""
+        probe = cls(data, **kwargs)
+        shown = set(str(data.get("shown", "")).split(","))
+        initial = {
+            name: field.widget.value_from_datadict(data, {}, probe.add_prefix(name))
+            for name, field in probe.fields.items()
+            if name in data or name in shown
+        }
+        return cls(initial=initial, **kwargs)
+
+    @property
+    def shown(self) -> str:
+        """The fields on the page, sent back when the page asks for the form again."""
+        return ",".join(self.fields)
+
+    def _current(self, name: str) -> Any:
+        if self.is_bound:
+            return self.data.get(self.add_prefix(name), "")
+        return self.get_initial_for_field(self.fields[name], name)
+
+    def _current_int(self, name: str) -> int | None:
+        value = self._current(name)
+        try:
+            return int(value) if value not in (None, "") else None
+        except (TypeError, ValueError):
+            return None
+
+    def participant_rows(self) -> list[dict[str, Any]]:
+        """Each roster player with whether they are ticked and their seed field (manual)."""
+        ticked = {str(pk) for pk in self._ticked()}
+        return [
+            {
+                "id": player,
+                "name": name,
+                "checked": str(player) in ticked,
+                "seed": self[f"seed_{player}"] if f"seed_{player}" in self.fields else None,
+            }
+            for player, name in self.roster
+        ]
+
+    def _ticked(self) -> list[Any]:
+        if "participants" not in self.fields:
+            return []
+        if self.is_bound:
+            data = self.data
+            key = self.add_prefix("participants")
+            return list(data.getlist(key) if isinstance(data, QueryDict) else data.get(key) or [])
+        return list(self.get_initial_for_field(self.fields["participants"], "participants") or [])
+
+    def clean_tiebreak(self) -> list[str] | None:
+        keys = [key for key in re.split(r"[\s,]+", self.cleaned_data["tiebreak"]) if key]
+        return keys or None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if "participants" in self.fields:
+            cleaned["player_ids"] = self._in_seed_order(cleaned)
+        return cleaned
+
+    def _in_seed_order(self, cleaned: dict[str, Any]) -> list[int]:
+        """The players ticked or given a seed: by seed, then those without one in roster
+        order. One seed given twice is refused."""
+        ticked = set(cleaned.get("participants") or [])
+        seeds: dict[int, int] = {
+            player: seed
+            for player, _name in self.roster
+            if (seed := cleaned.get(f"seed_{player}")) is not None
+        }
+        taken: dict[int, int] = {}
+        for player, seed in seeds.items():
+            if seed in taken:
+                self.add_error(None, f"Seed {seed} is given to two players.")
+            taken[seed] = player
+        playing = [player for player, _name in self.roster if player in ticked or player in seeds]
+        position = {player: index for index, player in enumerate(playing)}
+        return sorted(playing, key=lambda p: (seeds.get(p, MAX_ENTRANTS + 1), position[p]))
+
+    def stage_options(self) -> dict[str, Any]:
+        """Every option of the stage (`STAGE_OPTIONS`), as `stage_create` and `stage_update`
+        take them: what the form shows, and the defaults of what it does not."""
+        data = self.cleaned_data
+        options: dict[str, Any] = {
+            name: data.get(name, default) if name in self.fields else default
+            for name, default in _DEFAULTS.items()
+        }
+        if options["source_best_rest"] is None:
+            options["source_best_rest"] = 0
+        options.update(
+            name=data["name"],
+            format=data["format"],
+            tiebreak=data.get("tiebreak"),
+            source_stage_id=data.get("source_stage"),
+            player_ids=data.get("player_ids", []),
+        )
+        return options
+
+    @staticmethod
+    def initial_of(stage: Stage, seeds: Sequence[tuple[int, int]]) -> dict[str, Any]:
+        """A stage's options as the form's initial values; `seeds`: (player, seed)."""
+        initial: dict[str, Any] = {
+            "name": stage.name,
+            "format": stage.format,
+            "source_stage": stage.source_stage_id or "",
+            "tiebreak": ", ".join(stage.tiebreak or []),
+            "participants": [player for player, _seed in seeds],
+            **{name: getattr(stage, name) for name in _DEFAULTS},
+        }
+        if stage.seeding == Seeding.MANUAL:
+            initial.update({f"seed_{player}": seed for player, seed in seeds})
+        return initial

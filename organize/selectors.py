@@ -1,0 +1,230 @@
+"""Reads of the organizer pages, as typed rows: an event's stages with how many players each
+has, the tables of its stages (each with its players in seat order), and who may withdraw.
+
+Each read is a fixed number of queries, whatever the size of the event. Scoring keys are read
+apart (`score_keys`), only by the page that prints them."""
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch
+
+from games.models import Match, MatchStatus, Seat
+from league.models import Event, Player, Stage, StageEntry, StageMatch
+
+OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    player: int
+    name: str
+    total: int | None = None
+    placement: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table of a stage: its round (and group, or bracket slot), its match (None when the
+    slot was decided without play), the match's status, and its players in seat order."""
+
+    stage: int
+    round: int
+    group: int
+    slot: str
+    match: int | None
+    status: str
+    status_text: str
+    seats: tuple[SeatRow, ...]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class StageRow:
+    """A stage of an event with its number of entrants (withdrawn ones included)."""
+
+    stage: Stage
+    entrants: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A player entered in a stage of an event, not withdrawn from it."""
+
+    player: int
+    name: str
+    stage: int
+
+
+def event_stages(event: Event) -> list[StageRow]:
+    """The event's stages in their order, each with its number of entrants: one query."""
+    stages = (
+        Stage.objects.filter(event=event)
+        .annotate(entrants=Count("entries"))
+        .order_by("position", "pk")
+    )
+    return [StageRow(stage=stage, entrants=stage.entrants) for stage in stages]
+
+
+def _walkover_names(stage_matches: Iterable[StageMatch]) -> dict[int, str]:
+    """The names of the players of slots decided without play: one query, none without."""
+    ids = {p for sm in stage_matches if sm.match_id is None for p in sm.order or []}
+    if not ids:
+        return {}
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
+
+def _row(stage_match: StageMatch, names: dict[int, str]) -> TableRow:
+    match = stage_match.match
+    if stage_match.walkover or match is None:
+        # A walkover keeps the match it replaced (void), whose seats name its players.
+        seated = {s.player_id: s.player.display_name for s in match.seats.all()} if match else {}
+        order = stage_match.order or list(seated)
+        return TableRow(
+            stage=stage_match.stage_id,
+            round=stage_match.round,
+            group=stage_match.group,
+            slot=stage_match.slot,
+            match=None,
+            status="walkover",
+            status_text="Walkover",
+            seats=tuple(
+                SeatRow(player=p, name=seated.get(p) or names.get(p, f"Player {p}")) for p in order
+            ),
+        )
+    return TableRow(
+        stage=stage_match.stage_id,
+        round=stage_match.round,
+        group=stage_match.group,
+        slot=stage_match.slot,
+        match=match.pk,
+        status=match.status,
+        status_text=match.get_status_display(),
+        seats=tuple(
+            SeatRow(
+                player=seat.player_id,
+                name=seat.player.display_name,
+                total=seat.total,
+                placement=seat.placement,
+            )
+            for seat in match.seats.all()
+        ),
+    )
+
+
+def stage_tables(
+    stage_ids: Collection[int], *, round_: int | None = None, open_only: bool = False
+) -> dict[int, list[TableRow]]:
+    """The tables of several stages by stage, in round, group and slot order: every table, the
+    tables of one round, or those still to be played or being played (`open_only`). Three
+    queries (stage matches with their matches; seats with players; names of walkovers' players
+    when there are any)."""
+    tables: dict[int, list[TableRow]] = {stage_id: [] for stage_id in stage_ids}
+    if not stage_ids:
+        return tables
+    found = StageMatch.objects.filter(stage_id__in=stage_ids)
+    if round_ is not None:
+        found = found.filter(round=round_)
+    if open_only:
+        found = found.filter(match__status__in=OPEN_STATUSES, walkover=False)
+    stage_matches = list(
+        found.select_related("match")
+        .defer("match__state", "match__rules", "match__score_key")
+        .prefetch_related(
+            Prefetch(
+                "match__seats", queryset=Seat.objects.select_related("player").order_by("order")
+            )
+        )
+        .order_by("stage_id", "round", "group", "slot", "pk")
+    )
+    names = _walkover_names(stage_matches)
+    for stage_match in stage_matches:
+        tables[stage_match.stage_id].append(_row(stage_match, names))
+    return tables
+
+
+def match_table(match_id: int) -> tuple[Match, TableRow] | None:
+    """A match with its event and league, and its table (a casual match's, or its stage's):
+    two queries; None for no such match."""
+    match = (
+        Match.objects.select_related("event__league", "stage_match")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        )
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return None
+    stage_match = getattr(match, "stage_match", None)
+    row = TableRow(
+        stage=stage_match.stage_id if stage_match else 0,
+        round=stage_match.round if stage_match else 0,
+        group=stage_match.group if stage_match else 1,
+        slot=stage_match.slot if stage_match else "",
+        match=match.pk,
+        status=match.status,
+        status_text=match.get_status_display(),
+        seats=tuple(
+            SeatRow(player=seat.player_id, name=seat.player.display_name)
+            for seat in match.seats.all()
+        ),
+    )
+    return match, row
+
+
+def match_statuses(match_ids: Collection[int], *, stage_id: int | None = None) -> dict[int, str]:
+    """The status of each of `match_ids` (of stage `stage_id`, when given): one query."""
+    found = Match.objects.filter(pk__in=match_ids)
+    if stage_id is not None:
+        found = found.filter(stage_match__stage_id=stage_id)
+    return dict(found.values_list("pk", "status"))
+
+
+def score_keys(match_ids: Collection[int]) -> dict[int, str]:
+    """The scoring keys of `match_ids`, for the sheet that prints them: one query."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "score_key"))
+
+
+def event_entrants(event: Event) -> list[EntrantRow]:
+    """Every player entered in a stage of the event and not withdrawn from it, by name, with
+    each stage they are in: one query."""
+    return [
+        EntrantRow(player=player, name=name, stage=stage)
+        for player, name, stage in StageEntry.objects.filter(
+            stage__event=event, withdrawn_at__isnull=True
+        )
+        .order_by("player__display_name", "player_id", "stage__position")
+        .values_list("player_id", "player__display_name", "stage_id")
+    ]
+
+
+def event_matches(event: Event, match_ids: Collection[int]) -> list[TableRow]:
+    """Matches of the event by id (a refusal names them), with their players: two queries."""
+    matches = (
+        Match.objects.filter(event=event, pk__in=match_ids)
+        .only("pk", "status", "event_id")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        )
+        .order_by("pk")
+    )
+    return [
+        TableRow(
+            stage=0,
+            round=0,
+            group=1,
+            slot="",
+            match=match.pk,
+            status=match.status,
+            status_text=match.get_status_display(),
+            seats=tuple(
+                SeatRow(player=seat.player_id, name=seat.player.display_name)
+                for seat in match.seats.all()
+            ),
+        )
+        for match in matches
+    ]

@@ -1,0 +1,637 @@
+"""Running an event from the organizer pages (issue 17, "Event", "Event close/reopen"): events
+created, stages added, changed, deleted and started through the forms with the API's checks
+(the service's sentence shown, nothing saved), each round's tables, closing (refused while a
+match is played, naming it), reopening, withdrawals; 403 for anyone but the league's
+organizers, and query counts that do not grow with the event."""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+import scoring
+from games import services as game_services
+from games.models import Match
+from league.models import Event, EventStatus, League, Player, Stage, StageStatus
+from league.services import stages as stage_services
+from scoring import simulate
+
+pytestmark = pytest.mark.django_db
+
+
+def roster(league: League, count: int, prefix: str = "Player") -> list[Player]:
+    """`count` players on the league's roster, named so that they sort in order."""
+    players = Player.objects.bulk_create(
+        Player(display_name=f"{prefix} {i:02d}", handle=f"{prefix.lower()}-{league.pk}-{i}")
+        for i in range(1, count + 1)
+    )
+    league.players.add(*players)
+    return list(players)
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def as_organizer(organizer: User) -> Client:
+    return signed_in(organizer)
+
+
+def stage_form(
+    name: str,
+    players: Sequence[Player] = (),
+    *,
+    seeds: dict[int, int] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """A POST of the stage form: a round robin of pairs of `players` unless told otherwise."""
+    data: dict[str, Any] = {
+        "name": name,
+        "format": "round_robin",
+        "source_stage": "",
+        "table_size": 2,
+        "advance": 1,
+        "groups": 1,
+        "rounds": "",
+        "tiebreak": "",
+        "seeding": "manual",
+        "participants": [p.pk for p in players],
+        "grand_final_reset": "on",
+        "source_best_rest": 0,
+        **options,
+    }
+    for player, seed in (seeds or {}).items():
+        data[f"seed_{player}"] = seed
+    return data
+
+
+def started(event: Event, players: list[Player], **options: Any) -> Stage:
+    stage = stage_services.stage_create(
+        event_id=event.pk,
+        name=options.pop("name", "Pool"),
+        format=options.pop("format", "round_robin"),
+        player_ids=[p.pk for p in players],
+        **options,
+    )
+    return stage_services.stage_start(stage_id=stage.pk)
+
+
+def _game(match: Match, seed: int) -> list[dict[str, Any]]:
+    game = scoring.new_game(match.game, match.seats.count(), match.rules)
+    return list(simulate.play_game(game, seed=seed))
+
+
+def first_turn(match: Match) -> None:
+    """The match's first turn (of the simulator's game with seed 1)."""
+    game_services.turn_submit(match_id=match.pk, turn=_game(match, 1)[0])
+
+
+def play_out(match: Match, seed: int = 1) -> None:
+    """Play the match to its end: the simulator's game, or the rest of it after
+    `first_turn`."""
+    played = Match.objects.get(pk=match.pk).turns_played
+    turns = _game(match, seed)
+    if not played:
+        game_services.result_submit(match_id=match.pk, turns=turns)
+    for turn in turns[played:] if played else []:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+
+
+# --- Events -----------------------------------------------------------------------------------
+
+
+def test_an_organizer_creates_an_event_on_the_leagues_events_page(as_organizer, yardzee_league):
+    page = as_organizer.get("/organize/leagues/yardzee/events/")
+    assert page.status_code == 200
+    assert "New event" in page.content.decode()
+    created = as_organizer.post(
+        "/organize/leagues/yardzee/events/",
+        {"name": "Week 2", "date": "2026-06-08", "venue": "Back lawn"},
+    )
+    event = Event.objects.get(name="Week 2")
+    assert created.status_code == 302
+    assert created["Location"] == f"/organize/events/{event.pk}/"
+    assert (event.league, event.venue, str(event.date)) == (
+        yardzee_league,
+        "Back lawn",
+        "2026-06-08",
+    )
+    listing = as_organizer.get("/organize/leagues/yardzee/events/").content.decode()
+    assert f'href="/organize/events/{event.pk}/"' in listing
+
+
+def test_an_event_name_the_service_refuses_is_shown_on_the_form_and_nothing_is_saved(
+    as_organizer, yardzee_league
+):
+    page = as_organizer.post(
+        "/organize/leagues/yardzee/events/", {"name": "Week\u202e 2", "date": "2026-06-08"}
+    )
+    assert page.status_code == 400
+    assert "invisible or control characters" in page.content.decode()
+    assert not Event.objects.filter(league=yardzee_league).exists()
+
+
+# --- Stages -----------------------------------------------------------------------------------
+
+
+def test_a_stage_added_through_the_form_seeds_its_players_as_numbered(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 4)
+    numbered = {players[2].pk: 1, players[0].pk: 2}
+    response = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/stages/add/",
+        stage_form("Pool", players, seeds=numbered),
+    )
+    stage = Stage.objects.get(event=yardzee_event)
+    assert response.status_code == 302
+    assert response["Location"] == f"/organize/events/{yardzee_event.pk}/#stage-{stage.pk}"
+    seeded = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
+    # Numbered first, then the others ticked, in the roster's order.
+    assert seeded == [players[2].pk, players[0].pk, players[1].pk, players[3].pk]
+    assert (stage.status, stage.format, stage.table_size) == (StageStatus.DRAFT, "round_robin", 2)
+
+
+def test_one_seed_given_to_two_players_is_refused(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 4)
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/stages/add/",
+        stage_form("Pool", players, seeds={players[0].pk: 1, players[1].pk: 1}),
+    )
+    assert page.status_code == 400
+    assert "Seed 1 is given to two players." in page.content.decode()
+    assert not Stage.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "sentence"),
+    [
+        # The draw: three groups of four players cannot each have two.
+        ({"groups": 3}, "groups"),
+        # The checks of the options: fewer than two players.
+        ({"participants": []}, "A stage needs at least 2 participants."),
+        # The standings: a metric no table knows.
+        ({"tiebreak": "points, luck"}, "Unknown standings metric &#x27;luck&#x27;"),
+    ],
+)
+def test_a_stage_the_service_refuses_shows_its_sentence_and_is_not_saved(
+    as_organizer, yardzee_event, options, sentence
+):
+    players = roster(yardzee_event.league, 4)
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/stages/add/", stage_form("Pool", players, **options)
+    )
+    assert page.status_code == 400
+    assert sentence in page.content.decode()
+    assert not Stage.objects.exists()
+
+
+def test_the_form_shows_the_options_of_the_format_source_and_seeding_chosen(
+    as_organizer: Client, yardzee_event: Event
+):
+    roster(yardzee_event.league, 4)
+    groups = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Groups",
+        format="round_robin",
+        groups=2,
+        player_ids=list(yardzee_event.league.players.values_list("pk", flat=True)),
+    )
+    url = f"/organize/events/{yardzee_event.pk}/stages/add/"
+
+    def fields(**asked: str) -> str:
+        page = as_organizer.get(url, {"refresh": "1", **asked}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200
+        return page.content.decode()
+
+    swiss = fields(format="swiss", seeding="rating")
+    assert 'name="rounds"' in swiss
+    assert 'name="groups"' not in swiss
+    assert 'name="participants"' in swiss
+    assert 'name="seed_' not in swiss
+    single = fields(format="single_elimination", seeding="manual")
+    assert 'name="third_place"' in single
+    assert 'name="advance"' in single
+    assert 'name="seed_' in single
+    double = fields(format="double_elimination")
+    # A box the page did not show starts as its default; one shown and unticked stays so.
+    assert re.search(r'name="grand_final_reset"[^>]*checked', double)
+    unticked = fields(format="double_elimination", shown="name,format,grand_final_reset")
+    assert not re.search(r'name="grand_final_reset"[^>]*checked', unticked)
+    assert 'name="advance" value="1"' in fields(format="single_elimination", shown="groups")
+    assert 'name="grand_final_reset"' in double
+    assert 'name="table_size"' not in double
+    fed = fields(format="single_elimination", source_stage=str(groups.pk))
+    assert 'name="source_per_group"' in fed
+    assert 'name="source_best_rest"' in fed
+    assert 'name="participants"' not in fed
+    assert 'name="seeding"' not in fed
+    # The fields that change the form ask for it again, without the CSRF token.
+    fresh = as_organizer.get(url).content.decode()
+    assert 'hx-get="/organize/events/' in fresh
+    assert 'hx-params="not csrfmiddlewaretoken"' in fresh
+
+
+def test_a_knockout_fed_by_a_group_stage_through_the_form(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 8)
+    as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/stages/add/",
+        stage_form("Groups", players, groups=2),
+    )
+    groups = Stage.objects.get(name="Groups")
+    url = f"/organize/events/{yardzee_event.pk}/stages/add/"
+    knockout = {
+        "name": "Knockout",
+        "format": "single_elimination",
+        "source_stage": groups.pk,
+        "table_size": 2,
+        "advance": 1,
+        "tiebreak": "",
+        "source_top": "",
+        "source_per_group": 2,
+        "source_best_rest": 0,
+    }
+    both = as_organizer.post(url, {**knockout, "source_top": 4})
+    assert both.status_code == 400
+    assert "not both" in both.content.decode()
+    assert as_organizer.post(url, knockout).status_code == 302
+    stage = Stage.objects.get(name="Knockout")
+    assert (stage.source_stage_id, stage.source_per_group, stage.source_top) == (groups.pk, 2, None)
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/").content.decode()
+    assert "takes the top 2 of each group of Groups" in page
+
+
+def test_a_draft_stage_is_changed_and_deleted_and_a_started_one_refuses_both(
+    as_organizer, yardzee_event
+):
+    players = roster(yardzee_event.league, 4)
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+    )
+    edit = f"/organize/stages/{stage.pk}/edit/"
+    form = as_organizer.get(edit).content.decode()
+    assert 'value="Pool"' in form
+    changed = as_organizer.post(edit, stage_form("Pool A", players[:3], format="swiss", rounds=2))
+    assert changed.status_code == 302
+    stage.refresh_from_db()
+    assert (stage.name, stage.format, stage.rounds, stage.entries.count()) == (
+        "Pool A",
+        "swiss",
+        2,
+        3,
+    )
+
+    assert as_organizer.get(f"/organize/stages/{stage.pk}/delete/").status_code == 200
+    assert as_organizer.post(f"/organize/stages/{stage.pk}/delete/").status_code == 302
+    assert not Stage.objects.filter(pk=stage.pk).exists()
+
+    running = started(yardzee_event, players)
+    refused = as_organizer.post(
+        f"/organize/stages/{running.pk}/edit/", stage_form("Renamed", players)
+    )
+    assert refused.status_code == 400
+    assert "has started" in refused.content.decode()
+    gone = as_organizer.post(f"/organize/stages/{running.pk}/delete/", follow=True)
+    assert "cannot be deleted" in gone.content.decode()
+    running.refresh_from_db()
+    assert running.name == "Pool"
+
+
+def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
+    as_organizer, yardzee_event
+):
+    players = roster(yardzee_event.league, 4)
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+    )
+    page = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True)
+    assert "Pool has started" in page.content.decode()
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.RUNNING
+    html = page.content.decode()
+    matches = Match.objects.filter(stage_match__stage=stage)
+    assert matches.count() == 6  # three rounds of two pairs
+    for number in (1, 2, 3):
+        assert f"Round {number}" in html
+        assert f'href="/organize/stages/{stage.pk}/rounds/{number}/sheet/"' in html
+    for match in matches:
+        assert f'href="/matches/{match.pk}/"' in html
+        assert f'href="/matches/{match.pk}/score/"' in html
+    # The tables refresh themselves while played; the page carries no key.
+    assert f'hx-get="/organize/events/{yardzee_event.pk}/tables/"' in html
+    assert not any(match.score_key in html for match in matches)
+    again = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True)
+    assert "has already started" in again.content.decode()
+
+
+def test_the_tables_fragment_stops_refreshing_once_every_table_is_played(
+    as_organizer, yardzee_event
+):
+    players = roster(yardzee_event.league, 2)
+    stage = started(yardzee_event, players)
+    url = f"/organize/events/{yardzee_event.pk}/tables/"
+    assert "hx-trigger" in as_organizer.get(url).content.decode()
+    play_out(Match.objects.get(stage_match__stage=stage))
+    fragment = as_organizer.get(url).content.decode()
+    assert "Finished" in fragment
+    assert "hx-trigger" not in fragment
+
+
+# --- Closing, reopening -----------------------------------------------------------------------
+
+
+def test_closing_is_refused_while_a_match_is_played_and_the_page_names_it(
+    as_organizer, yardzee_event
+):
+    players = roster(yardzee_event.league, 4)
+    stage = started(yardzee_event, players)
+    playing = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    first_turn(playing)
+    url = f"/organize/events/{yardzee_event.pk}/close/"
+    assert as_organizer.get(url).status_code == 200
+    refused = as_organizer.post(url, {"status": "finished"})
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert "finish or void them before closing it" in html
+    assert f'href="/matches/{playing.pk}/"' in html
+    assert f"Match #{playing.pk}" in html
+    yardzee_event.refresh_from_db()
+    assert yardzee_event.status == EventStatus.RUNNING
+
+
+def test_an_event_is_closed_as_cancelled_and_reopened(as_organizer, yardzee_event):
+    closed = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/close/", {"status": "cancelled"}
+    )
+    assert closed.status_code == 302
+    yardzee_event.refresh_from_db()
+    assert yardzee_event.status == EventStatus.CANCELLED
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/").content.decode()
+    assert "Reopen the event" in page
+    assert "Add a stage" not in page
+    # Finished after cancelled goes through a reopen: the service's sentence, on the form.
+    twice = as_organizer.post(f"/organize/events/{yardzee_event.pk}/close/", {"status": "finished"})
+    assert "reopen it before closing it as finished" in twice.content.decode()
+    reopened = as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/", follow=True)
+    assert "is open again (Upcoming)" in reopened.content.decode()
+    yardzee_event.refresh_from_db()
+    assert yardzee_event.status == EventStatus.UPCOMING
+
+
+def test_a_stage_added_to_a_closed_event_is_refused(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 4)
+    as_organizer.post(f"/organize/events/{yardzee_event.pk}/close/", {"status": "finished"})
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/stages/add/", stage_form("Pool", players)
+    )
+    assert page.status_code == 400
+    assert "reopen" in page.content.decode().lower()
+    assert not Stage.objects.exists()
+
+
+# --- Withdrawals ------------------------------------------------------------------------------
+
+
+def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 4)
+    stage = started(yardzee_event, players)
+    leaving = players[0]
+    playing = (
+        Match.objects.filter(stage_match__stage=stage, seats__player=leaving).order_by("pk").first()
+    )
+    first_turn(playing)
+    url = f"/organize/events/{yardzee_event.pk}/withdraw/"
+    form = as_organizer.get(url).content.decode()
+    assert f'<option value="{leaving.pk}">{leaving.display_name}</option>' in form
+    done = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
+    assert done.status_code == 302
+    assert done["Location"] == url
+    page = as_organizer.get(url)
+    html = page.content.decode()
+    assert f"{leaving.display_name} is withdrawn." in html
+    assert "2 tables decided as a walkover." in html
+    assert f"Match #{playing.pk}</a> is being played: finish or void it." in html
+    assert f'<option value="{leaving.pk}">' not in html  # no longer entered
+    # Said once: a reload shows the form alone.
+    assert "What changed" not in as_organizer.get(url).content.decode()
+    again = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
+    assert again.status_code == 400
+    assert "Select a valid choice" in again.content.decode()
+
+
+def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 3)
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+    )
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/withdraw/",
+        {"player": players[1].pk, "stage": stage.pk},
+        follow=True,
+    )
+    assert "taken off its players (it had not started)." in page.content.decode()
+    assert list(stage.entries.values_list("player_id", flat=True).order_by("seed")) == [
+        players[0].pk,
+        players[2].pk,
+    ]
+
+
+def test_a_withdrawal_the_service_refuses_is_shown_on_the_form(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 2)
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+    )
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/withdraw/",
+        {"player": players[0].pk, "stage": stage.pk},
+    )
+    assert page.status_code == 400
+    assert "A stage needs at least 2 participants" in page.content.decode()
+    assert stage.entries.count() == 2
+
+
+# --- Who may -----------------------------------------------------------------------------------
+
+
+def organizer_pages(event: Event) -> dict[str, list[str]]:
+    """Every organizer page of an event, by method."""
+    stage = Stage.objects.filter(event=event).order_by("pk").first()
+    match = Match.objects.filter(event=event).order_by("pk").first()
+    assert stage is not None
+    assert match is not None
+    return {
+        "get": [
+            f"/organize/leagues/{event.league.slug}/events/",
+            f"/organize/events/{event.pk}/",
+            f"/organize/events/{event.pk}/tables/",
+            f"/organize/events/{event.pk}/stages/add/",
+            f"/organize/events/{event.pk}/close/",
+            f"/organize/events/{event.pk}/withdraw/",
+            f"/organize/stages/{stage.pk}/edit/",
+            f"/organize/stages/{stage.pk}/delete/",
+            f"/organize/stages/{stage.pk}/sheet/",
+            f"/organize/stages/{stage.pk}/sheet/live/?tables={match.pk}",
+            f"/organize/stages/{stage.pk}/rounds/1/sheet/",
+            f"/organize/matches/{match.pk}/sheet/",
+            f"/organize/matches/{match.pk}/sheet/live/",
+        ],
+        "post": [
+            f"/organize/leagues/{event.league.slug}/events/",
+            f"/organize/events/{event.pk}/stages/add/",
+            f"/organize/events/{event.pk}/close/",
+            f"/organize/events/{event.pk}/reopen/",
+            f"/organize/events/{event.pk}/withdraw/",
+            f"/organize/stages/{stage.pk}/edit/",
+            f"/organize/stages/{stage.pk}/delete/",
+            f"/organize/stages/{stage.pk}/start/",
+        ],
+    }
+
+
+@pytest.fixture
+def running_event(yardzee_event: Event) -> Event:
+    started(yardzee_event, roster(yardzee_event.league, 4))
+    return yardzee_event
+
+
+def test_every_organizer_page_is_403_for_another_leagues_organizer_and_changes_nothing(
+    other_organizer, player_account, running_event
+):
+    pages = organizer_pages(running_event)
+    for user in (other_organizer, player_account):
+        client = signed_in(user)
+        for url in pages["get"]:
+            assert client.get(url).status_code == 403, (user.username, url)
+        for url in pages["post"]:
+            assert client.post(url, {"status": "cancelled", "name": "X"}).status_code == 403, url
+    running_event.refresh_from_db()
+    assert running_event.status == EventStatus.UPCOMING
+    assert Stage.objects.filter(event=running_event).count() == 1
+
+
+def test_every_organizer_page_sends_the_anonymous_to_sign_in(running_event):
+    pages = organizer_pages(running_event)
+    client = Client()
+    for url in pages["get"]:
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/accounts/login/?next="), url
+    for url in pages["post"]:
+        assert client.post(url).status_code == 302, url
+
+
+def test_staff_may_organize_any_league(staff, running_event):
+    assert signed_in(staff).get(f"/organize/events/{running_event.pk}/").status_code == 200
+
+
+# --- The public pages' links ------------------------------------------------------------------
+
+
+def test_the_public_event_page_links_its_organizers_to_their_pages_and_no_one_else(
+    as_organizer, other_organizer, running_event
+):
+    stage = Stage.objects.get(event=running_event)
+    url = f"/events/{running_event.pk}/"
+    mine = as_organizer.get(url).content.decode()
+    assert f'href="/organize/events/{running_event.pk}/"' in mine
+    assert f'href="/organize/stages/{stage.pk}/sheet/"' in mine
+    keys = list(Match.objects.filter(event=running_event).values_list("score_key", flat=True))
+    for reader in (Client(), signed_in(other_organizer)):
+        page = reader.get(url).content.decode()
+        assert "/organize/events/" not in page
+        assert "/organize/stages/" not in page
+        assert "Round sheet" not in page
+        assert not any(key in page for key in keys)
+    # The refreshing part is the same for everyone: no organizer link in it.
+    assert (
+        "/organize/" not in as_organizer.get(f"/events/{running_event.pk}/live/").content.decode()
+    )
+
+
+def test_the_public_match_page_shows_keep_score_and_round_sheet_to_its_organizers_only(
+    as_organizer, other_organizer, running_event
+):
+    match = Match.objects.filter(event=running_event).order_by("pk").first()
+    mine = as_organizer.get(f"/matches/{match.pk}/").content.decode()
+    assert f'href="/matches/{match.pk}/score/"' in mine
+    assert f'href="/organize/matches/{match.pk}/sheet/"' in mine
+    for reader in (Client(), signed_in(other_organizer)):
+        page = reader.get(f"/matches/{match.pk}/").content.decode()
+        assert "/organize/matches/" not in page
+        assert "/score/" not in page
+        assert match.score_key not in page
+
+
+# --- Queries ----------------------------------------------------------------------------------
+
+
+def _queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(captured)
+
+
+def _event_of(league: League, size: int, name: str) -> Event:
+    """An event with a started round robin of `size` players, a turn played, a withdrawal,
+    and a draft knockout fed by it."""
+    event = Event.objects.create(league=league, name=name, date="2026-06-01")
+    players = roster(league, size, prefix=name)
+    stage = started(event, players)
+    first_turn(Match.objects.filter(stage_match__stage=stage).order_by("pk").first())
+    stage_services.stage_withdraw(stage_id=stage.pk, player_id=players[-1].pk)
+    stage_services.stage_create(
+        event_id=event.pk,
+        name="Final",
+        format="single_elimination",
+        source_stage_id=stage.pk,
+        source_top=2,
+    )
+    return event
+
+
+def test_organizer_page_query_counts_do_not_grow_with_the_event(
+    as_organizer, yardzee_league, django_assert_max_num_queries
+):
+    small = _event_of(yardzee_league, 4, "Small")
+    large = _event_of(yardzee_league, 16, "Large")
+
+    def pages(event: Event) -> list[str]:
+        stage = Stage.objects.get(event=event, name="Pool")
+        final = Stage.objects.get(event=event, name="Final")
+        return [
+            f"/organize/events/{event.pk}/",
+            f"/organize/events/{event.pk}/tables/",
+            f"/organize/events/{event.pk}/withdraw/",
+            f"/organize/events/{event.pk}/close/",
+            f"/organize/events/{event.pk}/stages/add/",
+            f"/organize/stages/{final.pk}/edit/",
+            f"/organize/stages/{stage.pk}/delete/",
+        ]
+
+    for few_url, many_url in zip(pages(small), pages(large), strict=True):
+        few = _queries(as_organizer, few_url)
+        with django_assert_max_num_queries(few):
+            as_organizer.get(many_url)
+        assert few <= 14, (few_url, few)
+    # The league's events page: one event or two.
+    few = _queries(as_organizer, "/organize/leagues/yardzee/events/")
+    assert few <= 8
