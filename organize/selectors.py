@@ -25,11 +25,12 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A table of a stage: its round (and group, or bracket slot), its match (None when the
-    slot was decided without play), the match's status, and its players in seat order."""
+    """A table: its stage and round (and group, or bracket slot; None for a casual match), its
+    match (None when the slot was decided without play), the match's status, and its players
+    in seat order."""
 
-    stage: int
-    round: int
+    stage: int | None
+    round: int | None
     group: int
     slot: str
     match: int | None
@@ -95,11 +96,16 @@ def _row(stage_match: StageMatch, names: dict[int, str]) -> TableRow:
                 SeatRow(player=p, name=seated.get(p) or names.get(p, f"Player {p}")) for p in order
             ),
         )
+    return _played_row(match, stage_match)
+
+
+def _played_row(match: Match, stage_match: StageMatch | None) -> TableRow:
+    """A table with its match (seats and players prefetched in seat order)."""
     return TableRow(
-        stage=stage_match.stage_id,
-        round=stage_match.round,
-        group=stage_match.group,
-        slot=stage_match.slot,
+        stage=stage_match.stage_id if stage_match else None,
+        round=stage_match.round if stage_match else None,
+        group=stage_match.group if stage_match else 1,
+        slot=stage_match.slot if stage_match else "",
         match=match.pk,
         status=match.status,
         status_text=match.get_status_display(),
@@ -159,21 +165,7 @@ def match_table(match_id: int) -> tuple[Match, TableRow] | None:
     )
     if match is None:
         return None
-    stage_match = getattr(match, "stage_match", None)
-    row = TableRow(
-        stage=stage_match.stage_id if stage_match else 0,
-        round=stage_match.round if stage_match else 0,
-        group=stage_match.group if stage_match else 1,
-        slot=stage_match.slot if stage_match else "",
-        match=match.pk,
-        status=match.status,
-        status_text=match.get_status_display(),
-        seats=tuple(
-            SeatRow(player=seat.player_id, name=seat.player.display_name)
-            for seat in match.seats.all()
-        ),
-    )
-    return match, row
+    return match, _played_row(match, getattr(match, "stage_match", None))
 
 
 def match_statuses(match_ids: Collection[int], *, stage_id: int | None = None) -> dict[int, str]:
@@ -212,19 +204,4 @@ def event_matches(event: Event, match_ids: Collection[int]) -> list[TableRow]:
         )
         .order_by("pk")
     )
-    return [
-        TableRow(
-            stage=0,
-            round=0,
-            group=1,
-            slot="",
-            match=match.pk,
-            status=match.status,
-            status_text=match.get_status_display(),
-            seats=tuple(
-                SeatRow(player=seat.player_id, name=seat.player.display_name)
-                for seat in match.seats.all()
-            ),
-        )
-        for match in matches
-    ]
+    return [_played_row(match, None) for match in matches]

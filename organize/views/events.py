@@ -122,7 +122,7 @@ def rounds_view(stage: Stage, tables: list[TableRow]) -> list[dict[str, Any]]:
     them, with the round's sheet."""
     rounds: dict[int, list[TableRow]] = {}
     for table in tables:
-        rounds.setdefault(table.round, []).append(table)
+        rounds.setdefault(table.round or 0, []).append(table)
     grouped = stage.groups > 1
     return [
         {

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET
 
 from games import score_keys
 from games.models import MatchStatus
-from league.models import Stage, StageStatus
+from league.models import Event, Stage, StageStatus
 from organize import selectors
 from organize.permissions import require_match
 from organize.selectors import OPEN_STATUSES, TableRow
@@ -90,7 +90,7 @@ def _render(
     request: HttpRequest,
     *,
     stage: Stage | None,
-    event: Any,
+    event: Event | None,
     title: str,
     tables: list[tuple[str, TableRow]],
     live_url: str,
@@ -160,11 +160,11 @@ def stage_sheet(request: HttpRequest, stage_id: int) -> HttpResponseBase:
     stage = organized_stage(request, stage_id)
     rows = selectors.stage_tables([stage.pk], open_only=True)[stage.pk]
     if rows and not stage.is_elimination:
-        return redirect("organize:round_sheet", stage.pk, min(row.round for row in rows))
+        return redirect("organize:round_sheet", stage.pk, min(row.round or 1 for row in rows))
     if not rows and stage.status != StageStatus.DRAFT and not stage.is_elimination:
         last = selectors.stage_tables([stage.pk])[stage.pk]
         if last:
-            return redirect("organize:round_sheet", stage.pk, max(row.round for row in last))
+            return redirect("organize:round_sheet", stage.pk, max(row.round or 1 for row in last))
     return _render(
         request,
         stage=stage,
@@ -186,7 +186,7 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponseBase:
         raise Http404("No such match.")
     match, row = found
     require_match(request.user, match)
-    if row.stage:
+    if row.stage is not None:
         url = reverse("organize:round_sheet", args=[row.stage, row.round])
         return redirect(f"{url}#table-{match.pk}")
     return _render(
