@@ -100,7 +100,8 @@ class TurnAdmin(admin.ModelAdmin[Turn]):
 
 @admin.register(TurnUndo)
 class TurnUndoAdmin(admin.ModelAdmin[TurnUndo]):
-    list_display = ["match", "sequence", "player", "points", "undone_by", "undone_at"]
+    list_display = ["match", "sequence", "player", "points", "undone_by", "taken_back", "undone_at"]
+    list_filter = ["taken_back"]
     list_select_related = ["match", "player", "undone_by"]
     readonly_fields = [f.name for f in TurnUndo._meta.fields]
 
