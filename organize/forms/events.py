@@ -18,9 +18,6 @@ from league.services.stages import MAX_ENTRANTS
 from organize.selectors import EntrantRow, StageRow
 from scoring.errors import DomainError
 
-# The API's names of the fields a domain error may name, as this page's fields are called.
-_FIELD_NAMES = {"source_stage": "source_stage", "participants": "participants", "players": None}
-
 
 class ServiceForm(forms.Form):
     def set_choices(self, name: str, choices: Sequence[tuple[Any, str]]) -> None:
@@ -31,8 +28,8 @@ class ServiceForm(forms.Form):
     def refuse(self, error: DomainError) -> None:
         """Show a service's refusal: on the field it names (`details.field`), else above."""
         field = error.details.get("field")
-        name = _FIELD_NAMES.get(field, field) if isinstance(field, str) else None
-        self.add_error(name if name in self.fields else None, error.message)
+        named = isinstance(field, str) and field in self.fields
+        self.add_error(field if named else None, error.message)
 
 
 class EventForm(ServiceForm):

@@ -627,6 +627,10 @@ def test_organizer_page_query_counts_do_not_grow_with_the_event(
             f"/organize/stages/{stage.pk}/delete/",
         ]
 
+    # The session and its user; the event with its league; whether the user organizes it; its
+    # stages with their entrants; their stage matches with their matches; the seats with their
+    # players.
+    assert _queries(as_organizer, f"/organize/events/{small.pk}/") == 7
     for few_url, many_url in zip(pages(small), pages(large), strict=True):
         few = _queries(as_organizer, few_url)
         with django_assert_max_num_queries(few):
