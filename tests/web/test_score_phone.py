@@ -152,8 +152,10 @@ def test_keeping_score_on_a_phone(
     expect(page.locator("#change-die")).to_have_attribute("aria-pressed", "true")
     page.click('#tray .slot[data-index="4"]')
     assert _tray(page) == ["2", "2", "3", "3", "·"]
+    expect(page.locator("#score-message")).to_have_text("Die 5 cleared: enter the right one.")
     _enter(page, [3])
     assert _tray(page) == ["2", "2", "3", "3", "3"]
+    expect(page.locator("#score-message")).to_have_text("")
     expect(page.locator("#change-die")).to_have_attribute("aria-pressed", "false")
     expect(page.locator('button.box[data-box="full_house"] [data-points]')).to_have_text("25")
     # The box asks first; "Back" saves nothing.

@@ -1,5 +1,5 @@
 // The page's one status line (#score-message, aria-live): what happened, and whether it is an
-// error the next entry clears.
+// error or a hint ("Tap the die to change.") that the next entry clears.
 
 export function createMessage(element) {
   function say(text, kind) {
@@ -11,7 +11,10 @@ export function createMessage(element) {
   }
 
   function showsError() {
-    return Boolean(element) && element.classList.contains("error");
+    return (
+      Boolean(element) &&
+      (element.classList.contains("error") || element.classList.contains("hint"))
+    );
   }
 
   return { say, showsError };

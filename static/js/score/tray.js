@@ -136,8 +136,8 @@ export function wireTray({
       tray.dice[i] = null;
       tray.marked[i] = false;
       tray.editing = false;
-      say("Die " + (i + 1) + " cleared: enter the right one.");
       changed(false);
+      say("Die " + (i + 1) + " cleared: enter the right one.", "hint");
       return;
     }
     if (!isComplete(tray)) {
@@ -176,7 +176,7 @@ export function wireTray({
       return;
     }
     tray.editing = !tray.editing;
-    say(tray.editing ? "Tap the die to change." : "");
+    say(tray.editing ? "Tap the die to change." : "", "hint");
     redraw();
   });
 }
