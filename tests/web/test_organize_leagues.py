@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
 from league.models import League
@@ -86,4 +87,32 @@ def test_an_organizer_creates_a_league_and_imports_its_players_on_a_phone(live_s
         expect(roster.locator("tbody tr")).to_have_count(3)
         expect(roster).to_contain_text("@bo")
         _axe_clean(page, "players-roster")
+        browser.close()
+
+
+def test_the_tiebreak_preview_follows_each_choice_as_it_is_made(live_server, organizer):
+    league = League.objects.create(name="Lawn Dice", slug="lawn-dice", game="yardkle")
+    league.organizers.add(organizer)
+    client = Client()
+    client.force_login(organizer)
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        page = browser.new_page(viewport=PHONE)
+        page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        page.goto(f"{live_server.url}/organize/leagues/lawn-dice/")
+        preview = page.locator("#tiebreak-preview")
+        page.get_by_label("2nd").select_option("yardkles")
+        expect(preview).to_contain_text("Turns that ended in a Yardkle")  # swapped in by htmx
+        page.get_by_label("3rd").select_option("yardkles")
+        expect(preview).to_contain_text("appears twice")
+        _axe_clean(page, "league-settings-preview")
+        assert League.objects.get(pk=league.pk).tiebreak[1] != "yardkles"  # nothing saved
         browser.close()
