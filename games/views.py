@@ -157,10 +157,14 @@ def _replaced_view(old: TurnCorrection, game: str) -> dict[str, Any]:
 KEY_COOKIE_SECONDS = 2 * 24 * 60 * 60
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    """The scorekeeping page holds a key: kept out of caches and out of every Referer."""
+def _private(response: HttpResponse, *, key_in_url: bool = True) -> HttpResponse:
+    """The scorekeeping page holds a key: kept out of caches and out of every Referer. An
+    answer to an address holding the key (`?key=`) sends no Referer at all; the page at its
+    clean address sends one only to this site (`same-origin`: its address holds no key), so
+    that its forms' `Origin` passes the CSRF check (with `no-referrer` Chromium sends
+    `Origin: null` and Sign out was refused)."""
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "no-referrer" if key_in_url else "same-origin"
     return response
 
 
@@ -186,7 +190,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     cookie_key = request.COOKIES.get(score_keys.cookie_name(match.pk))
     by_key = match.opens_with(cookie_key)
     if not (organizer or by_key):
-        return _private(_key_refused(request, match, status=403))
+        return _private(_key_refused(request, match, status=403), key_in_url=False)
     context = match_context(match_id)
     link = request.build_absolute_uri(clean_url + "?" + urlencode({"key": match.score_key}))
     current = context["to_play"]
@@ -203,7 +207,7 @@ def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
         }
     )
     context.update(_keeping_score(match, context))
-    return _private(render(request, "games/score.html", context))
+    return _private(render(request, "games/score.html", context), key_in_url=False)
 
 
 def _key_remembered(match: Match) -> HttpResponse:
