@@ -101,8 +101,6 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
                 raise serializers.ValidationError(
                     {"slug": "Give the league a slug: its name has no letters to make one from."}
                 )
-        if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
-            raise serializers.ValidationError({"game": "A league's game cannot change."})
         slug = attrs.get("slug")
         others = League.objects.all()
         if self.instance is not None:
