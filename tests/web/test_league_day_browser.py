@@ -60,22 +60,6 @@ def _check(page: Any, name: str, problems: list[str], width: str) -> None:
     _axe(page, f"{name} ({width})", problems)
 
 
-def _known_control_message_bug(problems: list[str], name: str) -> None:
-    """Take out of `problems` the two violations of a known bug, and only those.
-
-    Bug: templates/organize/matches/_control.html shows its messages as
-    `<ul class="messages" role="status">`: a list given the role "status" (aria-allowed-role),
-    whose items are then in no list (listitem). Seen on the match page just after a void
-    (or an undo) confirmed from the match control, when "Match #N was voided." is shown there.
-    organize/base.html does it right: `<div role="status"><ul class="messages">`."""
-    known = (
-        f"{name}: aria-allowed-role ARIA role should be appropriate for the element x1: "
-        "['.messages']",
-        f"{name}: listitem <li> elements must be contained in a <ul> or <ol> x1: ['.message']",
-    )
-    problems[:] = [problem for problem in problems if problem not in known]
-
-
 def _context(browser: Any, viewport: dict[str, int], violations: list[str], who: str) -> Any:
     context = browser.new_context(viewport=viewport)
     context.expose_binding(
@@ -296,7 +280,6 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         expect(page.locator("#control-unvoid")).to_be_visible()
         assert Match.objects.get(pk=match_id).status == MatchStatus.VOID
         _check(page, "match, voided", problems, "1280")
-        _known_control_message_bug(problems, "match, voided (1280)")  # see its docstring
 
         # Closed as finished this time.
         page.goto(event_url)
