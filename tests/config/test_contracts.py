@@ -81,6 +81,7 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
         "league/services": "import league.pages\n",
         "api": "import league\n",
         "organize": "import league\n",
+        "analysis": "",
     }.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(source)
