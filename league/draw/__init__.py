@@ -35,6 +35,8 @@ from league.draw.model import (
     Source,
     SourceKind,
     Table,
+    slot_states_from_json,
+    slot_states_to_json,
 )
 from league.draw.round_robin import group_round_robin, round_robin
 from league.draw.seeding import (
@@ -79,6 +81,8 @@ __all__ = [
     "rating_seeding",
     "round_robin",
     "single_elimination",
+    "slot_states_from_json",
+    "slot_states_to_json",
     "snake_groups",
     "swiss_round",
     "swiss_rounds",

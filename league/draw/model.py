@@ -187,6 +187,29 @@ class SlotState:
         """Whether the slot needs nothing more: played, a bye, or a reset not needed."""
         return self.status in ("played", "bye", "skipped")
 
+    def to_json(self) -> dict[str, Any]:
+        """The slot's state as stored with its stage (`slot_states_to_json`)."""
+        return {"status": self.status, "seats": list(self.seats), "order": list(self.order)}
+
+
+def slot_states_to_json(state: "BracketState") -> dict[str, Any]:
+    """Every slot's state, by key: what a stage stores beside its bracket each time the bracket
+    advances, so that pages draw it without advancing it again."""
+    return {key: slot.to_json() for key, slot in state.slots.items()}
+
+
+def slot_states_from_json(data: Mapping[str, Any]) -> dict[str, SlotState]:
+    """The slot states `slot_states_to_json` stored."""
+    return {
+        key: SlotState(
+            key=key,
+            status=value["status"],
+            seats=tuple(value["seats"]),
+            order=tuple(value["order"]),
+        )
+        for key, value in data.items()
+    }
+
 
 @dataclass(frozen=True, slots=True)
 class BracketState:

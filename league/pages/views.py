@@ -7,7 +7,7 @@ renders only them, which the page fetches to refresh itself (static/js/live.js).
 costs a fixed number of queries, whatever the size of the league (tests/web)."""
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from django.http import HttpRequest, HttpResponse
@@ -552,9 +552,17 @@ def _source_text(source: dict[str, Any]) -> str:
     return f"{rank}{suffix} of {source.get('slot')}"
 
 
-def _bracket_state(stage: Stage, slots: list[dict[str, Any]]) -> draw.BracketState | None:
-    """Where the bracket stands, from the stored finishing orders (as the stage service
-    advances it): it seats players that a bye sent on before their next match exists."""
+def _bracket_state(stage: Stage, slots: list[dict[str, Any]]) -> Mapping[str, draw.SlotState]:
+    """Where each slot of the bracket stands, as the stage service stored it when it last
+    advanced the bracket (players that a bye sent on before their next match exists
+    included). A bracket stored before the service kept slot states is advanced here from
+    its finishing orders, as the service would."""
+    stored = (stage.bracket or {}).get("state")
+    if isinstance(stored, dict):
+        try:
+            return draw.slot_states_from_json(stored)
+        except (KeyError, TypeError):  # edited by hand: advance it from the orders below
+            pass
     results = {
         slot["key"]: draw.SlotResult(
             placements={p: place for place, p in enumerate(slot["play"]["order"], start=1)}
@@ -563,9 +571,9 @@ def _bracket_state(stage: Stage, slots: list[dict[str, Any]]) -> draw.BracketSta
         if slot["play"] is not None and slot["play"]["order"] is not None
     }
     try:
-        return draw.advance_bracket(draw.Bracket.from_json(stage.bracket or {}), results)
+        return draw.advance_bracket(draw.Bracket.from_json(stage.bracket or {}), results).slots
     except (draw.DrawError, KeyError, TypeError):  # a bracket edited by hand: draw what is stored
-        return None
+        return {}
 
 
 def bracket_boxes(
@@ -578,7 +586,7 @@ def bracket_boxes(
     for slot in slots:
         play = slot["play"]
         match = play["match"] if play else None
-        slot_state = state.slots.get(slot["key"]) if state else None
+        slot_state = state.get(slot["key"])
         scores = {seat["player"]: seat["total"] for seat in match["seats"]} if match else {}
         notes = _forfeit_notes(play)
         if play is not None and play["order"] is not None:

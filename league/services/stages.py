@@ -597,6 +597,7 @@ def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[
         if sm.order is not None
     }
     state = draw.advance_bracket(bracket, results)
+    _store_slot_states(stage, state)
     withdrawn = withdrawn_players(stage)
     walkovers = False
     for key in state.ready:
@@ -611,6 +612,15 @@ def _advance_bracket(stage: Stage, stage_matches: list[StageMatch], seeds: dict[
         _advance(stage)  # a slot decided without play may make later ones ready
     elif state.finished:
         _finish(stage, [list(tier) for tier in state.ranking])
+
+
+def _store_slot_states(stage: Stage, state: draw.BracketState) -> None:
+    """Keep where every slot stands beside the bracket (`bracket["state"]`), so that pages
+    draw it as the stage advanced it, never advancing it again themselves."""
+    stored = draw.slot_states_to_json(state)
+    if (stage.bracket or {}).get("state") != stored:
+        stage.bracket = {**(stage.bracket or {}), "state": stored}
+        stage.save(update_fields=["bracket"])
 
 
 def _seat_without(
@@ -1049,9 +1059,15 @@ def stage_result_withdrawn(*, match_id: int, reseed: bool = False) -> None:
     stage_match = StageMatch.objects.filter(match_id=match_id).first()
     if stage_match is None:
         return
-    stage = Stage.objects.select_for_update().get(pk=stage_match.stage_id)
+    stage = (
+        Stage.objects.select_for_update()
+        .select_related("event__league")
+        .get(pk=stage_match.stage_id)
+    )
     stage_match.stage = stage
     _withdraw_result(stage, stage_match, reseed=reseed)
+    if stage.status == StageStatus.RUNNING:
+        _advance(stage)  # a bracket's stored slot states follow the emptied slots
 
 
 def _withdraw_result(stage: Stage, stage_match: StageMatch, *, reseed: bool = False) -> None:
