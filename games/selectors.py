@@ -9,8 +9,6 @@ from games.errors import MatchClosed
 from games.models import Match, Seat, Turn, TurnCorrection
 from scoring import RuleViolation
 from scoring.game import Game
-from scoring.yardkle import YardkleGame, set_aside_options
-from scoring.yardzee import YardzeeGame
 
 _Turns = TypeVar("_Turns", bound=Sequence[Turn])
 
@@ -64,24 +62,7 @@ def match_board(match: Match, seats: list[Seat], game: Game | None = None) -> di
         "current_seat": current,
         "is_over": game.is_over,
     }
-    if isinstance(game, YardzeeGame):
-        board["scorecards"] = [
-            {"seat": seat.order, "player": seat.player_id, **game.scorecard(seat.order).to_json()}
-            for seat in seats
-        ]
-    elif isinstance(game, YardkleGame):
-        by = game.final_round_by
-        board["final_round"] = game.final_round
-        board["final_round_by"] = seats[by].player_id if by is not None else None
-        board["scores"] = [
-            {
-                "seat": seat.order,
-                "player": seat.player_id,
-                "total": game.total(seat.order),
-                "on_board": game.on_board(seat.order),
-            }
-            for seat in seats
-        ]
+    board.update(game.board([seat.player_id for seat in seats]))
     return board
 
 
@@ -99,30 +80,4 @@ def turn_preview(match: Match, partial: object) -> dict[str, Any]:
         )
     if not isinstance(partial, dict):
         raise RuleViolation("wrong_type", "A preview request is a JSON object.")
-    game = match.scoring_game()
-    if isinstance(game, YardzeeGame):
-        if "dice" not in partial:
-            raise RuleViolation("missing_key", "Send the five dice showing as `dice`.")
-        return {
-            "game": "yardzee",
-            "options": game.box_options(partial["dice"]),
-            "yardzee_bonus": game.yardzee_bonus_for(partial["dice"]),
-        }
-    assert isinstance(game, YardkleGame)  # noqa: S101 - the two games of GameName
-    state = game.turn_state(partial.get("throws", []))
-    preview: dict[str, Any] = {
-        "game": "yardkle",
-        "turn_total": state.turn_total,
-        "dice_to_throw": state.dice_to_throw,
-        "hot_dice": state.hot_dice,
-        "yardkle": state.yardkle,
-        "can_bank": state.can_bank,
-        "on_board": game.on_board(game.current_player or 0),
-    }
-    if "dice" in partial:
-        options = set_aside_options(partial["dice"])
-        preview["has_points"] = bool(options)
-        preview["set_aside_options"] = [
-            {"dice": list(dice), "points": points} for dice, points in options.items()
-        ]
-    return preview
+    return match.scoring_game().preview(partial)

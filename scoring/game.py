@@ -56,6 +56,15 @@ class Game(Protocol):
 
     def placements(self) -> list[int]: ...
 
+    def board(self, players: Sequence[int]) -> JsonObject:
+        """The game's own part of a match's board (scorecards, scores), each seat naming the
+        id `players[seat]`."""
+        ...
+
+    def preview(self, partial: object) -> JsonObject:
+        """What the rules make of a turn still being entered (RuleViolation if invalid)."""
+        ...
+
     def to_json(self) -> JsonObject: ...
 
     @classmethod

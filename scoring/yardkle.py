@@ -5,6 +5,7 @@ game", "End" and "Ruleset options". A turn is the JSON of DESIGN.md ("Turn JSON"
 `{"throws": [{"dice": [...], "set_aside": [...]}, ...], "end": "bank"}`.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement, permutations
@@ -322,6 +323,49 @@ class YardkleGame:
         """1-based place per seat by score; equal scores share the better place (RULES.md,
         "End"). Final once `is_over`; before that, the standing so far."""
         return placements(self._scores)
+
+    def board(self, players: Sequence[int]) -> JsonObject:
+        """Every seat's score and whether they are on the board, and the final round, for a
+        page or an API answer; each seat names the id `players[seat]` the caller gives it."""
+        by = self._final_round_by
+        return {
+            "final_round": self.final_round,
+            "final_round_by": players[by] if by is not None else None,
+            "scores": [
+                {
+                    "seat": seat,
+                    "player": players[seat],
+                    "total": self.total(seat),
+                    "on_board": self.on_board(seat),
+                }
+                for seat in range(self._players)
+            ],
+        }
+
+    def preview(self, partial: object) -> JsonObject:
+        """What the rules make of a turn still being entered, without playing it: for
+        `{"throws": [...], "dice": [current throw]}`, the turn so far (total, dice to throw, hot
+        dice, Yardkle, whether banking is allowed) and, for `dice`, every legal set-aside with
+        its points."""
+        if not isinstance(partial, dict):
+            raise RuleViolation("wrong_type", "A preview request is a JSON object.")
+        state = self.turn_state(partial.get("throws", []))
+        preview: JsonObject = {
+            "game": self.name,
+            "turn_total": state.turn_total,
+            "dice_to_throw": state.dice_to_throw,
+            "hot_dice": state.hot_dice,
+            "yardkle": state.yardkle,
+            "can_bank": state.can_bank,
+            "on_board": self.on_board(self.current_player or 0),
+        }
+        if "dice" in partial:
+            options = set_aside_options(partial["dice"])
+            preview["has_points"] = bool(options)
+            preview["set_aside_options"] = [
+                {"dice": list(dice), "points": points} for dice, points in options.items()
+            ]
+        return preview
 
     def turn_state(self, throws: object) -> TurnState:
         """Check the current player's throws so far and say where the turn stands, e.g.

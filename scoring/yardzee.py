@@ -445,6 +445,30 @@ class YardzeeGame:
         showing = read_dice(dice, "dice", DICE)
         return _bonus(self._boxes[self._turns_played % self._players], showing)
 
+    def board(self, players: Sequence[int]) -> JsonObject:
+        """Every seat's scorecard for a page or an API answer, each naming its seat and the
+        id `players[seat]` the caller gives it (the rulebook knows seats, not players)."""
+        return {
+            "scorecards": [
+                {"seat": seat, "player": players[seat], **self.scorecard(seat).to_json()}
+                for seat in range(self._players)
+            ]
+        }
+
+    def preview(self, partial: object) -> JsonObject:
+        """What the rules make of a turn still being entered, without playing it: for
+        `{"dice": [5 dice]}`, every open box of the current player with the points it would
+        score (None where the joker rule forbids it) and the Yardzee bonus."""
+        if not isinstance(partial, dict):
+            raise RuleViolation("wrong_type", "A preview request is a JSON object.")
+        if "dice" not in partial:
+            raise RuleViolation("missing_key", "Send the five dice showing as `dice`.")
+        return {
+            "game": self.name,
+            "options": self.box_options(partial["dice"]),
+            "yardzee_bonus": self.yardzee_bonus_for(partial["dice"]),
+        }
+
     def scorecard(self, seat: int) -> Scorecard:
         """A player's scorecard: boxes, upper total and bonus, lower total, Yardzee bonuses,
         grand total (RULES.md, "Grand total")."""
