@@ -11,7 +11,6 @@ from games import services as game_services
 from games.models import Match
 from league import draw
 from league.models import Stage, StageMatch
-from league.pages import views as page_views
 from league.services import stages
 from scoring import simulate
 
@@ -83,7 +82,7 @@ def test_the_event_page_draws_the_stored_states_without_advancing_the_bracket(
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the page advanced the bracket")
 
-    monkeypatch.setattr(page_views.draw, "advance_bracket", refuse)
+    monkeypatch.setattr(draw, "advance_bracket", refuse)  # the module the page would call
     page = client.get(f"/events/{league_event.pk}/")
     assert page.status_code == 200
     assert "svg" in page.content.decode()
