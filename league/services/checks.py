@@ -27,8 +27,6 @@ from league.services.standings_refresh import compute_rows
 
 logger = logging.getLogger(__name__)
 
-logger = logging.getLogger(__name__)
-
 # --- Checking the stored tables and ratings (`recompute_standings --check`, ...) ---------------
 
 
@@ -206,12 +204,6 @@ def _table_differences(table: StandingsTable) -> list[str]:
     return problems
 
 
-def standings_differences(scopes: Iterable[ScopeKey]) -> list[str]:
-    """Every real difference of the stored tables of `scopes` from a count from scratch, a
-    table still marked stale included (`standings_check` without waiting)."""
-    return list(standings_check(scopes).differences)
-
-
 def ratings_check(
     league_ids: Iterable[int], *, wait: float = 0.0, tolerance: float = 1e-9
 ) -> CheckReport:
@@ -289,9 +281,3 @@ def _leaderboard_differences(league_id: int, tolerance: float) -> list[str]:
                 f"from scratch {counts[player]}"
             )
     return problems
-
-
-def ratings_differences(league_id: int, *, tolerance: float = 1e-9) -> list[str]:
-    """Every real difference of a league's stored leaderboard from rating its matches from
-    scratch, ratings still marked stale included (`ratings_check` without waiting)."""
-    return list(ratings_check([league_id], tolerance=tolerance).differences)

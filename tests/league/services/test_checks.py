@@ -105,16 +105,16 @@ def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_even
         (StandingsScope.EVENT, league_event.pk),
         (StandingsScope.LEAGUE, league_event.league_id),
     ]
-    assert checks.standings_differences(scopes) == []
-    assert checks.ratings_differences(league_event.league_id) == []
+    assert list(checks.standings_check(scopes).differences) == []
+    assert list(checks.ratings_check([league_event.league_id]).differences) == []
     table = stored_table(StandingsScope.EVENT, league_event.pk)
     table.rows[0]["wins"] += 1
     table.save()
     PlayerRating.objects.filter(player_id=field[0]).update(mu=1.0)
-    assert checks.standings_differences(scopes) == [
+    assert list(checks.standings_check(scopes).differences) == [
         f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
     ]
-    problems = checks.ratings_differences(league_event.league_id)
+    problems = list(checks.ratings_check([league_event.league_id]).differences)
     assert len(problems) == 1
     assert f"player {field[0]} is rated 1.000000" in problems[0]
 

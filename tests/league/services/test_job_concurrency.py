@@ -131,7 +131,7 @@ def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a
     assert errors == []
     assert results[0] in (True, False)
     assert not RatingsState.objects.get(league_id=league_id).pending
-    assert checks.ratings_differences(league_id) == []
+    assert list(checks.ratings_check([league_id]).differences) == []
 
 
 def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_count(
@@ -151,7 +151,7 @@ def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_c
         )
     assert errors == []
     assert results == [True, True]  # both computed; the conditional write kept one
-    assert checks.standings_differences([(StandingsScope.EVENT, event.pk)]) == []
+    assert list(checks.standings_check([(StandingsScope.EVENT, event.pk)]).differences) == []
 
 
 def _backend_pid() -> int:

@@ -298,4 +298,4 @@ def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_und
                         standings_refresh.standings_refresh(table_id=table.pk)
     standings_refresh.standings_sweep()
     kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
-    assert checks.standings_differences(kept) == []
+    assert list(checks.standings_check(kept).differences) == []
