@@ -7,37 +7,26 @@ withdrew it (`analysis_discard`); the next finish enqueues the job again."""
 
 import logging
 import time
-from functools import partial
 
-from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
 from analysis.models import MatchAnalysis, PlayerAccuracy
 from analysis.strategies import yardzee_strategy
+from games import jobs
 from games.models import GameName, Match, MatchStatus
 from scoring.analysis import analyse_game
 
 logger = logging.getLogger(__name__)
 
 ANALYSE = "analysis.analyse_match"
-# A job waits this long after the finish, so a finish undone at once is never analysed.
-COALESCE_SECONDS = 1.0
 
 
 def analysis_enqueue(match_id: int) -> None:
-    """Send the analysis job for a match once the current transaction commits. A broker that
-    cannot be reached is logged, never raised: beat's sweep (`unanalysed`) catches up."""
-    transaction.on_commit(partial(_send, match_id), robust=True)
-
-
-def _send(match_id: int) -> None:
-    try:
-        current_app.tasks[ANALYSE].apply_async(args=(match_id,), countdown=COALESCE_SECONDS)
-    except Exception:
-        logger.warning(
-            "Could not enqueue the analysis of match %s; the sweep will.", match_id, exc_info=True
-        )
+    """Send the analysis job for a match once the current transaction commits (a second
+    later, so a finish undone at once is never analysed); a broker that cannot be reached is
+    logged, and beat's sweep (`unanalysed`) catches up."""
+    jobs.enqueue_on_commit(ANALYSE, match_id)
 
 
 def analysis_discard(*, match_id: int) -> None:
@@ -125,5 +114,5 @@ def analysis_sweep() -> int:
     worker that died mid-job). Returns how many were enqueued."""
     ids = list(unanalysed(SWEEP_BATCH).values_list("pk", flat=True))
     for match_id in ids:
-        _send(match_id)
+        jobs.send(ANALYSE, (match_id,))
     return len(ids)

@@ -16,6 +16,7 @@ import scoring
 from analysis import services
 from analysis.models import MatchAnalysis
 from config.celery import app as celery_app
+from games import jobs
 from games import services as game_services
 from games.models import Match
 from scoring import simulate
@@ -101,7 +102,7 @@ def test_the_job_is_idempotent_and_skips_a_match_not_finished(tables, players):
 def test_the_sweep_and_the_command_catch_up_on_a_missed_match(tables, players, monkeypatch):
     match = _seat("yardzee", players[:2])
     sent: list[int] = []
-    monkeypatch.setattr(services, "_send", sent.append)  # the broker was down
+    monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))  # broker down
     _finish(match)
     assert list(services.unanalysed().values_list("pk", flat=True)) == [match.pk]
     assert services.analysis_sweep() == 1

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import scoring
+from games import jobs
 from games import services as game_services
 from games.models import Match
 from league import rating
@@ -20,7 +21,7 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
-from league.services import jobs, standings_refresh
+from league.services import standings_refresh
 from scoring import simulate
 
 
@@ -54,12 +55,12 @@ def seat(event: Event, players: list[int]) -> int:
 def no_tasks() -> Iterator[None]:
     """Enqueueing does nothing while open: the marks are made, no job runs (like a queue whose
     worker has not picked anything up yet)."""
-    send = jobs._send
-    jobs._send = lambda task, args: None
+    send = jobs.send
+    jobs.send = lambda task, args: None
     try:
         yield
     finally:
-        jobs._send = send
+        jobs.send = send
 
 
 def stored_table(kind: str, scope_id: int) -> StandingsTable:
