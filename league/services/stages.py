@@ -819,7 +819,7 @@ def stage_match_voided(
         match=match,
         outcome=outcome,
         forfeits=forfeits,
-        voided_by=voided_by if getattr(voided_by, "pk", None) else None,
+        voided_by=voided_by,  # a User or None: games.services.match_void sends no other
     )
     if outcome == VoidOutcome.NO_RESULT:
         stage_match.order = []
