@@ -15,6 +15,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 import scoring
+from games import jobs
 from games import services as game_services
 from league import rating, standings
 from league.models import (
@@ -25,7 +26,7 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
-from league.services import checks, jobs, ratings, standings_marks, standings_refresh
+from league.services import checks, ratings, standings_marks, standings_refresh
 from scoring import simulate
 
 pytestmark = [
@@ -49,7 +50,7 @@ def event(db: None) -> Event:
 @pytest.fixture
 def no_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Marks are made, no job runs (a queue whose worker has not picked anything up yet)."""
-    monkeypatch.setattr(jobs, "_send", lambda task, args: None)
+    monkeypatch.setattr(jobs, "send", lambda task, args: None)
 
 
 def _finish_matches(event: Event, count: int) -> None:
