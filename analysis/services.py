@@ -5,8 +5,10 @@ kept, not redone) and safe to run twice at once (the row is written with update_
 the match). A result withdrawn (undo, correction, void) deletes the row in the transaction that
 withdrew it (`analysis_discard`); the next finish enqueues the job again."""
 
+import json
 import logging
 import time
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
@@ -15,7 +17,7 @@ from analysis.models import MatchAnalysis, PlayerAccuracy
 from analysis.strategies import yardzee_strategy
 from games import jobs
 from games.models import GameName, Match, MatchStatus
-from scoring.analysis import analyse_game
+from scoring.analysis import StrategyTableError, analyse_game
 
 logger = logging.getLogger(__name__)
 
@@ -111,8 +113,41 @@ SWEEP_BATCH = 200
 
 def analysis_sweep() -> int:
     """Enqueue the analysis of finished matches left unanalysed (a broker that was down, a
-    worker that died mid-job). Returns how many were enqueued."""
-    ids = list(unanalysed(SWEEP_BATCH).values_list("pk", flat=True))
+    worker that died mid-job). Returns how many were enqueued.
+
+    A Yardzee match whose strategy table this server lacks is passed over (its job could only
+    fail), and the sweep says once how many wait for `manage.py build_strategy`, so a server
+    without tables neither resends those jobs every run nor starves the other matches."""
+    ready: dict[str, bool] = {}
+    ids: list[int] = []
+    waiting = 0
+    for match_id, game, rules in unanalysed().values_list("pk", "game", "rules").iterator():
+        if game == GameName.YARDZEE and not _table_ready(rules, ready):
+            waiting += 1
+            continue
+        ids.append(match_id)
+        if len(ids) == SWEEP_BATCH:
+            break
     for match_id in ids:
         jobs.send(ANALYSE, (match_id,))
+    if waiting:
+        logger.warning(
+            "%d finished Yardzee matches wait for their strategy table: "
+            "run manage.py build_strategy (docs/analysis.md).",
+            waiting,
+        )
     return len(ids)
+
+
+def _table_ready(rules: Any, ready: dict[str, bool]) -> bool:
+    """Whether this process can load the strategy table of a Yardzee ruleset (asked once a
+    sweep per ruleset)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in ready:
+        try:
+            yardzee_strategy(rules)
+        except StrategyTableError:
+            ready[key] = False
+        else:
+            ready[key] = True
+    return ready[key]

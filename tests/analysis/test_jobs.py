@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 import scoring
-from analysis import services
+from analysis import services, strategies
 from analysis.models import MatchAnalysis
 from config.celery import app as celery_app
 from games import jobs
@@ -113,6 +113,40 @@ def test_the_sweep_and_the_command_catch_up_on_a_missed_match(tables, players, m
     assert MatchAnalysis.objects.filter(match=match).exists()
     call_command("analyse_matches", "--check")
     assert not services.unanalysed().exists()
+
+
+@pytest.mark.django_db
+def test_the_sweep_passes_over_yardzee_matches_while_the_server_lacks_their_table(
+    settings, tmp_path, players, monkeypatch, caplog
+):
+    settings.STRATEGY_DIR = tmp_path / "no-tables"
+    strategies.forget()
+    sent: list[int] = []
+    monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))  # broker down
+    yardzee = _seat("yardzee", players[:2])
+    _finish(yardzee)
+    yardkle = _seat("yardkle", players[2:4])
+    _finish(yardkle, seed=3)
+    with caplog.at_level("WARNING", logger="analysis.services"):
+        assert services.analysis_sweep() == 1
+    assert sent == [yardkle.pk]
+    assert "1 finished Yardzee matches wait for their strategy table" in caplog.text
+    assert "build_strategy" in caplog.text
+    strategies.forget()
+
+
+@pytest.mark.django_db
+def test_the_sweep_sends_yardzee_matches_again_once_the_table_is_there(
+    tables, players, monkeypatch, caplog
+):
+    sent: list[int] = []
+    monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))
+    match = _seat("yardzee", players[:2])
+    _finish(match)
+    with caplog.at_level("WARNING", logger="analysis.services"):
+        assert services.analysis_sweep() == 1
+    assert sent == [match.pk]
+    assert "wait for their strategy table" not in caplog.text
 
 
 @pytest.mark.broker
