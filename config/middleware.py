@@ -5,7 +5,9 @@
 - A page whose database cannot be reached answers 503 "briefly unavailable", not a 500 (the API
   does the same in its exception handler).
 - Every response carries a strict Content-Security-Policy: scripts, styles and connections from
-  this origin only, nothing inline (docs/operations.md, "Headers")."""
+  this origin only, nothing inline (docs/operations.md, "Headers"). A page made to be framed
+  by other sites (Django's `xframe_options_exempt`: the embeds, `league.pages.embeds`) gets the
+  same policy with `frame-ancestors *`; every other page may be framed by no one."""
 
 import logging
 from collections.abc import Callable
@@ -72,15 +74,22 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "form-action 'self'",
     )
 )
+# The embeds' policy: the same, but any site may frame them.
+EMBEDDABLE_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *")
 
 
 class ContentSecurityPolicyMiddleware:
-    """Sets Content-Security-Policy on every response that has none of its own."""
+    """Sets Content-Security-Policy on every response that has none of its own: the embeds'
+    (`EMBEDDABLE_POLICY`) on one exempt from X-Frame-Options, the site's otherwise."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        response.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        embeddable = getattr(response, "xframe_options_exempt", False)
+        response.setdefault(
+            "Content-Security-Policy",
+            EMBEDDABLE_POLICY if embeddable else CONTENT_SECURITY_POLICY,
+        )
         return response

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league.pages import views
+from league.pages import embeds, views
 
 app_name = "league"
 
@@ -13,4 +13,10 @@ urlpatterns = [
     path("events/<int:event_id>/", views.event_detail, name="event"),
     path("events/<int:event_id>/live/", views.event_live, name="event_live"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    # Embeds (league.pages.embeds): pages another site may frame, and the bracket as a file.
+    path("embed/leagues/<slug:slug>/standings/", embeds.league_standings, name="embed_league"),
+    path("embed/events/<int:event_id>/standings/", embeds.event_standings, name="embed_event"),
+    path("embed/stages/<int:stage_id>/standings/", embeds.stage_standings, name="embed_stage"),
+    path("embed/stages/<int:stage_id>/bracket/", embeds.stage_bracket, name="embed_bracket"),
+    path("stages/<int:stage_id>/bracket.svg", embeds.stage_bracket_svg, name="bracket_svg"),
 ]

@@ -6,7 +6,7 @@ the result safe. No script, no external reference: the pages load nothing from e
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Final, Literal
 
@@ -382,4 +382,47 @@ def rating_chart_svg(
         f'<svg xmlns="{SVG_NS}" class="chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
         f'role="img" aria-labelledby="{escape(title_id)}">'
         f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    )
+
+
+# --- Standalone files -------------------------------------------------------------------------
+
+# The page's bracket rules (static/css/site.css, "Event: rounds and bracket") for an SVG file
+# opened on its own: the same look, with the page's colours written out.
+BRACKET_STYLE: Final = (
+    "svg.bracket{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
+    "font-size:13px;background:#fff}"
+    ".section{font-size:15px;font-weight:700;fill:#1b1f1d}"
+    ".round{font-size:12px;fill:#4a524d}"
+    ".frame{fill:#fff;stroke:#8a938c}"
+    ".head{font-size:11px;fill:#4a524d}"
+    ".seat rect{fill:transparent;stroke:#e1e5df}"
+    ".seat text{fill:#1b1f1d}"
+    ".seat .seed,.seat .score{fill:#4a524d}"
+    ".advances rect{fill:#d6eedd}"
+    ".advances text{font-weight:700;fill:#10401f}"
+    ".seat.bye text,.seat.unknown text{font-style:italic;fill:#59615c}"
+    ".slot.bye .frame{stroke-dasharray:2 2}"
+    ".seat.forfeited .name,.seat .note{font-style:italic;fill:#59615c}"
+    ".slot.walkover .frame{stroke-dasharray:6 2}"
+    ".skipped .frame{stroke-dasharray:4 3}"
+    ".in_progress .frame,.ready .frame{stroke:#1f6f3a;stroke-width:2}"
+    ".link{fill:none;stroke:#8a938c;stroke-width:1.5}"
+)
+
+
+def without_links(slots: Sequence[SlotBox]) -> list[SlotBox]:
+    """The slots without their match links (for a bracket shown outside the site's pages)."""
+    return [replace(slot, href=None) for slot in slots]
+
+
+def standalone_bracket_svg(slots: Sequence[SlotBox], *, title: str, id_prefix: str) -> str:
+    """The bracket as a file of its own: an XML declaration, its styles inside it (one style
+    element holding BRACKET_STYLE), and no link or other reference to anything outside
+    it (the slots' match links are dropped), so it opens the same anywhere."""
+    drawn = bracket_svg(without_links(slots), title=title, id_prefix=id_prefix)
+    head, rest = drawn.split(">", 1)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'{head} role="img"><style>{BRACKET_STYLE}</style>{rest}\n'
     )

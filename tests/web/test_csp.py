@@ -261,6 +261,11 @@ INLINE = re.compile(
 )
 
 
+# Markup served under a policy of its own, not the site's: the bracket downloaded as an SVG file
+# carries its styles in one style element, which its policy allows by hash (test_embeds.py).
+OWN_POLICY = ("<style>{BRACKET_STYLE}</style>",)
+
+
 def test_no_template_or_markup_builder_has_inline_script_style_or_handlers() -> None:
     """The quick form of the browser check: the site's own templates, and the Python that
     builds SVG and other markup, write no inline script, style, event handler or javascript:
@@ -275,14 +280,19 @@ def test_no_template_or_markup_builder_has_inline_script_style_or_handlers() -> 
         ),
         *(
             ROOT / name
-            for name in ("league/pages/svg.py", "league/pages/views.py", "games/views.py")
+            for name in (
+                "league/pages/svg.py",
+                "league/pages/views.py",
+                "league/pages/embeds.py",
+                "games/views.py",
+            )
         ),
     ]
     found = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in sources
         for number, line in enumerate(path.read_text().splitlines(), start=1)
-        if INLINE.search(line)
+        if INLINE.search(line) and not any(allowed in line for allowed in OWN_POLICY)
     ]
     assert len(sources) > 20
     assert found == [], "\n".join(found)
