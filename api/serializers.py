@@ -492,7 +492,7 @@ class StageDetailSerializer(StageSerializer):
     def get_draw(self, stage: Stage) -> dict[str, Any]:
         """Rounds with their matches (round robin, Swiss), or the bracket's slots with their
         sources, exits (where each place goes next), byes, seats and results; and the byes."""
-        return stage_detail(stage)
+        return stage_detail(stage).to_json()
 
 
 class ForfeitSerializer(serializers.Serializer[Any]):

@@ -2,7 +2,8 @@
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -46,91 +47,269 @@ def stage_matches(stage: Stage) -> list[StageMatch]:
     )
 
 
-def _match_summary(stage_match: StageMatch) -> dict[str, Any]:
-    match = stage_match.match
-    return {
-        "stage_match": stage_match.pk,
-        "round": stage_match.round,
-        "group": stage_match.group,
-        "slot": stage_match.slot or None,
-        "walkover": stage_match.walkover,
-        "order": stage_match.order,
-        "forfeits": [
-            {"player": forfeit.player_id, "reason": forfeit.reason}
-            for forfeit in stage_match.forfeits.all()
-        ],
-        "match": None
-        if match is None
-        else {
-            "id": match.pk,
-            "status": match.status,
-            "seats": [
-                {
-                    "player": seat.player_id,
-                    "name": seat.player.display_name,
-                    "total": seat.total,
-                    "placement": seat.placement,
-                }
-                for seat in sorted(match.seats.all(), key=lambda s: s.order)
-            ],
-        },
-    }
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of a match: its player, their name, total and place (None until finished)."""
+
+    player: int
+    name: str
+    total: int | None
+    placement: int | None
 
 
-def stage_detail(stage: Stage) -> dict[str, Any]:
-    """Everything a page needs to show a stage: its rounds (round robin, Swiss) or its
-    bracket's slots with their links, seats and results (elimination), and byes."""
-    summaries = [_match_summary(sm) for sm in stage_matches(stage)]
-    by_slot = {summary["slot"]: summary for summary in summaries if summary["slot"]}
-    detail: dict[str, Any] = {
-        "rounds": [],
-        "bracket": None,
-        "byes": [
-            {"round": round_, "player": player}
-            for round_, player in stage.byes.values_list("round", "player_id")
-        ],
-    }
-    if stage.bracket:
-        detail["bracket"] = {
-            "format": stage.bracket["format"],
-            "slots": [
-                {**slot, "byes": slot["size"] - len(slot["sources"]), **_slot_play(by_slot, slot)}
-                for slot in stage.bracket["slots"]
-            ],
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A match with its seats in seat order. `status` is a `MatchStatus` value."""
+
+    id: int
+    status: str
+    status_text: str
+    seats: tuple[SeatResult, ...]
+    turns_played: int
+    finished_at: datetime | None
+
+    @property
+    def version(self) -> "MatchVersion":
+        return MatchVersion(self.id, self.status, self.turns_played, self.finished_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A player who forfeited a stage match, and why (`ForfeitReason`)."""
+
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StagePlay:
+    """A stage match: where it sits (round, group, bracket slot), how it was decided (its
+    finishing `order`, a `walkover`, the forfeits at it) and its match, if it has one."""
+
+    stage_match: int
+    round: int
+    group: int
+    slot: str | None
+    walkover: bool
+    order: tuple[int, ...] | None
+    forfeits: tuple[Forfeit, ...]
+    match: MatchResult | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stage_match": self.stage_match,
+            "round": self.round,
+            "group": self.group,
+            "slot": self.slot,
+            "walkover": self.walkover,
+            "order": None if self.order is None else list(self.order),
+            "forfeits": [asdict(forfeit) for forfeit in self.forfeits],
+            "match": None
+            if self.match is None
+            else {
+                "id": self.match.id,
+                "status": self.match.status,
+                "seats": [asdict(seat) for seat in self.match.seats],
+            },
         }
-    else:
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        for summary in summaries:
-            rounds.setdefault(summary["round"], []).append(summary)
-        detail["rounds"] = [
-            {"number": number, "matches": matches} for number, matches in sorted(rounds.items())
-        ]
-    return detail
 
 
-def _slot_play(by_slot: dict[str, dict[str, Any]], slot: dict[str, Any]) -> dict[str, Any]:
-    summary = by_slot.get(slot["key"])
-    return {"play": summary}
+@dataclass(frozen=True, slots=True)
+class StageRound:
+    number: int
+    matches: tuple[StagePlay, ...]
 
 
-def standings_answer(table: StandingsTable, *, group: int | None = None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Bye:
+    round: int
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSlot:
+    """A slot of a stage's bracket: the slot as stored (`spec`: key, bracket, round, index,
+    size, sources, advance, exits), its byes and its stage match, if it has one yet."""
+
+    spec: Mapping[str, Any]
+    byes: int
+    play: StagePlay | None
+
+    @property
+    def key(self) -> str:
+        return str(self.spec["key"])
+
+    @property
+    def sources(self) -> Sequence[Mapping[str, Any]]:
+        return self.spec["sources"]  # type: ignore[no-any-return]
+
+    @property
+    def advance(self) -> int:
+        return int(self.spec["advance"])
+
+
+@dataclass(frozen=True, slots=True)
+class StageDetail:
+    """Everything a page needs to show a stage: its rounds (round robin, Swiss) or its
+    bracket's slots (elimination: `bracket_format` and `slots`), and its byes."""
+
+    rounds: tuple[StageRound, ...]
+    bracket_format: str | None
+    slots: tuple[BracketSlot, ...]
+    byes: tuple[Bye, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stage's draw as the API answers it."""
+        return {
+            "rounds": [
+                {"number": r.number, "matches": [play.to_json() for play in r.matches]}
+                for r in self.rounds
+            ],
+            "bracket": None
+            if self.bracket_format is None
+            else {
+                "format": self.bracket_format,
+                "slots": [
+                    {
+                        **slot.spec,
+                        "byes": slot.byes,
+                        "play": None if slot.play is None else slot.play.to_json(),
+                    }
+                    for slot in self.slots
+                ],
+            },
+            "byes": [asdict(bye) for bye in self.byes],
+        }
+
+
+def _play(stage_match: StageMatch) -> StagePlay:
+    match = stage_match.match
+    return StagePlay(
+        stage_match=stage_match.pk,
+        round=stage_match.round,
+        group=stage_match.group,
+        slot=stage_match.slot or None,
+        walkover=stage_match.walkover,
+        order=None if stage_match.order is None else tuple(stage_match.order),
+        forfeits=tuple(
+            Forfeit(player=forfeit.player_id, reason=forfeit.reason)
+            for forfeit in stage_match.forfeits.all()
+        ),
+        match=None if match is None else match_result(match),
+    )
+
+
+def match_result(match: Match) -> MatchResult:
+    """A match read with its seats and players (prefetched) as a `MatchResult`."""
+    return MatchResult(
+        id=match.pk,
+        status=match.status,
+        status_text=match.get_status_display(),
+        seats=tuple(
+            SeatResult(
+                player=seat.player_id,
+                name=seat.player.display_name,
+                total=seat.total,
+                placement=seat.placement,
+            )
+            for seat in sorted(match.seats.all(), key=lambda s: s.order)
+        ),
+        turns_played=match.turns_played,
+        finished_at=match.finished_at,
+    )
+
+
+def stage_detail(stage: Stage) -> StageDetail:
+    """A stage's rounds or bracket slots with their matches, seats and results, and its byes,
+    in five queries."""
+    plays = [_play(sm) for sm in stage_matches(stage)]
+    byes = tuple(
+        Bye(round=round_, player=player)
+        for round_, player in stage.byes.values_list("round", "player_id")
+    )
+    if stage.bracket:
+        by_slot = {play.slot: play for play in plays if play.slot}
+        return StageDetail(
+            rounds=(),
+            bracket_format=stage.bracket["format"],
+            slots=tuple(
+                BracketSlot(
+                    spec=slot,
+                    byes=slot["size"] - len(slot["sources"]),
+                    play=by_slot.get(slot["key"]),
+                )
+                for slot in stage.bracket["slots"]
+            ),
+            byes=byes,
+        )
+    rounds: dict[int, list[StagePlay]] = {}
+    for play in plays:
+        rounds.setdefault(play.round, []).append(play)
+    return StageDetail(
+        rounds=tuple(
+            StageRound(number=number, matches=tuple(matches))
+            for number, matches in sorted(rounds.items())
+        ),
+        bracket_format=None,
+        slots=(),
+        byes=byes,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsAnswer:
+    """A stored standings table (with `group`, one group's rows). `rows` are the stored rows
+    (docs/standings.md lists their keys)."""
+
+    scope: str
+    scope_id: int
+    group: int | None
+    tiebreak: tuple[str, ...]
+    computed_at: datetime | None
+    pending: bool
+    rows: tuple[Mapping[str, Any], ...]
+
+
+def standings_answer(table: StandingsTable, *, group: int | None = None) -> StandingsAnswer:
     """A stored standings table as the API and pages show it; with `group`, only the rows of
     that group (a stage played in groups ranks each group on its own)."""
     rows = table.rows
     if group is not None:
         rows = [row for row in rows if row.get("group") == group]
-    return {
-        "scope": table.scope,
-        "scope_id": table.scope_id,
-        "group": group,
-        "tiebreak": table.tiebreak,
-        "computed_at": table.computed_at,
-        "pending": table.pending,
-        "rows": rows,
-    }
+    return StandingsAnswer(
+        scope=table.scope,
+        scope_id=table.scope_id,
+        group=group,
+        tiebreak=tuple(str(key) for key in table.tiebreak),
+        computed_at=table.computed_at,
+        pending=table.pending,
+        rows=tuple(rows),
+    )
 
 
-def leaderboard(league: League) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    player: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A league's ratings by ordinal, when they were computed and whether newer results are
+    still to be rated."""
+
+    league: str
+    computed_at: datetime | None
+    pending: bool
+    rows: tuple[LeaderboardRow, ...]
+
+
+def leaderboard(league: League) -> Leaderboard:
     """A league's ratings leaderboard by ordinal (equal ordinals share the rank), with when
     it was computed and whether newer results are pending."""
     ratings = list(
@@ -144,40 +323,42 @@ def leaderboard(league: League) -> dict[str, Any]:
     entries = rating.leaderboard(
         {player: rating.Rating(mu=item.mu, sigma=item.sigma) for player, item in stored.items()}
     )
-    rows = [
-        {
-            "rank": entry.rank,
-            "player": entry.player,
-            "name": stored[entry.player].player.display_name,
-            "mu": entry.mu,
-            "sigma": entry.sigma,
-            "ordinal": entry.ordinal,
-            "matches": stored[entry.player].matches,
-        }
-        for entry in entries
-    ]
-    return {
-        "league": league.slug,
-        "computed_at": state.computed_at if state else None,
-        "pending": state.pending if state else False,
-        "rows": rows,
-    }
+    return Leaderboard(
+        league=league.slug,
+        computed_at=state.computed_at if state else None,
+        pending=state.pending if state else False,
+        rows=tuple(
+            LeaderboardRow(
+                rank=entry.rank,
+                player=entry.player,
+                name=stored[entry.player].player.display_name,
+                mu=entry.mu,
+                sigma=entry.sigma,
+                ordinal=entry.ordinal,
+                matches=stored[entry.player].matches,
+            )
+            for entry in entries
+        ),
+    )
 
 
-def rating_history(player: Player) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating in `league` (its slug) after match `match`."""
+
+    league: str
+    match: int
+    finished_at: datetime
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+def rating_history(player: Player) -> list[RatingPoint]:
     """A player's rating after each of their rated matches, oldest first, in every league."""
     return [
-        {
-            "league": slug,
-            "match": match_id,
-            "finished_at": finished_at,
-            "mu": mu,
-            "sigma": sigma,
-            "ordinal": ordinal,
-        }
-        for slug, match_id, finished_at, mu, sigma, ordinal in RatingChange.objects.filter(
-            player=player
-        )
+        RatingPoint(*row)
+        for row in RatingChange.objects.filter(player=player)
         .order_by("finished_at", "match_id")
         .values_list("league__slug", "match_id", "finished_at", "mu", "sigma", "ordinal")
     ]
@@ -191,15 +372,62 @@ def event_stages(event: Event) -> list[Stage]:
     return list(Stage.objects.filter(event=event).order_by("position", "pk"))
 
 
-def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[StageEntry]]:
+@dataclass(frozen=True, slots=True)
+class StageSummary:
+    """What a page shows of a stage itself: its name, format, tables, status, whether it is
+    played in groups (and how many), its final ranking (tiers of player ids) and its bracket
+    as stored (elimination)."""
+
+    id: int
+    name: str
+    format_text: str
+    table_size: int
+    advance: int
+    status: str
+    status_text: str
+    groups: int
+    played_in_groups: bool
+    ranking: tuple[tuple[int, ...], ...]
+    bracket: Mapping[str, Any] | None
+
+
+def stage_summary(stage: Stage) -> StageSummary:
+    """A stage read already, as a `StageSummary` (no query)."""
+    return StageSummary(
+        id=stage.pk,
+        name=stage.name,
+        format_text=stage.get_format_display(),
+        table_size=stage.table_size,
+        advance=stage.advance,
+        status=stage.status,
+        status_text=stage.get_status_display(),
+        groups=stage.groups,
+        played_in_groups=stage.played_in_groups,
+        ranking=tuple(tuple(tier) for tier in stage.ranking or []),
+        bracket=stage.bracket or None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A stage's entry: the player, their name and seed."""
+
+    player: int
+    name: str
+    seed: int
+
+
+def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[Entry]]:
     """The entries of several stages with their players, by stage and seed, in one query."""
-    entries: dict[int, list[StageEntry]] = {stage_id: [] for stage_id in stage_ids}
+    entries: dict[int, list[Entry]] = {stage_id: [] for stage_id in stage_ids}
     for entry in (
         StageEntry.objects.filter(stage_id__in=stage_ids)
         .select_related("player")
         .order_by("stage_id", "seed")
     ):
-        entries[entry.stage_id].append(entry)
+        entries[entry.stage_id].append(
+            Entry(player=entry.player_id, name=entry.player.display_name, seed=entry.seed)
+        )
     return entries
 
 
@@ -214,33 +442,57 @@ def _latest_loose_matches(event: Event) -> QuerySet[Match]:
     return _loose_matches(event).order_by("-created_at", "-pk")
 
 
-def event_loose_matches(event: Event, *, limit: int) -> list[Match]:
+def event_loose_matches(event: Event, *, limit: int) -> list[MatchResult]:
     """An event's latest `limit` matches that belong to no stage (the casual tables of a
     league night), newest first, with their seats and players, in two queries."""
-    return list(
-        _latest_loose_matches(event)
+    return [
+        match_result(match)
+        for match in _latest_loose_matches(event)
         .defer("state", "rules")  # a line of the list shows neither
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         )[:limit]
-    )
+    ]
 
 
-def event_loose_match_versions(event: Event, *, limit: int) -> list[Match]:
-    """The same matches as `event_loose_matches`, with only what tells whether a line of the
-    list changed (id, status, turns played, finished at): one query, no seats."""
-    return list(
-        _latest_loose_matches(event).only("pk", "status", "turns_played", "finished_at")[:limit]
-    )
+@dataclass(frozen=True, slots=True)
+class MatchVersion:
+    """What tells whether a match's line in a list changed: its status and turns played, and
+    when it finished (finished again after an undo is a new time)."""
+
+    id: int
+    status: str
+    turns_played: int
+    finished_at: datetime | None
 
 
-def event_loose_match_counts(event: Event) -> dict[str, int]:
-    """How many matches outside any stage the event has (`all`), and how many of them are
-    still to be played or being played (`open`), in one query."""
-    return _loose_matches(event).aggregate(
-        all=Count("pk"),
+def event_loose_match_versions(event: Event, *, limit: int) -> list[MatchVersion]:
+    """The versions of the matches `event_loose_matches` reads: one query, no seats."""
+    return [
+        MatchVersion(*row)
+        for row in _latest_loose_matches(event).values_list(
+            "pk", "status", "turns_played", "finished_at"
+        )[:limit]
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCounts:
+    """How many matches (`count`), and how many of them are still to be played or being
+    played (`open`)."""
+
+    count: int
+    open: int
+
+
+def event_loose_match_counts(event: Event) -> MatchCounts:
+    """How many matches outside any stage the event has, and how many of them are open, in
+    one query."""
+    counts = _loose_matches(event).aggregate(
+        count=Count("pk"),
         open=Count("pk", filter=Q(status__in=[MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS])),
     )
+    return MatchCounts(count=counts["count"], open=counts["open"])
 
 
 def stored_standings(
@@ -262,15 +514,49 @@ def stored_standings(
     return {(table.scope, table.scope_id): table for table in tables}
 
 
+def standings_table(table_id: int) -> StandingsTable:
+    """A stored standings table with its rows and the version they belong to, in one query."""
+    return StandingsTable.objects.get(pk=table_id)
+
+
 def ratings_state(league: League) -> RatingsState | None:
     """Whether the league's ratings are current, and which computation they come from."""
     return RatingsState.objects.filter(league=league).first()
 
 
-def player_seats(player: Player, limit: int = 50) -> list[Seat]:
-    """A player's latest `limit` matches (newest first) with their event, league and every
-    seat of each, in three queries."""
-    return list(
+@dataclass(frozen=True, slots=True)
+class EventRef:
+    id: int
+    name: str
+    date: date
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    player: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """A match on a player's list: the match (`status` a `MatchStatus` value), its event if
+    any, the player's place and total, the table's size and the others at it."""
+
+    match: int
+    game_text: str
+    status: str
+    status_text: str
+    event: EventRef | None
+    placement: int | None
+    total: int | None
+    table: int
+    opponents: tuple[Opponent, ...]
+
+
+def player_matches(player: Player, limit: int = 50) -> list[PlayerMatch]:
+    """A player's latest `limit` matches (newest first) with their event and every seat of
+    each, in three queries."""
+    seats = (
         Seat.objects.filter(player=player)
         .select_related("match__event__league")
         .prefetch_related(
@@ -280,6 +566,31 @@ def player_seats(player: Player, limit: int = 50) -> list[Seat]:
         )
         .order_by("-match__created_at", "-match_id")[:limit]
     )
+    found = []
+    for seat in seats:
+        match = seat.match
+        event = match.event
+        others = match.seats.all()
+        found.append(
+            PlayerMatch(
+                match=match.pk,
+                game_text=match.get_game_display(),
+                status=match.status,
+                status_text=match.get_status_display(),
+                event=None
+                if event is None
+                else EventRef(id=event.pk, name=event.name, date=event.date),
+                placement=seat.placement,
+                total=seat.total,
+                table=len(others),
+                opponents=tuple(
+                    Opponent(player=other.player_id, name=other.player.display_name)
+                    for other in others
+                    if other.player_id != player.pk
+                ),
+            )
+        )
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +660,19 @@ def player_placement_counts(player: Player) -> dict[int, int]:
     return {place: count for place, count in counts if place is not None}
 
 
-def player_stage_finishes(player: Player) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class StageFinish:
+    """Where a player finished a stage (`shared` with others of their tier)."""
+
+    stage: str
+    event: int
+    event_name: str
+    league_name: str
+    place: int
+    shared: bool
+
+
+def player_stage_finishes(player: Player) -> list[StageFinish]:
     """Where the player finished in every finished stage they entered (competition ranking:
     players sharing a tier share the place), newest event first, in one query."""
     finishes = []
@@ -361,14 +684,45 @@ def player_stage_finishes(player: Player) -> list[dict[str, Any]]:
         place = 1
         for tier in stage.ranking or []:
             if player.pk in tier:
-                finishes.append({"stage": stage, "place": place, "shared": len(tier) > 1})
+                finishes.append(
+                    StageFinish(
+                        stage=stage.name,
+                        event=stage.event_id,
+                        event_name=stage.event.name,
+                        league_name=stage.event.league.name,
+                        place=place,
+                        shared=len(tier) > 1,
+                    )
+                )
                 break
             place += len(tier)
     return finishes
 
 
-def player_ratings(player: Player) -> list[PlayerRating]:
+@dataclass(frozen=True, slots=True)
+class LeagueRating:
+    """A player's current rating in one league."""
+
+    league: str
+    league_name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+
+
+def player_ratings(player: Player) -> list[LeagueRating]:
     """The player's current rating in every league they are rated in, in one query."""
-    return list(
-        PlayerRating.objects.filter(player=player).select_related("league").order_by("league")
-    )
+    return [
+        LeagueRating(
+            league=item.league.slug,
+            league_name=item.league.name,
+            mu=item.mu,
+            sigma=item.sigma,
+            ordinal=item.ordinal,
+            matches=item.matches,
+        )
+        for item in PlayerRating.objects.filter(player=player)
+        .select_related("league")
+        .order_by("league")
+    ]

@@ -1,0 +1,216 @@
+"""A player's page: their results, placements, stage finishes, ratings and play, built from
+what the selectors read (`PlayerMatch`, `RatingPoint`, `LeagueRating`, `StageFinish`,
+`analysis.selectors.MatchAccuracy`), with no database, into a frozen `PlayerPage` that
+`league/player.html` reads."""
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
+
+from analysis.selectors import MatchAccuracy
+from league.pages.forfeits import forfeit_text
+from league.pages.svg import ChartPoint, ChartSeries, rating_chart_svg
+from league.selectors import (
+    EventRef,
+    ForfeitVoid,
+    LeagueRating,
+    Opponent,
+    PlayerMatch,
+    RatingPoint,
+    StageFinish,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """A match on the player's list of results, with its status as this player sees it."""
+
+    match: int
+    game_text: str
+    status: str
+    status_text: str
+    event: EventRef | None
+    placement: int | None
+    total: int | None
+    table: int
+    opponents: tuple[Opponent, ...]
+
+
+def result_status(
+    status: str, status_text: str, player: int, forfeit: ForfeitVoid | None
+) -> tuple[str, str]:
+    """A match's status on a player's list of results: a match a forfeit replaced says what
+    happened to this player ("withdrew", "did not show", "walkover", "replaced by #12"), not
+    "void"; any other match, its own status."""
+    if forfeit is None:
+        return status, status_text
+    if player in forfeit.forfeits:
+        return "walkover", forfeit_text(forfeit.forfeits[player])
+    if forfeit.replay is not None:
+        return "walkover", f"replaced by #{forfeit.replay}"
+    return "walkover", "walkover"
+
+
+def result_line(match: PlayerMatch, *, player: int, forfeit: ForfeitVoid | None) -> ResultLine:
+    status, status_text = result_status(match.status, match.status_text, player, forfeit)
+    return ResultLine(
+        match=match.match,
+        game_text=match.game_text,
+        status=status,
+        status_text=status_text,
+        event=match.event,
+        placement=match.placement,
+        total=match.total,
+        table=match.table,
+        opponents=match.opponents,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    place: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """The player's rating after a rated match (`number`, counted from 1 over all leagues)."""
+
+    number: int
+    league: str
+    league_name: str
+    match: int
+    finished_at: datetime
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """The player's play against the best play, over their last `matches` analysed matches."""
+
+    matches: int
+    mean: float
+    loss_per_game: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPage:
+    results: tuple[ResultLine, ...]
+    results_shown: int
+    placements: tuple[Placement, ...]
+    played: int
+    finishes: tuple[StageFinish, ...]
+    ratings: tuple[LeagueRating, ...]
+    history: tuple[HistoryRow, ...]
+    chart: SafeString | None
+    accuracy_chart: SafeString | None
+    accuracy: Accuracy | None
+
+
+def _when(moment: datetime) -> str:
+    return date_format(timezone.localtime(moment), "j M Y")
+
+
+def rating_chart(
+    history: Sequence[RatingPoint],
+    league_names: Mapping[str, str],
+    *,
+    player: int,
+    name: str,
+) -> SafeString | None:
+    """The player's rating after each rated match as an SVG line chart, one line per league;
+    None without rated matches."""
+    by_league: dict[str, list[ChartPoint]] = defaultdict(list)
+    for number, row in enumerate(history, start=1):
+        by_league[row.league].append(
+            ChartPoint(
+                x=number, value=row.ordinal, label=f"{_when(row.finished_at)}, match #{row.match}"
+            )
+        )
+    series = [
+        ChartSeries(label=league_names.get(slug, slug), points=tuple(points))
+        for slug, points in by_league.items()
+    ]
+    svg = rating_chart_svg(
+        series, title=f"Rating of {name} after each rated match", id_prefix=f"rating-{player}"
+    )
+    # Every text in the SVG is escaped by rating_chart_svg.
+    return mark_safe(svg) if svg else None  # noqa: S308
+
+
+def accuracy_chart(matches: Sequence[MatchAccuracy], *, player: int, name: str) -> SafeString:
+    """Each analysed match's accuracy as an SVG line chart."""
+    points = tuple(
+        ChartPoint(
+            x=number,
+            value=round(row.accuracy, 1),
+            label=f"{_when(row.finished_at)}, match #{row.match}",
+        )
+        for number, row in enumerate(matches, start=1)
+    )
+    svg = rating_chart_svg(
+        [ChartSeries(label="Accuracy", points=points)],
+        title=f"Accuracy of {name} in each analysed match",
+        id_prefix=f"accuracy-{player}",
+    )
+    # Every text in the SVG is escaped by rating_chart_svg.
+    return mark_safe(svg)  # noqa: S308
+
+
+def player_page(
+    *,
+    player: int,
+    name: str,
+    matches: Sequence[PlayerMatch],
+    results_shown: int,
+    forfeits: Mapping[int, ForfeitVoid],
+    placements: Mapping[int, int],
+    finishes: Sequence[StageFinish],
+    ratings: Sequence[LeagueRating],
+    history: Sequence[RatingPoint],
+    analysed: Sequence[MatchAccuracy],
+) -> PlayerPage:
+    """The player's page from its reads: `forfeits` are the forfeit voids among `matches`,
+    `placements` how often the player finished in each place, `analysed` their last analysed
+    matches' accuracy, oldest first."""
+    league_names = {rating.league: rating.league_name for rating in ratings}
+    return PlayerPage(
+        results=tuple(
+            result_line(match, player=player, forfeit=forfeits.get(match.match))
+            for match in matches
+        ),
+        results_shown=results_shown,
+        placements=tuple(Placement(place, count) for place, count in placements.items()),
+        played=sum(placements.values()),
+        finishes=tuple(finishes),
+        ratings=tuple(ratings),
+        history=tuple(
+            HistoryRow(
+                number=number,
+                league=row.league,
+                league_name=league_names.get(row.league, ""),
+                match=row.match,
+                finished_at=row.finished_at,
+                mu=row.mu,
+                sigma=row.sigma,
+                ordinal=row.ordinal,
+            )
+            for number, row in enumerate(history, start=1)
+        ),
+        chart=rating_chart(history, league_names, player=player, name=name),
+        accuracy_chart=accuracy_chart(analysed, player=player, name=name) if analysed else None,
+        accuracy=Accuracy(
+            matches=len(analysed),
+            mean=sum(row.accuracy for row in analysed) / len(analysed),
+            loss_per_game=sum(row.total_loss for row in analysed) / len(analysed),
+        )
+        if analysed
+        else None,
+    )
