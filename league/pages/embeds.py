@@ -29,7 +29,8 @@ from league.pages.svg import (
     standalone_bracket_svg,
     without_links,
 )
-from league.pages.views import bracket_boxes, group_tables, standings_html
+from league.pages.bracket import bracket_boxes
+from league.pages.views import group_tables, standings_html
 from league.services.standings_refresh import standings_table_computed_on_miss
 
 # The downloaded SVG's own policy: nothing loads, nothing runs, and its one style element
@@ -53,12 +54,12 @@ def _bracket(stage: Stage) -> list[SlotBox]:
     """The stage's bracket as boxes to draw, without links to the match pages (404 for a stage
     without one: round robin, Swiss, or not drawn yet)."""
     detail = selectors.stage_detail(stage)
-    if detail["bracket"] is None:
+    if detail.bracket_format is None:
         raise Http404("This stage has no bracket.")
     entries = selectors.stage_entries([stage.pk])[stage.pk]
-    names = {entry.player_id: entry.player.display_name for entry in entries}
-    seeds = {entry.player_id: entry.seed for entry in entries}
-    boxes = bracket_boxes(stage, detail["bracket"]["slots"], names, seeds)
+    names = {entry.player: entry.name for entry in entries}
+    seeds = {entry.player: entry.seed for entry in entries}
+    boxes = bracket_boxes(stage.bracket, detail.slots, names, seeds)
     return without_links(boxes)
 
 
@@ -90,7 +91,7 @@ def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     stage = _stage(stage_id)
     table = standings_table_computed_on_miss((StandingsScope.STAGE.value, stage.pk))
     tables = (
-        [group["html"] for group in group_tables(stage, table)]
+        [group.html for group in group_tables(selectors.stage_summary(stage), table)]
         if stage.played_in_groups
         else [standings_html(table, caption=f"{stage.name}: standings")]
     )
