@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 
 from league import selectors
 from league.models import Event, League, Stage, StandingsScope
+from league.pages.bracket import bracket_boxes
 from league.pages.svg import (
     BRACKET_STYLE,
     SlotBox,
@@ -29,7 +30,6 @@ from league.pages.svg import (
     standalone_bracket_svg,
     without_links,
 )
-from league.pages.bracket import bracket_boxes
 from league.pages.views import group_tables, standings_html
 from league.services.standings_refresh import standings_table_computed_on_miss
 
