@@ -5,7 +5,7 @@ game is a new module with a class that satisfies `Game`, registered in `scoring.
 """
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from scoring.errors import RuleViolation
 from scoring.json_input import brief
@@ -114,3 +114,66 @@ def invalid_state(field: str, why: str) -> RuleViolation:
         f"The stored game state is invalid: {field} {why}.",
         details={"field": field},
     )
+
+
+R = TypeVar("R", bound=Ruleset)
+
+
+class SeatedGame(Generic[R]):
+    """What every game of the rulebook keeps alike (a base class; `Game` is what the layers
+    above see): its seats, checked against the game's player limits, its ruleset `R`, the
+    turns played, and whose turn it is (seat order, RULES.md "Game"). A game says its `name`,
+    `title`, limits and how it reads its ruleset (`read_rules`), and when it `is_over`."""
+
+    __slots__ = ("_players", "_rules", "_turns_played")
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, players: int, rules: R | None = None) -> None:
+        self._players = self._checked_players(players)
+        self._rules = rules if rules is not None else self.read_rules({})
+        self._turns_played = 0
+
+    @classmethod
+    def read_rules(cls, rules_json: object) -> R:
+        """The game's ruleset from its JSON (`{}`: the default ruleset)."""
+        raise NotImplementedError
+
+    @classmethod
+    def _checked_players(cls, players: object) -> int:
+        return check_player_count(
+            players, minimum=cls.min_players, maximum=cls.max_players, game=cls.title
+        )
+
+    @classmethod
+    def create(cls, players: object, rules_json: object) -> Self:
+        """A new game from a player count and a ruleset's JSON (as stored on a match)."""
+        rules = cls.read_rules(rules_json)
+        return cls(players=cls._checked_players(players), rules=rules)
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._players
+
+    @property
+    def rules(self) -> R:
+        """The ruleset this game is played by."""
+        return self._rules
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose turn it is (seat order, RULES.md "Game"); None once the game is over."""
+        return None if self.is_over else self._turns_played % self._players
+
+    @property
+    def turns_played(self) -> int:
+        """How many turns have been applied."""
+        return self._turns_played

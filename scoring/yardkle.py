@@ -15,7 +15,7 @@ from scoring.dice import PARTS, Dice, contains, parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import (
     JsonObject,
-    check_player_count,
+    SeatedGame,
     check_seat,
     game_over,
     invalid_state,
@@ -240,43 +240,27 @@ class YardkleTurnResult:
     final_round: bool
 
 
-class YardkleGame:
+class YardkleGame(SeatedGame[YardkleRules]):
     """A game of Yardkle: 2 to 10 players in seat order, each turn banks points or ends in a
     Yardkle, until someone reaches the target and everyone else has had one more turn
     (RULES.md, "Game", "End"). `play` raises `RuleViolation` and changes nothing when the
     turn is invalid."""
 
     name: ClassVar[str] = "yardkle"
+    title: ClassVar[str] = "Yardkle"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
-    __slots__ = ("_final_round_by", "_players", "_rules", "_scores", "_turns_played")
+    __slots__ = ("_final_round_by", "_scores")
 
     def __init__(self, players: int, rules: YardkleRules | None = None) -> None:
-        self._players = check_player_count(
-            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardkle"
-        )
-        self._rules = rules if rules is not None else YardkleRules()
-        self._scores = [0] * players
-        self._turns_played = 0
+        super().__init__(players, rules)
+        self._scores = [0] * self._players
         self._final_round_by: int | None = None
 
     @classmethod
-    def create(cls, players: object, rules_json: object) -> Self:
-        """A new game from a player count and a ruleset's JSON (as stored on a match)."""
-        rules = YardkleRules.from_json(rules_json)
-        count = check_player_count(
-            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardkle"
-        )
-        return cls(players=count, rules=rules)
-
-    @property
-    def players(self) -> int:
-        """The number of seats."""
-        return self._players
-
-    @property
-    def rules(self) -> YardkleRules:
-        """The ruleset this game is played by."""
-        return self._rules
+    def read_rules(cls, rules_json: object) -> YardkleRules:
+        return YardkleRules.from_json(rules_json)
 
     @property
     def is_over(self) -> bool:
@@ -285,20 +269,10 @@ class YardkleGame:
         return self._final_round_by == self._turns_played % self._players
 
     @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is (seat order); None once the game is over."""
-        return None if self.is_over else self._turns_played % self._players
-
-    @property
     def round(self) -> int:
         """The round being played (1 first); once over, the round of the last turn."""
         played = self._turns_played - 1 if self.is_over else self._turns_played
         return played // self._players + 1
-
-    @property
-    def turns_played(self) -> int:
-        """How many turns have been applied."""
-        return self._turns_played
 
     @property
     def final_round(self) -> bool:

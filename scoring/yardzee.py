@@ -14,7 +14,7 @@ from scoring.dice import PARTS, Dice, parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import (
     JsonObject,
-    check_player_count,
+    SeatedGame,
     check_seat,
     game_over,
     invalid_state,
@@ -311,7 +311,7 @@ def _bonus(boxes: list[int | None], dice: Dice) -> int:
     return YARDZEE_BONUS if dice in _FIVE_OF_A_KIND and boxes[YARDZEE] == 50 else 0
 
 
-class YardzeeGame:
+class YardzeeGame(SeatedGame[YardzeeRules]):
     """A game of Yardzee: 2 to 5 players, 13 rounds, one box filled per turn (RULES.md, "Game").
 
     Seats are 0..players-1 and play in seat order; `play` applies the current player's turn or
@@ -319,36 +319,22 @@ class YardzeeGame:
     """
 
     name: ClassVar[str] = "yardzee"
+    title: ClassVar[str] = "Yardzee"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
-    __slots__ = ("_bonus_counts", "_boxes", "_players", "_rules", "_turns_played")
+    __slots__ = ("_bonus_counts", "_boxes")
 
     def __init__(self, players: int, rules: YardzeeRules | None = None) -> None:
-        self._players = check_player_count(
-            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardzee"
-        )
-        self._rules = rules if rules is not None else YardzeeRules()
-        self._boxes: list[list[int | None]] = [[None] * len(CATEGORIES) for _ in range(players)]
-        self._bonus_counts = [0] * players
-        self._turns_played = 0
+        super().__init__(players, rules)
+        self._boxes: list[list[int | None]] = [
+            [None] * len(CATEGORIES) for _ in range(self._players)
+        ]
+        self._bonus_counts = [0] * self._players
 
     @classmethod
-    def create(cls, players: object, rules_json: object) -> Self:
-        """A new game from a player count and a ruleset's JSON (as stored on a match)."""
-        rules = YardzeeRules.from_json(rules_json)
-        count = check_player_count(
-            players, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, game="Yardzee"
-        )
-        return cls(players=count, rules=rules)
-
-    @property
-    def players(self) -> int:
-        """The number of seats."""
-        return self._players
-
-    @property
-    def rules(self) -> YardzeeRules:
-        """The ruleset this game is played by."""
-        return self._rules
+    def read_rules(cls, rules_json: object) -> YardzeeRules:
+        return YardzeeRules.from_json(rules_json)
 
     @property
     def is_over(self) -> bool:
@@ -356,19 +342,9 @@ class YardzeeGame:
         return self._turns_played == ROUNDS * self._players
 
     @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is (seat order, RULES.md "Game"); None once the game is over."""
-        return None if self.is_over else self._turns_played % self._players
-
-    @property
     def round(self) -> int:
         """The round being played, 1 to 13 (13 once the game is over)."""
         return min(self._turns_played // self._players + 1, ROUNDS)
-
-    @property
-    def turns_played(self) -> int:
-        """How many turns have been applied."""
-        return self._turns_played
 
     def play(self, turn: object) -> YardzeeTurnResult:
         """Check and apply the current player's turn (RULES.md, "Turn", "Boxes", "Yardzee bonus",

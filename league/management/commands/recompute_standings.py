@@ -7,53 +7,33 @@ computed, or marked again while the check ran, are skipped and listed; see
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
+from league.management.checking import RecomputeCommand
 from league.models import Event, League, StandingsScope
 from league.services import checks, standings_refresh
 
 
-class Command(BaseCommand):
+class Command(RecomputeCommand):
     help = "Recompute standings tables from scratch (all, or one league's or event's)."
+    compared = "tables with a from-scratch computation"
+    marked = "tables"
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--league", help="only this league's tables (its slug)")
         parser.add_argument("--event", type=int, help="only this event's tables (its id)")
-        parser.add_argument(
-            "--check",
-            action="store_true",
-            help="write nothing: compare the stored tables with a from-scratch computation",
-        )
-        parser.add_argument(
-            "--wait",
-            type=float,
-            metavar="SECONDS",
-            help="with --check: how long a table marked stale may take to be computed by its "
-            "job before it counts as a difference (default: twice STANDINGS_SWEEP_SECONDS)",
-        )
+        super().add_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         scopes = self._scopes(options["league"], options["event"])
         if options["check"]:
-            wait = options["wait"]
-            report = checks.standings_check(
-                scopes, wait=checks.default_check_wait() if wait is None else wait
-            )
-            for note in report.skipped:
-                self.stdout.write(note)
-            for problem in report.differences:
-                self.stderr.write(problem)
-            if report.differences:
-                raise CommandError(
-                    f"{len(report.differences)} differences found (above): these standings "
-                    "tables are not current."
-                )
-            self.stdout.write(
-                self.style.SUCCESS(
-                    f"All {report.compared} standings tables compared are current"
-                    + (f"; {len(report.skipped)} skipped (above)." if report.skipped else ".")
-                )
+            report = checks.standings_check(scopes, wait=self.wait(options))
+            self.report(
+                report,
+                failure=f"{len(report.differences)} differences found (above): these "
+                "standings tables are not current.",
+                success=f"All {report.compared} standings tables compared are current",
             )
             return
         for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
