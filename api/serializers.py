@@ -486,7 +486,13 @@ class StageDetailSerializer(StageSerializer):
     draw = serializers.SerializerMethodField()
 
     class Meta(StageSerializer.Meta):
-        fields = [*StageSerializer.Meta.fields, "entries", "draw"]
+        fields = [*StageSerializer.Meta.fields, "entries", "draw", "dropped"]
+        extra_kwargs = {
+            "dropped": {
+                "help_text": "At an event using check-in: the players entered but not "
+                "checked in when it started, dropped then (ids)."
+            }
+        }
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_draw(self, stage: Stage) -> dict[str, Any]:

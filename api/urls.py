@@ -5,8 +5,9 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import views
+from api import registration, views
 from api.exceptions import not_found
+from api.serializers import ID_IN_URL as ID
 
 app_name = "api"
 
@@ -26,6 +27,30 @@ urlpatterns = [
     # Redoc cannot run under the CSP (styles injected before it takes a nonce, a blob: worker, a
     # logo from its CDN): its old address leads to the Swagger UI page.
     path("redoc/", RedirectView.as_view(pattern_name="api:docs"), name="redoc"),
+    # Sign-up and check-in (api/registration.py).
+    re_path(rf"^events/(?P<event_id>{ID})/sign-up/$", registration.SignUpView.as_view()),
+    re_path(
+        rf"^events/(?P<event_id>{ID})/registrations/$",
+        registration.EventRegistrationsView.as_view(),
+    ),
+    path(
+        "registrations/mine/",
+        registration.OwnRegistrationView.as_view(http_method_names=["get", "options"]),
+    ),
+    *(
+        path(
+            f"registrations/mine/{step}/",
+            registration.OwnRegistrationView.as_view(step=step, http_method_names=["post"]),
+        )
+        for step in ("check-in", "withdraw")
+    ),
+    *(
+        re_path(
+            rf"^registrations/(?P<registration_id>{ID})/{step}/$",
+            registration.RegistrationActionView.as_view(step=step),
+        )
+        for step in ("approve", "refuse", "withdraw", "check-in")
+    ),
     path("", include(router.urls)),
     re_path(r"^.*$", not_found),
 ]

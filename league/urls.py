@@ -1,8 +1,8 @@
 """Public pages of the organization: leagues, events, standings, players."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from league.pages import embeds, views
+from league.pages import embeds, registration, views
 
 app_name = "league"
 
@@ -19,4 +19,21 @@ urlpatterns = [
     path("embed/stages/<int:stage_id>/standings/", embeds.stage_standings, name="embed_stage"),
     path("embed/stages/<int:stage_id>/bracket/", embeds.stage_bracket, name="embed_bracket"),
     path("stages/<int:stage_id>/bracket.svg", embeds.stage_bracket_svg, name="bracket_svg"),
+    # Sign-up (league/pages/registration.py): the form, and a registration's private link.
+    path("events/<int:event_id>/sign-up/", registration.sign_up, name="sign_up"),
+    re_path(
+        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/$",
+        registration.registration_page,
+        name="registration",
+    ),
+    re_path(
+        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/check-in/$",
+        registration.registration_check_in,
+        name="registration_check_in",
+    ),
+    re_path(
+        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/withdraw/$",
+        registration.registration_withdraw,
+        name="registration_withdraw",
+    ),
 ]

@@ -210,6 +210,8 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "turns": env("THROTTLE_TURNS", default="120/min"),
         "advice": env("THROTTLE_ADVICE", default="60/min"),
+        # Public sign-ups (API and page) per client address: a form open to anyone.
+        "sign_up": env("THROTTLE_SIGN_UP", default="10/hour"),
     },
 }
 
@@ -237,6 +239,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "games.models.MatchStatus",
         "EventStatusEnum": "league.models.EventStatus",
         "StageStatusEnum": "league.models.StageStatus",
+        "RegistrationStatusEnum": "league.models.RegistrationStatus",
     },
 }
 

@@ -8,6 +8,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
 os.environ.setdefault("THROTTLE_TURNS", "100000/min")
 os.environ.setdefault("THROTTLE_LOGIN", "1000/min")
 os.environ.setdefault("THROTTLE_ADVICE", "1000/min")
+os.environ.setdefault("THROTTLE_SIGN_UP", "1000/min")
 
 from config.settings.base import *  # noqa: F403
 

@@ -1,6 +1,7 @@
 """The league app's models, one module a topic (all of the `league` app label):
 `organization` (players, leagues and their rosters, events), `stages` (stages, entries, the
-matches they draw, forfeits, byes), `tables` (stored standings) and `ratings`."""
+matches they draw, forfeits, byes), `tables` (stored standings), `ratings` and `registration`
+(an event's sign-up and check-in)."""
 
 from league.models.organization import (
     Event,
@@ -12,6 +13,7 @@ from league.models.organization import (
     default_tiebreak,
 )
 from league.models.ratings import PlayerRating, RatingChange, RatingsState
+from league.models.registration import Registration, RegistrationStatus, SignUp
 from league.models.stages import (
     ForfeitReason,
     Seeding,
@@ -38,9 +40,12 @@ __all__ = [
     "PlayerRating",
     "RatingChange",
     "RatingsState",
+    "Registration",
+    "RegistrationStatus",
     "Scope",
     "ScopeKey",
     "Seeding",
+    "SignUp",
     "Stage",
     "StageBye",
     "StageEntry",

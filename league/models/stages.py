@@ -75,6 +75,12 @@ class Stage(models.Model):
         help_text="A stage played in groups, once finished: each group's final order "
         '({"1": tiers, "2": tiers, ...}).',
     )
+    dropped = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Players entered but not checked in when it started (an event using "
+        "check-in), taken off its entries then: their ids.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

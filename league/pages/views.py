@@ -24,6 +24,7 @@ from league.models import (
     League,
     Player,
     RatingsState,
+    SignUp,
     Stage,
     StageStatus,
     StandingsScope,
@@ -220,6 +221,8 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     # Its organizers see their links (never a key) on the page itself, not in its live part,
     # which is the same for every reader.
     context["is_organizer"] = context["event"].league.is_organizer(request.user)
+    sign_up = SignUp.objects.filter(event=context["event"]).first()
+    context["takes_sign_ups"] = sign_up is not None and sign_up.takes_sign_ups()
     return render(request, "league/event.html", context)
 
 

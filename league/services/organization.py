@@ -24,6 +24,8 @@ from league.models import (
     EventStatus,
     League,
     Player,
+    Registration,
+    RegistrationStatus,
     Stage,
     StageBye,
     StageEntry,
@@ -601,6 +603,24 @@ def _ensure_mergeable(keep: Player, remove: Player) -> set[int]:
     return removed_stages
 
 
+def _move_registrations(keep: Player, remove: Player) -> None:
+    """The removed player's registrations become the kept one's; both confirmed for one event
+    are two people (`players_met`)."""
+    confirmed = Registration.objects.filter(status=RegistrationStatus.CONFIRMED)
+    both = sorted(
+        set(confirmed.filter(player=keep).values_list("event_id", flat=True))
+        & set(confirmed.filter(player=remove).values_list("event_id", flat=True))
+    )
+    if both:
+        raise LeagueError(
+            "players_met",
+            f"{keep.display_name} and {remove.display_name} are both confirmed for event "
+            f"{both[0]}: they are two people, not one entered twice.",
+            details={"events": both},
+        )
+    Registration.objects.filter(player=remove).update(player=keep)
+
+
 @transaction.atomic
 def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge:
     """Merge two players of `league`'s roster who are one person entered twice: everything of
@@ -632,6 +652,7 @@ def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge
     joining = list(League.objects.filter(players=remove).exclude(players=keep))
     for other in joining:
         _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
+    _move_registrations(keep, remove)
     rerated = player_merged(removed_id=remove.pk)
     seats = Seat.objects.filter(player=remove).update(player=keep)
     TurnUndo.objects.filter(player=remove).update(player=keep)

@@ -42,6 +42,7 @@ from league.services.organization import (
     event_play_over,
     ruleset_for_event,
 )
+from league.services.registration import absent_dropped
 from league.services.standings_marks import standings_mark
 from league.services.standings_refresh import compute_table
 
@@ -413,6 +414,7 @@ def stage_start(*, stage_id: int) -> Stage:
     if stage.status != StageStatus.DRAFT:
         raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
     game_services.ensure_event_open(stage.event)
+    absent_dropped(stage)  # an event using check-in seats only the players checked in
     if stage.source_stage_id is not None:
         _take_qualifiers(stage)
     players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))

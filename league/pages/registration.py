@@ -1,0 +1,168 @@
+"""The public sign-up pages (docs/pages.md, "Sign-up"): an event's sign-up form, and the private
+page a registration's link opens, where its holder sees where they stand, checks in within the
+event's check-in window, and withdraws.
+
+The form is open to anyone, so it is guarded: Django's CSRF check, a rate limit per client
+address on sign-ups (`SignUpRateThrottle`, shared with the API's), and the service's own
+refusals (a closed or late sign-up, an email or name already signed up, a bad name). Nothing
+here shows a registration's email."""
+
+import logging
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+from redis.exceptions import RedisError
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from league.models import Event, Registration, SignUp
+from league.services import registration as services
+from scoring.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+
+class SignUpRateThrottle(SimpleRateThrottle):
+    """Public sign-ups per client address (`THROTTLE_SIGN_UP`), the page's and the API's on
+    one budget. A cache that cannot be reached lets sign-ups through, like the other limits."""
+
+    scope = "sign_up"
+
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str:
+        ident = self.get_ident(request)  # type: ignore[arg-type]
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def allow_request(self, request: Request | HttpRequest, view: APIView | None) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[arg-type]
+        except (RedisError, OSError):
+            logger.warning("Rate-limit cache unreachable; sign-up allowed unthrottled.")
+            return True
+
+
+class SignUpForm(forms.Form):
+    display_name = forms.CharField(
+        label="Your name", max_length=80, help_text="As it will show in the tables."
+    )
+    email = forms.EmailField(
+        label="Email",
+        max_length=254,
+        help_text="For the organizers only: it is never shown on a page.",
+    )
+    handle = forms.SlugField(
+        label="Handle (if you have played here before)", max_length=40, required=False
+    )
+
+    def refuse(self, error: DomainError) -> None:
+        field = error.details.get("field")
+        self.add_error(field if field in self.fields else None, error.message)
+
+
+def _sign_up_of(event: Event) -> SignUp | None:
+    return SignUp.objects.filter(event=event).first()
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseBase:
+    """The event's sign-up form; a sign-up leads to the registration's private page."""
+    event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
+    settings = _sign_up_of(event)
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        throttle = SignUpRateThrottle()
+        if not throttle.allow_request(request, None):
+            form.add_error(None, "Too many sign-ups from here: try again later.")
+            status = 429
+        elif form.is_valid():
+            try:
+                done = services.registration_create(event_id=event.pk, **form.cleaned_data)
+            except DomainError as error:
+                form.refuse(error)
+            else:
+                return redirect("league:registration", done.key)
+        if status == 200:
+            status = 400
+    places = services.places_taken(event.pk) if settings else 0
+    return render(
+        request,
+        "league/sign_up.html",
+        {
+            "event": event,
+            "league": event.league,
+            "sign_up": settings,
+            "takes_sign_ups": settings is not None and settings.takes_sign_ups(),
+            "places_left": None
+            if settings is None or settings.cap is None
+            else max(settings.cap - places, 0),
+            "form": form,
+        },
+        status=status,
+    )
+
+
+def _registration(key: str) -> Registration:
+    registration = services.registration_by_key(key)
+    if registration is None:
+        raise Http404("No sign-up has this link.")
+    return registration
+
+
+def _registration_context(registration: Registration, key: str) -> dict[str, Any]:
+    settings = _sign_up_of(registration.event)
+    return {
+        "key": key,
+        "registration": registration,
+        "event": registration.event,
+        "league": registration.event.league,
+        "sign_up": settings,
+        "position": services.waiting_position(registration),
+        "can_check_in": settings is not None
+        and registration.status == "confirmed"
+        and settings.check_in_window_open(),
+    }
+
+
+@require_http_methods(["GET"])
+def registration_page(request: HttpRequest, key: str) -> HttpResponse:
+    """Where a registration stands: waiting for approval, on the waiting list (and where),
+    confirmed (and checked in), refused or withdrawn; with its check-in and withdrawal."""
+    registration = _registration(key)
+    response = render(request, "league/registration.html", _registration_context(registration, key))
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_POST
+def registration_check_in(request: HttpRequest, key: str) -> HttpResponseBase:
+    """The holder checks in (or out, `present=0`) within the event's check-in window."""
+    registration = _registration(key)
+    present = request.POST.get("present", "1") != "0"
+    try:
+        services.registration_check_in(
+            registration_id=registration.pk, present=present, by_player=True
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You are checked in." if present else "You are checked out.")
+    return redirect(reverse("league:registration", args=[key]))
+
+
+@require_POST
+def registration_withdraw(request: HttpRequest, key: str) -> HttpResponseBase:
+    """The holder withdraws: their place goes to the first on the waiting list."""
+    registration = _registration(key)
+    try:
+        services.registration_withdraw(registration_id=registration.pk)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You are withdrawn from this event.")
+    return redirect(reverse("league:registration", args=[key]))

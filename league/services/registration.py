@@ -1,0 +1,535 @@
+"""Sign-up and check-in of an event (docs/organizing.md, "Sign-up and check-in").
+
+An event's organizers open its sign-up (`sign_up_set`): until a deadline, with an optional cap
+of places and a waiting list beyond it, and optionally check-in. Players sign up
+(`registration_create`: a name, a contact email, maybe a handle) or the organizers add them;
+the organizers approve (`registration_approve`: linked to an existing player it matches, or a
+new player, never merged behind anyone's back) or refuse. A refusal or a withdrawal frees a
+place, and the first on the waiting list moves up. With check-in, a stage started seats only
+the players checked in (`absent_dropped`, called by `stages.stage_start`).
+
+Every write locks the event's sign-up row first, so places are counted one writer at a time."""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email, validate_slug
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services as game_services
+from league.errors import EventConflict, LeagueError
+from league.models import (
+    Event,
+    Player,
+    Registration,
+    RegistrationStatus,
+    SignUp,
+    Stage,
+    StageEntry,
+)
+from league.models.registration import ACTIVE, HOLDING_PLACE
+from league.services.organization import (
+    HANDLE_LENGTH,
+    NAME_LENGTH,
+    _ensure_name_free,
+    _free_handle,
+    clean_name,
+    folded,
+    handle_from_name,
+    player_create,
+)
+
+EMAIL_LENGTH = 254
+
+
+class RegistrationConflict(EventConflict):
+    """The registration cannot do this in its current state (HTTP 409)."""
+
+
+# --- Keys ---------------------------------------------------------------------------------------
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def registration_by_key(key: str) -> Registration | None:
+    """The registration a private link's key opens, or None."""
+    if not key or len(key) > 64:
+        return None
+    return (
+        Registration.objects.select_related("event__league", "player")
+        .filter(key_hash=key_hash(key))
+        .first()
+    )
+
+
+# --- The event's sign-up ------------------------------------------------------------------------
+
+
+def _locked_sign_up(event_id: int) -> SignUp | None:
+    return (
+        SignUp.objects.select_for_update()
+        .select_related("event__league")
+        .filter(event_id=event_id)
+        .first()
+    )
+
+
+@transaction.atomic
+def sign_up_set(
+    *,
+    event: Event,
+    open: bool = True,
+    deadline: datetime | None = None,
+    cap: int | None = None,
+    check_in: bool = False,
+    check_in_opens: datetime | None = None,
+    check_in_closes: datetime | None = None,
+) -> SignUp:
+    """Open (or change, or close with `open=False`) the event's sign-up. A cap of at least 1;
+    a check-in window that closes after it opens. A cap raised lets the first on the waiting
+    list move up; a cap lowered below the places taken keeps everyone who holds one (the next
+    sign-ups wait). A closed event takes no change (`event_closed`)."""
+    game_services.ensure_event_open(event)
+    if cap is not None and cap < 1:
+        raise LeagueError(
+            "invalid_option",
+            "A cap is at least 1 place; leave it empty for no cap.",
+            details={"field": "cap"},
+        )
+    if check_in_opens and check_in_closes and check_in_closes <= check_in_opens:
+        raise LeagueError(
+            "invalid_option",
+            "Check-in must close after it opens.",
+            details={"field": "check_in_closes"},
+        )
+    sign_up = _locked_sign_up(event.pk) or SignUp(event=event)
+    sign_up.open, sign_up.deadline, sign_up.cap = open, deadline, cap
+    sign_up.check_in = check_in
+    sign_up.check_in_opens, sign_up.check_in_closes = check_in_opens, check_in_closes
+    sign_up.save()
+    _move_up(sign_up)
+    return sign_up
+
+
+def places_taken(event_id: int) -> int:
+    """Registrations holding a place: waiting for approval or confirmed."""
+    return Registration.objects.filter(event_id=event_id, status__in=HOLDING_PLACE).count()
+
+
+def _move_up(sign_up: SignUp) -> list[Registration]:
+    """While places are free, the first on the waiting list moves up to wait for approval, in
+    the order they signed up."""
+    free = None if sign_up.cap is None else sign_up.cap - places_taken(sign_up.event_id)
+    waiting = Registration.objects.filter(
+        event_id=sign_up.event_id, status=RegistrationStatus.WAITING
+    ).order_by("created_at", "pk")
+    moved = list(waiting if free is None else waiting[: max(free, 0)])
+    for registration in moved:
+        registration.status = RegistrationStatus.PENDING
+        registration.save(update_fields=["status"])
+    return moved
+
+
+def waiting_position(registration: Registration) -> int | None:
+    """Where a registration on the waiting list stands in it (1: next to move up)."""
+    if registration.status != RegistrationStatus.WAITING:
+        return None
+    ahead = Registration.objects.filter(
+        event_id=registration.event_id, status=RegistrationStatus.WAITING
+    ).filter(
+        Q(created_at__lt=registration.created_at)
+        | Q(created_at=registration.created_at, pk__lt=registration.pk)
+    )
+    return ahead.count() + 1
+
+
+# --- Signing up ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignedUp:
+    """A new registration and the key of its private link (shown once, stored hashed)."""
+
+    registration: Registration
+    key: str
+
+
+def _checked_email(email: str, *, required: bool) -> str:
+    email = email.strip()
+    if not email:
+        if required:
+            raise LeagueError(
+                "invalid_email",
+                "Give an email address: the organizers write to it (it is never shown to "
+                "anyone else).",
+                details={"field": "email"},
+            )
+        return ""
+    try:
+        if len(email) > EMAIL_LENGTH:
+            raise ValidationError("too long")
+        validate_email(email)
+    except ValidationError:
+        raise LeagueError(
+            "invalid_email", "This is not an email address.", details={"field": "email"}
+        ) from None
+    return email
+
+
+def _checked_handle(handle: str) -> str:
+    handle = handle.strip().lower()
+    if not handle:
+        return ""
+    try:
+        if len(handle) > HANDLE_LENGTH:
+            raise ValidationError("too long")
+        validate_slug(handle)
+    except ValidationError:
+        raise LeagueError(
+            "invalid_handle",
+            f"A handle is at most {HANDLE_LENGTH} letters, digits, hyphens and underscores.",
+            details={"field": "handle"},
+        ) from None
+    return handle
+
+
+def _checked_name(display_name: str) -> str:
+    name = clean_name(display_name, field="display_name")
+    if len(name) > NAME_LENGTH:
+        raise LeagueError(
+            "invalid_name",
+            f"A name has at most {NAME_LENGTH} characters; this one has {len(name)}.",
+            details={"field": "display_name"},
+        )
+    return name
+
+
+def _ensure_not_registered(event_id: int, name: str, email: str) -> None:
+    """`already_registered` when an active registration of the event has this email, or a
+    name that looks the same."""
+    active = Registration.objects.filter(event_id=event_id, status__in=ACTIVE)
+    if email and active.filter(email__iexact=email).exists():
+        raise RegistrationConflict(
+            "already_registered",
+            "This email address is already signed up for this event.",
+            details={"field": "email"},
+        )
+    key = folded(name)
+    for other in active.values_list("display_name", flat=True):
+        if folded(other) == key:
+            raise RegistrationConflict(
+                "already_registered",
+                f"{other!r} is already signed up for this event; two names that look alike "
+                "would be confused. Add something to tell them apart.",
+                details={"field": "display_name"},
+            )
+
+
+@transaction.atomic
+def registration_create(
+    *,
+    event_id: int,
+    display_name: str,
+    email: str = "",
+    handle: str = "",
+    by_organizer: bool = False,
+    now: datetime | None = None,
+) -> SignedUp:
+    """Sign a player up for an event, or (`by_organizer`) add them as its organizers do. A
+    player needs the sign-up open and before its deadline, the event not closed
+    (`registration_closed`), and a contact email (`invalid_email`); an organizer adds players
+    whenever the event is open, with or without an email. The name follows the names' rules
+    (`invalid_name`); the email, and a name that looks the same, are taken once per event
+    (`already_registered`, 409). Beyond the cap the registration joins the waiting list
+    (`status` "waiting"): `event_full` is never an error."""
+    event = Event.objects.select_related("league").get(pk=event_id)
+    sign_up = _locked_sign_up(event_id)
+    if by_organizer:
+        game_services.ensure_event_open(event)
+        if sign_up is None:  # the organizers take sign-ups themselves: the event now has one
+            sign_up = SignUp.objects.create(event=event, open=False)
+    elif sign_up is None or not sign_up.takes_sign_ups(now):
+        raise RegistrationConflict(
+            "registration_closed",
+            f"{event.name} takes no sign-ups now.",
+            details={"event": event.pk},
+        )
+    name = _checked_name(display_name)
+    email = _checked_email(email, required=not by_organizer)
+    handle = _checked_handle(handle)
+    _ensure_not_registered(event_id, name, email)
+    full = sign_up.cap is not None and places_taken(event_id) >= sign_up.cap
+    key = secrets.token_urlsafe(24)
+    try:
+        with transaction.atomic():
+            registration = Registration.objects.create(
+                event=event,
+                display_name=name,
+                email=email,
+                handle=handle,
+                by_organizer=by_organizer,
+                status=RegistrationStatus.WAITING if full else RegistrationStatus.PENDING,
+                key_hash=key_hash(key),
+            )
+    except IntegrityError:  # the same email, committed between the check and the insert
+        raise RegistrationConflict(
+            "already_registered",
+            "This email address is already signed up for this event.",
+            details={"field": "email"},
+        ) from None
+    return SignedUp(registration, key)
+
+
+# --- Matching a registration with the players there are ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An existing player a registration may be: matched by `email` (a registration of theirs,
+    confirmed before, gave the same one), `handle`, or `name` (on the league's roster)."""
+
+    player: Player
+    by: tuple[str, ...]
+
+
+def registration_candidates(registration: Registration) -> list[Candidate]:
+    """The existing players this registration matches, for its organizers to choose from: by
+    the email a confirmed registration of theirs gave (in any league), by handle, and by a
+    name that looks the same on the league's roster. Three queries."""
+    found: dict[int, tuple[Player, list[str]]] = {}
+
+    def add(players: Any, reason: str) -> None:
+        for player in players:
+            found.setdefault(player.pk, (player, []))[1].append(reason)
+
+    if registration.email:
+        add(
+            Player.objects.filter(
+                registrations__email__iexact=registration.email,
+                registrations__status=RegistrationStatus.CONFIRMED,
+            ).distinct(),
+            "email",
+        )
+    if registration.handle:
+        add(Player.objects.filter(handle=registration.handle), "handle")
+    key = folded(registration.display_name)
+    league = registration.event.league
+    add((p for p in league.players.all() if folded(p.display_name) == key), "name")
+    return [Candidate(player, tuple(by)) for player, by in found.values()]
+
+
+# --- The organizers' decision --------------------------------------------------------------------
+
+
+def _locked_registration(registration_id: int) -> tuple[SignUp, Registration]:
+    """The registration's sign-up, then the registration, both locked (in that order always)."""
+    event_id = Registration.objects.values_list("event_id", flat=True).get(pk=registration_id)
+    sign_up = _locked_sign_up(event_id)
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("event__league")
+        .get(pk=registration_id)
+    )
+    assert sign_up is not None  # noqa: S101 - a registration's event always has a sign-up
+    return sign_up, registration
+
+
+def _ensure_status(registration: Registration, *allowed: str, doing: str) -> None:
+    if registration.status not in allowed:
+        raise RegistrationConflict(
+            "registration_decided",
+            f"{registration.display_name}'s registration is "
+            f"{registration.get_status_display().lower()}: it cannot be {doing}.",
+            details={"registration": registration.pk, "status": registration.status},
+        )
+
+
+def _new_player(registration: Registration) -> Player:
+    """A new player from a registration: the handle they gave when no one has it, else one
+    made from their name; on the league's roster (`name_taken` when a name there looks the
+    same: link the registration to that player, or tell the two apart)."""
+    handle = registration.handle
+    if not handle or Player.objects.filter(handle=handle).exists():
+        base = handle_from_name(registration.display_name)
+        taken = set(Player.objects.filter(handle__startswith=base).values_list("handle", flat=True))
+        handle = _free_handle(base, taken)
+    return player_create(
+        display_name=registration.display_name, handle=handle, league=registration.event.league
+    )
+
+
+@transaction.atomic
+def registration_approve(
+    *, registration_id: int, player_id: int | None = None, new_player: bool = False
+) -> Registration:
+    """Confirm a registration waiting for approval: linked to an existing player (`player_id`:
+    one it matches, or a player on the league's roster) or as a new player (`new_player`). A
+    registration that matches existing players needs that choice (`player_match`, 409,
+    `details.candidates`): two people are never merged, nor one split in two, behind anyone's
+    back. A player is confirmed once per event (`already_registered`); the confirmed player
+    joins the league's roster. Only a pending registration is approved (`registration_decided`;
+    one on the waiting list moves up when a place frees: `on_waiting_list`)."""
+    _sign_up, registration = _locked_registration(registration_id)
+    game_services.ensure_event_open(registration.event)
+    if registration.status == RegistrationStatus.WAITING:
+        raise RegistrationConflict(
+            "on_waiting_list",
+            f"{registration.display_name} is on the waiting list: they move up when a place "
+            "frees (refuse or withdraw someone, or raise the cap).",
+            details={"registration": registration.pk},
+        )
+    _ensure_status(registration, RegistrationStatus.PENDING, doing="approved")
+    league = registration.event.league
+    if player_id is not None:
+        candidates = {c.player.pk for c in registration_candidates(registration)}
+        on_roster = league.players.filter(pk=player_id).exists()
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None or not (player_id in candidates or on_roster):
+            raise LeagueError(
+                "unknown_player",
+                f"Player {player_id} is neither a match of this registration nor on the roster "
+                f"of {league.name}.",
+                details={"field": "player", "player": player_id},
+            )
+        if registration.event.registrations.filter(
+            player=player, status=RegistrationStatus.CONFIRMED
+        ).exists():
+            raise RegistrationConflict(
+                "already_registered",
+                f"{player.display_name} is already confirmed for this event.",
+                details={"field": "player", "player": player.pk},
+            )
+        if not on_roster:
+            _ensure_name_free(league, player.display_name, exclude=[player.pk])
+            league.players.add(player)
+    elif new_player:
+        player = _new_player(registration)
+    else:
+        candidates_found = registration_candidates(registration)
+        if candidates_found:
+            raise RegistrationConflict(
+                "player_match",
+                f"{registration.display_name} may be a player there is already: link the "
+                "registration to one of them, or make a new player.",
+                details={
+                    "candidates": [
+                        {"player": c.player.pk, "display_name": c.player.display_name, "by": c.by}
+                        for c in candidates_found
+                    ]
+                },
+            )
+        player = _new_player(registration)
+    registration.player = player
+    registration.status = RegistrationStatus.CONFIRMED
+    registration.decided_at = timezone.now()
+    registration.save(update_fields=["player", "status", "decided_at"])
+    return registration
+
+
+@transaction.atomic
+def registration_refuse(*, registration_id: int) -> Registration:
+    """Refuse a registration waiting for approval or on the waiting list. A place it held
+    goes to the first on the waiting list."""
+    sign_up, registration = _locked_registration(registration_id)
+    _ensure_status(
+        registration, RegistrationStatus.PENDING, RegistrationStatus.WAITING, doing="refused"
+    )
+    registration.status = RegistrationStatus.REFUSED
+    registration.decided_at = timezone.now()
+    registration.save(update_fields=["status", "decided_at"])
+    _move_up(sign_up)
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration_id: int) -> Registration:
+    """The player is out (they withdrew, or an organizer took them off): from any active
+    state. A place it held goes to the first on the waiting list. A confirmed player stays on
+    the league's roster (their record is theirs) but is no longer checked in."""
+    sign_up, registration = _locked_registration(registration_id)
+    _ensure_status(registration, *ACTIVE, doing="withdrawn")
+    registration.status = RegistrationStatus.WITHDRAWN
+    registration.checked_in_at = None
+    registration.decided_at = timezone.now()
+    registration.save(update_fields=["status", "checked_in_at", "decided_at"])
+    _move_up(sign_up)
+    return registration
+
+
+# --- Check-in -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def registration_check_in(
+    *,
+    registration_id: int,
+    present: bool = True,
+    by_player: bool = False,
+    now: datetime | None = None,
+) -> Registration:
+    """Mark a confirmed player present (or not, `present=False`) for an event using check-in
+    (`check_in_off` if it does not). Organizers do so while the event is open; the player
+    themselves only within the event's check-in window (`check_in_closed`)."""
+    sign_up, registration = _locked_registration(registration_id)
+    game_services.ensure_event_open(registration.event)
+    if not sign_up.check_in:
+        raise RegistrationConflict(
+            "check_in_off",
+            f"{registration.event.name} does not use check-in.",
+            details={"event": registration.event_id},
+        )
+    _ensure_status(registration, RegistrationStatus.CONFIRMED, doing="checked in")
+    now = now or timezone.now()
+    if by_player and not sign_up.check_in_window_open(now):
+        raise RegistrationConflict(
+            "check_in_closed",
+            "Check-in is not open now: ask an organizer at the event.",
+            details={
+                "opens": sign_up.check_in_opens.isoformat() if sign_up.check_in_opens else None,
+                "closes": sign_up.check_in_closes.isoformat() if sign_up.check_in_closes else None,
+            },
+        )
+    registration.checked_in_at = now if present else None
+    registration.save(update_fields=["checked_in_at"])
+    return registration
+
+
+def absent_dropped(stage: Stage) -> list[int]:
+    """For a stage about to start (its row locked by the caller) of an event using check-in:
+    take off its entries the players not checked in (no confirmed registration checked in),
+    seed the rest again in the same order, and return who was dropped (also kept on the
+    stage, `Stage.dropped`). A stage fed by an earlier one takes its qualifiers as they are;
+    an event without check-in changes nothing."""
+    if stage.source_stage_id is not None:
+        return []
+    uses_check_in = SignUp.objects.filter(event_id=stage.event_id, check_in=True).exists()
+    if not uses_check_in:
+        return []
+    present = set(
+        Registration.objects.filter(
+            event_id=stage.event_id,
+            status=RegistrationStatus.CONFIRMED,
+            checked_in_at__isnull=False,
+        ).values_list("player_id", flat=True)
+    )
+    entries = list(StageEntry.objects.filter(stage=stage).order_by("seed"))
+    dropped = [entry.player_id for entry in entries if entry.player_id not in present]
+    if dropped:
+        StageEntry.objects.filter(stage=stage, player_id__in=dropped).delete()
+        kept = [entry for entry in entries if entry.player_id in present]
+        # In seed order each new seed is at most the old one and already free (seeds are
+        # unique per stage), so one row at a time never clashes.
+        for seed, entry in enumerate(kept, start=1):
+            if entry.seed != seed:
+                StageEntry.objects.filter(pk=entry.pk).update(seed=seed)
+    stage.dropped = dropped
+    stage.save(update_fields=["dropped"])
+    return dropped

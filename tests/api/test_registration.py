@@ -1,0 +1,185 @@
+"""Issue 21, items 1 and 2 through the API: an event's sign-up, a public sign-up (its email
+kept from every public answer, rate-limited, its key opening the registration), the
+organizers' list and decisions, check-in by key and by organizer, and a stage start that says
+who was dropped."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from league.models import Event, Player, Registration
+from league.pages.registration import SignUpRateThrottle
+from league.services import registration as reg
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(event: Event, name: str, email: str | None = None, **extra: Any) -> Any:
+    body = {"display_name": name, "email": email or f"{name.lower()}@example.org", **extra}
+    return APIClient().post(f"/api/v1/events/{event.pk}/registrations/", body, format="json")
+
+
+@pytest.fixture
+def open_event(yardzee_event: Event) -> Event:
+    reg.sign_up_set(event=yardzee_event, cap=2, check_in=True)
+    return yardzee_event
+
+
+def test_the_organizer_opens_the_sign_up_and_anyone_reads_it(as_organizer, yardzee_event):
+    url = f"/api/v1/events/{yardzee_event.pk}/sign-up/"
+    assert APIClient().get(url).json()["code"] == "not_found"
+    deadline = (timezone.now() + timedelta(days=2)).isoformat()
+    answer = as_organizer.put(url, {"deadline": deadline, "cap": 8}, format="json")
+    assert answer.status_code == 200, answer.json()
+    read = APIClient().get(url).json()
+    assert (read["open"], read["cap"], read["takes_sign_ups"], read["places_taken"]) == (
+        True,
+        8,
+        True,
+        0,
+    )
+    assert as_organizer.put(url, {"cap": 0}, format="json").json()["code"] == "invalid"
+    assert APIClient().put(url, {}, format="json").status_code == 401
+
+
+def test_a_public_sign_up_answers_its_key_and_never_its_email(open_event):
+    answer = sign_up(open_event, "Ana", "ana@private.example")
+    assert answer.status_code == 201, answer.json()
+    body = answer.json()
+    assert body["status"] == "pending"
+    assert "private.example" not in answer.content.decode()
+    own = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY=body["key"])
+    assert own.status_code == 200
+    assert own.json()["display_name"] == "Ana"
+    assert "private.example" not in own.content.decode()
+    sign_up_answer = APIClient().get(f"/api/v1/events/{open_event.pk}/sign-up/")
+    assert "private.example" not in sign_up_answer.content.decode()
+    wrong = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY="nope")
+    assert wrong.status_code == 404
+
+
+def test_sign_up_errors_have_codes_and_change_nothing(open_event, yardkle_event):
+    assert sign_up(open_event, "Ana").status_code == 201
+    again = sign_up(open_event, "Other", "ana@example.org")
+    assert (again.status_code, again.json()["code"]) == (409, "already_registered")
+    bad = sign_up(open_event, "Bad\u200bName")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid_name")
+    assert sign_up(open_event, "Ben", "nope").json()["code"] == "invalid_email"
+    closed = sign_up(yardkle_event, "Ana")
+    assert (closed.status_code, closed.json()["code"]) == (409, "registration_closed")
+    missing = APIClient().post(f"/api/v1/events/{open_event.pk}/registrations/", {}, format="json")
+    assert (missing.status_code, missing.json()["code"]) == (400, "invalid")
+    assert Registration.objects.count() == 1
+
+
+def test_beyond_the_cap_the_answer_is_the_waiting_list(open_event):
+    sign_up(open_event, "Ana")
+    sign_up(open_event, "Ben")
+    third = sign_up(open_event, "Cleo").json()
+    assert (third["status"], third["waiting_position"]) == ("waiting", 1)
+
+
+def test_public_sign_ups_are_rate_limited_per_address(open_event, monkeypatch, as_organizer):
+    monkeypatch.setattr(SignUpRateThrottle, "THROTTLE_RATES", {"sign_up": "2/min"})
+    statuses = [sign_up(open_event, name).status_code for name in ("Ana", "Ben", "Cleo")]
+    assert statuses == [201, 201, 429]
+    assert Registration.objects.count() == 2
+    # The organizers adding players are not limited.
+    added = as_organizer.post(
+        f"/api/v1/events/{open_event.pk}/registrations/", {"display_name": "Dev"}, format="json"
+    )
+    assert added.status_code == 201
+
+
+def test_the_organizers_list_shows_emails_and_matches_to_organizers_only(
+    open_event, as_organizer, other_organizer
+):
+    known = Player.objects.create(display_name="Sam Doe", handle="sam")
+    sign_up(open_event, "Sam", handle="sam")
+    url = f"/api/v1/events/{open_event.pk}/registrations/"
+    rows = as_organizer.get(url).json()
+    assert rows[0]["email"] == "sam@example.org"
+    assert rows[0]["candidates"] == [
+        {
+            "player": {
+                "id": known.pk,
+                "display_name": "Sam Doe",
+                "handle": "sam",
+                "created_at": rows[0]["candidates"][0]["player"]["created_at"],
+            },
+            "by": ["handle"],
+        }
+    ]
+    assert APIClient().get(url).status_code == 401
+    assert client_for(other_organizer).get(url).status_code == 403
+
+
+def test_approve_needs_a_choice_when_it_matches_and_links_when_told(open_event, as_organizer):
+    known = Player.objects.create(display_name="Sam Doe", handle="sam")
+    row = sign_up(open_event, "Sam", handle="sam").json()
+    url = f"/api/v1/registrations/{row['id']}/approve/"
+    refused = as_organizer.post(url, {}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "player_match")
+    assert refused.json()["details"]["candidates"][0]["player"] == known.pk
+    both = as_organizer.post(url, {"player": known.pk, "new_player": True}, format="json")
+    assert both.status_code == 400
+    linked = as_organizer.post(url, {"player": known.pk}, format="json")
+    assert linked.status_code == 200, linked.json()
+    assert (linked.json()["status"], linked.json()["player"]) == ("confirmed", known.pk)
+    assert open_event.league.players.filter(pk=known.pk).exists()
+
+
+def test_refuse_moves_the_waiting_list_up(open_event, as_organizer):
+    ana = sign_up(open_event, "Ana").json()
+    sign_up(open_event, "Ben")
+    cleo = sign_up(open_event, "Cleo").json()
+    answer = as_organizer.post(f"/api/v1/registrations/{ana['id']}/refuse/")
+    assert answer.json()["status"] == "refused"
+    assert Registration.objects.get(pk=cleo["id"]).status == "pending"
+    again = as_organizer.post(f"/api/v1/registrations/{ana['id']}/refuse/")
+    assert (again.status_code, again.json()["code"]) == (409, "registration_decided")
+
+
+def test_a_player_checks_in_by_key_within_the_window_and_withdraws(open_event, as_organizer):
+    row = sign_up(open_event, "Ana").json()
+    as_organizer.post(f"/api/v1/registrations/{row['id']}/approve/", {}, format="json")
+    key = {"HTTP_X_REGISTRATION_KEY": row["key"]}
+    checked = APIClient().post("/api/v1/registrations/mine/check-in/", {}, format="json", **key)
+    assert checked.status_code == 200, checked.json()
+    assert checked.json()["checked_in_at"] is not None
+    reg.sign_up_set(
+        event=open_event, check_in=True, check_in_closes=timezone.now() - timedelta(minutes=1)
+    )
+    late = APIClient().post(
+        "/api/v1/registrations/mine/check-in/", {"present": False}, format="json", **key
+    )
+    assert (late.status_code, late.json()["code"]) == (409, "check_in_closed")
+    out = APIClient().post("/api/v1/registrations/mine/withdraw/", **key)
+    assert out.json()["status"] == "withdrawn"
+
+
+def test_starting_a_stage_answers_who_was_dropped(open_event, as_organizer):
+    reg.sign_up_set(event=open_event, check_in=True)
+    ids = []
+    for name in ("Ana", "Ben", "Cleo"):
+        row = sign_up(open_event, name).json()
+        ids.append(
+            as_organizer.post(
+                f"/api/v1/registrations/{row['id']}/approve/", {}, format="json"
+            ).json()["player"]
+        )
+        if name != "Ben":
+            as_organizer.post(f"/api/v1/registrations/{row['id']}/check-in/", {}, format="json")
+    stage = as_organizer.post(
+        f"/api/v1/events/{open_event.pk}/stages/",
+        {"name": "Pool", "format": "round_robin", "participants": ids},
+        format="json",
+    ).json()
+    started = as_organizer.post(f"/api/v1/stages/{stage['id']}/start/")
+    assert started.status_code == 200, started.json()
+    assert started.json()["dropped"] == [ids[1]]
+    assert [e["player"]["id"] for e in started.json()["entries"]] == [ids[0], ids[2]]

@@ -1,0 +1,103 @@
+"""Issue 21, item 1 (and 2) on the public pages: the sign-up form (CSRF, a rate limit, the
+service's refusals shown on the form, the email on no page), the registration's private page
+(where it stands, check-in within the window, withdrawal), and the event page's link."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from league.models import Event, Registration
+from league.pages.registration import SignUpRateThrottle
+from league.services import registration as reg
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_event(yardzee_event: Event) -> Event:
+    reg.sign_up_set(event=yardzee_event, cap=1, check_in=True)
+    return yardzee_event
+
+
+def post(client: Client, event: Event, name: str, email: str = "") -> Any:
+    return client.post(
+        f"/events/{event.pk}/sign-up/",
+        {"display_name": name, "email": email or f"{name.lower()}@private.example"},
+    )
+
+
+def test_the_event_page_links_to_the_sign_up_only_while_it_takes_sign_ups(
+    client: Client, open_event
+):
+    link = f'href="/events/{open_event.pk}/sign-up/"'
+    assert link in client.get(f"/events/{open_event.pk}/").content.decode()
+    reg.sign_up_set(event=open_event, open=False)
+    assert link not in client.get(f"/events/{open_event.pk}/").content.decode()
+    page = client.get(f"/events/{open_event.pk}/sign-up/")
+    assert "takes no sign-ups now" in page.content.decode()
+
+
+def test_a_sign_up_leads_to_its_private_page_which_never_shows_the_email(
+    client: Client, open_event
+):
+    answer = post(client, open_event, "Ana")
+    assert answer.status_code == 302
+    page = client.get(answer["Location"])
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Waiting for approval" in text
+    assert "private.example" not in text
+    assert page["Cache-Control"] == "private, no-store"
+    for public in (f"/events/{open_event.pk}/", f"/events/{open_event.pk}/sign-up/"):
+        assert "private.example" not in client.get(public).content.decode()
+    second = client.get(post(client, open_event, "Ben")["Location"])
+    assert "On the waiting list (number 1 in line)" in second.content.decode()
+
+
+def test_the_form_shows_the_services_refusals_and_saves_nothing(client: Client, open_event):
+    post(client, open_event, "Ana", "ana@example.org")
+    again = post(client, open_event, "Someone", "ANA@example.org")
+    assert again.status_code == 400
+    assert "already signed up" in again.content.decode()
+    hidden = post(client, open_event, "Ana\u2066lice", "alice@example.org")
+    assert "invisible or control characters" in hidden.content.decode()
+    assert Registration.objects.count() == 1
+
+
+def test_the_form_needs_its_csrf_token(open_event):
+    strict = Client(enforce_csrf_checks=True)
+    answer = post(strict, open_event, "Ana")
+    assert answer.status_code == 403
+    assert not Registration.objects.exists()
+
+
+def test_sign_ups_from_one_address_are_rate_limited(client: Client, open_event, monkeypatch):
+    monkeypatch.setattr(SignUpRateThrottle, "THROTTLE_RATES", {"sign_up": "2/min"})
+    statuses = [post(client, open_event, n).status_code for n in ("Ana", "Ben", "Cleo")]
+    assert statuses == [302, 302, 429]
+    assert Registration.objects.count() == 2
+
+
+def test_the_holder_checks_in_within_the_window_and_withdraws(client: Client, open_event):
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    reg.registration_approve(registration_id=done.registration.pk)
+    url = f"/sign-up/{done.key}/"
+    assert "Check in" in client.get(url).content.decode()
+    client.post(f"{url}check-in/")
+    done.registration.refresh_from_db()
+    assert done.registration.checked_in_at is not None
+    reg.sign_up_set(
+        event=open_event, check_in=True, check_in_closes=timezone.now() - timedelta(seconds=1)
+    )
+    page = client.get(url).content.decode()
+    assert "Checked in" in page
+    assert 'action="' + url + 'check-in/"' not in page
+    client.post(f"{url}withdraw/")
+    done.registration.refresh_from_db()
+    assert done.registration.status == "withdrawn"
+    assert client.get("/sign-up/not-a-key/").status_code == 404
