@@ -3,7 +3,7 @@ under /accounts/ (config/urls.py)."""
 
 from django.urls import path
 
-from organize.views import events, home, leagues, matches, players, sheets
+from organize.views import events, home, leagues, matches, players, registration, sheets
 
 app_name = "organize"
 
@@ -31,6 +31,22 @@ urlpatterns = [
     path("events/<int:event_id>/close/", events.event_close_page, name="event_close"),
     path("events/<int:event_id>/reopen/", events.event_reopen_page, name="event_reopen"),
     path("events/<int:event_id>/withdraw/", events.withdraw, name="withdraw"),
+    # Sign-up and check-in (organize/views/registration.py).
+    path("events/<int:event_id>/sign-up/", registration.sign_up, name="sign_up"),
+    path(
+        "events/<int:event_id>/registrations/add/",
+        registration.registration_add,
+        name="registration_add",
+    ),
+    *(
+        path(
+            f"registrations/<int:registration_id>/{step}/",
+            registration.registration_action,
+            {"step": step},
+            name=f"registration_{step.replace('-', '_')}",
+        )
+        for step in ("approve", "refuse", "withdraw", "check-in")
+    ),
     path("stages/<int:stage_id>/edit/", events.stage_edit, name="stage_edit"),
     path("stages/<int:stage_id>/delete/", events.stage_delete, name="stage_delete"),
     path("stages/<int:stage_id>/start/", events.stage_start, name="stage_start"),

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league.errors import EventConflict
-from league.models import Event, League, Stage, StageFormat, StageStatus
+from league.models import Event, League, Player, Stage, StageFormat, StageStatus
 from league.services import event_close, event_create, event_reopen
 from league.services import stages as stage_services
 from organize import selectors
@@ -285,14 +285,22 @@ def stage_delete(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stage_start(request: HttpRequest, stage_id: int) -> HttpResponseBase:
-    """Draw the stage and seat its first tables (`stage_start`)."""
+    """Draw the stage and seat its first tables (`stage_start`); at an event using check-in,
+    say who was dropped for not checking in."""
     stage = organized_stage(request, stage_id)
     try:
-        stage_services.stage_start(stage_id=stage.pk)
+        started = stage_services.stage_start(stage_id=stage.pk)
     except DomainError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, f"{stage.name} has started: its tables are seated.")
+        if started.dropped:  # an event using check-in: who was not there
+            names = Player.objects.filter(pk__in=started.dropped).order_by("display_name", "pk")
+            messages.warning(
+                request,
+                f"Not checked in, so dropped from {stage.name}: "
+                f"{', '.join(p.display_name for p in names)}.",
+            )
     return redirect(_event_url(stage.event_id, f"stage-{stage.pk}"))
 
 

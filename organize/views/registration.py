@@ -1,0 +1,165 @@
+"""An event's sign-up and check-in from the organizer's side (docs/organizing.md, "Sign-up and
+check-in"): the sign-up's settings, a player added by hand, each registration approved
+(linked to the existing player it matches, or as a new player: the organizer chooses),
+refused or withdrawn, and the confirmed players checked in.
+
+Every page checks `organize.permissions` first and writes through one service of
+`league.services.registration`; a refusal is shown on the form or as a message, nothing
+saved."""
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league.models import Event, Registration, RegistrationStatus, SignUp
+from league.services import registration as services
+from organize.forms.registration import RegistrationAddForm, SignUpSettingsForm
+from organize.permissions import require_event
+from organize.views.events import organized_event
+from scoring.errors import DomainError
+
+
+def _page_url(event_id: int, anchor: str = "") -> str:
+    return reverse("organize:sign_up", args=[event_id]) + (f"#{anchor}" if anchor else "")
+
+
+def _registration_rows(registrations: list[Registration]) -> dict[str, list[dict[str, Any]]]:
+    """The event's registrations by where they stand, each pending one with the existing
+    players it matches (the organizer links it to one, or makes a new player)."""
+    rows: dict[str, list[dict[str, Any]]] = {status: [] for status in RegistrationStatus.values}
+    for registration in registrations:
+        candidates = (
+            services.registration_candidates(registration)
+            if registration.status == RegistrationStatus.PENDING
+            else []
+        )
+        rows[registration.status].append({"registration": registration, "candidates": candidates})
+    return rows
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The event's sign-up: its settings (`sign_up_set`), a player added by hand, and every
+    registration with what can be done with it."""
+    event = organized_event(request, event_id)
+    settings = SignUp.objects.filter(event=event).first()
+    posted = request.method == "POST"
+    form = SignUpSettingsForm(
+        request.POST if posted else None, initial=SignUpSettingsForm.initial_of(settings)
+    )
+    if posted and form.is_valid():
+        try:
+            settings = services.sign_up_set(event=event, **form.cleaned_data)
+        except DomainError as error:
+            form.refuse(error)
+        else:
+            messages.success(request, "The sign-up is saved.")
+            return redirect(_page_url(event.pk))
+    return _render(request, event, settings, form, RegistrationAddForm())
+
+
+def _render(
+    request: HttpRequest,
+    event: Event,
+    settings: SignUp | None,
+    form: SignUpSettingsForm,
+    add_form: RegistrationAddForm,
+) -> HttpResponse:
+    registrations = list(
+        event.registrations.select_related("event__league", "player").order_by("created_at", "pk")
+    )
+    failed = (form.is_bound and form.errors) or (add_form.is_bound and add_form.errors)
+    return render(
+        request,
+        "organize/events/sign_up.html",
+        {
+            "event": event,
+            "league": event.league,
+            "sign_up": settings,
+            "form": form,
+            "add_form": add_form,
+            "rows": _registration_rows(registrations),
+            "places_taken": services.places_taken(event.pk),
+            "public_url": request.build_absolute_uri(reverse("league:sign_up", args=[event.pk])),
+        },
+        status=400 if failed else 200,
+    )
+
+
+@login_required
+@require_POST
+def registration_add(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseBase:
+    """Add a player by hand (`registration_create` as an organizer): after the deadline too,
+    with or without an email. They are then approved like any sign-up."""
+    event = organized_event(request, event_id)
+    add_form = RegistrationAddForm(request.POST)
+    if add_form.is_valid():
+        try:
+            done = services.registration_create(
+                event_id=event.pk, by_organizer=True, **add_form.cleaned_data
+            )
+        except DomainError as error:
+            add_form.refuse(error)
+        else:
+            registration = done.registration
+            where = "on the waiting list" if registration.status == "waiting" else "added"
+            messages.success(request, f"{registration.display_name} is {where}: approve below.")
+            return redirect(_page_url(event.pk, f"registration-{registration.pk}"))
+    settings = SignUp.objects.filter(event=event).first()
+    form = SignUpSettingsForm(initial=SignUpSettingsForm.initial_of(settings))
+    return _render(request, event, settings, form, add_form)
+
+
+def _organized(request: HttpRequest, registration_id: int) -> Registration:
+    registration = get_object_or_404(
+        Registration.objects.select_related("event__league"), pk=registration_id
+    )
+    require_event(request.user, registration.event)
+    return registration
+
+
+def _approve(request: HttpRequest, registration: Registration) -> str:
+    choice = request.POST.get("player", "")
+    if choice == "new":
+        done = services.registration_approve(registration_id=registration.pk, new_player=True)
+    elif choice.isdigit() and len(choice) <= 18:
+        done = services.registration_approve(registration_id=registration.pk, player_id=int(choice))
+    else:
+        done = services.registration_approve(registration_id=registration.pk)
+    assert done.player is not None  # noqa: S101 - a confirmed registration names its player
+    return (
+        f"{done.display_name} is confirmed as {done.player.display_name} (@{done.player.handle})."
+    )
+
+
+@login_required
+@require_POST
+def registration_action(request: HttpRequest, registration_id: int, step: str) -> HttpResponseBase:
+    """Approve (`player`: an existing player's id, or "new"), refuse, withdraw, or check in
+    (`present`: "1" or "0") one registration; the page then says what changed."""
+    registration = _organized(request, registration_id)
+    name = registration.display_name
+    try:
+        if step == "approve":
+            message = _approve(request, registration)
+        elif step == "refuse":
+            services.registration_refuse(registration_id=registration.pk)
+            message = f"{name} is refused."
+        elif step == "withdraw":
+            services.registration_withdraw(registration_id=registration.pk)
+            message = f"{name} is withdrawn."
+        else:
+            present = request.POST.get("present", "1") != "0"
+            services.registration_check_in(registration_id=registration.pk, present=present)
+            message = f"{name} is {'checked in' if present else 'no longer checked in'}."
+    except DomainError as error:
+        messages.error(request, f"{name}: {error.message}")
+    else:
+        messages.success(request, message)
+    return redirect(_page_url(registration.event_id, f"registration-{registration.pk}"))

@@ -1,0 +1,143 @@
+"""Issue 21, items 1 and 2 on the organizer pages: the sign-up's settings, a player added by
+hand, approving a registration that matches an existing player (the organizer chooses: link
+or new player), refusing (the waiting list moves up), check-in, and starting a stage that says
+who was dropped; 403 for anyone but the league's organizers."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from league.models import Event, Player, Registration, SignUp
+from league.services import registration as reg
+from league.services import stages as stage_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def as_organizer(organizer: User) -> Client:
+    client = Client()
+    client.force_login(organizer)
+    return client
+
+
+def sign(event: Event, name: str, handle: str = "") -> Registration:
+    return reg.registration_create(
+        event_id=event.pk,
+        display_name=name,
+        email=f"{name.lower().replace(' ', '.')}@example.org",
+        handle=handle,
+    ).registration
+
+
+def test_the_organizer_sets_the_sign_up_and_its_refusals_show_on_the_form(
+    as_organizer, yardzee_event
+):
+    url = f"/organize/events/{yardzee_event.pk}/sign-up/"
+    assert as_organizer.get(url).status_code == 200
+    saved = as_organizer.post(
+        url, {"open": "on", "cap": "8", "check_in": "on", "deadline": "2026-06-01T18:00"}
+    )
+    assert saved.status_code == 302
+    sign_up = SignUp.objects.get(event=yardzee_event)
+    assert (sign_up.open, sign_up.cap, sign_up.check_in) == (True, 8, True)
+    assert sign_up.deadline is not None
+    assert sign_up.deadline.hour == 18
+    refused = as_organizer.post(
+        url,
+        {
+            "check_in": "on",
+            "check_in_opens": "2026-06-01T19:00",
+            "check_in_closes": "2026-06-01T18:00",
+        },
+    )
+    assert refused.status_code == 400
+    assert "Check-in must close after it opens." in refused.content.decode()
+    assert SignUp.objects.get(event=yardzee_event).check_in_opens is None
+
+
+def test_only_the_leagues_organizers_see_the_page(yardzee_event, other_organizer):
+    url = f"/organize/events/{yardzee_event.pk}/sign-up/"
+    assert Client().get(url).status_code == 302  # to sign in
+    other = Client()
+    other.force_login(other_organizer)
+    assert other.get(url).status_code == 403
+    reg.sign_up_set(event=yardzee_event)
+    ana = sign(yardzee_event, "Ana")
+    assert other.post(f"/organize/registrations/{ana.pk}/approve/").status_code == 403
+    assert Registration.objects.get(pk=ana.pk).status == "pending"
+
+
+def test_a_match_is_shown_and_the_organizer_links_or_makes_a_new_player(
+    as_organizer, yardzee_event
+):
+    reg.sign_up_set(event=yardzee_event)
+    known = Player.objects.create(display_name="Sam Doe", handle="sam")
+    sam = sign(yardzee_event, "Sam", handle="sam")
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/sign-up/").content.decode()
+    assert "Sam Doe (@sam): the same handle" in page
+    assert "sam@example.org" in page  # the organizers see the email
+    linked = as_organizer.post(
+        f"/organize/registrations/{sam.pk}/approve/", {"player": str(known.pk)}, follow=True
+    )
+    assert "Sam is confirmed as Sam Doe (@sam)." in linked.content.decode()
+    assert Registration.objects.get(pk=sam.pk).player_id == known.pk
+
+    other = Player.objects.create(display_name="Kim", handle="kim")
+    kim = sign(yardzee_event, "Kim B", handle="kim")
+    as_organizer.post(f"/organize/registrations/{kim.pk}/approve/", {"player": "new"})
+    made = Registration.objects.get(pk=kim.pk).player
+    assert made is not None
+    assert made.pk != other.pk
+
+
+def test_approving_a_match_without_a_choice_is_refused_with_a_message(as_organizer, yardzee_event):
+    reg.sign_up_set(event=yardzee_event)
+    Player.objects.create(display_name="Sam Doe", handle="sam")
+    sam = sign(yardzee_event, "Sam", handle="sam")
+    answer = as_organizer.post(f"/organize/registrations/{sam.pk}/approve/", follow=True)
+    assert "may be a player there is already" in answer.content.decode()
+    assert Registration.objects.get(pk=sam.pk).status == "pending"
+
+
+def test_adding_refusing_and_the_waiting_list_moving_up(as_organizer, yardzee_event):
+    reg.sign_up_set(event=yardzee_event, cap=1)
+    ana = sign(yardzee_event, "Ana")
+    added = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/registrations/add/",
+        {"display_name": "Walk-in", "email": "", "handle": ""},
+        follow=True,
+    )
+    assert "Walk-in is on the waiting list" in added.content.decode()
+    again = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/registrations/add/", {"display_name": "ana"}
+    )
+    assert again.status_code == 400
+    assert "already signed up" in again.content.decode()
+    as_organizer.post(f"/organize/registrations/{ana.pk}/refuse/")
+    walk_in = Registration.objects.get(display_name="Walk-in")
+    assert walk_in.status == "pending"
+
+
+def test_check_in_on_the_page_and_a_start_that_names_who_was_dropped(as_organizer, yardzee_event):
+    reg.sign_up_set(event=yardzee_event, check_in=True)
+    rows = [sign(yardzee_event, name) for name in ("Ana", "Ben", "Cleo")]
+    for row in rows:
+        as_organizer.post(f"/organize/registrations/{row.pk}/approve/")
+    for row in rows[:2]:
+        as_organizer.post(f"/organize/registrations/{row.pk}/check-in/")
+    players = [Registration.objects.get(pk=row.pk).player_id for row in rows]
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[p for p in players if p is not None],
+    )
+    answer = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True)
+    text = answer.content.decode()
+    assert "Pool has started" in text
+    assert "Not checked in, so dropped from Pool: Cleo." in text, re.findall(
+        r"<li class=\"message.*?</li>", text
+    )
