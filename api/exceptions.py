@@ -14,6 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import InvalidText
 from games import errors as game_errors
+from league import errors as league_errors
 from league.errors import DrawError, EventConflict, LeagueError, StageConflict, StandingsError
 from scoring.errors import DomainError, RuleViolation
 
@@ -41,6 +42,7 @@ STATUS: dict[type[DomainError], int] = {
     LeagueError: 400,
     StageConflict: 409,
     EventConflict: 409,
+    league_errors.RoundNotFound: 404,
     DrawError: 400,
     StandingsError: 400,
 }

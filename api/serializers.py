@@ -247,6 +247,11 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     board = serializers.SerializerMethodField()
     placements = serializers.SerializerMethodField()
     score_key = serializers.SerializerMethodField()
+    time_zone = serializers.CharField(
+        source="display_zone",
+        read_only=True,
+        help_text="The IANA zone the pages show `planned_at` in (docs/api.md, Scheduling).",
+    )
 
     class Meta:
         model = Match
@@ -264,6 +269,9 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "created_at",
             "started_at",
             "finished_at",
+            "table_label",
+            "planned_at",
+            "time_zone",
         ]
 
     @extend_schema_field(BoardSerializer)

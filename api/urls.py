@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import registration, views
+from api import registration, schedule, views
 from api.exceptions import not_found
 from api.serializers import ID_IN_URL as ID
 
@@ -50,6 +50,17 @@ urlpatterns = [
             registration.RegistrationActionView.as_view(step=step),
         )
         for step in ("approve", "refuse", "withdraw", "check-in")
+    ),
+    # Scheduling (api/schedule.py).
+    re_path(
+        rf"^stages/(?P<stage_id>{ID})/rounds/(?P<number>[0-9]{{1,4}})/schedule/$",
+        schedule.RoundScheduleView.as_view(),
+        name="round-schedule",
+    ),
+    re_path(
+        rf"^matches/(?P<match_id>{ID})/schedule/$",
+        schedule.MatchScheduleView.as_view(),
+        name="match-schedule",
     ),
     path("", include(router.urls)),
     re_path(r"^.*$", not_found),

@@ -27,6 +27,10 @@ class MatchStatus(models.TextChoices):
     VOID = "void", "Void"
 
 
+# The longest table or yard label a match carries.
+TABLE_LABEL_MAX = 40
+
+
 def new_score_key() -> str:
     return secrets.token_urlsafe(24)
 
@@ -65,6 +69,23 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Where and when it is to be played (league.services.schedule; docs/organizing.md,
+    # "Scheduling a round"): set by the organizer, shown on the pages and in the calendars.
+    table_label = models.CharField(
+        max_length=TABLE_LABEL_MAX, blank=True, help_text="The table or yard, e.g. 'Table 3'."
+    )
+    planned_at = models.DateTimeField(null=True, blank=True, help_text="Planned start (UTC).")
+    planned_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The IANA time zone the pages show the planned start in; empty: TIME_ZONE.",
+    )
+    schedule_changed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the table or time was last set (a calendar's stamp)."
+    )
+    schedule_sequence = models.PositiveIntegerField(
+        default=0, help_text="How many times the table or time was set (a calendar's SEQUENCE)."
+    )
 
     class Meta:
         verbose_name_plural = "matches"
@@ -112,6 +133,17 @@ class Match(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+    @property
+    def display_zone(self) -> str:
+        """The time zone its planned start is shown in: the one it was scheduled in, or the
+        site's (`TIME_ZONE`)."""
+        return self.planned_zone or str(settings.TIME_ZONE)
+
+    @property
+    def is_scheduled(self) -> bool:
+        """Whether it has a table or a planned start to show."""
+        return bool(self.table_label) or self.planned_at is not None
 
 
 class Seat(models.Model):

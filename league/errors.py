@@ -19,4 +19,8 @@ class EventConflict(LeagueError):
     """The event cannot do this in its current state (HTTP 409)."""
 
 
+class RoundNotFound(LeagueError):
+    """The stage has no such round (no tables in it yet): HTTP 404."""
+
+
 __all__ = ["DrawError", "EventConflict", "LeagueError", "StageConflict", "StandingsError"]

@@ -67,10 +67,17 @@ class MatchResult:
     seats: tuple[SeatResult, ...]
     turns_played: int
     finished_at: datetime | None
+    # Where and when it is played, once scheduled (league.services.schedule).
+    table_label: str = ""
+    planned_at: datetime | None = None
+    time_zone: str = ""
+    schedule_sequence: int = 0
 
     @property
     def version(self) -> "MatchVersion":
-        return MatchVersion(self.id, self.status, self.turns_played, self.finished_at)
+        return MatchVersion(
+            self.id, self.status, self.turns_played, self.finished_at, self.schedule_sequence
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,9 @@ class StagePlay:
             else {
                 "id": self.match.id,
                 "status": self.match.status,
+                "table_label": self.match.table_label,
+                "planned_at": self.match.planned_at,
+                "time_zone": self.match.time_zone,
                 "seats": [asdict(seat) for seat in self.match.seats],
             },
         }
@@ -216,6 +226,10 @@ def match_result(match: Match) -> MatchResult:
         ),
         turns_played=match.turns_played,
         finished_at=match.finished_at,
+        table_label=match.table_label,
+        planned_at=match.planned_at,
+        time_zone=match.display_zone,
+        schedule_sequence=match.schedule_sequence,
     )
 
 
@@ -464,6 +478,7 @@ class MatchVersion:
     status: str
     turns_played: int
     finished_at: datetime | None
+    schedule_sequence: int = 0  # counts each change of its table or time
 
 
 def event_loose_match_versions(event: Event, *, limit: int) -> list[MatchVersion]:
@@ -471,7 +486,7 @@ def event_loose_match_versions(event: Event, *, limit: int) -> list[MatchVersion
     return [
         MatchVersion(*row)
         for row in _latest_loose_matches(event).values_list(
-            "pk", "status", "turns_played", "finished_at"
+            "pk", "status", "turns_played", "finished_at", "schedule_sequence"
         )[:limit]
     ]
 
@@ -726,3 +741,27 @@ def player_ratings(player: Player) -> list[LeagueRating]:
         .select_related("league")
         .order_by("league")
     ]
+
+
+# The most matches a calendar feed lists (the latest planned ones).
+CALENDAR_MATCHES = 500
+
+
+def calendar_matches(*, event: Event | None = None, player: Player | None = None) -> list[Match]:
+    """The matches with a planned start of an event, or of a player (in any league), for their
+    calendar feed: the latest `CALENDAR_MATCHES` planned, in order of their start, each with
+    its event, stage slot and stage, and its seats with their players. Two queries."""
+    found = Match.objects.filter(planned_at__isnull=False)
+    if event is not None:
+        found = found.filter(event=event)
+    if player is not None:
+        found = found.filter(seats__player=player)
+    latest = list(
+        found.select_related("event", "stage_match__stage")
+        .defer("state", "rules", "score_key")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        )
+        .order_by("-planned_at", "-pk")[:CALENDAR_MATCHES]
+    )
+    return latest[::-1]

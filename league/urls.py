@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from league.pages import embeds, registration, views
+from league.pages import calendar, embeds, registration, views
 
 app_name = "league"
 
@@ -36,4 +36,7 @@ urlpatterns = [
         registration.registration_withdraw,
         name="registration_withdraw",
     ),
+    # Calendar feeds of the scheduled matches (league/pages/calendar.py).
+    path("events/<int:event_id>/calendar.ics", calendar.event_calendar, name="event_calendar"),
+    path("players/<int:player_id>/calendar.ics", calendar.player_calendar, name="player_calendar"),
 ]

@@ -6,6 +6,7 @@ apart (`score_keys`), only by the page that prints them."""
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, Prefetch
 
@@ -37,6 +38,10 @@ class TableRow:
     status: str
     status_text: str
     seats: tuple[SeatRow, ...]
+    # Where and when it is played, once scheduled (league.services.schedule).
+    table_label: str = ""
+    planned_at: datetime | None = None
+    time_zone: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -118,6 +123,9 @@ def _played_row(match: Match, stage_match: StageMatch | None) -> TableRow:
             )
             for seat in match.seats.all()
         ),
+        table_label=match.table_label,
+        planned_at=match.planned_at,
+        time_zone=match.display_zone,
     )
 
 

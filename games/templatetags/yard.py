@@ -1,7 +1,13 @@
 """Template filters of the pages: places as ordinals, scores with thousands separators, and a
-lookup in a dict by a key the template holds."""
+lookup in a dict by a key the template holds, and a match's planned start in its zone."""
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import template
+from django.conf import settings
+from django.utils.formats import date_format
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -31,3 +37,26 @@ def lookup(mapping: object, key: object) -> object:
     if isinstance(mapping, dict):
         return mapping.get(key)
     return None
+
+
+def local_planned(value: datetime, zone: str) -> datetime:
+    """A planned start in the zone it was scheduled in (the site's when `zone` is empty)."""
+    try:
+        tz = ZoneInfo(zone or str(settings.TIME_ZONE))
+    except (ZoneInfoNotFoundError, ValueError):
+        tz = ZoneInfo(str(settings.TIME_ZONE))
+    return value.astimezone(tz)
+
+
+@register.filter
+def planned_time(value: object, zone: object = "") -> str:
+    """A match's planned start as `<time>`: "Sat 4 Jul 2026, 18:30 CEST" in `zone` (the zone
+    it was scheduled in), the instant in UTC as its `datetime`. "" without a start."""
+    if not isinstance(value, datetime):
+        return ""
+    local = local_planned(value, zone if isinstance(zone, str) else "")
+    return format_html(
+        '<time class="planned" datetime="{}">{}</time>',
+        value.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+        date_format(local, "D j M Y, H:i T", use_l10n=False),
+    )

@@ -6,6 +6,7 @@ ranking, its bracket drawn as SVG (`league.pages.bracket`). Built from what the 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -40,6 +41,10 @@ class MatchLine:
     status_text: str
     group: int
     seats: tuple[LineSeat, ...]
+    # Where and when it is played, once scheduled; `time_zone` is the zone to show it in.
+    table_label: str = ""
+    planned_at: datetime | None = None
+    time_zone: str = ""
 
 
 def match_line(match: MatchResult, *, group: int = 1) -> MatchLine:
@@ -60,6 +65,9 @@ def match_line(match: MatchResult, *, group: int = 1) -> MatchLine:
             )
             for seat in match.seats
         ),
+        table_label=match.table_label,
+        planned_at=match.planned_at,
+        time_zone=match.time_zone,
     )
 
 

@@ -272,11 +272,14 @@ def event_context(event_id: int) -> dict[str, Any]:
 def _matches_version(
     event: Event, count: int, matches: Sequence[selectors.MatchVersion]
 ) -> table_cache.Version:
-    """What a line of the list shows changes with one of these (`MatchVersion`)."""
+    """What a line of the list shows changes with one of these (`MatchVersion`), its table
+    and time among them (`schedule_sequence` counts each change)."""
     return (
         event.pk,
         count,
-        tuple((m.id, m.status, m.turns_played, m.finished_at) for m in matches),
+        tuple(
+            (m.id, m.status, m.turns_played, m.finished_at, m.schedule_sequence) for m in matches
+        ),
     )
 
 

@@ -45,3 +45,16 @@ def test_demo_data_refuses_to_load_with_debug_off():
     with pytest.raises(CommandError, match="DEBUG"):
         call_command("load_demo")
     assert _snapshot() == (0, 0, 0, 0, 0)
+
+
+@pytest.mark.django_db
+@override_settings(DEBUG=True)
+def test_demo_data_shows_a_scheduled_round():
+    """Issue 21, item 3: a round with its tables numbered and its starts staggered."""
+    call_command("load_demo")
+    scheduled = Match.objects.exclude(planned_at=None).order_by("planned_at")
+    assert [m.table_label for m in scheduled] == ["Yard 1", "Yard 2"]
+    first, second = scheduled
+    assert (second.planned_at - first.planned_at).total_seconds() == 20 * 60
+    assert {m.stage_match.round for m in scheduled} == {1}
+    assert first.planned_zone == "Europe/London"

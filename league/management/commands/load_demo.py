@@ -15,7 +15,7 @@ from games import services as game_services
 from games.models import Match, MatchStatus
 from league import services as league_services
 from league.models import Event, League, Player
-from league.services import stages
+from league.services import schedule, stages
 from scoring import simulate
 
 DEMO_ORGANIZER = "organizer"
@@ -63,6 +63,7 @@ class Command(BaseCommand):
             for index, (name, slug, game, table) in enumerate(LEAGUES):
                 self._league(organizer, players, name, slug, game, table, seed=index)
             self._cup(players)
+            self._scheduled_round(players)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 
     def _organizer(self) -> User:
@@ -106,6 +107,33 @@ class Command(BaseCommand):
             turns = simulate.play_game(local, seed=500 + number)
             game_services.result_submit(match_id=match.pk, turns=turns)
         self.stdout.write("Drew the Summer Cup knockout and played its first matches.")
+
+    def _scheduled_round(self, players: list[Player]) -> None:
+        """A round robin of four a week from today, its first round scheduled on two yards
+        from 18:30 London time, 20 minutes apart (docs/organizing.md, "Scheduling a round")."""
+        league = League.objects.get(slug=LEAGUES[0][1])
+        day = datetime.date.today() + datetime.timedelta(days=7)
+        event, created = Event.objects.get_or_create(
+            league=league, name="Pairs evening", defaults={"date": day, "venue": "The park"}
+        )
+        if not created:
+            return
+        stage = stages.stage_create(
+            event_id=event.pk,
+            name="Pairs",
+            format="round_robin",
+            player_ids=[p.pk for p in players[8:12]],
+        )
+        stages.stage_start(stage_id=stage.pk)
+        schedule.round_schedule(
+            stage_id=stage.pk,
+            round_number=1,
+            first_start=datetime.datetime.combine(day, datetime.time(18, 30)),
+            interval_minutes=20,
+            label="Yard {n}",
+            time_zone="Europe/London",
+        )
+        self.stdout.write("Drew the Pairs evening and scheduled its first round.")
 
     def _league(
         self,

@@ -1,0 +1,197 @@
+"""Scheduling through the API (docs/api.md, "Scheduling"): a round's tables and start times
+in one request, and one match moved. Organizers of the league only; the rules are
+`league.services.schedule`'s."""
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.serializers import ErrorSerializer
+from games.models import TABLE_LABEL_MAX, Match
+from league.models import Stage
+from league.services import schedule as schedule_services
+
+ERRORS = dict.fromkeys((400, 401, 403, 404, 409), ErrorSerializer)
+# A pattern is a label with `{n}` in it: a few characters more than the longest label.
+PATTERN_MAX = TABLE_LABEL_MAX + 8
+
+
+def _when(value: str, field: str) -> datetime:
+    try:
+        parsed = parse_datetime(value)
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise serializers.ValidationError(
+            {field: "Give a date and time as ISO 8601, e.g. 2026-07-04T18:30 or with an offset."}
+        )
+    return parsed
+
+
+class RoundScheduleSerializer(serializers.Serializer[Any]):
+    first_start = serializers.CharField(
+        max_length=40,
+        help_text="ISO 8601. Without an offset it is wall-clock time in `time_zone`.",
+    )
+    interval_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_services.MAX_INTERVAL_MINUTES,
+        default=0,
+        help_text="Minutes between one start and the next (with `tables`: between waves).",
+    )
+    tables = serializers.IntegerField(
+        min_value=1,
+        max_value=schedule_services.MAX_TABLES,
+        required=False,
+        allow_null=True,
+        help_text="How many tables play at once; the round's matches fill them in waves. "
+        "Without it, one table a match, each starting `interval_minutes` after the last.",
+    )
+    table_label = serializers.CharField(
+        max_length=PATTERN_MAX,
+        default=schedule_services.DEFAULT_PATTERN,
+        trim_whitespace=False,
+        help_text="The tables' label, `{n}` the number: 'Table {n}', 'Yard {n}'.",
+    )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="IANA zone the pages show the times in (e.g. 'Europe/London'); "
+        "default: the site's.",
+    )
+
+    def validate_first_start(self, value: str) -> datetime:
+        return _when(value, "first_start")
+
+
+class MatchScheduleSerializer(serializers.Serializer[Any]):
+    table_label = serializers.CharField(
+        max_length=PATTERN_MAX,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=f"The table or yard (at most {TABLE_LABEL_MAX} characters); null or '' "
+        "takes it off.",
+    )
+    planned_at = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_null=True,
+        help_text="ISO 8601 (without an offset: the match's zone); null takes it off.",
+    )
+    time_zone = serializers.CharField(
+        max_length=64, required=False, allow_null=True, allow_blank=True
+    )
+
+    def validate_planned_at(self, value: str | None) -> datetime | None:
+        return None if value is None else _when(value, "planned_at")
+
+
+class ScheduledMatchSerializer(serializers.ModelSerializer[Match]):
+    """Where and when a match is played."""
+
+    time_zone = serializers.CharField(source="display_zone", read_only=True)
+    planned_local = serializers.SerializerMethodField(
+        help_text="The planned start in `time_zone`, with its offset."
+    )
+
+    class Meta:
+        model = Match
+        fields = ["id", "status", "table_label", "planned_at", "planned_local", "time_zone"]
+
+    def get_planned_local(self, match: Match) -> str | None:
+        if match.planned_at is None:
+            return None
+        return timezone.localtime(match.planned_at, ZoneInfo(match.display_zone)).isoformat()
+
+
+class RoundScheduledSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    round = serializers.IntegerField()
+    matches = ScheduledMatchSerializer(many=True)
+    skipped = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Matches of the round left as they were: started, finished or void.",
+    )
+
+
+class RoundScheduleView(APIView):
+    """`POST stages/{id}/rounds/{n}/schedule/`: number a round's tables and stagger its starts."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=RoundScheduleSerializer,
+        responses={200: RoundScheduledSerializer, **ERRORS},
+        description="Give every match of round `n` not yet started a table ('Table 1', "
+        "'Table 2', ... from `label`) and a start, in the order of the round sheet, in one "
+        "transaction. 404 `no_such_round` for a round without tables; 409 `round_played` when "
+        "every match of it has started; 400 `start_in_past` (over an hour ago), "
+        "`start_too_far`, `invalid_label`, `label_too_long`, `invalid_time_zone`.",
+    )
+    def post(self, request: Request, stage_id: int, number: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("event__league"), pk=stage_id)
+        if not stage.event.league.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this league may schedule its rounds.")
+        parsed = RoundScheduleSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        data = parsed.validated_data
+        done = schedule_services.round_schedule(
+            stage_id=stage.pk,
+            round_number=number,
+            first_start=data["first_start"],
+            interval_minutes=data["interval_minutes"],
+            tables=data.get("tables"),
+            label=data["table_label"],
+            time_zone=data.get("time_zone"),
+        )
+        body = {
+            "stage": stage.pk,
+            "round": number,
+            "matches": done.matches,
+            "skipped": done.skipped,
+        }
+        return Response(RoundScheduledSerializer(body).data)
+
+
+class MatchScheduleView(APIView):
+    """`POST matches/{id}/schedule/`: move one match to another table or time."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=MatchScheduleSerializer,
+        responses={200: ScheduledMatchSerializer, **ERRORS},
+        description="Change a match's table, start or zone (what is left out stays). 409 "
+        "`match_closed` for a finished or void match, `match_already_started` for a new start "
+        "of a match being played (its table may still change).",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
+        if not match.is_organizer(request.user):
+            raise PermissionDenied("Only an organizer of this match's league may schedule it.")
+        parsed = MatchScheduleSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        changes = {
+            name: parsed.validated_data[field]
+            for field, name in (
+                ("table_label", "table_label"),
+                ("planned_at", "planned_at"),
+                ("time_zone", "time_zone"),
+            )
+            if field in parsed.validated_data
+        }
+        moved = schedule_services.match_schedule(match_id=match.pk, **changes)
+        return Response(ScheduledMatchSerializer(moved).data)

@@ -1,0 +1,245 @@
+"""Issue 21, item 3 (Schedule) through the API: a round's tables numbered and its starts
+staggered in one request, one match moved, and every bad request a 4xx with a code that
+changes nothing."""
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.models import Match
+from league.models import Event, Player, Stage
+from league.services import stages as stage_services
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _round_robin(event: Event, players: list[Player], **options: Any) -> Stage:
+    event.league.players.add(*players)
+    stage = stage_services.stage_create(
+        event_id=event.pk,
+        name="Groups",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+        **options,
+    )
+    return stage_services.stage_start(stage_id=stage.pk)
+
+
+def _round(stage: Stage, number: int) -> list[Match]:
+    return [
+        sm.match
+        for sm in stage.stage_matches.filter(round=number)
+        .select_related("match")
+        .order_by("group", "slot", "pk")
+    ]
+
+
+def _tomorrow_at(hour: int, zone: str) -> datetime:
+    day = (timezone.now() + timedelta(days=1)).astimezone(ZoneInfo(zone)).date()
+    return datetime(day.year, day.month, day.day, hour, 0, tzinfo=ZoneInfo(zone))
+
+
+def _schedule(client: APIClient, stage: Stage, number: int, **body: Any) -> Any:
+    return client.post(f"/api/v1/stages/{stage.pk}/rounds/{number}/schedule/", body, format="json")
+
+
+def test_schedule_a_round_numbers_its_tables_and_staggers_starts_in_the_events_zone(
+    as_organizer, yardzee_event, players
+):
+    stage = _round_robin(yardzee_event, players)  # 6 players in pairs: 3 tables a round
+    start = _tomorrow_at(18, "Europe/Berlin")
+    response = _schedule(
+        as_organizer,
+        stage,
+        1,
+        first_start=start.replace(tzinfo=None).isoformat(),  # wall-clock time in the zone
+        interval_minutes=20,
+        table_label="Yard {n}",
+        time_zone="Europe/Berlin",
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    matches = _round(stage, 1)
+    assert [m["id"] for m in body["matches"]] == [m.pk for m in matches]
+    assert [m["table_label"] for m in body["matches"]] == ["Yard 1", "Yard 2", "Yard 3"]
+    for index, match in enumerate(matches):
+        match.refresh_from_db()
+        assert match.table_label == f"Yard {index + 1}"
+        assert match.planned_at == start + timedelta(minutes=20 * index)
+        assert match.planned_zone == "Europe/Berlin"
+        assert match.schedule_sequence == 1
+    assert body["matches"][0]["planned_local"].startswith(start.isoformat()[:16])
+    assert body["skipped"] == []
+    # The match itself says where and when, in UTC and with its zone.
+    shown = as_organizer.get(f"/api/v1/matches/{matches[1].pk}/").json()
+    assert shown["table_label"] == "Yard 2"
+    assert shown["time_zone"] == "Europe/Berlin"
+    assert datetime.fromisoformat(shown["planned_at"]) == start + timedelta(minutes=20)
+    # Other rounds are untouched.
+    assert all(m.planned_at is None for m in _round(stage, 2))
+
+
+def test_schedule_with_fewer_tables_than_matches_plays_in_waves(
+    as_organizer, yardzee_event, players
+):
+    stage = _round_robin(yardzee_event, players)
+    start = _tomorrow_at(10, "UTC")
+    response = _schedule(
+        as_organizer, stage, 2, first_start=start.isoformat(), interval_minutes=45, tables=2
+    )
+    assert response.status_code == 200, response.json()
+    got = [(m["table_label"], m["planned_at"]) for m in response.json()["matches"]]
+    wave_two = (start + timedelta(minutes=45)).isoformat().replace("+00:00", "Z")
+    assert [label for label, _ in got] == ["Table 1", "Table 2", "Table 1"]
+    assert got[2][1] == wave_two
+    assert got[0][1] == got[1][1] != wave_two
+
+
+def test_schedule_leaves_a_started_match_of_the_round_as_it_was(
+    as_organizer, yardzee_event, players
+):
+    from tests.web.conftest import play
+
+    stage = _round_robin(yardzee_event, players)
+    first = _round(stage, 1)[0]
+    play(first, turns=1)
+    response = _schedule(as_organizer, stage, 1, first_start=_tomorrow_at(9, "UTC").isoformat())
+    assert response.status_code == 200, response.json()
+    assert response.json()["skipped"] == [first.pk]
+    assert [m["table_label"] for m in response.json()["matches"]] == ["Table 1", "Table 2"]
+    first.refresh_from_db()
+    assert first.planned_at is None
+    assert first.table_label == ""
+
+
+def test_reschedule_one_match_moves_it_and_counts_the_change(as_organizer, yardzee_event, players):
+    stage = _round_robin(yardzee_event, players)
+    _schedule(as_organizer, stage, 1, first_start=_tomorrow_at(18, "UTC").isoformat())
+    match = _round(stage, 1)[0]
+    later = _tomorrow_at(21, "America/Chicago")
+    response = as_organizer.post(
+        f"/api/v1/matches/{match.pk}/schedule/",
+        {
+            "table_label": "  Lawn   by the oak ",
+            "planned_at": later.replace(tzinfo=None).isoformat(),
+            "time_zone": "America/Chicago",
+        },
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    match.refresh_from_db()
+    assert match.table_label == "Lawn by the oak"
+    assert match.planned_at == later
+    assert match.schedule_sequence == 2
+    # Taking the table off keeps the time.
+    response = as_organizer.post(
+        f"/api/v1/matches/{match.pk}/schedule/", {"table_label": None}, format="json"
+    )
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert (match.table_label, match.planned_at) == ("", later)
+
+
+@pytest.mark.parametrize(
+    ("number", "body", "status", "code"),
+    [
+        (9, {}, 404, "no_such_round"),
+        (1, {"first_start": "tomorrow at six"}, 400, "invalid"),
+        (1, {"first_start": "2020-01-01T10:00:00Z"}, 400, "start_in_past"),
+        (1, {"first_start": "2099-01-01T10:00:00Z"}, 400, "start_too_far"),
+        (1, {"time_zone": "Mars/Olympus_Mons"}, 400, "invalid_time_zone"),
+        (1, {"table_label": "Table"}, 400, "invalid_label"),
+        (1, {"table_label": "Table {n} of {m}"}, 400, "invalid_label"),
+        (1, {"table_label": "Table\u200b{n}"}, 400, "invalid_label"),
+        (1, {"table_label": "   "}, 400, "invalid_label"),
+        (1, {"table_label": "The long, long yard behind the barn, no. {n}"}, 400, "label_too_long"),
+        (1, {"table_label": "x" * 60 + "{n}"}, 400, "invalid"),
+        (1, {"interval_minutes": -5}, 400, "invalid"),
+        (1, {"tables": 0}, 400, "invalid"),
+    ],
+)
+def test_schedule_refuses_bad_input_with_a_code_and_changes_nothing(
+    as_organizer, yardzee_event, players, number, body, status, code
+):
+    stage = _round_robin(yardzee_event, players)
+    full = {"first_start": _tomorrow_at(18, "UTC").isoformat(), **body}
+    response = _schedule(as_organizer, stage, number, **full)
+    assert response.status_code == status, response.json()
+    assert response.json()["code"] == code
+    assert response.json()["message"]
+    assert not Match.objects.exclude(planned_at=None).exists()
+    assert not Match.objects.exclude(table_label="").exists()
+
+
+def test_a_start_within_the_hour_before_now_is_accepted(as_organizer, yardzee_event, players):
+    stage = _round_robin(yardzee_event, players)
+    just_now = (timezone.now() - timedelta(minutes=30)).astimezone(UTC)
+    response = _schedule(as_organizer, stage, 1, first_start=just_now.isoformat())
+    assert response.status_code == 200, response.json()
+
+
+def test_schedule_refuses_a_played_round_a_closed_event_and_a_finished_match(
+    as_organizer, yardzee_event, players
+):
+    from tests.web.conftest import play
+
+    stage = _round_robin(yardzee_event, players[:4])  # three rounds of two tables
+    for match in _round(stage, 1):
+        play(match)
+    only = _round(stage, 1)[0]
+    start = _tomorrow_at(18, "UTC").isoformat()
+    response = _schedule(as_organizer, stage, 1, first_start=start)
+    assert (response.status_code, response.json()["code"]) == (409, "round_played")
+    response = as_organizer.post(
+        f"/api/v1/matches/{only.pk}/schedule/", {"table_label": "Yard 2"}, format="json"
+    )
+    assert (response.status_code, response.json()["code"]) == (409, "match_closed")
+
+    other = Event.objects.create(league=yardzee_event.league, name="Closed", date="2026-06-02")
+    stage = _round_robin(other, players[2:4])
+    other.status = "cancelled"
+    other.save()
+    response = _schedule(as_organizer, stage, 1, first_start=start)
+    assert (response.status_code, response.json()["code"]) == (409, "event_closed")
+
+
+def test_a_match_being_played_may_change_table_but_not_start(as_organizer, yardzee_event, players):
+    from tests.web.conftest import play
+
+    stage = _round_robin(yardzee_event, players[:2])
+    match = _round(stage, 1)[0]
+    play(match, turns=1)
+    url = f"/api/v1/matches/{match.pk}/schedule/"
+    response = as_organizer.post(url, {"table_label": "Yard 4"}, format="json")
+    assert response.status_code == 200
+    response = as_organizer.post(
+        url, {"planned_at": _tomorrow_at(9, "UTC").isoformat()}, format="json"
+    )
+    assert (response.status_code, response.json()["code"]) == (409, "match_already_started")
+    match.refresh_from_db()
+    assert match.table_label == "Yard 4"
+    assert match.planned_at is None
+
+
+def test_only_the_leagues_organizers_schedule(
+    api, other_organizer, player_account, yardzee_event, players
+):
+    stage = _round_robin(yardzee_event, players)
+    match = _round(stage, 1)[0]
+    start = _tomorrow_at(18, "UTC").isoformat()
+    assert _schedule(api, stage, 1, first_start=start).status_code == 401
+    for user in (other_organizer, player_account):
+        client = client_for(user)
+        response = _schedule(client, stage, 1, first_start=start)
+        assert response.status_code == 403, user
+        response = client.post(
+            f"/api/v1/matches/{match.pk}/schedule/", {"table_label": "X"}, format="json"
+        )
+        assert response.status_code == 403
+    assert not Match.objects.exclude(table_label="").exists()
+    assert api.post("/api/v1/stages/999999/rounds/1/schedule/", {}).status_code in (401, 404)

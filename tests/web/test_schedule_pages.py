@@ -1,0 +1,162 @@
+"""Issue 21, item 3 (Schedule) on the pages: the event page, the match page and the round
+sheet show each match's table and planned start in the zone it was scheduled in; the
+iCalendar feeds (per event, per player) list the scheduled matches, parsed back here with the
+`icalendar` package: stable UIDs, DTSTAMP, SEQUENCE, the start in its zone, text escaped and
+long lines folded."""
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from icalendar import Calendar
+
+from games.models import Match
+from league.models import Event, Player, Stage
+from league.services import schedule
+from tests.organize.test_events import roster, signed_in, started
+
+pytestmark = pytest.mark.django_db
+
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+@pytest.fixture
+def pool(yardzee_event: Event) -> Stage:
+    """A running round robin of six players (three tables a round), its first round
+    scheduled on the yards from 18:30 Berlin time tomorrow, 15 minutes apart."""
+    stage = started(yardzee_event, roster(yardzee_event.league, 6))
+    yardzee_event.venue = "Park; north lawn, by the oak"
+    yardzee_event.save()
+    schedule.round_schedule(
+        stage_id=stage.pk,
+        round_number=1,
+        first_start=_tomorrow(18, 30).replace(tzinfo=None),
+        interval_minutes=15,
+        label="Yard {n}",
+        time_zone="Europe/Berlin",
+    )
+    return stage
+
+
+def _tomorrow(hour: int, minute: int) -> datetime:
+    day = (timezone.now() + timedelta(days=1)).astimezone(BERLIN).date()
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=BERLIN)
+
+
+def _first_round(stage: Stage) -> list[Match]:
+    return list(
+        Match.objects.filter(stage_match__stage=stage, stage_match__round=1).order_by(
+            "stage_match__group", "stage_match__slot", "stage_match__pk"
+        )
+    )
+
+
+def _shown(hour: int, minute: int) -> str:
+    """How the pages write a start of tomorrow in Berlin: "Sat 4 Jul 2026, 18:30 CEST"."""
+    return _tomorrow(hour, minute).strftime("%a %-d %b %Y, %H:%M %Z")
+
+
+def test_schedule_shows_on_the_event_page_in_the_events_zone(client: Client, pool: Stage):
+    html = client.get(f"/events/{pool.event_id}/").content.decode()
+    first, second, _third = _first_round(pool)
+    assert 'class="table-label">Yard 1</span>' in html
+    assert _shown(18, 30) in html
+    assert _shown(18, 45) in html
+    assert _shown(19, 0) in html
+    utc = first.planned_at.astimezone(ZoneInfo("UTC")).isoformat().replace("+00:00", "Z")
+    assert f'datetime="{utc}"' in html
+    assert second.table_label == "Yard 2"
+    assert f'href="/events/{pool.event_id}/calendar.ics"' in html
+
+
+def test_schedule_shows_on_the_match_page(client: Client, pool: Stage):
+    match = _first_round(pool)[1]
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Yard 2" in html
+    utc = match.planned_at.astimezone(ZoneInfo("UTC")).isoformat().replace("+00:00", "Z")
+    assert f'starts <time class="planned" datetime="{utc}">{_shown(18, 45)}</time>' in html
+
+
+def test_schedule_shows_on_the_round_sheet(organizer, pool: Stage):
+    html = signed_in(organizer).get(f"/organize/stages/{pool.pk}/rounds/1/sheet/").content.decode()
+    assert html.count('class="sheet-schedule"') == 3
+    assert '<strong class="table-label">Yard 3</strong>' in html
+    assert _shown(19, 0) in html
+
+
+def test_schedule_a_moved_match_shows_its_new_time_and_a_site_zone_when_none_was_given(
+    client: Client, pool: Stage, settings
+):
+    match = _first_round(pool)[0]
+    schedule.match_schedule(match_id=match.pk, time_zone="", planned_at=_tomorrow(20, 0))
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert settings.TIME_ZONE == "UTC"
+    assert _tomorrow(20, 0).astimezone(ZoneInfo("UTC")).strftime("%H:%M UTC") in html
+
+
+def _feed(client: Client, url: str) -> tuple[bytes, Calendar]:
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    return response.content, Calendar.from_ical(response.content)
+
+
+def test_schedule_event_calendar_lists_the_scheduled_matches_with_stable_uids(
+    client: Client, pool: Stage
+):
+    raw, calendar = _feed(client, f"/events/{pool.event_id}/calendar.ics")
+    assert calendar["VERSION"] == "2.0"
+    assert calendar["PRODID"]
+    events = calendar.walk("VEVENT")
+    matches = _first_round(pool)
+    assert [e["UID"] for e in events] == [f"match-{m.pk}@testserver" for m in matches]
+    for vevent, match in zip(events, matches, strict=True):
+        start = vevent.decoded("DTSTART")
+        assert start == match.planned_at
+        assert str(start.tzinfo) == "Europe/Berlin"
+        assert vevent["DTSTART"].params["TZID"] == "Europe/Berlin"
+        assert vevent.decoded("DTSTAMP").tzinfo is not None
+        assert vevent["SEQUENCE"] == 1
+        assert vevent["STATUS"] == "CONFIRMED"
+        names = " v ".join(s.player.display_name for s in match.seats.order_by("order"))
+        assert str(vevent["SUMMARY"]) == f"Yardzee: {names} · {match.table_label}"
+        assert str(vevent["LOCATION"]) == f"{match.table_label}, Park; north lawn, by the oak"
+        assert str(vevent["URL"]).endswith(f"/matches/{match.pk}/")
+    assert [tz["TZID"] for tz in calendar.walk("VTIMEZONE")] == ["Europe/Berlin"]
+    # Commas and semicolons in text are escaped, and every line is at most 75 octets.
+    assert b"Park\\; north lawn\\, by the oak" in raw
+    lines = raw.split(b"\r\n")
+    assert max(len(line) for line in lines) <= 75
+    assert any(line.startswith(b" ") for line in lines)  # the long descriptions are folded
+    # A moved match keeps its UID and says it changed; matches not scheduled are not listed.
+    schedule.match_schedule(match_id=matches[0].pk, planned_at=_tomorrow(21, 0))
+    _raw, again = _feed(client, f"/events/{pool.event_id}/calendar.ics")
+    moved = next(e for e in again.walk("VEVENT") if e["UID"] == events[0]["UID"])
+    assert moved["SEQUENCE"] == 2
+    assert moved.decoded("DTSTART") == _tomorrow(21, 0)
+    assert len(again.walk("VEVENT")) == 3
+
+
+def test_schedule_player_calendar_lists_only_their_matches_and_escapes_their_name(
+    client: Client, pool: Stage
+):
+    match = _first_round(pool)[2]
+    seat = match.seats.order_by("order").first()
+    assert seat is not None
+    player = Player.objects.get(pk=seat.player_id)
+    player.display_name = "Lima, Eve; the 2nd"
+    player.save()
+    raw, calendar = _feed(client, f"/players/{player.pk}/calendar.ics")
+    events = calendar.walk("VEVENT")
+    assert [e["UID"] for e in events] == [f"match-{match.pk}@testserver"]
+    assert "Lima, Eve; the 2nd" in str(events[0]["SUMMARY"])
+    assert b"Lima\\, Eve\\; the 2nd" in raw
+    assert str(calendar["X-WR-CALNAME"]) == "Lima, Eve; the 2nd's matches"
+    assert client.get(f"/players/{player.pk}/").content.decode().count("calendar.ics") == 1
+
+
+def test_schedule_calendars_of_unknown_ids_are_404(client: Client, db: None):
+    assert client.get("/events/999999/calendar.ics").status_code == 404
+    assert client.get("/players/999999/calendar.ics").status_code == 404
