@@ -3,7 +3,7 @@ phone scorekeeping page (organizers and holders of the private link or its short
 
 from django.urls import path, re_path
 
-from games import views
+from games import printing, views
 
 app_name = "games"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/live/", views.match_live, name="match_live"),
     path("matches/<int:match_id>/score/", views.match_score, name="score"),
+    # Paper pads to print (games/printing.py).
+    path("matches/<int:match_id>/pad/", printing.match_pad, name="match_pad"),
+    path("pads/<slug:game>/", printing.blank_pad, name="blank_pad"),
     # A table's short link from the round sheet; typed by hand, so the last slash is optional.
     re_path(
         r"^t/(?P<match_id>[0-9]{1,18})/(?P<code>[^/]{1,40})/?$",

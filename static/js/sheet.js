@@ -1,5 +1,5 @@
-// The round sheet's "Print this sheet" button: shown only where scripts run, it opens the
-// browser's print dialog (the page's print styles lay out one block per table).
+// The "Print this sheet" button of the round sheet and of the paper pads: shown only where
+// scripts run, it opens the browser's print dialog (the page's print styles lay it out).
 (function () {
   "use strict";
 
