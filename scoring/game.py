@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from scoring.errors import RuleViolation
-from scoring.json_input import brief
+from scoring.json_input import brief, read_object, read_options
 
 JsonObject = dict[str, Any]
 """A JSON object as Python sees it: only dicts, lists, str, int, bool and None inside."""
@@ -18,6 +18,20 @@ class Ruleset(Protocol):
     """A game's rule options, stored as JSON with every match (RULES.md, "Ruleset options")."""
 
     def to_json(self) -> JsonObject: ...
+
+
+class RulesFromJson:
+    """A ruleset (a frozen dataclass) read from its JSON: its `OPTIONS` are its fields."""
+
+    __slots__ = ()
+
+    OPTIONS: ClassVar[frozenset[str]]
+
+    @classmethod
+    def from_json(cls, value: object) -> Self:
+        """A ruleset from JSON, strictly: unknown options and bad values are rule errors;
+        `{}` is the default ruleset."""
+        return cls(**read_options(value, allowed=cls.OPTIONS))
 
 
 class TurnResult(Protocol):
@@ -122,8 +136,9 @@ R = TypeVar("R", bound=Ruleset)
 class SeatedGame(Generic[R]):
     """What every game of the rulebook keeps alike (a base class; `Game` is what the layers
     above see): its seats, checked against the game's player limits, its ruleset `R`, the
-    turns played, and whose turn it is (seat order, RULES.md "Game"). A game says its `name`,
-    `title`, limits and how it reads its ruleset (`read_rules`), and when it `is_over`."""
+    turns played, and whose turn it is (seat order, RULES.md "Game"). A game gives its
+    `title`, player limits and state version as class keywords, and says how it reads its
+    ruleset (`read_rules`) and when it `is_over`."""
 
     __slots__ = ("_players", "_rules", "_turns_played")
 
@@ -131,6 +146,20 @@ class SeatedGame(Generic[R]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # The version of the stored state (`to_json`) this code reads and writes.
+    state_version: ClassVar[int]
+
+    def __init_subclass__(
+        cls, *, title: str, players: tuple[int, int], state_version: int, **kwargs: Any
+    ) -> None:
+        """A game declares its facts where it is declared: `class YardzeeGame(SeatedGame[...],
+        title="Yardzee", players=(2, 5), state_version=1)`; its `name` is the title in lower
+        case (what a match stores)."""
+        super().__init_subclass__(**kwargs)
+        cls.name = title.lower()
+        cls.title = title
+        cls.min_players, cls.max_players = players
+        cls.state_version = state_version
 
     def __init__(self, players: int, rules: R | None = None) -> None:
         self._players = self._checked_players(players)
@@ -153,6 +182,26 @@ class SeatedGame(Generic[R]):
         """A new game from a player count and a ruleset's JSON (as stored on a match)."""
         rules = cls.read_rules(rules_json)
         return cls(players=cls._checked_players(players), rules=rules)
+
+    def _state_head(self) -> JsonObject:
+        """What every stored state starts with: its game, its version and its ruleset."""
+        return {"game": self.name, "version": self.state_version, "rules": self._rules.to_json()}
+
+    @classmethod
+    def _read_state(cls, state: object, *, keys: frozenset[str]) -> tuple[JsonObject, R]:
+        """A stored state's fields (exactly `keys`) and its ruleset, once the checks every
+        game makes pass: the state is this game's, of this version, and its ruleset names
+        every option (a later change of defaults must not change it). `invalid_state`, or the
+        code of the malformed part, otherwise."""
+        fields = read_object(state, field="state", required=keys, allowed=keys)
+        if fields["game"] != cls.name:
+            raise invalid_state("state.game", f"is not {cls.name!r}")
+        if type(fields["version"]) is not int or fields["version"] != cls.state_version:
+            raise invalid_state("state.version", f"is not {cls.state_version}")
+        rules = cls.read_rules(fields["rules"])
+        if rules.to_json() != fields["rules"]:
+            raise invalid_state("state.rules", "does not name every rule option")
+        return fields, rules
 
     @property
     def players(self) -> int:

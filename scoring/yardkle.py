@@ -15,6 +15,7 @@ from scoring.dice import PARTS, Dice, contains, parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import (
     JsonObject,
+    RulesFromJson,
     SeatedGame,
     check_seat,
     game_over,
@@ -26,7 +27,6 @@ from scoring.json_input import (
     invalid_option,
     read_list,
     read_object,
-    read_options,
     read_str,
 )
 
@@ -127,13 +127,18 @@ def score_selection(dice: object) -> int:
 def _selection_points(selection: Dice) -> int:
     points = _SELECTION_POINTS.get(selection)
     if points is None:
-        raise RuleViolation(
-            "die_scores_nothing",
-            f"The dice {show(selection)} cannot all be set aside: every die set aside must "
-            "belong to a combination of this throw.",
-            details={"set_aside": list(selection)},
-        )
+        raise scores_nothing(selection)
     return points
+
+
+def scores_nothing(selection: Dice) -> RuleViolation:
+    """The error for a set-aside selection that is not all combinations of the throw."""
+    return RuleViolation(
+        "die_scores_nothing",
+        f"The dice {show(selection)} cannot all be set aside: every die set aside must "
+        "belong to a combination of this throw.",
+        details={"set_aside": list(selection)},
+    )
 
 
 def set_aside_options(dice: object) -> dict[Dice, int]:
@@ -176,7 +181,7 @@ def read_throw(dice: object) -> Dice:
 
 
 @dataclass(frozen=True, slots=True)
-class YardkleRules:
+class YardkleRules(RulesFromJson):
     """A Yardkle ruleset (RULES.md, "Ruleset options"): the game `target` (default 10,000)
     and the `entry_minimum` a player's first bank needs (default 500)."""
 
@@ -196,13 +201,6 @@ class YardkleRules:
     def to_json(self) -> JsonObject:
         """The ruleset as stored with a match."""
         return {"target": self.target, "entry_minimum": self.entry_minimum}
-
-    @classmethod
-    def from_json(cls, value: object) -> Self:
-        """A ruleset from JSON, strictly: unknown options and bad values are rule errors;
-        `{}` is the default ruleset."""
-        options = read_options(value, allowed=cls.OPTIONS)
-        return cls(**options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,16 +238,16 @@ class YardkleTurnResult:
     final_round: bool
 
 
-class YardkleGame(SeatedGame[YardkleRules]):
+class YardkleGame(
+    SeatedGame[YardkleRules],
+    title="Yardkle",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    state_version=STATE_VERSION,
+):
     """A game of Yardkle: 2 to 10 players in seat order, each turn banks points or ends in a
     Yardkle, until someone reaches the target and everyone else has had one more turn
     (RULES.md, "Game", "End"). `play` raises `RuleViolation` and changes nothing when the
     turn is invalid."""
-
-    name: ClassVar[str] = "yardkle"
-    title: ClassVar[str] = "Yardkle"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
 
     __slots__ = ("_final_round_by", "_scores")
 
@@ -498,9 +496,7 @@ class YardkleGame(SeatedGame[YardkleRules]):
     def to_json(self) -> JsonObject:
         """The whole game state as plain JSON, stored on the match; `from_json` restores it."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "rules": self._rules.to_json(),
+            **self._state_head(),
             "scores": list(self._scores),
             "turns_played": self._turns_played,
             "final_round_by": self._final_round_by,
@@ -510,15 +506,7 @@ class YardkleGame(SeatedGame[YardkleRules]):
     def from_json(cls, state: object) -> Self:
         """A game from `to_json()` output, checked strictly: a state no legal game could reach
         is a `RuleViolation` (`invalid_state`, or the code of the malformed part)."""
-        fields = read_object(state, field="state", required=_STATE_KEYS, allowed=_STATE_KEYS)
-        if fields["game"] != cls.name:
-            raise invalid_state("state.game", f"is not {cls.name!r}")
-        if type(fields["version"]) is not int or fields["version"] != STATE_VERSION:
-            raise invalid_state("state.version", f"is not {STATE_VERSION}")
-        rules = YardkleRules.from_json(fields["rules"])
-        if rules.to_json() != fields["rules"]:
-            # A stored ruleset names every option: a later change of defaults must not change it.
-            raise invalid_state("state.rules", "does not name every rule option")
+        fields, rules = cls._read_state(state, keys=_STATE_KEYS)
         scores = read_list(fields["scores"], field="state.scores")
         game = cls(players=len(scores), rules=rules)
         for seat, score in enumerate(scores):

@@ -14,6 +14,7 @@ from scoring.dice import PARTS, Dice, parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import (
     JsonObject,
+    RulesFromJson,
     SeatedGame,
     check_seat,
     game_over,
@@ -26,7 +27,6 @@ from scoring.json_input import (
     invalid_option,
     read_list,
     read_object,
-    read_options,
     read_str,
 )
 
@@ -138,7 +138,7 @@ def score(category: str, dice: object) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class YardzeeRules:
+class YardzeeRules(RulesFromJson):
     """A Yardzee ruleset (RULES.md, "Ruleset options"): `joker` is `forced` (the official
     rule, the default) or `free_choice`."""
 
@@ -153,13 +153,6 @@ class YardzeeRules:
     def to_json(self) -> JsonObject:
         """The ruleset as stored with a match."""
         return {"joker": self.joker}
-
-    @classmethod
-    def from_json(cls, value: object) -> Self:
-        """A ruleset from JSON, strictly: unknown options and bad values are rule errors;
-        `{}` is the default ruleset."""
-        options = read_options(value, allowed=cls.OPTIONS)
-        return cls(**options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,17 +304,17 @@ def _bonus(boxes: list[int | None], dice: Dice) -> int:
     return YARDZEE_BONUS if dice in _FIVE_OF_A_KIND and boxes[YARDZEE] == 50 else 0
 
 
-class YardzeeGame(SeatedGame[YardzeeRules]):
+class YardzeeGame(
+    SeatedGame[YardzeeRules],
+    title="Yardzee",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    state_version=STATE_VERSION,
+):
     """A game of Yardzee: 2 to 5 players, 13 rounds, one box filled per turn (RULES.md, "Game").
 
     Seats are 0..players-1 and play in seat order; `play` applies the current player's turn or
     raises `RuleViolation` and changes nothing.
     """
-
-    name: ClassVar[str] = "yardzee"
-    title: ClassVar[str] = "Yardzee"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
 
     __slots__ = ("_bonus_counts", "_boxes")
 
@@ -469,9 +462,7 @@ class YardzeeGame(SeatedGame[YardzeeRules]):
     def to_json(self) -> JsonObject:
         """The whole game state as plain JSON, stored on the match; `from_json` restores it."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "rules": self._rules.to_json(),
+            **self._state_head(),
             "scorecards": [
                 {
                     "boxes": dict(zip(CATEGORIES, boxes, strict=True)),
@@ -485,15 +476,7 @@ class YardzeeGame(SeatedGame[YardzeeRules]):
     def from_json(cls, state: object) -> Self:
         """A game from `to_json()` output, checked strictly: a state no legal game could reach
         is a `RuleViolation` (`invalid_state`, or the code of the malformed part)."""
-        fields = read_object(state, field="state", required=_STATE_KEYS, allowed=_STATE_KEYS)
-        if fields["game"] != cls.name:
-            raise invalid_state("state.game", f"is not {cls.name!r}")
-        if type(fields["version"]) is not int or fields["version"] != STATE_VERSION:
-            raise invalid_state("state.version", f"is not {STATE_VERSION}")
-        rules = YardzeeRules.from_json(fields["rules"])
-        if rules.to_json() != fields["rules"]:
-            # A stored ruleset names every option: a later change of defaults must not change it.
-            raise invalid_state("state.rules", "does not name every rule option")
+        fields, rules = cls._read_state(state, keys=_STATE_KEYS)
         cards = read_list(fields["scorecards"], field="state.scorecards")
         game = cls(players=len(cards), rules=rules)
         game._boxes = []

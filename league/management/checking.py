@@ -1,6 +1,6 @@
-"""What the two recompute commands share: their `--check [--wait SECONDS]` options and how
-they report a check (`league.services.checks.CheckReport`): skipped ones listed, differences
-on stderr and exit 1, else one line of success."""
+"""What the two recompute commands share: their `--league SLUG` and `--check [--wait SECONDS]`
+options, and how they report a check (`league.services.checks.CheckReport`): skipped ones
+listed, differences on stderr and exit 1, else one line of success."""
 
 from typing import Any
 
@@ -15,6 +15,7 @@ class RecomputeCommand(BaseCommand):
     marked: str
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--league", help=f"only this league's {self.marked} (its slug)")
         parser.add_argument(
             "--check",
             action="store_true",

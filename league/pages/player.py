@@ -5,7 +5,7 @@ what the selectors read (`PlayerMatch`, `RatingPoint`, `LeagueRating`, `StageFin
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.utils import timezone
@@ -16,29 +16,12 @@ from analysis.selectors import MatchAccuracy
 from league.pages.forfeits import forfeit_text
 from league.pages.svg import ChartPoint, ChartSeries, rating_chart_svg
 from league.selectors import (
-    EventRef,
     ForfeitVoid,
     LeagueRating,
-    Opponent,
     PlayerMatch,
     RatingPoint,
     StageFinish,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ResultLine:
-    """A match on the player's list of results, with its status as this player sees it."""
-
-    match: int
-    game_text: str
-    status: str
-    status_text: str
-    event: EventRef | None
-    placement: int | None
-    total: int | None
-    table: int
-    opponents: tuple[Opponent, ...]
 
 
 def result_status(
@@ -56,19 +39,10 @@ def result_status(
     return "walkover", "walkover"
 
 
-def result_line(match: PlayerMatch, *, player: int, forfeit: ForfeitVoid | None) -> ResultLine:
+def result_line(match: PlayerMatch, *, player: int, forfeit: ForfeitVoid | None) -> PlayerMatch:
+    """The match with its status as this player sees it (`result_status`)."""
     status, status_text = result_status(match.status, match.status_text, player, forfeit)
-    return ResultLine(
-        match=match.match,
-        game_text=match.game_text,
-        status=status,
-        status_text=status_text,
-        event=match.event,
-        placement=match.placement,
-        total=match.total,
-        table=match.table,
-        opponents=match.opponents,
-    )
+    return replace(match, status=status, status_text=status_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +53,12 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
-    """The player's rating after a rated match (`number`, counted from 1 over all leagues)."""
+    """The player's rating after a rated match (`number`, counted from 1 over all leagues),
+    with the name of its league ("" for one they have no rating in now)."""
 
     number: int
-    league: str
     league_name: str
-    match: int
-    finished_at: datetime
-    mu: float
-    sigma: float
-    ordinal: float
+    point: RatingPoint
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +72,7 @@ class Accuracy:
 
 @dataclass(frozen=True, slots=True)
 class PlayerPage:
-    results: tuple[ResultLine, ...]
+    results: tuple[PlayerMatch, ...]
     results_shown: int
     placements: tuple[Placement, ...]
     played: int
@@ -192,16 +162,7 @@ def player_page(
         finishes=tuple(finishes),
         ratings=tuple(ratings),
         history=tuple(
-            HistoryRow(
-                number=number,
-                league=row.league,
-                league_name=league_names.get(row.league, ""),
-                match=row.match,
-                finished_at=row.finished_at,
-                mu=row.mu,
-                sigma=row.sigma,
-                ordinal=row.ordinal,
-            )
+            HistoryRow(number=number, league_name=league_names.get(row.league, ""), point=row)
             for number, row in enumerate(history, start=1)
         ),
         chart=rating_chart(history, league_names, player=player, name=name),

@@ -31,7 +31,7 @@ from scoring.analysis.rolls import chance as roll_chance
 from scoring.dice import parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import invalid_state
-from scoring.yardkle import DICE, YardkleRules, read_throw, set_aside_options
+from scoring.yardkle import DICE, YardkleRules, read_throw, scores_nothing, set_aside_options
 
 STEP: Final = 50
 """Every combination scores a multiple of 50, so turn totals are counted in steps of 50."""
@@ -423,12 +423,7 @@ class TurnStrategy:
             )
         points = set_aside_options(list(thrown)).get(selection)
         if points is None:
-            raise RuleViolation(
-                "die_scores_nothing",
-                f"The dice {show(selection)} cannot all be set aside: every die set aside must "
-                "belong to a combination of this throw.",
-                details={"set_aside": list(selection)},
-            )
+            raise scores_nothing(selection)
         return max(
             option.value for option in self._then(total + points, len(thrown) - len(selection))
         )

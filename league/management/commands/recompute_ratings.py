@@ -6,7 +6,7 @@ check ran, are skipped and listed; see `league.services.checks.ratings_check`)."
 
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import CommandError
 from tqdm import tqdm
 
 from league.management.checking import RecomputeCommand
@@ -18,10 +18,6 @@ class Command(RecomputeCommand):
     help = "Replay ratings from scratch (all leagues, or one)."
     compared = "ratings with a from-scratch replay"
     marked = "ratings"
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--league", help="only this league (its slug)")
-        super().add_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         leagues = League.objects.all()

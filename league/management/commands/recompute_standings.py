@@ -21,9 +21,8 @@ class Command(RecomputeCommand):
     marked = "tables"
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--league", help="only this league's tables (its slug)")
-        parser.add_argument("--event", type=int, help="only this event's tables (its id)")
         super().add_arguments(parser)
+        parser.add_argument("--event", type=int, help="only this event's tables (its id)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         scopes = self._scopes(options["league"], options["event"])

@@ -113,7 +113,7 @@ def test_the_history_is_numbered_across_leagues_and_charted_one_line_a_league() 
         _point("spring", 3, 2.0, 2),
     ]
     page = _page(history=history, ratings=[rating])
-    assert [(h.number, h.league, h.league_name) for h in page.history] == [
+    assert [(h.number, h.point.league, h.league_name) for h in page.history] == [
         (1, "spring", "Spring"),
         (2, "autumn", ""),
         (3, "spring", "Spring"),
