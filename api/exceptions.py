@@ -17,6 +17,7 @@ from games import errors as game_errors
 from league import errors as league_errors
 from league.errors import DrawError, EventConflict, LeagueError, StageConflict, StandingsError
 from scoring.errors import DomainError, RuleViolation
+from webhooks.errors import EndpointConflict, WebhookError
 
 # The HTTP status of each domain error family, found by walking the error's class hierarchy:
 # the most specific class listed wins (a StageConflict is a LeagueError, but 409).
@@ -45,6 +46,8 @@ STATUS: dict[type[DomainError], int] = {
     league_errors.RoundNotFound: 404,
     DrawError: 400,
     StandingsError: 400,
+    WebhookError: 400,
+    EndpointConflict: 409,
 }
 
 

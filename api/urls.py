@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import registration, schedule, views
+from api import registration, schedule, views, webhooks
 from api.exceptions import not_found
 from api.serializers import ID_IN_URL as ID
 
@@ -62,6 +62,7 @@ urlpatterns = [
         schedule.MatchScheduleView.as_view(),
         name="match-schedule",
     ),
+    path("", include(webhooks.urlpatterns)),  # a league's webhooks (api/webhooks.py)
     path("", include(router.urls)),
     re_path(r"^.*$", not_found),
 ]

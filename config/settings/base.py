@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "api",
     "organize",
     "analysis",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -182,7 +183,21 @@ CELERY_BEAT_SCHEDULE = {
         "task": "analysis.sweep",
         "schedule": env.float("ANALYSIS_SWEEP_SECONDS", default=60.0),
     },
+    "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
 }
+
+# --- Webhooks (docs/api.md, "Webhooks"; docs/configuration.md) ----------------------------------
+# Seconds an attempt waits to connect, and again for the answer.
+WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# The waits before each retry of a failed delivery: 6 attempts over about 2.6 hours.
+WEBHOOK_RETRY_SECONDS: list[float] = env.list(
+    "WEBHOOK_RETRY_SECONDS", cast=float, default=[10, 60, 300, 1800, 7200]
+)
+# Failed attempts in a row (across deliveries) after which an endpoint is disabled.
+WEBHOOK_DISABLE_AFTER: int = env.int("WEBHOOK_DISABLE_AFTER", default=15)
+# Endpoints on loopback addresses (127.0.0.1, ::1, localhost), over http:// too: for tests and
+# demos on one machine. Production never allows them (config/settings/production.py).
+WEBHOOK_ALLOW_LOOPBACK: bool = env.bool("WEBHOOK_ALLOW_LOOPBACK", default=False)
 
 # --- REST framework and the OpenAPI schema ------------------------------------------------------
 

@@ -20,3 +20,5 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)  # noqa: F405
+# Webhooks never go to this machine's own (loopback) addresses in production (SSRF).
+WEBHOOK_ALLOW_LOOPBACK = False

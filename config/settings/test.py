@@ -9,6 +9,8 @@ os.environ.setdefault("THROTTLE_TURNS", "100000/min")
 os.environ.setdefault("THROTTLE_LOGIN", "1000/min")
 os.environ.setdefault("THROTTLE_ADVICE", "1000/min")
 os.environ.setdefault("THROTTLE_SIGN_UP", "1000/min")
+# The webhook tests' receiver listens on 127.0.0.1, over plain HTTP.
+os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
 
 from config.settings.base import *  # noqa: F403
 

@@ -17,7 +17,7 @@ import scoring
 from games import services as game_services
 from games.errors import EventClosed
 from games.models import Match, MatchStatus, Seat, TurnUndo
-from league import standings
+from league import signals, standings
 from league.errors import EventConflict, LeagueError
 from league.models import (
     Event,
@@ -226,11 +226,14 @@ def event_play_over(*, event_id: int) -> bool:
         return False
     if Match.objects.filter(event_id=event_id, status__in=OPEN_MATCH_STATUSES).exists():
         return False
-    return bool(
+    finished = bool(
         Event.objects.filter(
             pk=event_id, status__in=(EventStatus.UPCOMING, EventStatus.RUNNING)
         ).update(status=EventStatus.FINISHED)
     )
+    if finished:
+        signals.send_on_commit(signals.event_finished, Event, event_id=event_id)
+    return finished
 
 
 @transaction.atomic
@@ -276,6 +279,8 @@ def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
         )
     event.status = status
     event.save(update_fields=["status"])
+    if status == EventStatus.FINISHED:
+        signals.send_on_commit(signals.event_finished, Event, event_id=event.pk)
     return event
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match, MatchStatus, Seat
-from league import draw, standings
+from league import draw, signals, standings
 from league.errors import DrawError, LeagueError, StageConflict, StandingsError
 from league.models import (
     Event,
@@ -665,6 +665,7 @@ def _finish(
     stage.ranking = ranking
     stage.group_ranking = group_ranking
     stage.save(update_fields=["status", "finished_at", "ranking", "group_ranking"])
+    signals.send_on_commit(signals.stage_finished, Stage, stage_id=stage.pk)
     event_play_over(event_id=stage.event_id)  # the event finishes with its last stage
 
 

@@ -17,7 +17,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from games.models import Match
-from league import standings
+from league import signals, standings
 from league.models import (
     Event,
     League,
@@ -171,6 +171,16 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
         rows=rows, tiebreak=list(settings.tiebreak), computed=seen, computed_at=timezone.now()
     )
+    if written:
+        signals.send_on_commit(
+            signals.standings_changed,
+            StandingsTable,
+            table_id=table_id,
+            scope=scope[0],
+            scope_id=scope[1],
+            league_id=settings.league.pk,
+            version=seen,
+        )
     # Storing 20,000 tables' tally takes longer than adding a few dozen results to it: the
     # stored one is brought up to date only now and then (or after a rebuild), once the new
     # table is already served.

@@ -29,6 +29,7 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
     }
     assert contracts["layers"]["layers"] == [
         "api | organize",
+        "webhooks",
         "league",
         "analysis",
         "games",
@@ -61,6 +62,7 @@ LEAGUE_LAYERS = (
     "results",
     "models",
     "errors",
+    "signals",
 )
 
 
@@ -68,12 +70,13 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
     tmp_path,
 ):
     # A miniature project that breaks every contract, checked with the project's own config:
-    # inside league, a service importing a page breaks the league's own layers.
+    # inside league, a service importing a page breaks the league's own layers; league importing
+    # webhooks (which sits above it) breaks the apps' layers too.
     for package, source in {
         "config": "",
         "scoring": "import django\n",
         "games": "import league\n",
-        "league": "import games\n",
+        "league": "import games\nimport webhooks\n",
         "league/draw": "import django\n",
         "league/standings": "",
         "league/rating": "",
@@ -82,6 +85,7 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
         "api": "import league\n",
         "organize": "import league\n",
         "analysis": "",
+        "webhooks": "",
     }.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(source)
@@ -102,3 +106,4 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
     assert "league.draw -> django" in result.stdout
     assert "scoring -> django" in result.stdout
     assert "games -> league" in result.stdout
+    assert "league -> webhooks" in result.stdout

@@ -1,0 +1,139 @@
+"""Webhooks over the API (issue 21 item 4): leagues/{slug}/webhooks/ for the league's
+organizers only; the secret in the answer once; bad input a 400 with a code that changes
+nothing; re-enable, rotate, a test event and the delivery log."""
+
+import pytest
+
+from tests.conftest import client_for
+from webhooks.models import Delivery, Endpoint
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+URL = "/api/v1/leagues/yardkle/webhooks/"
+
+
+def _create(client, **body):
+    return client.post(URL, {"events": ["match.finished"], **body}, format="json")
+
+
+def test_item4_an_organizer_registers_an_endpoint_and_sees_its_secret_once(
+    yardkle_league, organizer, receiver
+):
+    client = client_for(organizer)
+    created = _create(client, url=receiver.url, description="scoreboard")
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    assert body["secret"].startswith("whsec_")
+    assert body["events"] == ["match.finished"]
+    assert body["enabled"] is True
+    listed = client.get(URL).json()
+    assert [e["id"] for e in listed] == [body["id"]]
+    assert "secret" not in listed[0]
+    assert "secret" not in client.get(f"{URL}{body['id']}/").json()
+    rotated = client.post(f"{URL}{body['id']}/rotate-secret/").json()
+    assert rotated["secret"] not in (body["secret"], "")
+    assert Endpoint.objects.get().secret == rotated["secret"]
+
+
+def test_item4_only_the_league_organizers_see_or_change_its_webhooks(
+    yardkle_league, organizer, other_organizer, receiver
+):
+    endpoint_id = _create(client_for(organizer), url=receiver.url).json()["id"]
+    assert client_for(None).get(URL).status_code == 401
+    outsider = client_for(other_organizer)
+    assert outsider.get(URL).status_code == 403
+    assert outsider.get(f"{URL}{endpoint_id}/deliveries/").status_code == 403
+    assert _create(outsider, url=receiver.url).json()["code"] == "permission_denied"
+    assert outsider.post(f"{URL}{endpoint_id}/rotate-secret/").status_code == 403
+    # Another league's address does not reach this endpoint.
+    elsewhere = client_for(other_organizer).get(
+        f"/api/v1/leagues/elsewhere/webhooks/{endpoint_id}/"
+    )
+    assert elsewhere.status_code == 404
+    assert elsewhere.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"url": "http://hooks.example.org/in"}, "invalid_url"),
+        ({"url": "ftp://hooks.example.org/in"}, "invalid_url"),
+        ({"url": "https://user:pw@hooks.example.org/in"}, "invalid_url"),
+        ({"url": "https://10.1.2.3/in"}, "url_not_allowed"),
+        ({"url": "https://169.254.169.254/latest/meta-data"}, "url_not_allowed"),
+        ({"url": "https://[fd00::1]/in"}, "url_not_allowed"),
+        ({"url": "https://hooks.example.org/in", "events": ["match.started"]}, "invalid"),
+        ({"url": "https://hooks.example.org/in", "events": []}, "invalid_events"),
+        ({"url": "https://hooks.example.org" + "/x" * 300}, "invalid_url"),
+    ],
+)
+def test_item4_a_refused_endpoint_is_a_400_with_a_code_and_saves_nothing(
+    yardkle_league, organizer, body, code
+):
+    response = _create(client_for(organizer), **body)
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == code
+    assert response.json()["message"]
+    assert Endpoint.objects.count() == 0
+
+
+def test_item4_loopback_endpoints_are_refused_unless_the_setting_allows_them(
+    yardkle_league, organizer, settings
+):
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
+    client = client_for(organizer)
+    for url in ("https://127.0.0.1/in", "https://localhost/in", "http://127.0.0.1:8000/in"):
+        response = _create(client, url=url)
+        assert response.json()["code"] == "url_not_allowed", url
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    assert _create(client, url="http://127.0.0.1:8000/in").status_code == 201
+
+
+def test_item4_a_test_event_the_delivery_log_and_re_enabling(
+    yardkle_league, organizer, receiver, settings
+):
+    settings.WEBHOOK_DISABLE_AFTER = 1
+    client = client_for(organizer)
+    endpoint_id = _create(client, url=receiver.url).json()["id"]
+    receiver.statuses.extend([500])
+    sent = client.post(f"{URL}{endpoint_id}/test/")
+    assert sent.status_code == 202
+    assert sent.json()["event"] == "ping"
+    endpoint = client.get(f"{URL}{endpoint_id}/").json()
+    assert endpoint["enabled"] is False
+    assert "HTTP 500" in endpoint["disabled_reason"]
+    refused = client.post(f"{URL}{endpoint_id}/test/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "endpoint_disabled"
+    assert Delivery.objects.count() == 1
+    enabled = client.post(f"{URL}{endpoint_id}/enable/").json()
+    assert (enabled["enabled"], enabled["failures"], enabled["disabled_reason"]) == (True, 0, "")
+    assert client.post(f"{URL}{endpoint_id}/test/").status_code == 202
+    log = client.get(f"{URL}{endpoint_id}/deliveries/").json()
+    assert log["count"] == 2
+    newest, oldest = log["results"]
+    assert newest["status"] == "delivered"
+    assert [a["status_code"] for a in newest["attempt_log"]] == [200]
+    assert oldest["status"] == "failed"
+    assert oldest["last_status_code"] == 500
+    assert oldest["attempt_log"][0]["response_excerpt"].startswith("answered 500")
+
+
+def test_item4_an_organizer_changes_turns_off_and_deletes_an_endpoint(
+    yardkle_league, organizer, receiver
+):
+    client = client_for(organizer)
+    endpoint_id = _create(client, url=receiver.url).json()["id"]
+    changed = client.patch(
+        f"{URL}{endpoint_id}/",
+        {"events": ["stage.finished", "event.finished"], "enabled": False},
+        format="json",
+    ).json()
+    assert changed["events"] == ["stage.finished", "event.finished"]
+    assert changed["enabled"] is False
+    assert changed["disabled_reason"] == "Disabled by an organizer."
+    bad = client.patch(f"{URL}{endpoint_id}/", {"url": "https://10.0.0.1/"}, format="json")
+    assert bad.json()["code"] == "url_not_allowed"
+    assert Endpoint.objects.get().url == receiver.url
+    assert client.delete(f"{URL}{endpoint_id}/").status_code == 204
+    assert Endpoint.objects.count() == 0

@@ -1,0 +1,93 @@
+"""What a delivery's body says about each event (docs/api.md, "Webhooks"): plain JSON built
+from the stored rows once the change has committed. Paths point into the API for the rest."""
+
+from typing import Any
+
+from games.models import Match, MatchStatus
+from league.models import Event, League, Stage, StageMatch, StandingsScope
+
+API = "/api/v1"
+
+
+def league_of_match(match_id: int) -> int | None:
+    """The match's league: its own, or its event's (an event's match may leave its own empty)."""
+    row = Match.objects.filter(pk=match_id).values_list("league_id", "event__league_id").first()
+    return None if row is None else (row[0] or row[1])
+
+
+def league_of_stage(stage_id: int) -> int | None:
+    return Stage.objects.filter(pk=stage_id).values_list("event__league_id", flat=True).first()
+
+
+def league_of_event(event_id: int) -> int | None:
+    return Event.objects.filter(pk=event_id).values_list("league_id", flat=True).first()
+
+
+def league(league_id: int) -> dict[str, Any]:
+    slug = League.objects.values_list("slug", flat=True).get(pk=league_id)
+    return {"id": league_id, "slug": slug, "path": f"{API}/leagues/{slug}/"}
+
+
+def match_finished(match_id: int) -> dict[str, Any] | None:
+    """None when the match no longer stands finished (its result withdrawn since)."""
+    match = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED).first()
+    if match is None:
+        return None
+    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
+    seats = match.seats.select_related("player").order_by("order")
+    return {
+        "match": {
+            "id": match.pk,
+            "game": match.game,
+            "event": match.event_id,
+            "stage": stage_id,
+            "finished_at": match.finished_at,
+            "path": f"{API}/matches/{match.pk}/",
+            "seats": [
+                {
+                    "player": seat.player_id,
+                    "name": seat.player.display_name,
+                    "total": seat.total,
+                    "placement": seat.placement,
+                }
+                for seat in seats
+            ],
+        }
+    }
+
+
+def stage_finished(stage_id: int) -> dict[str, Any]:
+    stage = Stage.objects.get(pk=stage_id)
+    return {
+        "stage": {
+            "id": stage.pk,
+            "event": stage.event_id,
+            "name": stage.name,
+            "format": stage.format,
+            "finished_at": stage.finished_at,
+            "ranking": stage.ranking,
+            "path": f"{API}/stages/{stage.pk}/",
+        }
+    }
+
+
+def event_finished(event_id: int) -> dict[str, Any]:
+    event = Event.objects.get(pk=event_id)
+    return {
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "date": event.date,
+            "status": event.status,
+            "path": f"{API}/events/{event.pk}/",
+        }
+    }
+
+
+def standings_changed(scope: str, scope_id: int, version: int) -> dict[str, Any]:
+    if scope == StandingsScope.LEAGUE:
+        slug = League.objects.values_list("slug", flat=True).get(pk=scope_id)
+        path = f"{API}/leagues/{slug}/standings/"
+    else:
+        path = f"{API}/{scope}s/{scope_id}/standings/"
+    return {"table": {"scope": scope, "scope_id": scope_id, "version": version, "path": path}}

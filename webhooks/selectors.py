@@ -1,0 +1,23 @@
+"""Reads of the webhooks worth a name: a league's endpoints, an endpoint's delivery log."""
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint
+
+LOG_LENGTH = 50  # deliveries an organizer page shows
+
+
+def league_endpoints(league_id: int) -> QuerySet[Endpoint]:
+    """The league's endpoints, each with its count of failed deliveries."""
+    return Endpoint.objects.filter(league_id=league_id).annotate(
+        failed_deliveries=Count("deliveries", filter=Q(deliveries__status=DeliveryStatus.FAILED))
+    )
+
+
+def endpoint_deliveries(endpoint_id: int) -> QuerySet[Delivery]:
+    """The endpoint's deliveries, newest first, each with its attempts in order."""
+    return (
+        Delivery.objects.filter(endpoint_id=endpoint_id)
+        .order_by("-pk")
+        .prefetch_related(Prefetch("attempt_log", queryset=Attempt.objects.order_by("number")))
+    )

@@ -1,0 +1,197 @@
+"""Sending one attempt of a delivery, and where it may go.
+
+An endpoint's address is checked when it is registered (HTTPS; no address that is private,
+loopback, link-local or otherwise not public) and again at every attempt, on the addresses its
+name resolves to then: the request goes to the address that was checked (the name is kept for
+TLS and the Host header), so a name that resolves elsewhere later cannot point a delivery at
+the service's own network (SSRF). `WEBHOOK_ALLOW_LOOPBACK` lets tests and demos use loopback
+addresses, over plain HTTP too; production never does.
+
+No redirect is followed, no proxy from the environment is used, the timeouts are short and only
+the first characters of the answer are read."""
+
+import dataclasses
+import ipaddress
+import socket
+import time
+from typing import Any
+from urllib.parse import SplitResult, urlsplit, urlunsplit
+
+import requests
+from django.conf import settings
+from requests.adapters import HTTPAdapter
+
+from webhooks.errors import WebhookError
+
+URL_MAX_LENGTH = 500
+EXCERPT_CHARS = 500
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one attempt met: an HTTP status, or an error (timeout, refused, not allowed)."""
+
+    status_code: int | None = None
+    error: str = ""
+    excerpt: str = ""
+    duration_ms: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+    def summary(self) -> str:
+        if self.status_code is None:
+            return self.error
+        return f"HTTP {self.status_code}" + (f" ({self.error})" if self.error else "")
+
+
+def allow_loopback() -> bool:
+    return bool(settings.WEBHOOK_ALLOW_LOOPBACK)
+
+
+def _address_allowed(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone is not part of it
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return allow_loopback()
+    return ip.is_global and not ip.is_multicast
+
+
+def _is_loopback_name(host: str) -> bool:
+    return host == "localhost" or host.endswith(".localhost")
+
+
+def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None
+
+
+def check_url(url: str) -> SplitResult:
+    """The address of an endpoint, or `invalid_url` / `url_not_allowed` saying what is wrong.
+    Names are resolved only when sending (a name may not resolve yet when it is registered)."""
+    url = url.strip()
+    if len(url) > URL_MAX_LENGTH:
+        raise WebhookError(
+            "invalid_url", f"The address is longer than {URL_MAX_LENGTH} characters."
+        )
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError as error:
+        raise WebhookError("invalid_url", f"The address cannot be read: {error}.") from None
+    host = (parts.hostname or "").lower()
+    if parts.scheme not in ("https", "http") or not host:
+        raise WebhookError("invalid_url", "The address must be an https:// URL with a host name.")
+    if parts.username is not None or parts.password is not None:
+        raise WebhookError("invalid_url", "The address may not carry a user name or password.")
+    if parts.fragment:
+        raise WebhookError("invalid_url", "The address may not carry a #fragment.")
+    literal = _literal(host)
+    loopback = _is_loopback_name(host) or (literal is not None and literal.is_loopback)
+    if loopback and not allow_loopback():
+        raise WebhookError(
+            "url_not_allowed", "Webhooks are not sent to this machine's own (loopback) address."
+        )
+    if literal is not None and not _address_allowed(host):
+        raise WebhookError(
+            "url_not_allowed",
+            f"Webhooks are only sent to public addresses; {host} is private or reserved.",
+        )
+    if parts.scheme == "http" and not (loopback and allow_loopback()):
+        raise WebhookError("invalid_url", "The address must be an https:// URL.")
+    return parts
+
+
+class _PinnedHost(HTTPAdapter):
+    """Connects to the checked address while TLS checks the certificate of the name."""
+
+    def __init__(self, hostname: str) -> None:
+        self._hostname = hostname
+        super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["server_hostname"] = self._hostname
+        kwargs["assert_hostname"] = self._hostname
+        super().init_poolmanager(*args, **kwargs)
+
+
+def _resolve(host: str, port: int) -> tuple[str | None, str]:
+    """The address to connect to, or None and why not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        return None, f"DNS: {getattr(error, 'strerror', None) or error}"
+    addresses = [str(info[4][0]) for info in infos]
+    refused = [address for address in addresses if not _address_allowed(address)]
+    if refused or not addresses:
+        return None, f"address not allowed: {host} resolves to {', '.join(refused) or 'nothing'}"
+    return addresses[0], ""
+
+
+def _error(error: requests.RequestException) -> str:
+    if isinstance(error, requests.ConnectTimeout):
+        return "timeout: no connection"
+    if isinstance(error, requests.ReadTimeout):
+        return "timeout: no answer"
+    if isinstance(error, requests.exceptions.SSLError):
+        return "TLS error: the certificate or handshake failed"
+    if isinstance(error, requests.ConnectionError):
+        reason = str(error.args[0] if error.args else error)
+        if "refused" in reason.lower():
+            return "connection refused"
+        return "connection failed"
+    return f"request failed: {type(error).__name__}"
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
+    """POST `body` to `url` once; what it met. Never raises for what the far end does."""
+    started = time.monotonic()
+
+    def outcome(**fields: Any) -> Outcome:
+        return Outcome(duration_ms=int((time.monotonic() - started) * 1000), **fields)
+
+    try:
+        parts = check_url(url)
+    except WebhookError as error:
+        return outcome(error=error.message)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    address, why = _resolve(host, port)
+    if address is None:
+        return outcome(error=why)
+    netloc = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+    target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+    default_port = port == (443 if parts.scheme == "https" else 80)
+    host_header = host if default_port else f"{host}:{port}"
+    timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
+    with requests.Session() as session:
+        session.trust_env = False  # no proxy or .netrc from the environment
+        session.mount("https://", _PinnedHost(host))
+        session.mount("http://", HTTPAdapter(max_retries=0))
+        try:
+            response = session.post(
+                target,
+                data=body,
+                headers={**headers, "Host": host_header},
+                timeout=(timeout, timeout),
+                allow_redirects=False,
+                stream=True,
+            )
+        except requests.RequestException as failure:
+            return outcome(error=_error(failure))
+        with response:
+            try:
+                start = response.raw.read(EXCERPT_CHARS * 4, decode_content=True)
+            except Exception:  # the answer's body is only a courtesy: its status is what counts
+                start = b""
+        excerpt = start.decode("utf-8", errors="replace")[:EXCERPT_CHARS]
+        redirect = 300 <= response.status_code < 400
+        return outcome(
+            status_code=response.status_code,
+            error="redirect not followed" if redirect else "",
+            excerpt=excerpt,
+        )
