@@ -28,9 +28,55 @@ from league.models import (
 )
 
 
-def leagues_with_events() -> QuerySet[League]:
+@dataclass(frozen=True, slots=True)
+class EventLine:
+    """An event as a line of a list: its name, date, venue and status (`EventStatus`)."""
+
+    id: int
+    name: str
+    date: date
+    venue: str
+    status: str
+    status_text: str
+
+
+def _event_line(event: Event) -> EventLine:
+    return EventLine(
+        id=event.pk,
+        name=event.name,
+        date=event.date,
+        venue=event.venue,
+        status=event.status,
+        status_text=event.get_status_display(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueEvents:
+    """A league (its slug, name and game) with its events, newest first."""
+
+    slug: str
+    name: str
+    game_text: str
+    events: tuple[EventLine, ...]
+
+
+def leagues_with_events() -> list[LeagueEvents]:
     """Every league with its events, newest first, in two queries."""
-    return League.objects.prefetch_related("events")
+    return [
+        LeagueEvents(
+            slug=league.slug,
+            name=league.name,
+            game_text=league.get_game_display(),
+            events=tuple(_event_line(event) for event in league.events.all()),
+        )
+        for league in League.objects.prefetch_related("events")
+    ]
+
+
+def league_events(league: League) -> list[EventLine]:
+    """A league's events, newest first, in one query."""
+    return [_event_line(event) for event in league.events.all()]
 
 
 def stage_matches(stage: Stage) -> list[StageMatch]:

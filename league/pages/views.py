@@ -30,14 +30,13 @@ from league.models import (
     StandingsScope,
     StandingsTable,
 )
+from league.pages import home as presented_home
 from league.pages import player as presented_player
 from league.pages import stages, table_cache, tables
 from league.services.standings_refresh import standings_table_computed_on_miss
 
 # Parts of a page that can change refresh this often while something is being played.
 LIVE_SECONDS = 15
-UPCOMING_SHOWN = 3
-RECENT_SHOWN = 5
 RESULTS_SHOWN = 50
 # An event's matches outside any stage, newest first; a season's worth would be thousands.
 MATCHES_SHOWN = 50
@@ -51,26 +50,9 @@ Scope = tuple[str, int]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    today = timezone.localdate()
-    leagues = []
-    for league in selectors.leagues_with_events():
-        upcoming: list[Event] = []
-        recent: list[Event] = []
-        for event in league.events.all():
-            if event.status == EventStatus.CANCELLED:
-                continue
-            ahead = event.status == EventStatus.RUNNING or (
-                event.status == EventStatus.UPCOMING and event.date >= today
-            )
-            (upcoming if ahead else recent).append(event)
-        upcoming.sort(key=lambda e: (e.status != EventStatus.RUNNING, e.date, e.pk))
-        leagues.append(
-            {
-                "league": league,
-                "upcoming": upcoming[:UPCOMING_SHOWN],
-                "recent": recent[:RECENT_SHOWN],
-            }
-        )
+    leagues = presented_home.home_leagues(
+        selectors.leagues_with_events(), today=timezone.localdate()
+    )
     return render(request, "league/home.html", {"leagues": leagues})
 
 
@@ -199,7 +181,7 @@ def league_context(slug: str) -> dict[str, Any]:
     scope = (StandingsScope.LEAGUE.value, league.pk)
     table = _tables([scope])[scope]
     ratings = selectors.ratings_state(league)
-    events = list(league.events.all())
+    events = selectors.league_events(league)
     return {
         "league": league,
         "standings": standings_html(table, caption=f"{league.name}: league table"),
