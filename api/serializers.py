@@ -339,9 +339,41 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
     rules = serializers.DictField(required=False, default=dict)
 
 
+class StoredTurnSerializer(serializers.Serializer[Any]):
+    """The turn just stored, as the turn's answer shows it (docs/api.md, "Submitting a turn")."""
+
+    sequence = serializers.IntegerField(help_text="1-based position in the match.")
+    seat = serializers.IntegerField(help_text="0-based seat that played it.")
+    player = serializers.IntegerField()
+    points = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    payload = serializers.JSONField(help_text="The turn as stored (without `turn_number`).")
+    submitted_at = serializers.DateTimeField()
+
+
+class MatchAfterTurnSerializer(serializers.Serializer[Any]):
+    """The match after the turn: enough to go on; its whole board is `GET matches/{id}/`."""
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField(
+        help_text="One more with every change to the match (turn, undo, correction, void)."
+    )
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    turns_played = serializers.IntegerField()
+    next_seat = serializers.IntegerField(
+        allow_null=True, help_text="The seat that plays next; null once the match is over."
+    )
+    next_player = serializers.IntegerField(
+        allow_null=True, help_text="The player who plays next; null once the match is over."
+    )
+
+
 class TurnCreatedSerializer(serializers.Serializer[Any]):
-    turn = TurnSerializer()
-    match = MatchSerializer()
+    """The answer to a turn: built as plain JSON by games.services.turn_answer (this class
+    describes it for the schema)."""
+
+    turn = StoredTurnSerializer()
+    match = MatchAfterTurnSerializer()
 
 
 class ResultSerializer(serializers.Serializer[Any]):

@@ -27,7 +27,6 @@ from api.permissions import (
     IsLeagueOrganizerOrReadOnly,
     IsMatchOrganizer,
     IsOrganizerOrReadOnly,
-    holds_score_key,
     presented_score_key,
 )
 from api.renderers import CSVRenderer
@@ -47,7 +46,6 @@ from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StageVoid, StandingsScope
 from league.services import LeagueError, standings_refresh
 from league.services import stages as stage_services
-from scoring import RuleViolation
 from scoring.analysis import StrategyTableError
 
 _Row = TypeVar("_Row")
@@ -540,40 +538,25 @@ class MatchViewSet(
             return paginator.get_paginated_response(
                 s.TurnSerializer(with_corrections(page or []), many=True).data
             )
-        # The match is read once, locked, for the permission check and the write alike.
-        with self._locked_submission(pk) as submission:
-            body = request.data
-            if (replay := submission.replay(game_services.request_fingerprint(body))) is not None:
-                return Response(replay.response, status=replay.status_code)
-            if not isinstance(body, dict):
-                raise RuleViolation("wrong_type", "A turn is a JSON object.")
-            turn = dict(body)
-            turn_number = turn.pop("turn_number", None)
-            if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
-                raise RuleViolation(
-                    "wrong_type",
-                    "turn_number must be a positive integer.",
-                    details={"field": "turn_number"},
-                )
-            if "player" not in turn:
-                raise RuleViolation(
-                    "missing_key",
-                    "A turn must name its player (the player whose turn it is).",
-                    details={"field": "player"},
-                )
-            outcome = game_services.turn_apply(
-                match=submission.match,
-                turn=turn,
+        # One short transaction (games.services.turn_submit_once): the match is read and
+        # locked once, for the permission check and the write alike.
+        score_key = self._anonymous_score_key()
+        try:
+            reply = game_services.turn_submit_once(
+                match_id=int(pk or 0),
+                body=request.data,
+                key=request.headers.get("Idempotency-Key"),
+                score_key=score_key,
+                presented_key=presented_score_key(request),
                 submitted_by=request.user,
-                turn_number=turn_number,
-                scored_with_key=holds_score_key(request, submission.match),
+                allow=lambda match: self.check_object_permissions(request, match),
             )
-            answer = {
-                "turn": s.TurnSerializer(outcome.turn).data,
-                "match": self._answer(outcome.match, game=outcome.game),
-            }
-            submission.record(status.HTTP_201_CREATED, answer)
-        return Response(answer, status=status.HTTP_201_CREATED)
+        except WrongScoreKey:
+            score_keys.record_failure(request)
+            raise PermissionDenied(CanKeepScore.message) from None
+        except Match.DoesNotExist:
+            raise NotFound() from None
+        return Response(reply.body, status=reply.status_code)
 
     @contextmanager
     def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:

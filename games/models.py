@@ -45,6 +45,11 @@ class Match(models.Model):
     )
     state = models.JSONField(help_text="The rulebook's game state after the last turn.")
     turns_played = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(
+        default=0,
+        help_text="One more with every write of games.services to the match (a turn, a "
+        "result, an undo, a correction, a void): the turn's answer carries it.",
+    )
     event = models.ForeignKey(
         "league.Event", on_delete=models.PROTECT, null=True, blank=True, related_name="matches"
     )

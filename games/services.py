@@ -5,20 +5,20 @@ submissions for one match are applied one after another and never lost or counte
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import Count, Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 import scoring
-from games import score_keys, signals
+from games import score_keys, signals, turn_sql
 from games.errors import (
     CorrectionBreaksLaterTurn,
     EventClosed,
@@ -44,10 +44,9 @@ from games.models import (
     TurnCorrection,
     TurnUndo,
 )
-from scoring import RuleViolation, yardkle
+from scoring import RuleViolation
+from scoring.errors import DomainError
 from scoring.game import Game, TurnResult
-from scoring.yardkle import YardkleGame
-from scoring.yardzee import YardzeeGame
 
 UserLike = User | AnonymousUser
 
@@ -129,8 +128,8 @@ def match_create(
     return match
 
 
-def _check_player(turn: object, seat: Seat) -> None:
-    """RULES.md, "What a submitted turn must carry": it must be this player's turn."""
+def _check_player(turn: object, expected: int) -> None:
+    """RULES.md, "What a submitted turn must carry": it must be player `expected`'s turn."""
     if not isinstance(turn, dict) or "player" not in turn:
         return
     player = turn["player"]
@@ -140,12 +139,12 @@ def _check_player(turn: object, seat: Seat) -> None:
             "The turn's player must be a player id (an integer).",
             details={"field": "player"},
         )
-    if player != seat.player_id:
+    if player != expected:
         raise RuleViolation(
             "not_your_turn",
-            f"It is not player {player}'s turn; player {seat.player_id} plays next.",
+            f"It is not player {player}'s turn; player {expected} plays next.",
             rule="Game",
-            details={"player": player, "expected_player": seat.player_id},
+            details={"player": player, "expected_player": expected},
         )
 
 
@@ -160,7 +159,7 @@ def _store_turn(
 ) -> Turn:
     """Apply one turn to `game` (raises RuleViolation, nothing changed) and build its row."""
     seat = seats[game.current_player or 0]
-    _check_player(turn, seat)
+    _check_player(turn, seat.player_id)
     result = game.play(turn)
     match.turns_played += 1
     return Turn(
@@ -180,6 +179,7 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
     over, the totals, placements and `match_finished`."""
     started = match.status == MatchStatus.SCHEDULED
     now = timezone.now()
+    match.version += 1
     match.state = game.to_json()
     match.started_at = match.started_at or now
     match.status = MatchStatus.IN_PROGRESS
@@ -193,7 +193,9 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
         Seat.objects.bulk_update(
             seats, ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
         )
-    match.save(update_fields=["state", "turns_played", "status", "started_at", "finished_at"])
+    match.save(
+        update_fields=["state", "turns_played", "status", "started_at", "finished_at", "version"]
+    )
     if started:
         signals.match_started.send(sender=Match, match=match)
     if game.is_over:
@@ -201,22 +203,16 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
 
 
 def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
-    """Each seat's Yardzees and upper bonus (Yardzee) or Yardkles (Yardkle), kept on the seat
-    so standings never replay a game (docs/standings.md)."""
-    if isinstance(game, YardzeeGame):
-        for seat in seats:
-            card = game.scorecard(seat.order)
-            seat.yardzees = card.yardzees
-            seat.upper_bonus = card.upper_bonus > 0
-    elif isinstance(game, YardkleGame):
-        yardkles = dict(
-            Turn.objects.filter(match=match, payload__end=yardkle.YARDKLE_END)
-            .values_list("seat_id")
-            .annotate(count=Count("pk"))
-            .values_list("seat_id", "count")
-        )
-        for seat in seats:
-            seat.yardkles = yardkles.get(seat.pk, 0)
+    """Each seat's game counts (`Game.seat_counts`: Yardzees and the upper bonus, or Yardkles),
+    kept on the seat so standings never replay a game (docs/standings.md). The stored turns
+    are read once, for the counts a game's state does not keep."""
+    played: dict[int, list[object]] = {seat.pk: [] for seat in seats}
+    stored = Turn.objects.filter(match=match).order_by("sequence")
+    for seat_id, payload in stored.values_list("seat_id", "payload"):
+        played[seat_id].append(payload)
+    for seat in seats:
+        for name, value in game.seat_counts(seat.order, played[seat.pk]).items():
+            setattr(seat, name, value)
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -265,12 +261,7 @@ def turn_apply(
     `scored_with_key`: the turn came with the match's scoring key (`turn_take_back`)."""
     _require_lock()
     _ensure_open(match)
-    expected = match.turns_played + 1
-    if turn_number is not None and turn_number != expected:
-        raise TurnNumberMismatch(
-            f"Turn {turn_number} was sent, but turn {expected} comes next in match {match.pk}.",
-            details={"turn_number": turn_number, "expected": expected},
-        )
+    _check_turn_number(match, turn_number)
     game = match.scoring_game()
     seats = _seats(match)
     row = _store_turn(
@@ -393,7 +384,8 @@ def _remove_last_turn(
     match.turns_played = len(turns)
     match.status = MatchStatus.IN_PROGRESS if turns else MatchStatus.SCHEDULED
     match.finished_at = None
-    match.save(update_fields=["state", "turns_played", "status", "finished_at"])
+    match.version += 1
+    match.save(update_fields=["state", "turns_played", "status", "finished_at", "version"])
     if was_finished:
         # On the seats themselves, so the match's prefetched seats stay what is stored.
         fields = ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
@@ -483,7 +475,8 @@ def match_void(
     ensure_event_open(match.event)
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
-    match.save(update_fields=["status"])
+    match.version += 1
+    match.save(update_fields=["status", "version"])
     signals.match_voided.send(
         sender=Match,
         match=match,
@@ -512,7 +505,8 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
         match.status = MatchStatus.FINISHED
     else:
         match.status = MatchStatus.IN_PROGRESS if match.turns_played else MatchStatus.SCHEDULED
-    match.save(update_fields=["status"])
+    match.version += 1
+    match.save(update_fields=["status", "version"])
     signals.match_unvoided.send(sender=Match, match=match, unvoided_by=_user_or_none(unvoided_by))
     if match.status == MatchStatus.FINISHED:
         signals.match_finished.send(sender=Match, match=match)
@@ -524,6 +518,23 @@ def request_fingerprint(data: object) -> str:
     spacing is the same request."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _check_replay(receipt: Any, *, key: str, fingerprint: str | None) -> None:
+    """A receipt found for `key` (a SubmissionReceipt or `turn_sql.Prior`) may be replayed
+    only for the same request body (IdempotencyKeyReused) and while the turn it stored stands
+    (TurnUndone)."""
+    if receipt.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used with a different request body.",
+            details={"idempotency_key": key},
+        )
+    if receipt.undone_at is not None:
+        raise TurnUndone(
+            f"The turn this request stored (turn {receipt.turn_sequence}) was undone or "
+            "corrected by an organizer; the request is not applied again. Reload the match.",
+            details={"turn_sequence": receipt.turn_sequence},
+        )
 
 
 class Submission:
@@ -547,17 +558,8 @@ class Submission:
         # read from the snapshot taken before it waited for the lock, and miss the receipt
         # the transaction it waited for had just stored (tests/api/test_concurrency.py).
         receipt = SubmissionReceipt.objects.filter(match_id=self.match.pk, key=self.key).first()
-        if receipt is not None and receipt.fingerprint != fingerprint:
-            raise IdempotencyKeyReused(
-                "This Idempotency-Key was already used with a different request body.",
-                details={"idempotency_key": self.key},
-            )
-        if receipt is not None and receipt.undone_at is not None:
-            raise TurnUndone(
-                f"The turn this request stored (turn {receipt.turn_sequence}) was undone or "
-                "corrected by an organizer; the request is not applied again. Reload the match.",
-                details={"turn_sequence": receipt.turn_sequence},
-            )
+        if receipt is not None:
+            _check_replay(receipt, key=self.key, fingerprint=fingerprint)
         return receipt
 
     def record(self, status_code: int, response: dict[str, Any]) -> None:
@@ -573,6 +575,19 @@ class Submission:
             response=response,
             turn_sequence=self.match.turns_played,
         )
+
+
+def _idempotency_key(key: str | None) -> str | None:
+    """The Idempotency-Key as kept (an empty header is no key); a key longer than the
+    receipts keep is refused before anything is read."""
+    key = key or None
+    if key is not None and len(key) > SubmissionReceipt.KEY_MAX_LENGTH:
+        raise IdempotencyKeyInvalid(
+            f"An Idempotency-Key has at most {SubmissionReceipt.KEY_MAX_LENGTH} characters; "
+            f"this one has {len(key)}.",
+            details={"limit": SubmissionReceipt.KEY_MAX_LENGTH, "length": len(key)},
+        )
+    return key
 
 
 @contextmanager
@@ -591,13 +606,7 @@ def locked_submission(
     With `score_key` (a caller who has only the table's scoring key) the match is read by its
     id and that key together: a wrong key raises WrongScoreKey without locking the row, so
     guessed keys cannot queue behind the scorekeepers of a real table."""
-    key = key or None  # an empty header is no key
-    if key is not None and len(key) > SubmissionReceipt.KEY_MAX_LENGTH:
-        raise IdempotencyKeyInvalid(
-            f"An Idempotency-Key has at most {SubmissionReceipt.KEY_MAX_LENGTH} characters; "
-            f"this one has {len(key)}.",
-            details={"limit": SubmissionReceipt.KEY_MAX_LENGTH, "length": len(key)},
-        )
+    key = _idempotency_key(key)
     with transaction.atomic():
         match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
         yield Submission(match, key)
@@ -619,6 +628,271 @@ def _lock_by_key(match_id: int, score_key: str) -> Match:
             raise WrongScoreKey("This scoring key does not open this match.")
         raise Match.DoesNotExist(f"No match {match_id}.")
     return found
+
+
+# --- One turn as the API takes it ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReply:
+    """The answer to one turn request: its HTTP status and body. A replay (the same
+    Idempotency-Key and body again) carries the first answer, stored with its receipt."""
+
+    status_code: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+def turn_answer(
+    *,
+    match_id: int,
+    version: int,
+    status: str,
+    sequence: int,
+    seat: int,
+    player: int,
+    payload: object,
+    points: int,
+    bonus: int,
+    submitted_at: datetime,
+    next_seat: int | None,
+    next_player: int | None,
+) -> dict[str, Any]:
+    """The turn's answer (docs/api.md, "Submitting a turn"): the stored turn with its points,
+    and the match's version, status and whose turn is next. Built as plain JSON: the whole
+    scorecard is `GET matches/{id}/`'s."""
+    return {
+        "turn": {
+            "sequence": sequence,
+            "seat": seat,
+            "player": player,
+            "points": points,
+            "bonus": bonus,
+            "payload": payload,
+            "submitted_at": _iso(submitted_at),
+        },
+        "match": {
+            "id": match_id,
+            "version": version,
+            "status": status,
+            "turns_played": sequence,
+            "next_seat": next_seat,
+            "next_player": next_player,
+        },
+    }
+
+
+def _iso(moment: datetime) -> str:
+    """A time as the API writes every time (DRF's ISO 8601, UTC as `Z`)."""
+    text = moment.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _turn_body(body: object) -> tuple[dict[str, Any], int | None]:
+    """The turn as stored (without `turn_number`) and the `turn_number` sent, if any."""
+    if not isinstance(body, dict):
+        raise RuleViolation("wrong_type", "A turn is a JSON object.")
+    turn = dict(body)
+    turn_number = turn.pop("turn_number", None)
+    if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
+        raise RuleViolation(
+            "wrong_type",
+            "turn_number must be a positive integer.",
+            details={"field": "turn_number"},
+        )
+    if "player" not in turn:
+        raise RuleViolation(
+            "missing_key",
+            "A turn must name its player (the player whose turn it is).",
+            details={"field": "player"},
+        )
+    return turn, turn_number
+
+
+def _check_turn_number(match: Match, turn_number: int | None) -> None:
+    expected = match.turns_played + 1
+    if turn_number is not None and turn_number != expected:
+        raise TurnNumberMismatch(
+            f"Turn {turn_number} was sent, but turn {expected} comes next in match {match.pk}.",
+            details={"turn_number": turn_number, "expected": expected},
+        )
+
+
+def turn_submit_once(
+    *,
+    match_id: int,
+    body: object,
+    key: str | None,
+    score_key: str | None = None,
+    presented_key: str | None = None,
+    submitted_by: UserLike | None = None,
+    allow: Callable[[Match], None] = lambda match: None,
+) -> TurnReply:
+    """One turn as the API receives it (docs/api.md, "Submitting a turn"), in one short
+    transaction: the match is read and locked (by its id, and with `score_key` by that key
+    too: WrongScoreKey, or Match.DoesNotExist), `allow(match)` checks the caller (it raises
+    to refuse; nothing is read or written after it), the rules apply the turn, and the turn,
+    the match's new state and, with an Idempotency-Key `key`, the answer's receipt are stored.
+    A request whose key has a receipt gets the first answer back and changes nothing (the
+    same key with another body: IdempotencyKeyReused; a turn undone since: TurnUndone), even
+    when the turn would now be refused. `presented_key` is the scoring key the caller sent
+    with it, if any (`Turn.scored_with_key`).
+
+    On PostgreSQL the statements are hand-written (`games.turn_sql`: one to read, one to
+    write); elsewhere (the SQLite demo) the ORM path `locked_submission` and `turn_apply`."""
+    key = _idempotency_key(key)
+    fingerprint = request_fingerprint(body) if key is not None else None
+    if not turn_sql.available():
+        return _turn_by_orm(
+            match_id=match_id,
+            body=body,
+            key=key,
+            fingerprint=fingerprint,
+            score_key=score_key,
+            presented_key=presented_key,
+            submitted_by=submitted_by,
+            allow=allow,
+        )
+    with transaction.atomic():
+        locked = turn_sql.lock(match_id, score_key) if _may_open(score_key) else None
+        if locked is None:
+            if score_key is not None and turn_sql.exists(match_id):
+                raise WrongScoreKey("This scoring key does not open this match.")
+            raise Match.DoesNotExist(f"No match {match_id}.")
+        match, seats = locked
+        allow(match)
+        try:
+            turn, turn_number = _turn_body(body)
+            _ensure_open(match)
+            _check_turn_number(match, turn_number)
+            game = match.scoring_game()
+            seat_order = game.current_player or 0
+            seat_id, player = seats[seat_order]
+            _check_player(turn, player)
+            result = game.play(turn)
+        except DomainError:
+            # A retry of a turn stored since (its turn number has passed, or it finished the
+            # match) gets the first answer, not the refusal.
+            prior = turn_sql.find_receipt(match.pk, key) if key is not None else None
+            if prior is None or key is None:
+                raise
+            return _replay(prior, key=key, fingerprint=fingerprint)
+        started = match.status == MatchStatus.SCHEDULED
+        now = timezone.now()
+        sequence = match.turns_played + 1
+        match.turns_played = sequence
+        match.version += 1
+        match.state = game.to_json()
+        match.status = MatchStatus.FINISHED if game.is_over else MatchStatus.IN_PROGRESS
+        match.started_at = match.started_at or now
+        match.finished_at = now if game.is_over else None
+        next_seat = game.current_player
+        answer = turn_answer(
+            match_id=match.pk,
+            version=match.version,
+            status=match.status,
+            sequence=sequence,
+            seat=seat_order,
+            player=player,
+            payload=turn,
+            points=result.points,
+            bonus=getattr(result, "bonus", 0),
+            submitted_at=now,
+            next_seat=next_seat,
+            next_player=None if next_seat is None else seats[next_seat][1],
+        )
+        user = _user_or_none(submitted_by)
+        prior = turn_sql.store(
+            match=match,
+            sequence=sequence,
+            seat_id=seat_id,
+            payload=turn,
+            points=result.points,
+            bonus=getattr(result, "bonus", 0),
+            submitted_by=user.pk if user is not None else None,
+            scored_with_key=match.opens_with(presented_key),
+            now=now,
+            key=key,
+            fingerprint=fingerprint,
+            status_code=201,
+            response=answer,
+        )
+        if prior is not None and key is not None:
+            return _replay(prior, key=key, fingerprint=fingerprint)
+        if started or game.is_over:
+            _settle_turn(match, game, started=started)
+    return TurnReply(201, answer)
+
+
+def _may_open(score_key: str | None) -> bool:
+    """A scoring key not even shaped like one never reaches the database."""
+    return score_key is None or score_keys.well_formed(score_key)
+
+
+def _replay(prior: Any, *, key: str, fingerprint: str | None) -> TurnReply:
+    _check_replay(prior, key=key, fingerprint=fingerprint)
+    return TurnReply(prior.status_code, prior.response, replayed=True)
+
+
+def _settle_turn(match: Match, game: Game, *, started: bool) -> None:
+    """After the first or the last turn stored by `turn_sql`: the seats' totals, placements
+    and game counts when the game is over, and the signals `_save_progress` sends."""
+    if game.is_over:
+        seats = _seats(match)
+        for seat, placement in zip(seats, game.placements(), strict=True):
+            seat.total = game.total(seat.order)
+            seat.placement = placement
+        _record_game_counts(match, game, seats)
+        Seat.objects.bulk_update(seats, list(_SEAT_RESULT))
+    if started:
+        signals.match_started.send(sender=Match, match=match)
+    if game.is_over:
+        signals.match_finished.send(sender=Match, match=match)
+
+
+def _turn_by_orm(
+    *,
+    match_id: int,
+    body: object,
+    key: str | None,
+    fingerprint: str | None,
+    score_key: str | None,
+    presented_key: str | None,
+    submitted_by: UserLike | None,
+    allow: Callable[[Match], None],
+) -> TurnReply:
+    """`turn_submit_once` through the ORM, for databases other than PostgreSQL."""
+    with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
+        allow(submission.match)
+        receipt = submission.replay(fingerprint or "")
+        if receipt is not None:
+            return TurnReply(receipt.status_code, receipt.response, replayed=True)
+        turn, turn_number = _turn_body(body)
+        outcome = turn_apply(
+            match=submission.match,
+            turn=turn,
+            submitted_by=submitted_by,
+            turn_number=turn_number,
+            scored_with_key=submission.match.opens_with(presented_key),
+        )
+        match, row, game = outcome.match, outcome.turn, outcome.game
+        next_seat = game.current_player
+        answer = turn_answer(
+            match_id=match.pk,
+            version=match.version,
+            status=match.status,
+            sequence=row.sequence,
+            seat=row.seat.order,
+            player=row.seat.player_id,
+            payload=row.payload,
+            points=row.points,
+            bonus=row.bonus,
+            submitted_at=row.submitted_at,
+            next_seat=next_seat,
+            next_player=None if next_seat is None else outcome.seats[next_seat].player_id,
+        )
+        submission.record(201, answer)
+    return TurnReply(201, answer)
 
 
 # Expired receipts are deleted this many at a time, each batch in its own short transaction.
@@ -765,7 +1039,7 @@ def _corrected_body(turn: object, sequence: int) -> dict[str, Any]:
 def _check_corrected_player(turn: dict[str, Any], seat: Seat, sequence: int) -> None:
     """A correction changes what was rolled and scored, never who played the turn."""
     try:
-        _check_player(turn, seat)
+        _check_player(turn, seat.player_id)
     except RuleViolation as violation:
         if violation.code != "not_your_turn":
             raise
@@ -860,7 +1134,8 @@ def _settle_correction(
         _record_game_counts(match, game, seats)
         placed = [tuple(getattr(seat, name) for name in _SEAT_RESULT) for seat in seats]
     match.state = game.to_json()
-    match.save(update_fields=["state"])
+    match.version += 1
+    match.save(update_fields=["state", "version"])
     if placed == stood:
         return  # finished with the same result: every table and bracket already counts it
     if was_finished:

@@ -70,6 +70,13 @@ class Game(Protocol):
 
     def placements(self) -> list[int]: ...
 
+    def seat_counts(self, seat: int, turns: Sequence[object]) -> JsonObject:
+        """What standings count of a seat's finished game beside its total, keyed as the
+        match's seat keeps them (docs/standings.md): Yardzee `yardzees` and `upper_bonus`,
+        Yardkle `yardkles`. `turns` are the seat's stored turns (the turn JSON), for facts
+        the state does not keep."""
+        ...
+
     def board(self, players: Sequence[int]) -> JsonObject:
         """The game's own part of a match's board (scorecards, scores), each seat naming the
         id `players[seat]`."""

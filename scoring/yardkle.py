@@ -296,6 +296,12 @@ class YardkleGame(
         "End"). Final once `is_over`; before that, the standing so far."""
         return placements(self._scores)
 
+    def seat_counts(self, seat: int, turns: Sequence[object]) -> JsonObject:
+        """How many of a seat's turns (`turns`, as stored) ended in a Yardkle: the state keeps
+        scores, not how turns ended."""
+        check_seat(seat, self._players)
+        return {"yardkles": sum(ends_in_yardkle(turn) for turn in turns)}
+
     def board(self, players: Sequence[int]) -> JsonObject:
         """Every seat's score and whether they are on the board, and the final round, for a
         page or an API answer; each seat names the id `players[seat]` the caller gives it."""

@@ -459,6 +459,12 @@ class YardzeeGame(
         "Game"). Final once `is_over`; before that, the standing so far."""
         return placements([self.total(seat) for seat in range(self._players)])
 
+    def seat_counts(self, seat: int, turns: Sequence[object]) -> JsonObject:
+        """A seat's Yardzees (the box and every bonus) and whether it scored the upper bonus,
+        from its scorecard; `turns` are not needed."""
+        card = self.scorecard(seat)
+        return {"yardzees": card.yardzees, "upper_bonus": card.upper_bonus > 0}
+
     def to_json(self) -> JsonObject:
         """The whole game state as plain JSON, stored on the match; `from_json` restores it."""
         return {

@@ -43,7 +43,18 @@ def _play_through_api(
         body = response.json()
         assert body["turn"]["points"] == result.points
         assert body["turn"]["sequence"] == turn_number
-        match = body["match"]
+        assert body["turn"]["payload"] == turn
+        # The answer says whose turn is next; the whole board is the match's own answer.
+        after = body["match"]
+        assert after["turns_played"] == turn_number
+        assert after["version"] == turn_number
+        assert after["next_seat"] == local.current_player
+        next_player = None
+        if local.current_player is not None:
+            next_player = match["seats"][local.current_player]["player"]["id"]
+        assert after["next_player"] == next_player
+        assert after["status"] == ("finished" if local.is_over else "in_progress")
+        match = {**match, "board": {"current_player": after["next_player"]}}
     return match, local
 
 
@@ -102,7 +113,7 @@ def test_match_shows_yardkle_totals_and_who_is_on_the_board(players, seat_match)
         HTTP_X_SCORE_KEY=match["score_key"],
     )
     assert response.status_code == 201, response.json()
-    board = response.json()["match"]["board"]
+    board = APIClient().get(f"/api/v1/matches/{match['id']}/").json()["board"]
     assert board["scores"][0] == {
         "seat": 0,
         "player": players[0].pk,

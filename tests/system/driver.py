@@ -284,7 +284,7 @@ async def scorekeeper(
                 ledger.replays += 1
                 if again != 201 or replay != answer:
                     ledger.fail(f"match {record.id}: a replay answered {again}: {replay}")
-            current = answer["match"]["board"]["current_player"]
+            current = answer["match"]["next_player"]
         record.finished = record.local.is_over
 
 

@@ -1,0 +1,220 @@
+"""The statements of a turn on PostgreSQL, written by hand (issue 22; docs/benchmarks.md).
+
+`games.services.turn_submit_once` owns the turn: it checks the caller, applies the rules
+(`scoring`) and builds the answer. This module only reads and writes rows, in two statements
+inside the service's transaction:
+
+1. `lock`: the match row, locked (`FOR UPDATE OF` the match only), with its stored game state,
+   its event's status and its seats, found by its id (and the scoring key, for a caller who has
+   only that key: a wrong key never locks the row).
+2. `store`: the turn, the match's new state and, for a request with an `Idempotency-Key`, the
+   receipt, in one data-modifying statement. Its first part looks the key's receipt up: this
+   statement starts after the lock is held, so its snapshot holds whatever the transaction it
+   waited for stored (a subquery of `lock` would not: docs/benchmarks.md). With a receipt
+   found, nothing is written and the receipt comes back.
+
+SQLite (the demo of `make run`) takes the ORM path of `games.services`; `available()` says
+which one runs."""
+
+import json
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from django.db import connection
+
+from games.models import Match
+
+# The event's model, reached through the relation: `games` does not import `league`.
+_EVENT_MODEL: Any = Match._meta.get_field("event").related_model
+
+# The match's columns `lock` reads, in the model's order (what `Model.from_db` wants;
+# tests/games/test_turn_submit_once.py checks it).
+MATCH_FIELDS = (
+    "id",
+    "game",
+    "status",
+    "state",
+    "turns_played",
+    "version",
+    "event_id",
+    "league_id",
+    "score_key",
+    "created_by_id",
+    "started_at",
+)
+
+_LOCK = """
+SELECT m.id, m.game, m.status, m.state, m.turns_played, m.version, m.event_id, m.league_id,
+       m.score_key, m.created_by_id, m.started_at, e.league_id, e.status,
+       (SELECT array_agg(array[s.id, s.player_id] ORDER BY s."order")
+          FROM games_seat s WHERE s.match_id = m.id)
+  FROM games_match m LEFT JOIN league_event e ON e.id = m.event_id
+ WHERE m.id = %s"""
+_LOCK_BY_ID = _LOCK + " FOR UPDATE OF m"
+_LOCK_BY_KEY = _LOCK + " AND m.score_key = %s FOR UPDATE OF m"
+_EXISTS = "SELECT 1 FROM games_match WHERE id = %s"
+
+_FIND_RECEIPT = """
+SELECT fingerprint, status_code, response, turn_sequence, undone_at
+  FROM games_submissionreceipt WHERE match_id = %s AND key = %s"""
+
+# Without a key: the turn and the match, one statement.
+_STORE = """
+WITH turn AS (
+    INSERT INTO games_turn (match_id, sequence, seat_id, payload, points, bonus,
+                            submitted_by_id, submitted_at, scored_with_key)
+    VALUES (%(match)s, %(sequence)s, %(seat)s, %(payload)s::jsonb, %(points)s, %(bonus)s,
+            %(submitted_by)s, %(now)s, %(scored_with_key)s)
+)
+UPDATE games_match
+   SET state = %(state)s::jsonb, turns_played = %(sequence)s, status = %(status)s,
+       started_at = COALESCE(started_at, %(now)s), finished_at = %(finished_at)s,
+       version = %(version)s
+ WHERE id = %(match)s"""
+
+# With a key: its receipt looked up first; the three writes only if there is none.
+_STORE_KEYED = """
+WITH prior AS (
+    SELECT fingerprint, status_code, response, turn_sequence, undone_at
+      FROM games_submissionreceipt WHERE match_id = %(match)s AND key = %(key)s
+), turn AS (
+    INSERT INTO games_turn (match_id, sequence, seat_id, payload, points, bonus,
+                            submitted_by_id, submitted_at, scored_with_key)
+    SELECT %(match)s, %(sequence)s, %(seat)s, %(payload)s::jsonb, %(points)s, %(bonus)s,
+           %(submitted_by)s, %(now)s, %(scored_with_key)s
+     WHERE NOT EXISTS (SELECT FROM prior)
+), saved AS (
+    UPDATE games_match
+       SET state = %(state)s::jsonb, turns_played = %(sequence)s, status = %(status)s,
+           started_at = COALESCE(started_at, %(now)s), finished_at = %(finished_at)s,
+           version = %(version)s
+     WHERE id = %(match)s AND NOT EXISTS (SELECT FROM prior)
+), receipt AS (
+    INSERT INTO games_submissionreceipt (match_id, key, fingerprint, status_code, response,
+                                         turn_sequence, created_at)
+    SELECT %(match)s, %(key)s, %(fingerprint)s, %(status_code)s, %(response)s::jsonb,
+           %(sequence)s, %(now)s
+     WHERE NOT EXISTS (SELECT FROM prior)
+)
+SELECT fingerprint, status_code, response, turn_sequence, undone_at FROM prior"""
+
+
+class Prior(NamedTuple):
+    """A receipt kept for an Idempotency-Key: the first answer and what became of its turn."""
+
+    fingerprint: str
+    status_code: int
+    response: dict[str, Any]
+    turn_sequence: int | None
+    undone_at: datetime | None
+
+
+class Locked(NamedTuple):
+    """What `lock` read: the match (its event's status set on a bare event), its seats in
+    play order as (seat id, player id)."""
+
+    match: Match
+    seats: list[tuple[int, int]]
+
+
+def available() -> bool:
+    """Whether this path runs: PostgreSQL only."""
+    return connection.vendor == "postgresql"
+
+
+def _json(value: Any) -> Any:
+    # Django reads json/jsonb columns as text and decodes them itself (JSONField).
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def lock(match_id: int, score_key: str | None) -> Locked | None:
+    """The match and its seats, its row locked until the transaction ends; None when no
+    match has this id (and this scoring key, when one is given)."""
+    with connection.cursor() as cursor:
+        if score_key is None:
+            cursor.execute(_LOCK_BY_ID, (match_id,))
+        else:
+            cursor.execute(_LOCK_BY_KEY, (match_id, score_key))
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[: len(MATCH_FIELDS)])
+    values[3] = _json(values[3])  # state
+    match = Match.from_db(connection.alias, MATCH_FIELDS, values)
+    event_league, event_status, seats = row[len(MATCH_FIELDS) :]
+    event = None
+    if match.event_id is not None:
+        read = {"id": match.event_id, "league_id": event_league, "status": event_status}
+        names = [f.attname for f in _EVENT_MODEL._meta.concrete_fields if f.attname in read]
+        event = _EVENT_MODEL.from_db(connection.alias, names, [read[name] for name in names])
+    Match.event.field.set_cached_value(match, event)
+    return Locked(match, [(seat, player) for seat, player in seats or []])
+
+
+def exists(match_id: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_EXISTS, (match_id,))
+        return cursor.fetchone() is not None
+
+
+def find_receipt(match_id: int, key: str) -> Prior | None:
+    """The receipt of `key` for the match, read in its own statement (after the lock)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FIND_RECEIPT, (match_id, key))
+        row = cursor.fetchone()
+    return _prior(row)
+
+
+def _prior(row: Any) -> Prior | None:
+    if row is None:
+        return None
+    fingerprint, status_code, response, turn_sequence, undone_at = row
+    return Prior(fingerprint, status_code, _json(response), turn_sequence, undone_at)
+
+
+def store(
+    *,
+    match: Match,
+    sequence: int,
+    seat_id: int,
+    payload: object,
+    points: int,
+    bonus: int,
+    submitted_by: int | None,
+    scored_with_key: bool,
+    now: datetime,
+    key: str | None,
+    fingerprint: str | None,
+    status_code: int,
+    response: dict[str, Any],
+) -> Prior | None:
+    """Store the turn and the match's new state (`match.state`, `status`, `finished_at`,
+    `version`, already set) and, with `key`, the receipt of `response`: one statement. With a
+    receipt of `key` already stored, nothing is written and that receipt is returned."""
+    params: dict[str, Any] = {
+        "match": match.pk,
+        "sequence": sequence,
+        "seat": seat_id,
+        "payload": json.dumps(payload),
+        "points": points,
+        "bonus": bonus,
+        "submitted_by": submitted_by,
+        "now": now,
+        "scored_with_key": scored_with_key,
+        "state": json.dumps(match.state),
+        "status": match.status,
+        "finished_at": match.finished_at,
+        "version": match.version,
+    }
+    with connection.cursor() as cursor:
+        if key is None:
+            cursor.execute(_STORE, params)
+            return None
+        params |= {
+            "key": key,
+            "fingerprint": fingerprint,
+            "status_code": status_code,
+            "response": json.dumps(response),
+        }
+        cursor.execute(_STORE_KEYED, params)
+        return _prior(cursor.fetchone())
