@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_turn_take_back'),
+        ('games', '0008_match_schedule'),
     ]
 
     operations = [
