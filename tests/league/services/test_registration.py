@@ -2,9 +2,12 @@
 approval linking a registration to the player it matches, never merging behind anyone's back)
 and check-in (a stage started seats only the players checked in, and says who was dropped)."""
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from league.errors import LeagueError
@@ -307,3 +310,49 @@ def test_an_event_without_check_in_seats_every_entrant_as_before(yardzee_event):
     )
     assert stages.stage_start(stage_id=stage.pk).dropped == []
     assert StageEntry.objects.filter(stage=stage).count() == 3
+
+
+# --- Two sign-ups at once --------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_place_goes_to_one_of_two_sign_ups_sent_at_once(yardzee_event):
+    """The sign-up's row is locked while places are counted: a second sign-up waits for the
+    first to commit, sees its place taken, and joins the waiting list."""
+    reg.sign_up_set(event=yardzee_event, cap=1)
+    first_holds_the_lock = threading.Event()
+    let_first_commit = threading.Event()
+    statuses: dict[str, str] = {}
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                statuses["first"] = sign(yardzee_event, "Ana").status
+                first_holds_the_lock.set()
+                let_first_commit.wait(10)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def second() -> None:
+        try:
+            first_holds_the_lock.wait(10)
+            statuses["second"] = sign(yardzee_event, "Ben").status
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    first_holds_the_lock.wait(10)
+    time.sleep(0.5)  # the second is now blocked on the lock (without it, it would be done)
+    assert "second" not in statuses
+    let_first_commit.set()
+    for thread in threads:
+        thread.join(20)
+    assert errors == []
+    assert statuses == {"first": "pending", "second": "waiting"}
