@@ -3,7 +3,16 @@ under /accounts/ (config/urls.py)."""
 
 from django.urls import path
 
-from organize.views import events, home, leagues, matches, players, registration, sheets
+from organize.views import (
+    events,
+    home,
+    leagues,
+    matches,
+    players,
+    registration,
+    schedule,
+    sheets,
+)
 
 app_name = "organize"
 
@@ -54,6 +63,11 @@ urlpatterns = [
     path("stages/<int:stage_id>/sheet/live/", sheets.stage_sheet_live, name="stage_sheet_live"),
     path(
         "stages/<int:stage_id>/rounds/<int:number>/sheet/", sheets.round_sheet, name="round_sheet"
+    ),
+    path(
+        "stages/<int:stage_id>/rounds/<int:number>/schedule/",
+        schedule.round_schedule_page,
+        name="round_schedule",
     ),
     path("matches/<int:match_id>/sheet/", sheets.match_sheet, name="match_sheet"),
     path("matches/<int:match_id>/sheet/live/", sheets.match_sheet_live, name="match_sheet_live"),

@@ -94,6 +94,7 @@ def _render(
     title: str,
     tables: list[tuple[str, TableRow]],
     live_url: str,
+    schedule_url: str = "",
 ) -> HttpResponse:
     blocks = _blocks(request, tables)
     ids = ",".join(str(block.row.match) for block in blocks)
@@ -106,6 +107,7 @@ def _render(
         "walkovers": [(label, row) for label, row in tables if row.match is None],
         "paper": _paper(request),
         "papers": PAPERS,
+        "schedule_url": schedule_url,
         **_live_context(
             {block.row.match: block.row.status for block in blocks if block.row.match},
             f"{live_url}?tables={ids}",
@@ -147,6 +149,7 @@ def round_sheet(request: HttpRequest, stage_id: int, number: int) -> HttpRespons
         title=f"{stage.name}, round {number}",
         tables=[(table_label(row, n, grouped=grouped), row) for n, row in enumerate(rows, start=1)],
         live_url=reverse("organize:stage_sheet_live", args=[stage.pk]),
+        schedule_url=reverse("organize:round_schedule", args=[stage.pk, number]),
     )
 
 

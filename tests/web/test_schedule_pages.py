@@ -5,9 +5,11 @@ iCalendar feeds (per event, per player) list the scheduled matches, parsed back 
 long lines folded."""
 
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
@@ -16,6 +18,8 @@ from games.models import Match
 from league.models import Event, Player, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
+from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.test_organize_event import _axe
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +164,115 @@ def test_schedule_player_calendar_lists_only_their_matches_and_escapes_their_nam
 def test_schedule_calendars_of_unknown_ids_are_404(client: Client, db: None):
     assert client.get("/events/999999/calendar.ics").status_code == 404
     assert client.get("/players/999999/calendar.ics").status_code == 404
+
+
+# --- The organizer's form (organize/views/schedule.py) ---------------------------------------
+
+
+def _form(stage: Stage, number: int = 1) -> str:
+    return f"/organize/stages/{stage.pk}/rounds/{number}/schedule/"
+
+
+def test_schedule_form_schedules_the_round_and_the_sheet_shows_it(organizer, yardzee_event):
+    stage = started(yardzee_event, roster(yardzee_event.league, 4))
+    client = signed_in(organizer)
+    sheet = client.get(f"/organize/stages/{stage.pk}/rounds/2/sheet/").content.decode()
+    assert f'href="{_form(stage, 2)}"' in sheet
+    page = client.get(_form(stage, 2))
+    assert page.status_code == 200
+    assert "not scheduled" in page.content.decode()
+    start = _tomorrow(19, 0)
+    response = client.post(
+        _form(stage, 2),
+        {
+            "first_start": start.strftime("%Y-%m-%dT%H:%M"),
+            "interval_minutes": "30",
+            "tables": "",
+            "label": "Lawn {n}",
+            "time_zone": "Europe/Berlin",
+        },
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == f"/organize/stages/{stage.pk}/rounds/2/sheet/"
+    html = response.content.decode()
+    assert "Round 2 of Pool is scheduled: 2 tables." in html
+    assert '<strong class="table-label">Lawn 2</strong>' in html
+    assert _shown(19, 30) in html
+    second = Match.objects.get(stage_match__stage=stage, stage_match__round=2, table_label="Lawn 2")
+    assert second.planned_at == start + timedelta(minutes=30)
+
+
+def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
+    organizer, player_account, yardzee_event
+):
+    stage = started(yardzee_event, roster(yardzee_event.league, 4))
+    client = signed_in(organizer)
+    body = {"first_start": "2020-01-01T10:00", "interval_minutes": "0", "label": "Table {n}"}
+    response = client.post(_form(stage), body)
+    assert response.status_code == 400
+    assert "more than an hour in the past" in response.content.decode()
+    response = client.post(
+        _form(stage), {**body, "first_start": "soon", "label": "Yard", "time_zone": "Nowhere"}
+    )
+    assert response.status_code == 400
+    assert "Give a date and a time" in response.content.decode()
+    response = client.post(
+        _form(stage),
+        {**body, "first_start": _tomorrow(9, 0).strftime("%Y-%m-%dT%H:%M"), "label": "Yard"},
+    )
+    assert response.status_code == 400
+    assert "label must hold {n}" in response.content.decode()
+    assert not Match.objects.exclude(planned_at=None).exists()
+    assert client.get(_form(stage, 9)).status_code == 404
+    assert signed_in(player_account).post(_form(stage), body).status_code == 403
+
+
+# --- In Chromium -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("_orm_beside_playwright")
+def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_page(
+    live_server: Any, organizer: User, yardzee_event: Event
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    stage = started(yardzee_event, roster(yardzee_event.league, 6))
+    base = live_server.url
+    problems: list[str] = []
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(15_000)
+        page.goto(f"{base}/accounts/login/")
+        page.fill("#id_username", organizer.username)
+        page.fill("#id_password", "pw-" + organizer.username)
+        page.click("button[type=submit]")
+        page.goto(f"{base}/organize/stages/{stage.pk}/rounds/1/sheet/")
+        page.click("text=Schedule this round")
+        _axe(page, "schedule form", problems)
+        page.fill("#id_first_start", _tomorrow(18, 30).strftime("%Y-%m-%dT%H:%M"))
+        page.fill("#id_interval_minutes", "15")
+        page.fill("#id_label", "Yard {n}")
+        page.fill("#id_time_zone", "Europe/Berlin")
+        page.click("text=Schedule the round")
+        expect(page.locator(".messages")).to_contain_text("is scheduled: 3 tables")
+        expect(page.locator(".sheet-schedule")).to_have_count(3)
+        expect(page.locator(".sheet-schedule").nth(2)).to_contain_text(_shown(19, 0))
+        _axe(page, "round sheet", problems)
+        page.emulate_media(media="print")
+        expect(page.locator(".sheet-schedule").first).to_be_visible()  # printed with the table
+        page.screenshot(path=str(SHOTS / "round-sheet-scheduled-print.png"), full_page=True)
+        page.emulate_media(media="screen")
+        page.goto(f"{base}/events/{yardzee_event.pk}/")
+        expect(page.locator(".schedule time.planned")).to_have_count(3)
+        expect(page.locator(".schedule").first).to_contain_text("Yard 1")
+        _axe(page, "event page", problems)
+        browser.close()
+    assert problems == [], "\n".join(problems)
