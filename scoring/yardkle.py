@@ -31,13 +31,10 @@ from scoring.json_input import (
 )
 
 DICE: Final = 6
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 10
 MAX_TARGET: Final = 1_000_000
 # Throws in one turn: a limit far above any real turn (a turn of 100 throws would have rolled
 # hot dice over a dozen times running), so an absurd turn cannot bloat a match and its pages.
 MAX_THROWS: Final = 100
-STATE_VERSION: Final = 1
 
 End = Literal["bank", "yardkle"]
 YARDKLE_END: Final[End] = "yardkle"
@@ -241,8 +238,8 @@ class YardkleTurnResult:
 class YardkleGame(
     SeatedGame[YardkleRules],
     title="Yardkle",
-    players=(MIN_PLAYERS, MAX_PLAYERS),
-    state_version=STATE_VERSION,
+    players=(2, 10),  # RULES.md, "Game"
+    state_version=1,  # of the state `to_json` stores
 ):
     """A game of Yardkle: 2 to 10 players in seat order, each turn banks points or ends in a
     Yardkle, until someone reaches the target and everyone else has had one more turn

@@ -43,8 +43,6 @@ LOWER_BOXES: Final = (
 CATEGORIES: Final = UPPER_BOXES + LOWER_BOXES
 """The 13 boxes of a Yardzee scorecard, in scorecard order (RULES.md, "Boxes")."""
 
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 5
 ROUNDS: Final = 13
 MAX_ROLLS: Final = 3
 DICE: Final = 5
@@ -52,7 +50,6 @@ UPPER_BONUS: Final = 35
 UPPER_BONUS_AT: Final = 63
 YARDZEE_BONUS: Final = 100
 YARDZEE_SCORE: Final = 50  # five of a kind in the Yardzee box (RULES.md, "Boxes")
-STATE_VERSION: Final = 1
 
 JokerRule = Literal["forced", "free_choice"]
 JOKER_RULES: Final[tuple[JokerRule, ...]] = ("forced", "free_choice")
@@ -307,8 +304,8 @@ def _bonus(boxes: list[int | None], dice: Dice) -> int:
 class YardzeeGame(
     SeatedGame[YardzeeRules],
     title="Yardzee",
-    players=(MIN_PLAYERS, MAX_PLAYERS),
-    state_version=STATE_VERSION,
+    players=(2, 5),  # RULES.md, "Game"
+    state_version=1,  # of the state `to_json` stores
 ):
     """A game of Yardzee: 2 to 5 players, 13 rounds, one box filled per turn (RULES.md, "Game").
 

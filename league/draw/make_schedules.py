@@ -202,14 +202,8 @@ def write_catalogue(entries: dict[tuple[int, int], tuple[str, str, tuple[str, ..
     CATALOGUE.write_text("\n".join(lines) + "\n")
 
 
-_CATALOGUE_DOC = """Round-robin schedules at tables for small fields where no known design fits,
-found ahead of time by `python -m league.draw.make_schedules search`: do not edit by hand.
-
-(players, tables a round): (how the rounds are known to be the fewest, how the spread of meetings
-is known to be the smallest, the rounds). "bound": the counting bound; "cp-sat": CP-SAT proved
-one round fewer impossible, or no more even schedule possible; "arithmetic": meetings are
-shared as evenly as their number allows; "": the best found, not proved. Each round is one
-letter per seat (seed 1 first): the table it sits at, larger tables first."""
+# The catalogue's own docstring, kept as it is each time the search writes the file again.
+_CATALOGUE_DOC = (catalogue.__doc__ or "").strip()
 
 
 def table() -> str:

@@ -44,6 +44,20 @@ def _groups(client: APIClient, event: Event, field: list[int]) -> dict[str, Any]
     )
 
 
+def _playoff(
+    client: APIClient, event: Event, source: dict[str, Any], **options: object
+) -> dict[str, Any]:
+    """A single-elimination "Playoff" fed by the stage `source` (as the API answered it)."""
+    return _create(
+        client,
+        event,
+        name="Playoff",
+        format="single_elimination",
+        source_stage=source["id"],
+        **options,
+    )
+
+
 def _play_out(client: APIClient, stage_id: int, seed: int) -> None:
     rng = random.Random(seed)
     while waiting := list(Match.objects.filter(stage_match__stage_id=stage_id, status="scheduled")):
@@ -79,16 +93,7 @@ def test_item4_a_fed_playoff_with_advance_3_at_tables_of_4_is_refused_at_creatio
 @pytest.mark.django_db
 def test_item4_a_draft_stage_is_changed_with_patch(as_organizer, yardzee_event, field):
     groups = _groups(as_organizer, yardzee_event, field)
-    playoff = _create(
-        as_organizer,
-        yardzee_event,
-        name="Playoff",
-        format="single_elimination",
-        source_stage=groups["id"],
-        source_top=8,
-        table_size=4,
-        advance=2,
-    )
+    playoff = _playoff(as_organizer, yardzee_event, groups, source_top=8, table_size=4, advance=2)
     url = f"/api/v1/stages/{playoff['id']}/"
     refused = as_organizer.patch(url, {"advance": 3}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (400, "advance")
@@ -125,14 +130,7 @@ def test_item4_put_is_not_offered_and_only_organizers_change_a_stage(
 @pytest.mark.django_db
 def test_item4_delete_answers_the_codes_an_organizer_reads(as_organizer, yardzee_event, field):
     groups = _groups(as_organizer, yardzee_event, field)
-    playoff = _create(
-        as_organizer,
-        yardzee_event,
-        name="Playoff",
-        format="single_elimination",
-        source_stage=groups["id"],
-        source_top=4,
-    )
+    playoff = _playoff(as_organizer, yardzee_event, groups, source_top=4)
     in_use = as_organizer.delete(f"/api/v1/stages/{groups['id']}/")
     assert in_use.status_code == 409
     assert in_use.json()["code"] == "stage_is_source"

@@ -73,14 +73,19 @@ def stage_form(
     return data
 
 
-def started(event: Event, players: list[Player], **options: Any) -> Stage:
-    stage = stage_services.stage_create(
+def drafted(event: Event, players: list[Player], **options: Any) -> Stage:
+    """A stage of `players` not started yet: a round robin "Pool", unless `options` say."""
+    return stage_services.stage_create(
         event_id=event.pk,
         name=options.pop("name", "Pool"),
         format=options.pop("format", "round_robin"),
         player_ids=[p.pk for p in players],
         **options,
     )
+
+
+def started(event: Event, players: list[Player], **options: Any) -> Stage:
+    stage = drafted(event, players, **options)
     return stage_services.stage_start(stage_id=stage.pk)
 
 
@@ -271,12 +276,7 @@ def test_a_draft_stage_is_changed_and_deleted_and_a_started_one_refuses_both(
     as_organizer, yardzee_event
 ):
     players = roster(yardzee_event.league, 4)
-    stage = stage_services.stage_create(
-        event_id=yardzee_event.pk,
-        name="Pool",
-        format="round_robin",
-        player_ids=[p.pk for p in players],
-    )
+    stage = drafted(yardzee_event, players)
     edit = f"/organize/stages/{stage.pk}/edit/"
     form = as_organizer.get(edit).content.decode()
     assert 'value="Pool"' in form
@@ -310,12 +310,7 @@ def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
     as_organizer, yardzee_event
 ):
     players = roster(yardzee_event.league, 4)
-    stage = stage_services.stage_create(
-        event_id=yardzee_event.pk,
-        name="Pool",
-        format="round_robin",
-        player_ids=[p.pk for p in players],
-    )
+    stage = drafted(yardzee_event, players)
     page = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True)
     assert "Pool has started" in page.content.decode()
     stage.refresh_from_db()
@@ -433,12 +428,7 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
 
 def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, yardzee_event):
     players = roster(yardzee_event.league, 3)
-    stage = stage_services.stage_create(
-        event_id=yardzee_event.pk,
-        name="Pool",
-        format="round_robin",
-        player_ids=[p.pk for p in players],
-    )
+    stage = drafted(yardzee_event, players)
     page = as_organizer.post(
         f"/organize/events/{yardzee_event.pk}/withdraw/",
         {"player": players[1].pk, "stage": stage.pk},
@@ -453,12 +443,7 @@ def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, ya
 
 def test_a_withdrawal_the_service_refuses_is_shown_on_the_form(as_organizer, yardzee_event):
     players = roster(yardzee_event.league, 2)
-    stage = stage_services.stage_create(
-        event_id=yardzee_event.pk,
-        name="Pool",
-        format="round_robin",
-        player_ids=[p.pk for p in players],
-    )
+    stage = drafted(yardzee_event, players)
     page = as_organizer.post(
         f"/organize/events/{yardzee_event.pk}/withdraw/",
         {"player": players[0].pk, "stage": stage.pk},
