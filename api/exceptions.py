@@ -15,7 +15,15 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from api.parsers import InvalidText
 from games import errors as game_errors
 from league import errors as league_errors
-from league.errors import DrawError, EventConflict, LeagueError, StageConflict, StandingsError
+from league.errors import (
+    DrawError,
+    EventConflict,
+    ImportRefused,
+    LeagueConflict,
+    LeagueError,
+    StageConflict,
+    StandingsError,
+)
 from scoring.errors import DomainError, RuleViolation
 from webhooks.errors import EndpointConflict, WebhookError
 
@@ -44,6 +52,8 @@ STATUS: dict[type[DomainError], int] = {
     StageConflict: 409,
     EventConflict: 409,
     league_errors.RoundNotFound: 404,
+    LeagueConflict: 409,
+    ImportRefused: 422,
     DrawError: 400,
     StandingsError: 400,
     WebhookError: 400,

@@ -1,8 +1,8 @@
-"""`?format=csv` for standings and leaderboards: one line per row, columns in a stable order,
-the table's metrics in their tiebreak order. The file downloads (`Content-Disposition:
-attachment`) under a name that says what it is, and no cell can be read by a spreadsheet as a
-formula: text starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
-(numbers are written as numbers)."""
+"""`?format=csv` for standings, leaderboards and a player's rating history: one line per row,
+columns in a stable order, the table's metrics in their tiebreak order. The file downloads
+(`Content-Disposition: attachment`) under a name that says what it is, and no cell can be read by
+a spreadsheet as a formula: text starting with `=`, `+`, `-`, `@`, a tab or a carriage return
+gets a leading `'` (numbers are written as numbers)."""
 
 import csv
 import io
@@ -46,8 +46,11 @@ class CSVRenderer(BaseRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
+        context = renderer_context or {}
+        response = context.get("response")
+        if isinstance(data, list):  # a player's rating history: a list of rows
+            return self._history(data, context)
         rows = data.get("rows") if isinstance(data, dict) else None
-        response = (renderer_context or {}).get("response")
         if rows is None:  # an error body: keep its sentence readable
             out = io.StringIO()
             csv.writer(out, lineterminator="\r\n").writerow(
@@ -76,6 +79,25 @@ class CSVRenderer(BaseRenderer):
             )
         return out.getvalue().encode()
 
+    def _history(self, rows: list[dict[str, Any]], context: Mapping[str, Any]) -> bytes:
+        """`players/{id}/ratings/`: the rating after each rated match, oldest first."""
+        response = context.get("response")
+        view = context.get("view")
+        if response is not None:
+            player = getattr(view, "kwargs", {}).get("pk", "")
+            response["Content-Disposition"] = (
+                f'attachment; filename="{_safe(f"player-{player}-ratings")}.csv"'
+            )
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(HISTORY_COLUMNS)
+        for row in rows:
+            writer.writerow([_cell(row.get(column)) for column in HISTORY_COLUMNS])
+        return out.getvalue().encode()
+
+
+# A player's rating history, in this order.
+HISTORY_COLUMNS = ("league", "match", "finished_at", "mu", "sigma", "ordinal")
 
 # What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -95,9 +117,16 @@ def _cell(value: Any) -> str:
 
 
 def _file_name(data: dict[str, Any]) -> str:
-    """`league-backyard-standings.csv`, `stage-12-standings.csv`, `backyard-ratings.csv`."""
+    """`league-3-standings.csv`, `stage-12-standings.csv` (one group: `stage-12-group-2-
+    standings.csv`), `backyard-ratings.csv`."""
     if "scope" in data:
-        name = f"{data['scope']}-{data.get('scope_id', '')}-standings"
+        group = f"-group-{data['group']}" if data.get("group") is not None else ""
+        name = f"{data['scope']}-{data.get('scope_id', '')}{group}-standings"
     else:
         name = f"{data.get('league', 'league')}-ratings"
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) + ".csv"
+    return _safe(name) + ".csv"
+
+
+def _safe(name: str) -> str:
+    """A file name of ASCII letters, digits, `-` and `_` (anything else becomes `-`)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)

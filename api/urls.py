@@ -5,7 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import registration, schedule, views, webhooks
+from api import exports, registration, schedule, views, webhooks
 from api.exceptions import not_found
 from api.serializers import ID_IN_URL as ID
 
@@ -63,6 +63,9 @@ urlpatterns = [
         name="match-schedule",
     ),
     path("", include(webhooks.urlpatterns)),  # a league's webhooks (api/webhooks.py)
+    # An event as one file and back (api/exports.py).
+    path("events/<int:pk>/export/", exports.EventExportView.as_view(), name="event-export"),
+    path("leagues/<slug:slug>/import/", exports.EventImportView.as_view(), name="league-import"),
     path("", include(router.urls)),
     re_path(r"^.*$", not_found),
 ]

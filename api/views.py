@@ -222,8 +222,10 @@ class PlayerViewSet(
         if isinstance(player, Player):
             serializer.instance = league_services.player_update(player=player, **data)
 
-    @extend_schema(responses={200: s.RatingHistorySerializer(many=True)})
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @extend_schema(
+        parameters=[CSV_PARAMETER], responses={200: s.RatingHistorySerializer(many=True)}
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, renderer_classes=TABLE_RENDERERS)
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The player's rating after each rated match, oldest first, in every league."""
         history = selectors.rating_history(self.get_object())

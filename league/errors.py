@@ -23,4 +23,22 @@ class RoundNotFound(LeagueError):
     """The stage has no such round (no tables in it yet): HTTP 404."""
 
 
-__all__ = ["DrawError", "EventConflict", "LeagueError", "StageConflict", "StandingsError"]
+class LeagueConflict(LeagueError):
+    """The league cannot do this in its current state, e.g. take an imported event once it has
+    events of its own (HTTP 409)."""
+
+
+class ImportRefused(LeagueError):
+    """An event export that reads well but cannot be played again here: its results do not
+    follow from its turns and draws, or it holds what an import does not replay (HTTP 422)."""
+
+
+__all__ = [
+    "DrawError",
+    "EventConflict",
+    "ImportRefused",
+    "LeagueConflict",
+    "LeagueError",
+    "StageConflict",
+    "StandingsError",
+]

@@ -1,0 +1,589 @@
+"""An event as one JSON file, and that file played again into an empty league.
+
+`event_export` writes everything an event is: the league's game and settings, its players
+(names and handles, nothing private), its stages with their entries, every match with every
+turn as it stands (a corrected turn as corrected), and its standings computed afresh. The file
+follows `league/schemas/event-export.schema.json` (docs/api.md, "Event export and import").
+
+`event_import` replays such a file through the services, as if the event were played again:
+it creates the players (on the league's roster), the event and its stages (each seeded as the
+file lists its entries), starts each stage and plays each match at the point in time it was
+played (by its times in the file), turn by turn through the rulebook, so every draw, bracket
+move and table follows from play as it did the first time. Then it computes every table of
+the new event and compares it with the file's: the import stands only if each matches, else
+nothing is kept. It is one transaction: a bad file, a foreign one or a replay that does not
+give the file's results changes nothing."""
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+import jsonschema
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services as game_services
+from games.errors import MatchError
+from games.models import Match, MatchStatus, Seat, Turn
+from league.errors import ImportRefused, LeagueConflict, LeagueError
+from league.models import (
+    Event,
+    EventStatus,
+    League,
+    Player,
+    Stage,
+    StageBye,
+    StageEntry,
+    StageMatch,
+    StageStatus,
+    StandingsScope,
+)
+from league.services import stages as stage_services
+from league.services.organization import (
+    NewPlayer,
+    event_close,
+    event_create,
+    league_update,
+    match_create,
+    players_create,
+)
+from league.services.standings_refresh import compute_rows
+from scoring import RuleViolation
+
+FORMAT: Final = "yard-league/event-export"
+VERSION: Final = 1
+SCHEMA_PATH: Final = Path(__file__).resolve().parent.parent / "schemas" / "event-export.schema.json"
+
+
+@cache
+def export_schema() -> dict[str, Any]:
+    """The JSON Schema every export follows and every import is checked against."""
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
+    return schema
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+# --- Export ---------------------------------------------------------------------------------------
+
+
+def event_export(*, event: Event) -> dict[str, Any]:
+    """The event as the export file has it (a dict ready for JSON)."""
+    league = event.league
+    stages = list(event.stages.order_by("position", "pk"))
+    stage_matches = {
+        sm.match_id: sm for sm in StageMatch.objects.filter(stage__event=event, match__isnull=False)
+    }
+    matches = list(
+        Match.objects.filter(event=event).order_by("created_at", "pk").prefetch_related("seats")
+    )
+    turns: dict[int, list[Turn]] = {match.pk: [] for match in matches}
+    for turn in (
+        Turn.objects.filter(match__event=event).select_related("seat").order_by("match", "sequence")
+    ):
+        turns[turn.match_id].append(turn)
+    player_ids = {seat.player_id for match in matches for seat in match.seats.all()}
+    entries: dict[int, list[StageEntry]] = {stage.pk: [] for stage in stages}
+    for entry in StageEntry.objects.filter(stage__event=event).order_by("stage", "seed"):
+        entries[entry.stage_id].append(entry)
+        player_ids.add(entry.player_id)
+    byes: dict[int, list[StageBye]] = {stage.pk: [] for stage in stages}
+    for bye in StageBye.objects.filter(stage__event=event).order_by("stage", "round", "player"):
+        byes[bye.stage_id].append(bye)
+    players = Player.objects.filter(pk__in=player_ids).order_by("pk")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "league": {
+            "slug": league.slug,
+            "name": league.name,
+            "game": league.game,
+            "rules": league.rules,
+            "tiebreak": league.tiebreak,
+            "points": league.points,
+        },
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "date": event.date.isoformat(),
+            "venue": event.venue,
+            "status": event.status,
+            "rules": event.rules,
+        },
+        "players": [
+            {"id": p.pk, "display_name": p.display_name, "handle": p.handle} for p in players
+        ],
+        "stages": [_stage_json(stage, entries[stage.pk], byes[stage.pk]) for stage in stages],
+        "matches": [
+            _match_json(match, stage_matches.get(match.pk), turns[match.pk]) for match in matches
+        ],
+        "standings": {
+            "event": _table_json((StandingsScope.EVENT.value, event.pk)),
+            "stages": [
+                {"stage": stage.pk, **_table_json((StandingsScope.STAGE.value, stage.pk))}
+                for stage in stages
+            ],
+        },
+    }
+
+
+def _stage_json(stage: Stage, entries: list[StageEntry], byes: list[StageBye]) -> dict[str, Any]:
+    return {
+        "id": stage.pk,
+        "position": stage.position,
+        "name": stage.name,
+        "format": stage.format,
+        "status": stage.status,
+        "table_size": stage.table_size,
+        "advance": stage.advance,
+        "rounds": stage.rounds,
+        "groups": stage.groups,
+        "seeding": stage.seeding,
+        "third_place": stage.third_place,
+        "grand_final_reset": stage.grand_final_reset,
+        "tiebreak": stage.tiebreak,
+        "points": stage.points,
+        "source_stage": stage.source_stage_id,
+        "source_top": stage.source_top,
+        "source_per_group": stage.source_per_group,
+        "source_best_rest": stage.source_best_rest,
+        "entries": [
+            {
+                "player": entry.player_id,
+                "seed": entry.seed,
+                "group": entry.group,
+                "withdrawn": entry.withdrawn_at is not None,
+            }
+            for entry in entries
+        ],
+        "byes": [{"round": bye.round, "player": bye.player_id} for bye in byes],
+        "ranking": stage.ranking,
+        "group_ranking": stage.group_ranking,
+        "started_at": _time(stage.started_at),
+        "finished_at": _time(stage.finished_at),
+    }
+
+
+def _match_json(match: Match, stage_match: StageMatch | None, turns: list[Turn]) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "rules": match.rules,
+        "status": match.status,
+        "stage": stage_match.stage_id if stage_match else None,
+        "round": stage_match.round if stage_match else None,
+        "group": stage_match.group if stage_match else None,
+        "slot": (stage_match.slot or None) if stage_match else None,
+        "walkover": stage_match.walkover if stage_match else False,
+        "seats": [
+            {
+                "player": seat.player_id,
+                "order": seat.order,
+                "total": seat.total,
+                "placement": seat.placement,
+            }
+            for seat in sorted(match.seats.all(), key=lambda seat: seat.order)
+        ],
+        "created_at": match.created_at.isoformat(),
+        "started_at": _time(match.started_at),
+        "finished_at": _time(match.finished_at),
+        "turns": [
+            {
+                "sequence": turn.sequence,
+                "player": turn.seat.player_id,
+                "payload": turn.payload,
+                "points": turn.points,
+                "bonus": turn.bonus,
+                "submitted_at": turn.submitted_at.isoformat(),
+            }
+            for turn in turns
+        ],
+    }
+
+
+def _table_json(scope: tuple[str, int]) -> dict[str, Any]:
+    """A table computed from the results now (never a stored one still pending)."""
+    tiebreak, rows = compute_rows(scope)
+    return {"tiebreak": tiebreak, "rows": rows}
+
+
+# --- Import ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventImport:
+    """What an import made: the new event, and the new id of each player and match of the file
+    (by its id there)."""
+
+    event: Event
+    players: dict[int, int]
+    matches: dict[int, int]
+
+
+def check_export(data: object) -> dict[str, Any]:
+    """The file as a dict, once it is an event export this server reads (LeagueError, 400,
+    otherwise): `not_an_event_export` (not a JSON object, or no `format` of ours),
+    `unsupported_export_version`, `invalid_export` (the schema's first complaint, with where in
+    the file: `details.path`), or ids that refer to nothing in the file."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise LeagueError(
+            "not_an_event_export",
+            f'This is not an event export: its "format" must be "{FORMAT}".',
+            details={"field": "format"},
+        )
+    if data.get("version") != VERSION:
+        raise LeagueError(
+            "unsupported_export_version",
+            f"This server reads version {VERSION} of event exports, not {data.get('version')!r}.",
+            details={"field": "version", "version": data.get("version")},
+        )
+    validator = jsonschema.Draft202012Validator(
+        export_schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        path = "/".join(str(part) for part in error.absolute_path)
+        raise LeagueError(
+            "invalid_export",
+            f"The file does not follow the event export schema at /{path}: {error.message}",
+            details={"path": f"/{path}"},
+        )
+    _check_references(data)
+    return data
+
+
+def _check_references(data: dict[str, Any]) -> None:
+    players = {player["id"] for player in data["players"]}
+    stages = {stage["id"] for stage in data["stages"]}
+
+    def refused(where: str, message: str) -> LeagueError:
+        return LeagueError("invalid_export", message, details={"path": where})
+
+    if len(players) != len(data["players"]):
+        raise refused("/players", "Two players of the file have the same id.")
+    if len(stages) != len(data["stages"]):
+        raise refused("/stages", "Two stages of the file have the same id.")
+    for number, stage in enumerate(data["stages"]):
+        if stage["source_stage"] is not None and stage["source_stage"] not in stages:
+            raise refused(f"/stages/{number}/source_stage", "It names no stage of the file.")
+        for entry in stage["entries"]:
+            if entry["player"] not in players:
+                raise refused(f"/stages/{number}/entries", f"Player {entry['player']} is unknown.")
+    seen: set[int] = set()
+    for number, match in enumerate(data["matches"]):
+        if match["id"] in seen:
+            raise refused(f"/matches/{number}/id", "Two matches of the file have the same id.")
+        seen.add(match["id"])
+        if match["stage"] is not None and match["stage"] not in stages:
+            raise refused(f"/matches/{number}/stage", "It names no stage of the file.")
+        for seat in match["seats"]:
+            if seat["player"] not in players:
+                raise refused(f"/matches/{number}/seats", f"Player {seat['player']} is unknown.")
+        if match["game"] != data["league"]["game"]:
+            raise refused(f"/matches/{number}/game", "A match of another game than the league's.")
+
+
+def _check_replayable(data: dict[str, Any]) -> None:
+    """What this version does not replay yet: withdrawals, forfeits and voids inside stages
+    (ImportRefused, 422 `import_unsupported`), so they are never lost silently."""
+    for stage in data["stages"]:
+        if any(entry["withdrawn"] for entry in stage["entries"]):
+            raise ImportRefused(
+                "import_unsupported",
+                f"Stage {stage['name']!r} has a withdrawn player: an import does not replay "
+                "withdrawals yet.",
+                details={"stage": stage["id"]},
+            )
+    for match in data["matches"]:
+        if match["stage"] is not None and (
+            match["status"] == MatchStatus.VOID or match["walkover"]
+        ):
+            raise ImportRefused(
+                "import_unsupported",
+                f"Match {match['id']} of a stage was voided or forfeited: an import does not "
+                "replay voids and forfeits inside stages yet.",
+                details={"match": match["id"]},
+            )
+
+
+def _time_of(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value is not None else None
+
+
+def _played_at(match: Mapping[str, Any]) -> datetime:
+    """When a match counts as played in the replay: its finish, else its last turn, else when it
+    was seated."""
+    if match["finished_at"] is not None:
+        return datetime.fromisoformat(match["finished_at"])
+    if match["turns"]:
+        return datetime.fromisoformat(match["turns"][-1]["submitted_at"])
+    return datetime.fromisoformat(match["created_at"])
+
+
+@transaction.atomic
+def event_import(*, league: League, data: object, by: User | None = None) -> EventImport:
+    """Play an exported event again in `league`, which has no event or match yet (409
+    `league_not_empty` otherwise) and plays the file's game (400 `wrong_game`). The league takes
+    the file's rules, tiebreak order and points (so its tables rank as the original's did).
+    All or nothing: see the module's docstring for the errors."""
+    export = check_export(data)
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if league.game_is_settled():
+        raise LeagueConflict(
+            "league_not_empty",
+            f"{league.name} already has events or matches: an event is imported into an empty "
+            "league, so that its tables are the file's.",
+            details={"league": league.slug},
+        )
+    if export["league"]["game"] != league.game:
+        raise LeagueError(
+            "wrong_game",
+            f"The file is an event of {export['league']['game']}; {league.name} plays "
+            f"{league.game}.",
+            details={"league_game": league.game, "file_game": export["league"]["game"]},
+        )
+    _check_replayable(export)
+    settings = export["league"]
+    league = league_update(
+        league=league,
+        rules=settings["rules"],
+        tiebreak=settings["tiebreak"],
+        points=settings["points"],
+    )
+    replay = _Replay(league=league, export=export, by=by)
+    replay.run()
+    return EventImport(event=replay.event, players=replay.players, matches=replay.matches)
+
+
+class _Replay:
+    """One import's replay: the file's ids to the new rows, step by step."""
+
+    def __init__(self, *, league: League, export: dict[str, Any], by: User | None) -> None:
+        self.league = league
+        self.export = export
+        self.by = by
+        self.players: dict[int, int] = {}
+        self.matches: dict[int, int] = {}
+        self.stages: dict[int, int] = {}
+        self.event = Event(league=league)
+
+    def run(self) -> None:
+        self._create_players()
+        source = self.export["event"]
+        self.event = event_create(
+            league=self.league,
+            name=source["name"],
+            date=date.fromisoformat(source["date"]),
+            venue=source["venue"],
+            rules=source["rules"],
+        )
+        for stage in sorted(self.export["stages"], key=lambda s: s["position"]):
+            self._create_stage(stage)
+        for _, _, step, item in sorted(self._steps(), key=lambda s: (s[0], s[1])):
+            if step == "start":
+                self._start(item)
+            else:
+                self._play(item)
+        if source["status"] in (EventStatus.FINISHED, EventStatus.CANCELLED):
+            self.event = event_close(event_id=self.event.pk, status=source["status"])
+        if self.league.points != self.export["league"]["points"]:
+            self.league = league_update(league=self.league, points=self.export["league"]["points"])
+        self._compare_tables()
+
+    # Players, the event, its stages
+
+    def _create_players(self) -> None:
+        rows = self.export["players"]
+        handles = [row["handle"] for row in rows]
+        taken = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
+        if taken:  # the handles "-2", "-3", ... could take instead, in one more query
+            starts = Q()
+            for handle in taken:
+                starts |= Q(handle__startswith=f"{handle[:34]}-")
+            taken |= set(Player.objects.filter(starts).values_list("handle", flat=True))
+        wanted: list[NewPlayer] = []
+        for row in rows:
+            handle, number = row["handle"], 1
+            while handle in taken:  # a handle in use here gets "-2", "-3", ...: never merged
+                number += 1
+                handle = f"{row['handle'][:34]}-{number}"
+            taken.add(handle)
+            wanted.append(
+                NewPlayer(row=len(wanted) + 1, display_name=row["display_name"], handle=handle)
+            )
+        created = players_create(league=self.league, players=wanted)
+        self.players = {row["id"]: player.pk for row, player in zip(rows, created, strict=True)}
+
+    def _create_stage(self, stage: dict[str, Any]) -> None:
+        fed = stage["source_stage"] is not None
+        entries = sorted(stage["entries"], key=lambda e: e["seed"])
+        created = stage_services.stage_create(
+            event_id=self.event.pk,
+            name=stage["name"],
+            format=stage["format"],
+            # Seeded as the file lists the entries: the draw is the original's.
+            player_ids=[] if fed else [self.players[e["player"]] for e in entries],
+            table_size=stage["table_size"],
+            advance=stage["advance"],
+            rounds=stage["rounds"],
+            groups=stage["groups"],
+            seeding="manual",
+            third_place=stage["third_place"],
+            grand_final_reset=stage["grand_final_reset"],
+            tiebreak=stage["tiebreak"],
+            source_stage_id=self.stages[stage["source_stage"]] if fed else None,
+            source_top=stage["source_top"],
+            source_per_group=stage["source_per_group"],
+            source_best_rest=stage["source_best_rest"],
+        )
+        self.stages[stage["id"]] = created.pk
+
+    def _steps(self) -> Iterable[tuple[datetime, int, str, dict[str, Any]]]:
+        """Each stage start and each match, at its time; at the same time a start comes first."""
+        for stage in self.export["stages"]:
+            started = _time_of(stage["started_at"])
+            if stage["status"] != StageStatus.DRAFT and started is not None:
+                yield started, 0, "start", stage
+        for match in self.export["matches"]:
+            yield _played_at(match), 1, "play", match
+
+    def _start(self, stage: dict[str, Any]) -> None:
+        points = stage["points"] or self.export["league"]["points"]
+        if points != self.league.points:  # the scheme it was started under is kept by the stage
+            self.league = league_update(league=self.league, points=points)
+        started = stage_services.stage_start(stage_id=self.stages[stage["id"]])
+        seeded = list(
+            StageEntry.objects.filter(stage=started)
+            .order_by("seed")
+            .values_list("player_id", "group")
+        )
+        wanted = [
+            (self.players[e["player"]], e["group"])
+            for e in sorted(stage["entries"], key=lambda e: e["seed"])
+        ]
+        if seeded != wanted:
+            raise ImportRefused(
+                "import_mismatch",
+                f"Stage {stage['name']!r} did not take the players, seeds and groups the file "
+                "lists: the file's results cannot be replayed.",
+                details={"stage": stage["id"]},
+            )
+
+    # Matches
+
+    def _play(self, match: dict[str, Any]) -> None:
+        seats = [self.players[seat["player"]] for seat in sorted(match["seats"], key=_order)]
+        if match["stage"] is None:
+            seated = match_create(
+                game=match["game"],
+                player_ids=seats,
+                rules=match["rules"],
+                event=self.event,
+                created_by=self.by,
+            )
+        else:
+            seated = self._drawn(match, seats)
+        self.matches[match["id"]] = seated.pk
+        for turn in sorted(match["turns"], key=lambda t: t["sequence"]):
+            payload = dict(turn["payload"])
+            if "player" in payload:
+                payload["player"] = self.players.get(payload["player"], payload["player"])
+            try:
+                game_services.turn_submit(match_id=seated.pk, turn=payload, submitted_by=self.by)
+            except (RuleViolation, MatchError) as refused:
+                raise ImportRefused(
+                    "import_mismatch",
+                    f"Turn {turn['sequence']} of match {match['id']} cannot be replayed: "
+                    f"{refused.message}",
+                    details={
+                        "match": match["id"],
+                        "turn": turn["sequence"],
+                        "refused": refused.to_json(),
+                    },
+                ) from refused
+        if match["status"] == MatchStatus.VOID:
+            game_services.match_void(match_id=seated.pk, voided_by=self.by)
+
+    def _drawn(self, match: dict[str, Any], seats: Sequence[int]) -> Match:
+        """The match the stage's draw seated where the file has it, with the same players in
+        the same order (ImportRefused otherwise)."""
+        candidates = StageMatch.objects.filter(
+            stage_id=self.stages[match["stage"]],
+            round=match["round"],
+            group=match["group"],
+            slot=match["slot"] or "",
+            match__status=MatchStatus.SCHEDULED,
+        ).select_related("match")
+        for candidate in candidates:
+            assert candidate.match is not None  # noqa: S101 - the filter above
+            order = list(
+                Seat.objects.filter(match=candidate.match)
+                .order_by("order")
+                .values_list("player_id", flat=True)
+            )
+            if order == list(seats):
+                return candidate.match
+        raise ImportRefused(
+            "import_mismatch",
+            f"The draw did not seat match {match['id']} of the file (round {match['round']}"
+            f"{', slot ' + match['slot'] if match['slot'] else ''}) with its players: the file's "
+            "results cannot be replayed.",
+            details={"match": match["id"]},
+        )
+
+    # The result
+
+    def _compare_tables(self) -> None:
+        """Every table of the new event, computed from its results, against the file's."""
+        expected = self.export["standings"]
+        tables = [((StandingsScope.EVENT.value, self.event.pk), expected["event"], "event")]
+        tables += [
+            (
+                (StandingsScope.STAGE.value, self.stages[table["stage"]]),
+                table,
+                f"stage {table['stage']}",
+            )
+            for table in expected["stages"]
+            if table["stage"] in self.stages
+        ]
+        for scope, table, name in tables:
+            tiebreak, rows = compute_rows(scope)
+            wanted = [self._mapped_row(row) for row in table["rows"]]
+            if tiebreak != table["tiebreak"] or _comparable(rows) != _comparable(wanted):
+                raise ImportRefused(
+                    "import_mismatch",
+                    f"Replayed, the {name} table differs from the file's: the file's standings "
+                    "do not follow from its matches.",
+                    details={"table": name},
+                )
+
+    def _mapped_row(self, row: dict[str, Any]) -> dict[str, Any]:
+        return {**row, "player": self.players.get(row["player"], -1)}
+
+
+def _order(seat: Mapping[str, Any]) -> int:
+    return int(seat["order"])
+
+
+def _comparable(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    return sorted(json.dumps(row, sort_keys=True) for row in rows)
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "EventImport",
+    "check_export",
+    "event_export",
+    "event_import",
+    "export_schema",
+]

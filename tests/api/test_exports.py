@@ -1,0 +1,546 @@
+"""Issue 21, item 6, exports: an event as one JSON file (valid against the schema kept in the
+repo: players, stages, matches, every turn, standings) and the same file imported into an empty
+league through the services, reproducing every table; bad or foreign files refused with a 4xx
+and nothing changed; every CSV the product serves downloads with a file name, the player's
+rating history among them."""
+
+import copy
+import csv
+import io
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+import scoring
+from games import services as game_services
+from games.models import Match, Turn
+from league.models import (
+    Event,
+    League,
+    Player,
+    PlayerRating,
+    Stage,
+    StandingsScope,
+    StandingsTable,
+)
+from league.services import exports, stages, standings_refresh
+from scoring import simulate
+from tests.conftest import client_for, next_turn_for
+
+pytestmark = pytest.mark.django_db
+
+
+# --- An event played every way ---------------------------------------------------------------
+
+
+def _players(count: int, prefix: str) -> list[Player]:
+    return [
+        Player.objects.create(display_name=f"{prefix} {i}", handle=f"{prefix.lower()}-{i}")
+        for i in range(1, count + 1)
+    ]
+
+
+def _play(match: Match, seed: int, *, turns: int | None = None) -> None:
+    """The simulator's game, as a whole result or its first `turns` turns one by one."""
+    local = scoring.new_game(match.game, match.seats.count(), match.rules)
+    played = simulate.play_game(local, seed=seed)
+    if turns is None:
+        game_services.result_submit(match_id=match.pk, turns=played)
+        return
+    for turn in played[:turns]:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+
+
+def _play_stage(stage: Stage, seed: int) -> None:
+    """Every match the stage seats, in id order, until it has none left to play."""
+    played = 0
+    while True:
+        match = (
+            Match.objects.filter(stage_match__stage=stage, status="scheduled")
+            .order_by("pk")
+            .first()
+        )
+        if match is None:
+            return
+        _play(match, seed + played)
+        played += 1
+
+
+def _play_by_api(client: APIClient, match_id: int, seed: int) -> None:
+    """A match kept turn by turn through the API, each turn naming its player."""
+    rng = random.Random(seed)
+    while True:
+        body = client.get(f"/api/v1/matches/{match_id}/").json()
+        if body["status"] == "finished":
+            return
+        game = Match.objects.get(pk=match_id).scoring_game()
+        answer = client.post(
+            f"/api/v1/matches/{match_id}/turns/", next_turn_for(body, game, rng), format="json"
+        )
+        assert answer.status_code == 201, answer.json()
+
+
+def _league(slug: str, game: str, organizer: User, **settings: Any) -> League:
+    league = League.objects.create(name=slug.title(), slug=slug, game=game, **settings)
+    league.organizers.add(organizer)
+    return league
+
+
+@pytest.fixture
+def cup(organizer: User) -> Event:
+    """A Yardzee cup with its own points: groups of a round robin, a knockout of the top two of
+    each group, a Swiss stage, and matches outside the stages (finished, through the API with
+    named players, in progress, voided, not started)."""
+    league = _league(
+        "home-club",
+        "yardzee",
+        organizer,
+        tiebreak=["points", "total_score", "head_to_head"],
+        points={"win": 3, "draw": 1, "loss": 0},
+    )
+    event = Event.objects.create(league=league, name="Summer Cup", date="2026-07-04", venue="Lawn")
+    group_players = _players(6, "Ada")
+    swiss_players = _players(4, "Bea")
+    league.players.add(*group_players, *swiss_players)
+    pools = stages.stage_create(
+        event_id=event.pk,
+        name="Pools",
+        format="round_robin",
+        player_ids=[p.pk for p in group_players],
+        groups=2,
+    )
+    knockout = stages.stage_create(
+        event_id=event.pk,
+        name="Knockout",
+        format="single_elimination",
+        source_stage_id=pools.pk,
+        source_per_group=2,
+        third_place=True,
+    )
+    swiss = stages.stage_create(
+        event_id=event.pk,
+        name="Swiss",
+        format="swiss",
+        player_ids=[p.pk for p in swiss_players],
+        rounds=2,
+        seeding="random",
+    )
+    stages.stage_start(stage_id=pools.pk)
+    stages.stage_start(stage_id=swiss.pk)
+    _play_stage(pools, seed=1)
+    stages.stage_start(stage_id=knockout.pk)
+    _play_stage(knockout, seed=40)
+    loose = [
+        game_services.match_create(
+            game="yardzee",
+            player_ids=[p.pk for p in players],
+            event_id=event.pk,
+            league_id=league.pk,
+        )
+        for players in (
+            group_players[:3],
+            swiss_players[:2],
+            group_players[3:5],
+            swiss_players[2:4],
+            group_players[4:6],
+        )
+    ]
+    _play(loose[0], seed=5)
+    _play_by_api(client_for(organizer), loose[1].pk, seed=6)
+    _play(loose[2], seed=7, turns=5)
+    _play(loose[3], seed=8)
+    game_services.match_void(match_id=loose[3].pk, voided_by=None)
+    _play_stage(swiss, seed=80)
+    standings_refresh.standings_sweep()
+    event.refresh_from_db()
+    return event
+
+
+@pytest.fixture
+def night(organizer: User) -> Event:
+    """A small Yardzee night: a round robin in two groups of two and a match of three outside
+    it, all finished."""
+    league = _league("home-club", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Night", date="2026-05-01")
+    players = _players(4, "Eve")
+    league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name="Pools",
+        format="round_robin",
+        player_ids=[p.pk for p in players],
+        groups=2,
+    )
+    stages.stage_start(stage_id=stage.pk)
+    _play(
+        game_services.match_create(
+            game="yardzee",
+            player_ids=[p.pk for p in players[:3]],
+            event_id=event.pk,
+            league_id=league.pk,
+        ),
+        seed=4,
+    )
+    _play_stage(stage, seed=3)
+    standings_refresh.standings_sweep()
+    event.refresh_from_db()
+    return event
+
+
+def _table(scope: tuple[str, int], players: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """A stored table's rows, brought up to date as the jobs do, with its players renamed to
+    the file's ids (`players`: new id -> file id)."""
+    standings_refresh.standings_sweep()
+    rows = StandingsTable.objects.get(scope=scope[0], scope_id=scope[1]).rows
+    back = players or {}
+    return [{**row, "player": back.get(row["player"], row["player"])} for row in rows]
+
+
+def _empty_league(organizer: User, game: str = "yardzee", suffix: str = "") -> League:
+    return _league(f"new-home{suffix}", game, organizer)
+
+
+def _everything() -> dict[str, int]:
+    return {
+        "players": Player.objects.count(),
+        "events": Event.objects.count(),
+        "stages": Stage.objects.count(),
+        "matches": Match.objects.count(),
+        "turns": Turn.objects.count(),
+        "tables": StandingsTable.objects.count(),
+    }
+
+
+# --- Export -------------------------------------------------------------------------------------
+
+
+def test_item6_the_export_follows_the_schema_and_holds_the_whole_event(cup: Event) -> None:
+    response = APIClient().get(f"/api/v1/events/{cup.pk}/export/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="home-club-event-{cup.pk}.json"'
+    )
+    data = response.json()
+    schema = json.loads(exports.SCHEMA_PATH.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(data, schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    assert data["format"] == "yard-league/event-export"
+    assert data["version"] == 1
+    assert data["league"]["points"] == {"win": 3, "draw": 1, "loss": 0}
+    assert len(data["players"]) == 10
+    assert [s["name"] for s in data["stages"]] == ["Pools", "Knockout", "Swiss"]
+    assert len(data["matches"]) == Match.objects.filter(event=cup).count()
+    assert (
+        sum(len(m["turns"]) for m in data["matches"])
+        == Turn.objects.filter(match__event=cup).count()
+    )
+    statuses = sorted({m["status"] for m in data["matches"]})
+    assert statuses == ["finished", "in_progress", "scheduled", "void"]
+    knockout = next(s for s in data["stages"] if s["name"] == "Knockout")
+    assert knockout["source_stage"] == data["stages"][0]["id"]
+    assert all(m["slot"] for m in data["matches"] if m["stage"] == knockout["id"])
+    # The tables are the stored ones, computed from the results.
+    assert data["standings"]["event"]["rows"] == _table((StandingsScope.EVENT, cup.pk))
+    for table in data["standings"]["stages"]:
+        assert table["rows"] == _table((StandingsScope.STAGE, table["stage"]))
+    # Nothing private: no scoring key, no account, no e-mail address.
+    text = response.content.decode()
+    assert all(m.score_key not in text for m in Match.objects.filter(event=cup))
+    assert "@" not in text
+    assert "orga" not in text
+
+
+def test_item6_an_export_of_no_event_is_not_found() -> None:
+    response = APIClient().get("/api/v1/events/999999/export/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+# --- Import -------------------------------------------------------------------------------------
+
+
+def test_item6_an_import_into_an_empty_league_reproduces_every_table(
+    cup: Event, organizer: User
+) -> None:
+    data = APIClient().get(f"/api/v1/events/{cup.pk}/export/").json()
+    league = _empty_league(organizer)
+    response = client_for(organizer).post(
+        f"/api/v1/leagues/{league.slug}/import/", data, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    answer = response.json()
+    event = Event.objects.get(pk=answer["event"]["id"])
+    assert event.league == league
+    assert (event.name, str(event.date), event.venue) == ("Summer Cup", "2026-07-04", "Lawn")
+    assert event.status == cup.status
+    back = {new: int(old) for old, new in answer["players"].items()}
+    assert len(back) == 10
+    # The players are new ones on the league's roster (the handles here were taken).
+    assert set(league.players.values_list("pk", flat=True)) == set(back)
+    assert not set(back) & {int(old) for old in answer["players"]}
+    assert Player.objects.get(pk=min(back)).handle.endswith("-2")
+    # Every table, stage by stage, the event's and the league's, is the original's.
+    assert _table((StandingsScope.EVENT, event.pk), back) == _table((StandingsScope.EVENT, cup.pk))
+    assert _table((StandingsScope.LEAGUE, league.pk), back) == _table(
+        (StandingsScope.LEAGUE, cup.league_id)
+    )
+    new_stages = list(event.stages.order_by("position"))
+    old_stages = list(cup.stages.order_by("position"))
+    assert [s.status for s in new_stages] == [s.status for s in old_stages]
+    for new_stage, old_stage in zip(new_stages, old_stages, strict=True):
+        assert _table((StandingsScope.STAGE, new_stage.pk), back) == _table(
+            (StandingsScope.STAGE, old_stage.pk)
+        )
+        assert [[back[p] for p in tier] for tier in new_stage.ranking] == old_stage.ranking
+    # Every match is there, as it was: status, seats, totals, every turn.
+    for old_id, new_id in answer["matches"].items():
+        old, new = Match.objects.get(pk=int(old_id)), Match.objects.get(pk=new_id)
+        assert (new.status, new.turns_played, new.state) == (
+            old.status,
+            old.turns_played,
+            old.state,
+        )
+        assert [(back[s.player_id], s.total, s.placement) for s in new.seats.all()] == [
+            (s.player_id, s.total, s.placement) for s in old.seats.all()
+        ]
+    assert len(answer["matches"]) == Match.objects.filter(event=cup).count()
+    # Ratings follow from the same results in the same order.
+    ratings = {
+        back[r.player_id]: (round(r.mu, 9), round(r.sigma, 9))
+        for r in PlayerRating.objects.filter(league=league)
+    }
+    assert ratings == {
+        r.player_id: (round(r.mu, 9), round(r.sigma, 9))
+        for r in PlayerRating.objects.filter(league=cup.league)
+    }
+    # Exported again, the copy has the same matches and turns (but for ids and times).
+    again = APIClient().get(f"/api/v1/events/{event.pk}/export/").json()
+    assert sorted(len(m["turns"]) for m in again["matches"]) == sorted(
+        len(m["turns"]) for m in data["matches"]
+    )
+
+
+def test_item6_a_yardkle_event_comes_back_too(organizer: User) -> None:
+    league = _league("kle-club", "yardkle", organizer, rules={"target": 3000})
+    event = Event.objects.create(league=league, name="Kle night", date="2026-08-01")
+    players = _players(6, "Cal")
+    league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name="Tables of three",
+        format="single_elimination",
+        player_ids=[p.pk for p in players],
+        table_size=3,
+    )
+    stages.stage_start(stage_id=stage.pk)
+    _play_stage(stage, seed=11)
+    standings_refresh.standings_sweep()
+    data = exports.event_export(event=Event.objects.get(pk=event.pk))
+    target = _empty_league(organizer, "yardkle")
+    imported = exports.event_import(league=target, data=json.loads(json.dumps(data)))
+    back = {new: old for old, new in imported.players.items()}
+    assert imported.event.stages.get().status == "finished"
+    assert _table((StandingsScope.STAGE, imported.event.stages.get().pk), back) == _table(
+        (StandingsScope.STAGE, stage.pk)
+    )
+    target.refresh_from_db()
+    assert target.rules["target"] == 3000
+
+
+def _refused(
+    organizer: User, league: League, body: Any, *, status: int, code: str, **post: Any
+) -> dict[str, Any]:
+    before = _everything()
+    settings = (league.rules, league.tiebreak, league.points)
+    response = client_for(organizer).post(f"/api/v1/leagues/{league.slug}/import/", body, **post)
+    assert response.status_code == status, response.content
+    answer: dict[str, Any] = response.json()
+    assert answer["code"] == code, answer
+    assert answer["message"]
+    assert _everything() == before
+    league.refresh_from_db()
+    assert (league.rules, league.tiebreak, league.points) == settings
+    return answer
+
+
+def test_item6_a_bad_or_foreign_file_is_refused_and_changes_nothing(
+    night: Event, organizer: User
+) -> None:
+    data = exports.event_export(event=night)
+    data = json.loads(json.dumps(data))
+    league = _empty_league(organizer)
+    _refused(
+        organizer,
+        league,
+        "not json {",
+        status=400,
+        code="malformed_json",
+        content_type="application/json",
+    )
+    _refused(organizer, league, [1, 2], status=400, code="not_an_event_export", format="json")
+    _refused(
+        organizer,
+        league,
+        {"format": "challonge", "tournament": {}},
+        status=400,
+        code="not_an_event_export",
+        format="json",
+    )
+    _refused(
+        organizer,
+        league,
+        {**data, "version": 2},
+        status=400,
+        code="unsupported_export_version",
+        format="json",
+    )
+    broken = copy.deepcopy(data)
+    broken["matches"][0]["turns"][0]["sequence"] = "one"
+    answer = _refused(organizer, league, broken, status=400, code="invalid_export", format="json")
+    assert answer["details"]["path"] == "/matches/0/turns/0/sequence"
+    missing = {k: v for k, v in data.items() if k != "players"}
+    _refused(organizer, league, missing, status=400, code="invalid_export", format="json")
+    stray = copy.deepcopy(data)
+    stray["matches"][0]["seats"][0]["player"] = 999999
+    answer = _refused(organizer, league, stray, status=400, code="invalid_export", format="json")
+    assert answer["details"]["path"] == "/matches/0/seats"
+    # A turn changed by hand: the rulebook or the tables give it away, late in the replay.
+    cheated = copy.deepcopy(data)
+    last = next(m for m in reversed(cheated["matches"]) if m["status"] == "finished")
+    last["turns"][-1]["payload"].pop("category", None)
+    last["turns"][-1]["payload"].pop("throws", None)
+    _refused(organizer, league, cheated, status=422, code="import_mismatch", format="json")
+    # A table that does not follow from the matches.
+    tampered = copy.deepcopy(data)
+    tampered["standings"]["event"]["rows"][0]["wins"] += 1
+    answer = _refused(
+        organizer, league, tampered, status=422, code="import_mismatch", format="json"
+    )
+    assert answer["details"] == {"table": "event"}
+    # A league of another game, and one that is not empty.
+    kle = _league("kle", "yardkle", organizer)
+    _refused(organizer, kle, data, status=400, code="wrong_game", format="json")
+    _refused(organizer, night.league, data, status=409, code="league_not_empty", format="json")
+
+
+def test_item6_only_the_league_organizers_import(night: Event, organizer: User, other_organizer):
+    data = exports.event_export(event=night)
+    league = _empty_league(organizer)
+    before = _everything()
+    anonymous = APIClient().post(f"/api/v1/leagues/{league.slug}/import/", data, format="json")
+    assert anonymous.status_code == 401
+    stranger = client_for(other_organizer).post(
+        f"/api/v1/leagues/{league.slug}/import/", data, format="json"
+    )
+    assert stranger.status_code == 403
+    assert stranger.json()["code"] == "permission_denied"
+    assert (
+        client_for(organizer).post("/api/v1/leagues/nope/import/", data, format="json").status_code
+        == 404
+    )
+    assert _everything() == before
+
+
+def test_item6_what_an_import_does_not_replay_yet_is_refused_not_lost(
+    zee_stage_with_withdrawal: tuple[Event, League], organizer: User
+) -> None:
+    event, _ = zee_stage_with_withdrawal
+    data = json.loads(json.dumps(exports.event_export(event=event)))
+    answer = _refused(
+        organizer,
+        _empty_league(organizer),
+        data,
+        status=422,
+        code="import_unsupported",
+        format="json",
+    )
+    assert "withdr" in answer["message"]
+
+
+@pytest.fixture
+def zee_stage_with_withdrawal(organizer: User) -> tuple[Event, League]:
+    league = _league("leavers", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Night", date="2026-06-01")
+    players = _players(4, "Dee")
+    league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=event.pk, name="RR", format="round_robin", player_ids=[p.pk for p in players]
+    )
+    stages.stage_start(stage_id=stage.pk)
+    stages.stage_withdraw(stage_id=stage.pk, player_id=players[0].pk)
+    event.refresh_from_db()
+    return event, league
+
+
+def test_item6_the_management_commands_export_and_import_a_file(
+    night: Event, organizer: User, tmp_path: Any
+) -> None:
+    from django.core.management import CommandError, call_command
+
+    path = tmp_path / "night.json"
+    call_command("export_event", night.pk, output=str(path))
+    league = _empty_league(organizer)
+    out = io.StringIO()
+    call_command("import_event", str(path), league=league.slug, stdout=out)
+    event = league.events.get()
+    assert f"event {event.pk}" in out.getvalue()
+    assert league.players.count() == 4
+    assert [row["name"] for row in _table((StandingsScope.EVENT, event.pk))] == [
+        row["name"] for row in _table((StandingsScope.EVENT, night.pk))
+    ]
+    # A file that is not an export: the command says why, and nothing is made.
+    path.write_text("[]")
+    with pytest.raises(CommandError, match="not_an_event_export"):
+        call_command(
+            "import_event", str(path), league=_empty_league(organizer, "yardzee", "b").slug
+        )
+
+
+# --- CSV ----------------------------------------------------------------------------------------
+
+
+def test_item6_every_csv_downloads_with_a_file_name(night: Event) -> None:
+    pools = night.stages.get(name="Pools")
+    player = PlayerRating.objects.filter(league=night.league).first().player
+    league = night.league
+    served = {
+        f"/api/v1/leagues/{league.slug}/standings/": f"league-{league.pk}-standings.csv",
+        f"/api/v1/events/{night.pk}/standings/": f"event-{night.pk}-standings.csv",
+        f"/api/v1/stages/{pools.pk}/standings/": f"stage-{pools.pk}-standings.csv",
+        f"/api/v1/stages/{pools.pk}/standings/?group=2": f"stage-{pools.pk}-group-2-standings.csv",
+        f"/api/v1/leagues/{night.league.slug}/ratings/": "home-club-ratings.csv",
+        f"/api/v1/players/{player.pk}/ratings/": f"player-{player.pk}-ratings.csv",
+    }
+    for path, name in served.items():
+        joiner = "&" if "?" in path else "?"
+        response = APIClient().get(f"{path}{joiner}format=csv")
+        assert response.status_code == 200, path
+        assert response["Content-Type"] == "text/csv; charset=utf-8", path
+        assert response["Content-Disposition"] == f'attachment; filename="{name}"', path
+        assert list(csv.reader(io.StringIO(response.content.decode(), newline="")))[1:], path
+
+
+def test_item6_a_players_rating_history_downloads_as_csv(night: Event) -> None:
+    player = PlayerRating.objects.filter(league=night.league).first().player
+    history = APIClient().get(f"/api/v1/players/{player.pk}/ratings/").json()
+    response = APIClient().get(f"/api/v1/players/{player.pk}/ratings/?format=csv")
+    assert response.status_code == 200
+    header, *rows = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+    assert header == ["league", "match", "finished_at", "mu", "sigma", "ordinal"]
+    assert len(rows) == len(history) > 0
+    assert [(r[0], int(r[1]), r[2]) for r in rows] == [
+        (h["league"], h["match"], h["finished_at"]) for h in history
+    ]
+    assert [round(float(r[5]), 3) for r in rows] == [round(h["ordinal"], 3) for h in history]
+    # The player page links to it.
+    page = APIClient().get(f"/players/{player.pk}/").content.decode()
+    assert f'href="/api/v1/players/{player.pk}/ratings/?format=csv"' in page
+    # A player of no such id: 404 in the error shape, not a file.
+    missing = APIClient().get("/api/v1/players/999999/ratings/?format=csv")
+    assert missing.status_code == 404
+    assert "Content-Disposition" not in missing
