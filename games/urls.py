@@ -3,13 +3,15 @@ phone scorekeeping page (organizers and holders of the private link or its short
 
 from django.urls import path, re_path
 
+from config.conditional import conditional
 from games import printing, views
 
 app_name = "games"
 
 urlpatterns = [
-    path("matches/<int:match_id>/", views.match_detail, name="match"),
-    path("matches/<int:match_id>/live/", views.match_live, name="match_live"),
+    # The page and its refreshing part answer 304 when nothing changed (config.conditional).
+    path("matches/<int:match_id>/", conditional(views.match_detail), name="match"),
+    path("matches/<int:match_id>/live/", conditional(views.match_live), name="match_live"),
     path("matches/<int:match_id>/score/", views.match_score, name="score"),
     # Paper pads to print (games/printing.py).
     path("matches/<int:match_id>/pad/", printing.match_pad, name="match_pad"),

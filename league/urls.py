@@ -2,16 +2,18 @@
 
 from django.urls import path, re_path
 
+from config.conditional import conditional
 from league.pages import calendar, embeds, registration, views
 
 app_name = "league"
 
+# The pages that refresh themselves answer 304 when nothing changed (config.conditional).
 urlpatterns = [
     path("", views.home, name="home"),
-    path("leagues/<slug:slug>/", views.league_detail, name="league"),
-    path("leagues/<slug:slug>/live/", views.league_live, name="league_live"),
-    path("events/<int:event_id>/", views.event_detail, name="event"),
-    path("events/<int:event_id>/live/", views.event_live, name="event_live"),
+    path("leagues/<slug:slug>/", conditional(views.league_detail), name="league"),
+    path("leagues/<slug:slug>/live/", conditional(views.league_live), name="league_live"),
+    path("events/<int:event_id>/", conditional(views.event_detail), name="event"),
+    path("events/<int:event_id>/live/", conditional(views.event_live), name="event_live"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     # Embeds (league.pages.embeds): pages another site may frame, and the bracket as a file.
     path("embed/leagues/<slug:slug>/standings/", embeds.league_standings, name="embed_league"),
