@@ -100,6 +100,9 @@ class RegistrationSerializer(serializers.ModelSerializer[Registration]):
         ]
 
     def get_waiting_position(self, registration: Registration) -> int | None:
+        known: dict[int, int] | None = self.context.get("positions")  # a list's, at once
+        if known is not None:
+            return known.get(registration.pk)
         return services.waiting_position(registration)
 
 
@@ -140,7 +143,12 @@ class OrganizerRegistrationSerializer(RegistrationSerializer):
     def get_candidates(self, registration: Registration) -> list[dict[str, Any]]:
         if registration.status != "pending":
             return []
-        found = services.registration_candidates(registration)
+        known = self.context.get("candidates")  # a list's, read at once
+        found = (
+            known.get(registration.pk, [])
+            if known is not None
+            else services.registration_candidates(registration)
+        )
         return [CandidateSerializer(c).data for c in found]
 
 
@@ -242,10 +250,16 @@ class EventRegistrationsView(APIView):
     def get(self, request: Request, event_id: str) -> Response:
         event = _event(event_id)
         _require_organizer(request, event)
-        registrations = event.registrations.select_related("event__league").order_by(
-            "created_at", "pk"
+        registrations = list(
+            event.registrations.select_related("event__league").order_by("created_at", "pk")
         )
-        return Response(OrganizerRegistrationSerializer(registrations, many=True).data)
+        candidates = services.candidates_of([r for r in registrations if r.status == "pending"])
+        waiting = [r.pk for r in registrations if r.status == "waiting"]
+        positions = {pk: place for place, pk in enumerate(waiting, start=1)}
+        answer = OrganizerRegistrationSerializer(
+            registrations, many=True, context={"candidates": candidates, "positions": positions}
+        )
+        return Response(answer.data)
 
     @extend_schema(
         request=RegistrationCreateSerializer,

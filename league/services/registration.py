@@ -12,14 +12,15 @@ Every write locks the event's sign-up row first, so places are counted one write
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email, validate_slug
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games import services as game_services
@@ -303,27 +304,47 @@ class Candidate:
 def registration_candidates(registration: Registration) -> list[Candidate]:
     """The existing players this registration matches, for its organizers to choose from: by
     the email a confirmed registration of theirs gave (in any league), by handle, and by a
-    name that looks the same on the league's roster. Three queries."""
-    found: dict[int, tuple[Player, list[str]]] = {}
+    name that looks the same on the league's roster."""
+    return candidates_of([registration])[registration.pk]
 
-    def add(players: Any, reason: str) -> None:
-        for player in players:
-            found.setdefault(player.pk, (player, []))[1].append(reason)
 
-    if registration.email:
-        add(
-            Player.objects.filter(
-                registrations__email__iexact=registration.email,
-                registrations__status=RegistrationStatus.CONFIRMED,
-            ).distinct(),
-            "email",
+def candidates_of(registrations: Sequence[Registration]) -> dict[int, list[Candidate]]:
+    """`registration_candidates` of several registrations of one event, by registration id:
+    three queries, however many there are."""
+    if not registrations:
+        return {}
+    emails = {r.email.lower() for r in registrations if r.email}
+    by_email: dict[str, list[Player]] = {}
+    confirmed = (
+        Registration.objects.annotate(email_key=Lower("email"))
+        .filter(email_key__in=emails, status=RegistrationStatus.CONFIRMED)
+        .select_related("player")
+        .order_by("player_id")
+    )
+    for row in confirmed if emails else ():
+        if row.player is not None and row.player not in by_email.get(row.email_key, []):
+            by_email.setdefault(row.email_key, []).append(row.player)
+    handles = {r.handle for r in registrations if r.handle}
+    by_handle = {p.handle: p for p in Player.objects.filter(handle__in=handles)} if handles else {}
+    by_name: dict[str, list[Player]] = {}
+    for player in registrations[0].event.league.players.all():
+        by_name.setdefault(folded(player.display_name), []).append(player)
+    answer = {}
+    for registration in registrations:
+        found: dict[int, tuple[Player, list[str]]] = {}
+        matched = (
+            ("email", by_email.get(registration.email.lower(), []) if registration.email else []),
+            (
+                "handle",
+                [by_handle[registration.handle]] if registration.handle in by_handle else [],
+            ),
+            ("name", by_name.get(folded(registration.display_name), [])),
         )
-    if registration.handle:
-        add(Player.objects.filter(handle=registration.handle), "handle")
-    key = folded(registration.display_name)
-    league = registration.event.league
-    add((p for p in league.players.all() if folded(p.display_name) == key), "name")
-    return [Candidate(player, tuple(by)) for player, by in found.values()]
+        for reason, players in matched:
+            for player in players:
+                found.setdefault(player.pk, (player, []))[1].append(reason)
+        answer[registration.pk] = [Candidate(player, tuple(by)) for player, by in found.values()]
+    return answer
 
 
 # --- The organizers' decision --------------------------------------------------------------------

@@ -32,13 +32,12 @@ def _registration_rows(registrations: list[Registration]) -> dict[str, list[dict
     """The event's registrations by where they stand, each pending one with the existing
     players it matches (the organizer links it to one, or makes a new player)."""
     rows: dict[str, list[dict[str, Any]]] = {status: [] for status in RegistrationStatus.values}
+    pending = [r for r in registrations if r.status == RegistrationStatus.PENDING]
+    candidates = services.candidates_of(pending)
     for registration in registrations:
-        candidates = (
-            services.registration_candidates(registration)
-            if registration.status == RegistrationStatus.PENDING
-            else []
+        rows[registration.status].append(
+            {"registration": registration, "candidates": candidates.get(registration.pk, [])}
         )
-        rows[registration.status].append({"registration": registration, "candidates": candidates})
     return rows
 
 

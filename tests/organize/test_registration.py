@@ -7,7 +7,10 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from league.models import Event, Player, Registration, SignUp
 from league.services import registration as reg
@@ -141,3 +144,40 @@ def test_check_in_on_the_page_and_a_start_that_names_who_was_dropped(as_organize
     assert "Not checked in, so dropped from Pool: Cleo." in text, re.findall(
         r"<li class=\"message.*?</li>", text
     )
+
+
+def _queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_sign_up_page_and_the_api_list_read_a_fixed_number_of_queries(
+    as_organizer, organizer, yardzee_event
+):
+    """Each pending registration's matches (by email, handle and name) are read for all of
+    them at once: more sign-ups, each matching a player, cost no more queries."""
+    reg.sign_up_set(event=yardzee_event, cap=6)
+    before = Event.objects.create(league=yardzee_event.league, name="Before", date="2026-05-01")
+    reg.sign_up_set(event=before)
+    api = APIClient()
+    api.force_authenticate(organizer)
+    pages = f"/organize/events/{yardzee_event.pk}/sign-up/"
+    listing = f"/api/v1/events/{yardzee_event.pk}/registrations/"
+    counts = []
+    for size in (2, 8):
+        for i in range(len(Registration.objects.filter(event=yardzee_event)), size):
+            Player.objects.create(display_name=f"Known {i}", handle=f"known-{i}")
+            earlier = sign(before, f"Then {i}")
+            reg.registration_approve(registration_id=earlier.pk)
+            reg.registration_create(
+                event_id=yardzee_event.pk,
+                display_name=f"Now {i}",
+                email=f"then.{i}@example.org",
+                handle=f"known-{i}",
+            )
+        counts.append((_queries(as_organizer, pages), _queries(api, listing)))
+    page = as_organizer.get(pages).content.decode()
+    assert "Known 5 (@known-5): the same handle" in page  # 6 and 7 wait in line
+    assert "Then 5 (@then-5): the same email" in page
+    assert counts[0] == counts[1]
