@@ -200,6 +200,9 @@ def test_schedule_form_schedules_the_round_and_the_sheet_shows_it(organizer, yar
     assert _shown(19, 30) in html
     second = Match.objects.get(stage_match__stage=stage, stage_match__round=2, table_label="Lawn 2")
     assert second.planned_at == start + timedelta(minutes=30)
+    # The event's organizer page lists the tables with their schedule too.
+    tables = client.get(f"/organize/events/{stage.event_id}/").content.decode()
+    assert f'<span class="schedule">(Lawn 2, <time class="planned"' in tables
 
 
 def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
@@ -276,3 +279,18 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
         _axe(page, "event page", problems)
         browser.close()
     assert problems == [], "\n".join(problems)
+
+
+def test_schedule_calendar_reads_the_same_queries_for_one_match_as_for_many(
+    client: Client, yardzee_event: Event, django_assert_max_num_queries: Any
+):
+    stage = started(yardzee_event, roster(yardzee_event.league, 10))  # 9 rounds of 5 tables
+    schedule.round_schedule(stage_id=stage.pk, round_number=1, first_start=_tomorrow(18, 0))
+    with django_assert_max_num_queries(3):  # the event, its matches, their seats
+        assert len(_feed(client, f"/events/{stage.event_id}/calendar.ics")[1].walk("VEVENT")) == 5
+    for number in range(2, 10):
+        schedule.round_schedule(
+            stage_id=stage.pk, round_number=number, first_start=_tomorrow(18, number)
+        )
+    with django_assert_max_num_queries(3):
+        assert len(_feed(client, f"/events/{stage.event_id}/calendar.ics")[1].walk("VEVENT")) == 45
