@@ -202,7 +202,7 @@ def test_schedule_form_schedules_the_round_and_the_sheet_shows_it(organizer, yar
     assert second.planned_at == start + timedelta(minutes=30)
     # The event's organizer page lists the tables with their schedule too.
     tables = client.get(f"/organize/events/{stage.event_id}/").content.decode()
-    assert f'<span class="schedule">(Lawn 2, <time class="planned"' in tables
+    assert '<span class="schedule">(Lawn 2, <time class="planned"' in tables
 
 
 def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
