@@ -350,7 +350,7 @@ class OwnRegistrationView(APIView):
     authentication_classes: list[Any] = []
     step = ""
 
-    @extend_schema(parameters=[REGISTRATION_KEY], responses={200: RegistrationSerializer})
+    @extend_schema(parameters=[REGISTRATION_KEY], responses={200: RegistrationSerializer, **ERRORS})
     def get(self, request: Request) -> Response:
         return Response(RegistrationSerializer(_held(request)).data)
 
