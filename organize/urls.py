@@ -12,6 +12,7 @@ from organize.views import (
     registration,
     schedule,
     sheets,
+    webhooks,
 )
 
 app_name = "organize"
@@ -32,6 +33,14 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/import/", players.players_import, name="players_import"),
     path("leagues/<slug:slug>/players/merge/", players.players_merge, name="players_merge"),
     path("leagues/<slug:slug>/players/<int:player_id>/", players.player_rename, name="player"),
+    # A league's webhooks (organize/views/webhooks.py).
+    path("leagues/<slug:slug>/webhooks/", webhooks.webhooks, name="webhooks"),
+    path("leagues/<slug:slug>/webhooks/<int:endpoint_id>/", webhooks.endpoint_page, name="webhook"),
+    path(
+        "leagues/<slug:slug>/webhooks/<int:endpoint_id>/<str:step>/",
+        webhooks.endpoint_action,
+        name="webhook_action",
+    ),
     # Events, their stages and round sheets (organize/views/events.py, sheets.py).
     path("leagues/<slug:slug>/events/", events.league_events, name="league_events"),
     path("events/<int:event_id>/", events.event_page, name="event"),

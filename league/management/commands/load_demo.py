@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
@@ -64,6 +65,8 @@ class Command(BaseCommand):
                 self._league(organizer, players, name, slug, game, table, seed=index)
             self._cup(players)
             self._scheduled_round(players)
+            # The webhooks app sits above league: its part of the demo is its own command.
+            call_command("load_webhook_demo", stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 
     def _organizer(self) -> User:

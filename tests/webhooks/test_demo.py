@@ -1,0 +1,25 @@
+"""The demo data (issue 21): a league with a webhook endpoint that points at nothing real, its
+deliveries failing visibly in the log."""
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from webhooks.models import Delivery, DeliveryStatus, Endpoint
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(DEBUG=True)
+def test_item4_the_demo_has_a_webhook_endpoint_whose_deliveries_fail_visibly():
+    call_command("load_demo")
+    endpoint = Endpoint.objects.get()
+    assert endpoint.url == "https://hooks.invalid/yard"
+    assert endpoint.league.slug == "sunday-yardkle"
+    events = set(Delivery.objects.values_list("event", flat=True))
+    assert {"match.finished", "standings.changed", "ping"} <= events
+    for delivery in Delivery.objects.all():
+        assert delivery.status == DeliveryStatus.RETRYING  # tried once in-process; no worker
+        assert delivery.last_error.startswith("DNS: ")
+    count = Delivery.objects.count()
+    call_command("load_demo")
+    assert (Endpoint.objects.count(), Delivery.objects.count()) == (1, count)
