@@ -78,8 +78,8 @@ def test_item4_a_slow_receiver_never_delays_a_turns_answer(
             )
             assert response.status_code == 201, response.json()
             game.play(turn)
-            match = response.json()["match"]
-        assert match["status"] == "finished"
+            match = client.get(f"/api/v1/matches/{match['id']}/").json()
+        assert response.json()["match"]["status"] == "finished"
         assert receiver.answered == 0  # the answer is back; the receiver has answered nothing
         receiver.gate.set()
         receiver.wait_for(1)
