@@ -152,6 +152,11 @@ def test_reschedule_one_match_moves_it_and_counts_the_change(as_organizer, yardz
         (1, {"first_start": "tomorrow at six"}, 400, "invalid"),
         (1, {"first_start": "2020-01-01T10:00:00Z"}, 400, "start_in_past"),
         (1, {"first_start": "2099-01-01T10:00:00Z"}, 400, "start_too_far"),
+        (1, {"first_start": "2026-02-30T10:00"}, 400, "invalid"),
+        (1, {"first_start": "2026-07-04T10:00+25:00"}, 400, "invalid"),
+        (1, {"first_start": "9999-12-31T23:59:59-23:59"}, 400, "start_too_far"),
+        (1, {"first_start": "0001-01-01T00:00:00+01:00"}, 400, "start_in_past"),
+        (1, {"time_zone": "Europe/Berlin\u0000"}, 400, "invalid_text"),  # the parser's NUL rule
         (1, {"time_zone": "Mars/Olympus_Mons"}, 400, "invalid_time_zone"),
         (1, {"table_label": "Table"}, 400, "invalid_label"),
         (1, {"table_label": "Table {n} of {m}"}, 400, "invalid_label"),
