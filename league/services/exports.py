@@ -40,8 +40,10 @@ from league.models import (
     Stage,
     StageBye,
     StageEntry,
+    StageForfeit,
     StageMatch,
     StageStatus,
+    StageVoid,
     StandingsScope,
 )
 from league.services import stages as stage_services
@@ -82,6 +84,25 @@ def event_export(*, event: Event) -> dict[str, Any]:
     stage_matches = {
         sm.match_id: sm for sm in StageMatch.objects.filter(stage__event=event, match__isnull=False)
     }
+    # A stage match voided (also for a forfeit) left its slot: it still belongs to the stage.
+    for void in StageVoid.objects.filter(stage_match__stage__event=event).select_related(
+        "stage_match"
+    ):
+        stage_matches.setdefault(void.match_id, void.stage_match)
+    forfeits: dict[int, list[dict[str, Any]]] = {stage.pk: [] for stage in stages}
+    for forfeit in (
+        StageForfeit.objects.filter(stage_match__stage__event=event)
+        .select_related("stage_match")
+        .order_by("created_at", "pk")
+    ):
+        forfeits[forfeit.stage_match.stage_id].append(
+            {
+                "player": forfeit.player_id,
+                "reason": forfeit.reason,
+                "round": forfeit.stage_match.round,
+                "slot": forfeit.stage_match.slot or None,
+            }
+        )
     matches = list(
         Match.objects.filter(event=event).order_by("created_at", "pk").prefetch_related("seats")
     )
@@ -122,7 +143,13 @@ def event_export(*, event: Event) -> dict[str, Any]:
         "players": [
             {"id": p.pk, "display_name": p.display_name, "handle": p.handle} for p in players
         ],
-        "stages": [_stage_json(stage, entries[stage.pk], byes[stage.pk]) for stage in stages],
+        "stages": [
+            {
+                **_stage_json(stage, entries[stage.pk], byes[stage.pk]),
+                "forfeits": forfeits[stage.pk],
+            }
+            for stage in stages
+        ],
         "matches": [
             _match_json(match, stage_matches.get(match.pk), turns[match.pk]) for match in matches
         ],
@@ -296,6 +323,13 @@ def _check_replayable(data: dict[str, Any]) -> None:
     """What this version does not replay yet: withdrawals, forfeits and voids inside stages
     (ImportRefused, 422 `import_unsupported`), so they are never lost silently."""
     for stage in data["stages"]:
+        if stage["forfeits"]:
+            raise ImportRefused(
+                "import_unsupported",
+                f"Stage {stage['name']!r} has forfeits: an import does not replay forfeits, "
+                "withdrawals and voids inside stages yet.",
+                details={"stage": stage["id"]},
+            )
         if any(entry["withdrawn"] for entry in stage["entries"]):
             raise ImportRefused(
                 "import_unsupported",
@@ -398,6 +432,7 @@ class _Replay:
         if self.league.points != self.export["league"]["points"]:
             self.league = league_update(league=self.league, points=self.export["league"]["points"])
         self._compare_tables()
+        self.event.refresh_from_db()
 
     # Players, the event, its stages
 
@@ -453,8 +488,11 @@ class _Replay:
             started = _time_of(stage["started_at"])
             if stage["status"] != StageStatus.DRAFT and started is not None:
                 yield started, 0, "start", stage
+        started = {stage["id"]: _time_of(stage["started_at"]) for stage in self.export["stages"]}
         for match in self.export["matches"]:
-            yield _played_at(match), 1, "play", match
+            # A stage match is seated by its stage's start (before `started_at` is stored).
+            at = max(_played_at(match), started.get(match["stage"]) or _played_at(match))
+            yield at, 1, "play", match
 
     def _start(self, stage: dict[str, Any]) -> None:
         points = stage["points"] or self.export["league"]["points"]

@@ -278,6 +278,7 @@ def test_item6_an_import_into_an_empty_league_reproduces_every_table(
     assert event.league == league
     assert (event.name, str(event.date), event.venue) == ("Summer Cup", "2026-07-04", "Lawn")
     assert event.status == cup.status
+    assert answer["event"]["status"] == cup.status
     back = {new: int(old) for old, new in answer["players"].items()}
     assert len(back) == 10
     # The players are new ones on the league's roster (the handles here were taken).
@@ -350,6 +351,30 @@ def test_item6_a_yardkle_event_comes_back_too(organizer: User) -> None:
     )
     target.refresh_from_db()
     assert target.rules["target"] == 3000
+
+
+def test_item6_a_stage_not_played_yet_comes_back_with_its_draw(organizer: User) -> None:
+    """Its matches were seated by its start, just before the start's time was stored: the
+    replay still finds each where the draw put it (the demo's "Pairs evening")."""
+    league = _league("pairs", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Pairs evening", date="2026-06-01")
+    players = _players(4, "Fay")
+    league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=event.pk, name="Pairs", format="round_robin", player_ids=[p.pk for p in players]
+    )
+    stages.stage_start(stage_id=stage.pk)
+    data = json.loads(json.dumps(exports.event_export(event=Event.objects.get(pk=event.pk))))
+    imported = exports.event_import(league=_empty_league(organizer), data=data)
+    assert len(imported.matches) == 6
+    seated = {
+        tuple(m.seats.order_by("order").values_list("player_id", flat=True))
+        for m in Match.objects.filter(event=imported.event)
+    }
+    back = {new: old for old, new in imported.players.items()}
+    assert {tuple(back[p] for p in seats) for seats in seated} == {
+        tuple(s["player"] for s in m["seats"]) for m in data["matches"]
+    }
 
 
 def _refused(
@@ -446,24 +471,12 @@ def test_item6_only_the_league_organizers_import(night: Event, organizer: User, 
     assert _everything() == before
 
 
+@pytest.mark.parametrize("change", ["withdrawal", "forfeit", "void"])
 def test_item6_what_an_import_does_not_replay_yet_is_refused_not_lost(
-    zee_stage_with_withdrawal: tuple[Event, League], organizer: User
+    organizer: User, change: str
 ) -> None:
-    event, _ = zee_stage_with_withdrawal
-    data = json.loads(json.dumps(exports.event_export(event=event)))
-    answer = _refused(
-        organizer,
-        _empty_league(organizer),
-        data,
-        status=422,
-        code="import_unsupported",
-        format="json",
-    )
-    assert "withdr" in answer["message"]
-
-
-@pytest.fixture
-def zee_stage_with_withdrawal(organizer: User) -> tuple[Event, League]:
+    """Withdrawals, forfeits and voids inside a stage are in the file, and an import refuses
+    them by name (nothing is dropped silently)."""
     league = _league("leavers", "yardzee", organizer)
     event = Event.objects.create(league=league, name="Night", date="2026-06-01")
     players = _players(4, "Dee")
@@ -472,9 +485,32 @@ def zee_stage_with_withdrawal(organizer: User) -> tuple[Event, League]:
         event_id=event.pk, name="RR", format="round_robin", player_ids=[p.pk for p in players]
     )
     stages.stage_start(stage_id=stage.pk)
-    stages.stage_withdraw(stage_id=stage.pk, player_id=players[0].pk)
+    first = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    if change == "withdrawal":
+        stages.stage_withdraw(stage_id=stage.pk, player_id=players[0].pk)
+    elif change == "forfeit":
+        stages.stage_forfeit(
+            stage_match_id=first.stage_match.pk, player_id=first.seats.first().player_id
+        )
+    else:
+        _play(first, seed=1)
+        game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "replay"})
     event.refresh_from_db()
-    return event, league
+    data = json.loads(json.dumps(exports.event_export(event=event)))
+    jsonschema.validate(data, exports.export_schema())
+    voided = [m for m in data["matches"] if m["status"] == "void"]
+    assert all(m["stage"] == stage.pk for m in voided)
+    answer = _refused(
+        organizer,
+        _empty_league(organizer),
+        data,
+        status=422,
+        code="import_unsupported",
+        format="json",
+    )
+    assert {"withdrawal": "withdr", "forfeit": "forfeit", "void": "voided"}[change] in (
+        answer["message"]
+    )
 
 
 def test_item6_the_management_commands_export_and_import_a_file(
