@@ -484,15 +484,16 @@ class _Replay:
 
     def _steps(self) -> Iterable[tuple[datetime, int, str, dict[str, Any]]]:
         """Each stage start and each match, at its time; at the same time a start comes first."""
+        starts: dict[int, datetime] = {}
         for stage in self.export["stages"]:
             started = _time_of(stage["started_at"])
             if stage["status"] != StageStatus.DRAFT and started is not None:
+                starts[stage["id"]] = started
                 yield started, 0, "start", stage
-        started = {stage["id"]: _time_of(stage["started_at"]) for stage in self.export["stages"]}
         for match in self.export["matches"]:
             # A stage match is seated by its stage's start (before `started_at` is stored).
-            at = max(_played_at(match), started.get(match["stage"]) or _played_at(match))
-            yield at, 1, "play", match
+            at = _played_at(match)
+            yield max(at, starts.get(match["stage"], at)), 1, "play", match
 
     def _start(self, stage: dict[str, Any]) -> None:
         points = stage["points"] or self.export["league"]["points"]
