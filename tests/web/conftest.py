@@ -1,7 +1,8 @@
 """Fixtures of the page tests: events played with the services and the simulator, as the demo
 league is, and the stored standings and ratings brought up to date as the jobs would."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -93,3 +94,27 @@ def seat() -> Callable[..., Match]:
         )
 
     return seat_match
+
+
+# --- Browser tests (tests/web/browser.py) -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def orm_beside_playwright() -> Iterator[None]:
+    """DJANGO_ALLOW_ASYNC_UNSAFE for a module's browser tests (tests/web/browser.py says why)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(scope="module")
+def browser(orm_beside_playwright: None) -> Iterator[Any]:
+    """One headless Chromium for a module's tests."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.browser import launch
+
+    with sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()

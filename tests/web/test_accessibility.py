@@ -2,10 +2,6 @@
 desktop width: screenshots saved as artifacts, and an automated accessibility check (axe-core:
 missing labels, contrast and the rest of its rules) with no violations."""
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
@@ -13,21 +9,11 @@ from playwright.sync_api import sync_playwright
 
 from games.models import Match
 from league.models import Event, Player
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 WIDTHS = {"phone": (360, 780), "desktop": (1280, 900)}
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = IN_A_BROWSER
 
 
 @pytest.fixture
@@ -45,20 +31,6 @@ def demo_pages(transactional_db: None) -> dict[str, str]:
     }
 
 
-def _browser(playwright: Any) -> Any:
-    return playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
-    )
-
-
 def test_main_pages_pass_axe_at_phone_and_desktop_width_and_are_screenshotted(
     live_server, demo_pages
 ):
@@ -66,7 +38,7 @@ def test_main_pages_pass_axe_at_phone_and_desktop_width_and_are_screenshotted(
     axe = Axe()
     problems = []
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         for width_name, (width, height) in WIDTHS.items():
             page = browser.new_page(viewport={"width": width, "height": height})
             for name, path in demo_pages.items():
@@ -93,7 +65,7 @@ def test_the_accessibility_check_does_catch_a_missing_label_and_poor_contrast():
         "<input type='text'><p style='color:#bbb;background:#fff'>faint</p></main></body></html>"
     )
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page()
         page.set_content(bad)
         found = {v["id"] for v in Axe().run(page).response["violations"]}
@@ -109,7 +81,7 @@ def test_the_event_page_in_a_browser_shows_the_bracket_and_standings_after_resul
     stage = Stage.objects.get(name="Knockout")
     played = stage.stage_matches.exclude(order=None).count()
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{live_server.url}{demo_pages['event']}")
         slots = page.locator("svg g.slot")

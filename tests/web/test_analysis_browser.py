@@ -3,9 +3,6 @@ a finished Yardzee and a finished Yardkle match at 390 and 1280 px, the section 
 axe-core finding nothing; screenshots in artifacts/screenshots (docs/images/analysis.png is
 the Yardzee one at 390 px)."""
 
-from collections.abc import Iterator
-
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
@@ -15,18 +12,9 @@ from games import services as game_services
 from games.models import Match
 from league.models import Player
 from scoring import simulate
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = IN_A_BROWSER
 
 
 def _analysed(game: str, names: list[str], seed: int) -> Match:
@@ -44,7 +32,7 @@ def test_the_analysis_section_at_phone_and_desktop_width(live_server, transactio
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         for width in (390, 1280):
             page = browser.new_page(viewport={"width": width, "height": 900})
             for match in (zee, kle):

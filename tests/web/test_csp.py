@@ -4,7 +4,6 @@ single violation of it: the pages, the scoring page (as an organizer and through
 link), the API's documentation and browsable pages, the admin, and the 404 page."""
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +14,9 @@ from django.test import Client
 
 from games.models import Match
 from league.models import Event, Player
+from tests.web.browser import in_a_browser, launch
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread (see test_score_browser)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
 
 
 @pytest.fixture
@@ -85,20 +76,6 @@ RENDERED = {
 }
 
 
-def _browser(playwright: Any) -> Any:
-    return playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
-    )
-
-
 def _visit(context: Any, base: str, pages: dict[str, str]) -> list[str]:
     """Load each page and let its scripts run; every CSP violation and CSP console message."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -135,10 +112,7 @@ def _visit(context: Any, base: str, pages: dict[str, str]) -> list[str]:
     return found
 
 
-@pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's headless Chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+@in_a_browser
 def test_every_page_loads_in_chromium_without_a_content_security_policy_violation(
     live_server: Any, demo: dict[str, Any]
 ) -> None:
@@ -152,7 +126,7 @@ def test_every_page_loads_in_chromium_without_a_content_security_policy_violatio
         "url": live_server.url,
     }
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         anonymous = browser.new_context()
         violations = _visit(anonymous, live_server.url, demo["public"])
         anonymous.close()
@@ -164,14 +138,14 @@ def test_every_page_loads_in_chromium_without_a_content_security_policy_violatio
     assert violations == [], "\n".join(violations)
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's headless Chromium")
+@in_a_browser
 def test_the_violation_listener_does_catch_an_inline_style_and_script(live_server: Any) -> None:
     """The check above is only as good as its listener: an inline script and a style
     attribute added to a page under the policy are both reported."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         context = browser.new_context()
         found: list[str] = []
         context.expose_binding("reportCspViolation", lambda _source, text: found.append(text))

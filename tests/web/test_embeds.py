@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +20,9 @@ from django.test import Client
 from config.middleware import CONTENT_SECURITY_POLICY, EMBEDDABLE_POLICY
 from league.models import Event, Stage
 from league.pages.svg import SVG_NS
+from tests.web.browser import in_a_browser, launch
 
 from .conftest import make_players, play_stage, refresh_tables, start_stage
-
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def _embeds(event: Event, bracket: Stage, groups: Stage) -> dict[str, str]:
@@ -156,14 +154,6 @@ def test_the_bracket_downloads_as_a_standalone_svg_file(
 # --- In Chromium, from another origin -----------------------------------------------------------
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread (see test_score_browser)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
 @contextmanager
 def _other_site(page: str) -> Iterator[str]:
     """Another site's page that frames ours: its own server on this machine (another port, so
@@ -192,7 +182,7 @@ def _other_site(page: str) -> Iterator[str]:
         thread.join()
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's headless Chromium")
+@in_a_browser
 @pytest.mark.django_db(transaction=True)
 def test_another_site_frames_the_embeds_in_chromium_but_not_the_other_pages(
     live_server: Any, played: dict[str, Any]
@@ -214,9 +204,7 @@ def test_another_site_frames_the_embeds_in_chromium_but_not_the_other_pages(
         for name, path in frames.items()
     )
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-        )
+        browser = launch(playwright)
         page = browser.new_page()
         violations: list[str] = []
         page.on(

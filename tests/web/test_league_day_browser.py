@@ -9,7 +9,6 @@ axe-core finds nothing on any page, each at the width it was visited (1280 px fo
 organizer, 390 px for the scorekeeper), and no page reports a Content-Security-Policy
 violation. Screenshots go to artifacts/screenshots/league-day-*.png."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league.models import Event, League, Stage
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 from tests.web.test_csp import LISTEN
 from tests.web.test_organize_event import _axe
 
@@ -34,20 +33,7 @@ ROSTER = [
     ("Hal Moss", ""),
 ]
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread (see test_score_browser)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _shot(page: Any, name: str) -> None:
@@ -83,7 +69,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
     violations: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         desk = _context(browser, DESKTOP, violations, "organizer")
         page = desk.new_page()
         page.set_default_timeout(15_000)

@@ -6,7 +6,6 @@ tools hidden on paper, A4 or Letter pages. Every page loads without a Content-Se
 violation and passes axe-core at 390 and 1280 px; screenshots go to artifacts/screenshots/."""
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,25 +14,14 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
 from league.models import League, Player, Stage
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 from tests.web.test_csp import LISTEN
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 # A PDF page's size in points: A4 is 210 x 297 mm, Letter 8.5 x 11 in.
 PAPER_POINTS = {"a4": (595, 842), "letter": (612, 792)}
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread (see test_score_browser)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _axe(page: Any, name: str, problems: list[str]) -> None:
@@ -65,7 +53,7 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
     violations: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         context = browser.new_context(viewport={"width": 390, "height": 844})
         context.expose_binding("reportCspViolation", lambda _s, text: violations.append(text))
         context.add_init_script(LISTEN)

@@ -3,7 +3,6 @@
 twice first: refused, and the preview says why), import players (a bad row first: nothing
 saved, the row named), with axe-core finding no violation on any page on the way."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,23 +11,11 @@ from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
 from league.models import League
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _axe_clean(page: Any, name: str) -> None:
@@ -40,7 +27,7 @@ def _axe_clean(page: Any, name: str) -> None:
 
 def test_an_organizer_creates_a_league_and_imports_its_players_on_a_phone(live_server, organizer):
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page(viewport=PHONE)
         page.goto(f"{live_server.url}/accounts/login/")
         page.get_by_label("Username").fill("orga")
@@ -96,7 +83,7 @@ def test_the_tiebreak_preview_follows_each_choice_as_it_is_made(live_server, org
     client = Client()
     client.force_login(organizer)
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page(viewport=PHONE)
         page.context.add_cookies(
             [

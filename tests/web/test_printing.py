@@ -4,7 +4,6 @@ the paper pad. In Chromium: print media hides all but the pad, each pad fits one
 page, and the pages pass axe-core."""
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,8 @@ from games.models import Match
 from league.models import Event, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
+from tests.web.browser import SHOTS, in_a_browser, launch
 from tests.web.conftest import play
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
 from tests.web.test_organize_event import PAPER_POINTS, _pdf_page_size
 
 CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
@@ -136,18 +135,11 @@ def test_printing_a_finished_yardkle_card_lists_its_rounds(client: Client, yardk
 # --- In Chromium ---------------------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
 def _pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+@in_a_browser
 @pytest.mark.django_db(transaction=True)
 def test_printing_pads_in_a_browser_fit_one_page_of_a4_and_letter_and_pass_axe(
     live_server: Any, yardzee_event: Event
@@ -165,7 +157,7 @@ def test_printing_pads_in_a_browser_fit_one_page_of_a4_and_letter_and_pass_axe(
     problems: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         for name, path in pages.items():
             page.emulate_media(media="screen")

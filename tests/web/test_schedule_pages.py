@@ -18,7 +18,7 @@ from games.models import Match
 from league.models import Event, Player, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import SHOTS, in_a_browser, launch
 from tests.web.test_organize_event import _axe
 
 pytestmark = pytest.mark.django_db
@@ -233,14 +233,8 @@ def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
 # --- In Chromium -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+@in_a_browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("_orm_beside_playwright")
 def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_page(
     live_server: Any, organizer: User, yardzee_event: Event
 ) -> None:
@@ -250,7 +244,7 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
     base = live_server.url
     problems: list[str] = []
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_default_timeout(15_000)
         page.goto(f"{base}/accounts/login/")

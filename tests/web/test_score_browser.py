@@ -6,8 +6,7 @@ them in and checks the page against a local copy of the game kept by the ruleboo
 at phone (360 px) and desktop (1280 px) width go to artifacts/screenshots/ (not committed)."""
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,52 +21,14 @@ from scoring import simulate
 from scoring.game import Game
 from scoring.yardkle import YardkleGame
 from scoring.yardzee import YardzeeGame
+from tests.web.browser import IN_A_BROWSER, SHOTS
 
 from .conftest import make_players
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread; the live server's ORM calls are
-    in another thread, and the fixtures' own ORM calls are plain synchronous ones. Only for
-    these tests: the variable must not leak into others (check --deploy refuses it)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 800}
 DESKTOP = {"width": 1280, "height": 900}
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's headless Chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield launched
-        launched.close()
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _session_cookie(user: User, url: str) -> dict[str, str]:

@@ -5,8 +5,6 @@ running totals, an organizer's undo underneath that the page notices and explain
 saved turn said after a reload; axe-core finds nothing at 390 and 1280 px, and no organizer
 control shows to anyone but an organizer. Screenshots go to artifacts/screenshots/."""
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,48 +16,14 @@ from games import services as game_services
 from games.models import TurnUndo
 from league.models import Event
 from scoring.yardzee import YardzeeGame
+from tests.web.browser import IN_A_BROWSER, SHOTS
 
 from .conftest import make_players
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's headless Chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield launched
-        launched.close()
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _expect() -> Any:

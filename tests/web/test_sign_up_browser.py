@@ -5,7 +5,6 @@ checks themselves in from their own link), and starts a stage, whose message nam
 dropped for not checking in. The email is on no public page; every page loads without a
 Content-Security-Policy violation and passes axe-core at 390 and 1280 px."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,23 +14,12 @@ from django.contrib.auth.models import User
 from league.models import Event, League, Player, Registration
 from league.services import registration as reg
 from league.services import stages as stage_services
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 from tests.web.test_csp import LISTEN
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API runs an event loop in this thread (see test_score_browser)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _axe(page: Any, name: str, problems: list[str]) -> None:
@@ -62,7 +50,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
     violations: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = _browser(playwright)
+        browser = launch(playwright)
         public = browser.new_context(viewport={"width": 390, "height": 844})
         public.expose_binding("reportCspViolation", lambda _s, text: violations.append(text))
         public.add_init_script(LISTEN)
