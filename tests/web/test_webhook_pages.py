@@ -3,30 +3,17 @@ endpoint pointing at a real local receiver, copies its secret from the one page 
 it, sends a test event that the receiver refuses with a 500, and reads the failure in the
 delivery log; axe-core finds no violation on the pages."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
 
-from tests.web.test_accessibility import CHROMIUM, SHOTS, _browser
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch
 from tests.webhooks.receiver import running_receiver
 from webhooks.models import Endpoint
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _allow_orm_beside_playwright() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 
 
 def _axe_clean(page: Any, name: str) -> None:
@@ -41,7 +28,7 @@ def test_item4_an_organizer_adds_an_endpoint_and_reads_a_failed_delivery_in_its_
 ):
     with running_receiver() as receiver, sync_playwright() as playwright:
         receiver.statuses.extend([500])
-        browser = _browser(playwright)
+        browser = launch(playwright)
         page = browser.new_page()
         page.goto(f"{live_server.url}/accounts/login/")
         page.get_by_label("Username").fill("orga")
