@@ -45,6 +45,7 @@ class MatchLine:
     table_label: str = ""
     planned_at: datetime | None = None
     time_zone: str = ""
+    slot: str = ""  # a bracket's slot key, in the list of a bracket's scheduled tables
 
 
 def match_line(match: MatchResult, *, group: int = 1) -> MatchLine:
@@ -194,6 +195,8 @@ class StageView:
     group_tables: tuple[GroupTable, ...]
     tiebreak: tuple[str, ...]
     across_groups: tuple[str, ...]
+    # A bracket's tables still to play that have a table or a start (its SVG shows neither).
+    scheduled: tuple[MatchLine, ...] = ()
 
 
 def stage_view(
@@ -228,4 +231,28 @@ def stage_view(
         group_tables=tuple(group_tables),
         tiebreak=tiebreak_labels(tiebreak),
         across_groups=across_groups(tiebreak),
+        scheduled=scheduled_slots(detail),
+    )
+
+
+def scheduled_slots(detail: StageDetail) -> tuple[MatchLine, ...]:
+    """A bracket's matches still to play (or being played) that have a table or a planned
+    start, each as a line naming its slot, soonest first."""
+    found = [
+        replace(match_line(slot.play.match), slot=slot.key)
+        for slot in detail.slots
+        if slot.play is not None
+        and slot.play.match is not None
+        and slot.play.match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+        and (slot.play.match.table_label or slot.play.match.planned_at is not None)
+    ]
+    return tuple(
+        sorted(
+            found,
+            key=lambda line: (
+                line.planned_at is None,
+                line.planned_at.timestamp() if line.planned_at else 0.0,
+                line.slot,
+            ),
+        )
     )

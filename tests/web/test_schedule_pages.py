@@ -288,3 +288,26 @@ def test_schedule_calendar_reads_the_same_queries_for_one_match_as_for_many(
         )
     with django_assert_max_num_queries(3):
         assert len(_feed(client, f"/events/{stage.event_id}/calendar.ics")[1].walk("VEVENT")) == 45
+
+
+def test_schedule_of_a_bracket_is_listed_under_it_on_the_event_page(
+    client: Client, yardzee_event: Event
+):
+    """The bracket's SVG has no room for tables and times: its scheduled tables are listed."""
+    stage = started(yardzee_event, roster(yardzee_event.league, 4), format="single_elimination")
+    html = client.get(f"/events/{yardzee_event.pk}/").content.decode()
+    assert "Scheduled tables" not in html
+    schedule.round_schedule(
+        stage_id=stage.pk,
+        round_number=1,
+        first_start=_tomorrow(18, 0).replace(tzinfo=None),
+        interval_minutes=30,
+        label="Court {n}",
+        time_zone="Europe/Berlin",
+    )
+    html = client.get(f"/events/{yardzee_event.pk}/").content.decode()
+    listed = html[html.index("Scheduled tables") :]
+    assert listed.index("Court 1") < listed.index("Court 2")
+    assert _shown(18, 0) in listed
+    assert _shown(18, 30) in listed
+    assert ", W1-1" in listed or ", W1-2" in listed
