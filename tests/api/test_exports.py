@@ -255,6 +255,12 @@ def test_item6_the_export_follows_the_schema_and_holds_the_whole_event(cup: Even
     assert "orga" not in text
 
 
+def test_item6_the_event_page_links_its_export_and_its_embed(night: Event) -> None:
+    page = APIClient().get(f"/events/{night.pk}/").content.decode()
+    assert f'href="/api/v1/events/{night.pk}/export/" download' in page
+    assert f'href="/embed/events/{night.pk}/standings/"' in page
+
+
 def test_item6_an_export_of_no_event_is_not_found() -> None:
     response = APIClient().get("/api/v1/events/999999/export/")
     assert response.status_code == 404
