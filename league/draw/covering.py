@@ -435,6 +435,7 @@ def exact(
         model.add(seat_at[0, p, first[p]] == 1)
     top = model.new_int_var(1, most_meetings or rounds, "top")
     pair_counts = []
+    met_in: dict[tuple[int, int, int], list[cp_model.IntVar]] = {}
     for p, q in itertools.combinations(range(count), 2):
         together = []
         for r in range(rounds):
@@ -443,9 +444,29 @@ def exact(
                 model.add_bool_and([seat_at[r, p, t], seat_at[r, q, t]]).only_enforce_if(both)
                 model.add_bool_or([~seat_at[r, p, t], ~seat_at[r, q, t]]).only_enforce_if(~both)
                 together.append(both)
+                met_in.setdefault((r, p, q), []).append(both)
+                met_in.setdefault((r, q, p), []).append(both)
         model.add(sum(together) >= 1)
         model.add(sum(together) <= top)
         pair_counts.append(sum(together))
+    # Redundant, for the proofs: a seat meets as many others in all (counted with repeats)
+    # as the seats of its tables hold beside it.
+    for p in range(count):
+        model.add(
+            sum(sum(met_in[r, p, q]) for r in range(rounds) for q in range(count) if q != p)
+            == sum((sizes[t] - 1) * seat_at[r, p, t] for r in range(rounds) for t in tables)
+        )
+    # Rounds after the first are interchangeable: order them by the lowest seat that meets
+    # seat 0 there.
+    lowest = []
+    for r in range(1, rounds):
+        low = model.new_int_var(1, count - 1, f"low{r}")
+        model.add_min_equality(
+            low, [q + count * (1 - sum(met_in[r, 0, q])) for q in range(1, count)]
+        )
+        lowest.append(low)
+    for one, other in itertools.pairwise(lowest):
+        model.add(one <= other)
     model.minimize(top)
     if hint is not None:
         for r, round_tables in enumerate(_canonical(hint)):
@@ -489,14 +510,20 @@ def exact(
 
 
 def _canonical(schedule: Schedule) -> Schedule:
-    """`schedule` relabelled so that its first round seats 0, 1, 2, ... in table order and each
-    round's tables are in the order the exact model expects (equal sizes by lowest seat)."""
+    """`schedule` relabelled so that its first round seats 0, 1, 2, ... in table order, each
+    round's tables in the order the exact model expects (equal sizes by lowest seat), and the
+    later rounds by the lowest seat meeting seat 0."""
     relabel = {
         seat: new for new, seat in enumerate(s for table in _ordered(schedule[0]) for s in table)
     }
-    return tuple(
+    first, *later = (
         _ordered(tuple(tuple(sorted(relabel[s] for s in t)) for t in tables)) for tables in schedule
     )
+
+    def lowest_beside_0(tables: tuple[tuple[int, ...], ...]) -> int:
+        return next(min(s for s in t if s) for t in tables if 0 in t)
+
+    return (first, *sorted(later, key=lowest_beside_0))
 
 
 def _ordered(tables: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:

@@ -83,6 +83,32 @@ def known(field: Field) -> tuple[Schedule, str, str] | None:
     return decode(rounds), fewest, even
 
 
+def without_a_seat(field: Field) -> Schedule | None:
+    """The schedule of one player more (a design or the catalogue's) with one seat left out,
+    when some seat sits at a larger table every round, so that leaving it out gives every round
+    this field's table sizes; the one seat whose removal leaves the most even schedule."""
+    larger = Field(field.count + 1, field.table_size)
+    found = known(larger)
+    if found is None or len(larger.sizes) != len(field.sizes):
+        return None
+    schedule, best = found[0], None
+    for seat in range(larger.count):
+        left = tuple(
+            tuple(
+                sorted(
+                    (tuple(s - (s > seat) for s in table if s != seat) for table in tables),
+                    key=lambda table: (-len(table), table),
+                )
+            )
+            for tables in schedule
+        )
+        if all(tuple(len(t) for t in tables) == field.sizes for tables in left) and (
+            best is None or evenness(field.count, left) < evenness(field.count, best)
+        ):
+            best = left
+    return best
+
+
 def search(
     field: Field,
     *,
@@ -90,9 +116,14 @@ def search(
     start: tuple[Schedule, str, str] | None = None,
 ) -> tuple[Schedule, str, str]:
     """A schedule for the field, how its rounds are known to be the fewest and how its spread
-    the smallest. From `start` (a catalogued entry), only one round fewer is tried, and then
+    the smallest. First, the next field's schedule without a seat where it fits and takes
+    fewer rounds. From `start` (a catalogued entry), only one round fewer is tried, and then
     a more even schedule; without, rounds from the counting bound up."""
     count, sizes = field.count, field.sizes
+    derived = without_a_seat(field)
+    if derived is not None and (start is None or len(derived) < len(start[0])):
+        print(f"  {len(derived)} rounds: the next field without a seat", flush=True)
+        start = (derived, "bound" if len(derived) == field.bound else "", "")
     if start is None:
         rounds, impossible_below = field.bound, False
         while True:
