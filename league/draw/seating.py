@@ -10,8 +10,13 @@ highest score). A seating is judged, most important first, by
 The fold is the start; a descent swaps two players at different tables while a swap makes
 the seating better. When the result is not provably the best on the first two counts (no
 repeat, and the spread of the best cut of the standings into tables, which is the least any
-seating can have), CP-SAT re-seats the tables with a time limit: all of them for a field of
-up to `EXACT_PLAYERS` players, else those with a repeat and their neighbours in the standings.
+seating can have):
+
+- up to `EXHAUSTIVE_PLAYERS` players, an exhaustive search finds the best seating (`exhaustive`,
+  within a number of steps that these fields have never needed);
+- beyond, CP-SAT re-seats the tables with a time limit, first on repeats alone, then on spread
+  with no more repeats: all of them for a field of up to `EXACT_PLAYERS` players, else those
+  with a repeat and their neighbours in the standings.
 """
 
 import itertools
@@ -20,7 +25,11 @@ from functools import lru_cache
 
 import networkx as nx
 
-# Fields up to this size go to CP-SAT whole; larger ones by neighbourhoods of tables.
+# Fields up to this size are seated by an exhaustive search, within this many tables tried
+# (16 players took at most 300,000 in the tests, under a second); past it, or beyond, CP-SAT.
+EXHAUSTIVE_PLAYERS = 16
+EXHAUSTIVE_STEPS = 1_000_000
+# Larger fields up to this size go to CP-SAT whole; larger ones by neighbourhoods of tables.
 EXACT_PLAYERS = 64
 # Tables either side of a table with a repeat that CP-SAT may re-seat with it.
 _NEIGHBOURS = 4
@@ -111,11 +120,20 @@ class Seating:
             if u - t <= _SWAP_REACH or repeating[t] or repeating[u]
         ]
 
+    def adopt(self, seated: Sequence[list[int]]) -> None:
+        """Take these tables (larger first), matched to the fold's, if they are better."""
+        placed = self._matched_to_fold(seated, range(len(self.tables)))
+        tables = [placed[t] for t in range(len(self.tables))]
+        before = sum(self.table_cost(table, t) for t, table in enumerate(self.tables))
+        if sum(self.table_cost(table, t) for t, table in enumerate(tables)) < before:
+            self.tables = tables
+
     def reseat(self, chosen: Sequence[int], *, seconds: float) -> None:
         """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
-        worker, `seconds` of deterministic time, at most four times as long on the clock), on
-        repeats and spread; keep the result if it is better, its tables matched to the fold's
-        to move as few players as possible."""
+        worker, `seconds` of deterministic time a phase, at most four times as long on the
+        clock): first on repeats alone (when the tables have any), then on repeats and spread
+        with no more repeats than that; keep the result if it is better, its tables matched to
+        the fold's to move as few players as possible."""
         from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
 
         chosen = sorted(chosen, key=lambda t: (-len(self.tables[t]), t))
@@ -138,13 +156,34 @@ class Seating:
         for s, table in enumerate(hint):
             for p in players:
                 model.add_hint(at[p, s], p in table)
-        terms = []
+        repeat_terms = []
         for a, b in itertools.combinations(players, 2):
             if self.met[a][b]:
                 together = model.new_bool_var(f"r{a}_{b}")
                 for s in slots:
                     model.add_bool_or([~at[a, s], ~at[b, s], together])
-                terms.append(self.repeat_weight * self.met[a][b] * together)
+                repeat_terms.append(self.met[a][b] * together)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 20
+        solver.parameters.max_deterministic_time = seconds
+        # A safety net on a machine so loaded that deterministic time crawls (only then can
+        # the same standings give another round).
+        solver.parameters.max_time_in_seconds = _WALL_CAP * seconds
+        repeats_now = sum(
+            self.met[a][b] for t in chosen for a, b in itertools.combinations(self.tables[t], 2)
+        )
+        if repeats_now:
+            # First the fewest repeats alone (a smaller problem, often proved quickly), then
+            # the spread with no more repeats than that.
+            model.minimize(sum(repeat_terms))
+            status = solver.solve(model)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                model.add(sum(repeat_terms) <= int(solver.objective_value))
+                model.clear_hints()  # type: ignore[no-untyped-call]
+                for var in at.values():
+                    model.add_hint(var, solver.boolean_value(var))
+        terms = [self.repeat_weight * term for term in repeat_terms]
         # A table's spread is the sum of the gaps between score groups that it straddles
         # (someone on either side): a linear form that CP-SAT's relaxation bounds well.
         levels = sorted({self.groups[p] for p in players})
@@ -157,13 +196,6 @@ class Seating:
                 model.add_bool_or([~below, ~above, straddles])
                 terms.append(self.spread_weight * (high - low) * straddles)
         model.minimize(sum(terms))
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = 20
-        solver.parameters.max_deterministic_time = seconds
-        # A safety net on a machine so loaded that deterministic time crawls (only then can
-        # the same standings give another round).
-        solver.parameters.max_time_in_seconds = _WALL_CAP * seconds
         status = solver.solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return
@@ -194,6 +226,77 @@ class Seating:
             new, old = (one, other) if one[0] == "new" else (other, one)
             placed[old[1]] = seated[new[1]]
         return placed
+
+
+class _OutOfSteps(Exception):
+    """The exhaustive search used up its steps."""
+
+
+def exhaustive(
+    groups: Sequence[int], met: Sequence[Sequence[int]], sizes: Sequence[int], *, steps: int
+) -> list[list[int]] | None:
+    """A seating with the fewest repeats, then the least spread, of all seatings at tables of
+    `sizes` (larger first), or None when the search needs more than `steps` tables tried.
+
+    Exhaustive, memoised over the players still to seat: the first of them (in standings
+    order) sits at some table with some of the others, and the rest are seated the best way
+    (the same remaining players always have the same best seating). A table whose cost alone
+    reaches the best found for these players is not followed further."""
+    count = len(groups)
+    weight = len(sizes) * (max(groups, default=0) + 1) + 1
+    large, small = sizes[0], sizes[-1]
+    pair = [[met[a][b] * weight for b in range(count)] for a in range(count)]
+    best: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    left = [steps]
+
+    def seat_rest(mask: int, tables: int) -> int:
+        if not mask:
+            return 0
+        known = best.get((mask, tables))
+        if known is not None:
+            return known[0]
+        members = [p for p in range(count) if mask >> p & 1]
+        first, rest = members[0], members[1:]
+        # Tables are all of one size, or of two sizes one apart: the players left tell how
+        # many of the tables left are the larger.
+        many_large = len(members) - tables * small if large != small else tables
+        fewest = 1 << 62
+        choice: tuple[int, ...] = ()
+        for size in (large, small) if large != small else (large,):
+            if (size == large and many_large <= 0) or (size != large and many_large >= tables):
+                continue
+            for others in itertools.combinations(rest, size - 1):
+                left[0] -= 1
+                if left[0] < 0:
+                    raise _OutOfSteps
+                cost = groups[others[-1]] - groups[first]
+                row = pair[first]
+                for i, a in enumerate(others):
+                    cost += row[a]
+                    for b in others[i + 1 :]:
+                        cost += pair[a][b]
+                if cost >= fewest:
+                    continue
+                seated = 1 << first
+                for a in others:
+                    seated |= 1 << a
+                cost += seat_rest(mask & ~seated, tables - 1)
+                if cost < fewest:
+                    fewest, choice = cost, (first, *others)
+        best[mask, tables] = (fewest, choice)
+        return fewest
+
+    try:
+        seat_rest((1 << count) - 1, len(sizes))
+    except _OutOfSteps:
+        return None
+    seating, mask = [], (1 << count) - 1
+    for tables in range(len(sizes), 0, -1):
+        table = best[mask, tables][1]
+        seating.append(list(table))
+        for p in table:
+            mask &= ~(1 << p)
+    return sorted(seating, key=lambda table: (-len(table), table))
 
 
 def least_spread(groups: Sequence[int], sizes: Sequence[int]) -> int:
@@ -240,7 +343,14 @@ def seat(
     if repeats == 0 and spread == least_spread(groups, sizes):
         return seating.tables
     count = len(seating.tables)
-    if len(groups) <= EXACT_PLAYERS:
+    exact = (
+        exhaustive(groups, met, sizes, steps=EXHAUSTIVE_STEPS)
+        if len(groups) <= EXHAUSTIVE_PLAYERS
+        else None
+    )
+    if exact is not None:
+        seating.adopt(exact)
+    elif len(groups) <= EXACT_PLAYERS:
         seating.reseat(range(count), seconds=seconds)
     else:
         # Large fields: each table with a repeat and its neighbours, a share of the time each.
