@@ -34,7 +34,7 @@ EXACT_PLAYERS = 64
 # Tables either side of a table with a repeat that CP-SAT may re-seat with it.
 _NEIGHBOURS = 4
 # Wall-clock cap on CP-SAT, as a multiple of its deterministic limit.
-_WALL_CAP = 4.0
+_WALL_CAP = 2.0
 # Tables apart (in standings order) that the descent tries swaps between; tables with a
 # repeat try every table.
 _SWAP_REACH = 3
@@ -130,7 +130,7 @@ class Seating:
 
     def reseat(self, chosen: Sequence[int], *, seconds: float) -> None:
         """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
-        worker, `seconds` of deterministic time a phase, at most four times as long on the
+        worker, `seconds` of deterministic time a phase, at most twice as long on the
         clock): first on repeats alone (when the tables have any), then on repeats and spread
         with no more repeats than that; keep the result if it is better, its tables matched to
         the fold's to move as few players as possible."""
