@@ -190,9 +190,10 @@ CELERY_BEAT_SCHEDULE = {
 # Seconds an attempt waits to connect, and again for the answer.
 WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # The waits before each retry of a failed delivery: 6 attempts over about 2.6 hours.
-WEBHOOK_RETRY_SECONDS: list[float] = env.list(
-    "WEBHOOK_RETRY_SECONDS", cast=float, default=[10, 60, 300, 1800, 7200]
-)
+WEBHOOK_RETRY_SECONDS: list[float] = [
+    float(seconds)
+    for seconds in env.list("WEBHOOK_RETRY_SECONDS", default=["10", "60", "300", "1800", "7200"])
+]
 # Failed attempts in a row (across deliveries) after which an endpoint is disabled.
 WEBHOOK_DISABLE_AFTER: int = env.int("WEBHOOK_DISABLE_AFTER", default=15)
 # Endpoints on loopback addresses (127.0.0.1, ::1, localhost), over http:// too: for tests and
