@@ -6,7 +6,8 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from games.models import Match, Turn
-from league.models import Event, League, Player
+from league.models import Event, League, Player, Registration
+from league.services.registration import registration_candidates
 
 
 def _snapshot() -> tuple[int, ...]:
@@ -24,7 +25,7 @@ def _snapshot() -> tuple[int, ...]:
 def test_demo_data_has_a_league_per_game_with_played_matches_and_loads_idempotently():
     call_command("load_demo")
     assert set(League.objects.values_list("game", flat=True)) == {"yardzee", "yardkle"}
-    assert Player.objects.count() == 12
+    assert Player.objects.count() == 12 + 2  # and the two confirmed at the Autumn Open
     for league in League.objects.all():
         matches = Match.objects.filter(event__league=league)
         assert matches.filter(status="finished").count() >= 2
@@ -58,3 +59,22 @@ def test_demo_data_shows_a_scheduled_round():
     assert (second.planned_at - first.planned_at).total_seconds() == 20 * 60
     assert {m.stage_match.round for m in scheduled} == {1}
     assert first.planned_zone == "Europe/London"
+
+
+@pytest.mark.django_db
+@override_settings(DEBUG=True)
+def test_demo_data_shows_an_event_taking_sign_ups():
+    """Issue 21, items 1 and 2: an open sign-up, confirmed players (one checked in), and a
+    sign-up waiting for approval that matches a player there is already."""
+    call_command("load_demo")
+    call_command("load_demo")  # idempotent
+    event = Event.objects.get(name="Autumn Open")
+    assert event.sign_up.takes_sign_ups()
+    rows = {r.display_name: r for r in Registration.objects.filter(event=event)}
+    assert {name: r.status for name, r in rows.items()} == {
+        "Mo": "confirmed",
+        "Nell": "confirmed",
+        "Ada L.": "pending",
+    }
+    assert rows["Mo"].checked_in_at is not None
+    assert [c.player.handle for c in registration_candidates(rows["Ada L."])] == ["ada"]

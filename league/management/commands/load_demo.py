@@ -16,7 +16,7 @@ from games import services as game_services
 from games.models import Match, MatchStatus
 from league import services as league_services
 from league.models import Event, League, Player
-from league.services import schedule, stages
+from league.services import registration, schedule, stages
 from scoring import simulate
 
 DEMO_ORGANIZER = "organizer"
@@ -65,6 +65,7 @@ class Command(BaseCommand):
                 self._league(organizer, players, name, slug, game, table, seed=index)
             self._cup(players)
             self._scheduled_round(players)
+            self._sign_up()
             # The webhooks app sits above league: its part of the demo is its own command.
             call_command("load_webhook_demo", stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
@@ -137,6 +138,31 @@ class Command(BaseCommand):
             time_zone="Europe/London",
         )
         self.stdout.write("Drew the Pairs evening and scheduled its first round.")
+
+    def _sign_up(self) -> None:
+        """An event two weeks ahead taking sign-ups (8 places, check-in): two confirmed (one
+        checked in), one waiting for approval who may be Ada, already a player (her handle);
+        docs/organizing.md, "Sign-up and check-in"."""
+        league = League.objects.get(slug=LEAGUES[1][1])
+        day = datetime.date.today() + datetime.timedelta(days=14)
+        event, created = Event.objects.get_or_create(
+            league=league, name="Autumn Open", defaults={"date": day, "venue": "The green"}
+        )
+        if not created:
+            return
+        registration.sign_up_set(event=event, cap=8, check_in=True)
+        for name, handle in (("Mo", ""), ("Nell", ""), ("Ada L.", "ada")):
+            signed = registration.registration_create(
+                event_id=event.pk,
+                display_name=name,
+                email=f"{name.split()[0].lower()}@example.org",
+                handle=handle,
+            ).registration
+            if not handle:
+                registration.registration_approve(registration_id=signed.pk)
+                if name == "Mo":
+                    registration.registration_check_in(registration_id=signed.pk)
+        self.stdout.write("Opened the Autumn Open's sign-up, with three sign-ups.")
 
     def _league(
         self,
