@@ -94,7 +94,10 @@ class Delivery(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        indexes = [models.Index(fields=["status", "next_attempt_at"], name="delivery_due")]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="delivery_due"),
+            models.Index(fields=["finished_at"], name="delivery_finished"),
+        ]
         verbose_name_plural = "deliveries"
 
     def __str__(self) -> str:

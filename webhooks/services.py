@@ -39,6 +39,7 @@ DELIVER = "webhooks.deliver"
 MAX_ENDPOINTS = 10  # per league
 # A delivery whose retry is this late is sent again by the sweep (its job was lost).
 SWEEP_GRACE = timedelta(seconds=60)
+PRUNE_BATCH = 1000
 
 
 # --- Endpoints -----------------------------------------------------------------------------------
@@ -355,3 +356,19 @@ def deliveries_sweep() -> int:
     for delivery_id in ids:
         send(DELIVER, (delivery_id,))
     return len(ids)
+
+
+def deliveries_prune(*, batch: int = PRUNE_BATCH) -> int:
+    """Forget the deliveries (with their attempts) finished more than `WEBHOOK_LOG_DAYS` ago,
+    oldest first, `batch` at a time, each batch its own statement. Run hourly by Celery beat;
+    safe to run twice. How many deliveries went."""
+    cutoff = timezone.now() - timedelta(days=settings.WEBHOOK_LOG_DAYS)
+    old = Delivery.objects.filter(finished_at__lt=cutoff)
+    deleted = 0
+    while True:
+        ids = list(old.order_by("finished_at", "pk").values_list("pk", flat=True)[:batch])
+        if ids:
+            _, per_model = Delivery.objects.filter(pk__in=ids).delete()
+            deleted += per_model.get(Delivery._meta.label, 0)
+        if len(ids) < batch:
+            return deleted

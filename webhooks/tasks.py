@@ -20,3 +20,8 @@ def deliver(self: Any, delivery_id: int) -> None:
 @shared_task(name="webhooks.sweep", acks_late=True)
 def sweep() -> int:
     return services.deliveries_sweep()
+
+
+@shared_task(name="webhooks.prune", acks_late=True)
+def prune() -> int:
+    return services.deliveries_prune()

@@ -184,6 +184,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("ANALYSIS_SWEEP_SECONDS", default=60.0),
     },
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
+    "webhooks-prune": {"task": "webhooks.prune", "schedule": 3600.0},
 }
 
 # --- Webhooks (docs/api.md, "Webhooks"; docs/configuration.md) ----------------------------------
@@ -194,6 +195,8 @@ WEBHOOK_RETRY_SECONDS: list[float] = [
     float(seconds)
     for seconds in env.list("WEBHOOK_RETRY_SECONDS", default=["10", "60", "300", "1800", "7200"])
 ]
+# Days a finished delivery stays in its endpoint's log (the hourly `webhooks.prune`).
+WEBHOOK_LOG_DAYS: int = env.int("WEBHOOK_LOG_DAYS", default=30)
 # Failed attempts in a row (across deliveries) after which an endpoint is disabled.
 WEBHOOK_DISABLE_AFTER: int = env.int("WEBHOOK_DISABLE_AFTER", default=15)
 # Endpoints on loopback addresses (127.0.0.1, ::1, localhost), over http:// too: for tests and

@@ -14,6 +14,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import scoring
@@ -313,3 +315,29 @@ def test_item4_an_unresolvable_name_fails_visibly(yardkle_league):
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.RETRYING
     assert delivery.last_error.startswith("DNS: ")
+
+
+def test_item4_old_finished_deliveries_leave_the_log(endpoint, receiver, settings):
+    settings.WEBHOOK_LOG_DAYS = 30
+    old, recent = (services.endpoint_ping(endpoint_id=endpoint.pk) for _ in range(2))
+    receiver.statuses.extend([500])
+    waiting = services.endpoint_ping(endpoint_id=endpoint.pk)
+    long_ago = timezone.now() - timedelta(days=31)
+    Delivery.objects.filter(pk__in=[old.pk, waiting.pk]).update(created_at=long_ago)
+    Delivery.objects.filter(pk=old.pk).update(finished_at=long_ago)
+    assert services.deliveries_prune(batch=1) == 1
+    # A delivery still being retried stays, however old; so does a recent one.
+    assert set(Delivery.objects.values_list("pk", flat=True)) == {recent.pk, waiting.pk}
+    assert services.deliveries_prune() == 0
+
+
+def test_item4_a_league_without_endpoints_pays_one_query_an_event(yardkle_event, players):
+    ids = _roster(yardkle_event.league, players[:2])
+    match = game_services.match_create(
+        game="yardkle", player_ids=ids, rules={}, event_id=yardkle_event.pk
+    )
+    with CaptureQueriesContext(connection) as captured:
+        _finish(match.pk)
+    asked = [q["sql"] for q in captured.captured_queries if "webhooks_" in q["sql"]]
+    # match.finished, then standings.changed for the event's and the league's tables.
+    assert len(asked) == 3, asked
