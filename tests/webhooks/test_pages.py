@@ -102,3 +102,9 @@ def test_item4_an_endpoint_is_turned_off_and_deleted_from_its_page(endpoint, org
     assert "disabled; enable it before sending it a test event" in _text(refused)
     organizer_client.post(f"{PAGE}{endpoint.pk}/delete/")
     assert Endpoint.objects.count() == 0
+
+
+def test_item4_my_leagues_links_each_league_to_its_webhooks(yardkle_league, organizer_client):
+    home = _text(organizer_client.get("/organize/"))
+    assert 'href="/organize/leagues/yardkle/webhooks/"' in home
+    assert 'aria-label="Webhooks of Backyard Yardkle"' in home
