@@ -62,7 +62,7 @@ class EventImportView(APIView):
         "the file's. All or nothing: a file that is not an export (400 `not_an_event_export`), "
         "of another version (400 `unsupported_export_version`), not valid against the schema "
         "(400 `invalid_export`, `details.path`) or whose replay does not give its results (422 "
-        "`import_mismatch`, or `import_unsupported` for what is not replayed yet) changes "
+        "`import_mismatch`) changes "
         'nothing. The answer: `{"event", "players", "matches"}`, the new event and the new id '
         "of each player and match of the file, by its id there.",
     )

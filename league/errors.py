@@ -30,7 +30,7 @@ class LeagueConflict(LeagueError):
 
 class ImportRefused(LeagueError):
     """An event export that reads well but cannot be played again here: its results do not
-    follow from its turns and draws, or it holds what an import does not replay (HTTP 422)."""
+    follow from its turns and draws (HTTP 422)."""
 
 
 __all__ = [

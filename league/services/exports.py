@@ -7,8 +7,9 @@ follows `league/schemas/event-export.schema.json` (docs/api.md, "Event export an
 
 `event_import` replays such a file through the services, as if the event were played again:
 it creates the players (on the league's roster), the event and its stages (each seeded as the
-file lists its entries), starts each stage and plays each match at the point in time it was
-played (by its times in the file), turn by turn through the rulebook, so every draw, bracket
+file lists its entries), starts each stage, plays each match at the point in time it was
+played (by its times in the file), turn by turn through the rulebook, and withdraws players and
+voids stage matches when they were (with the outcome chosen then), so every draw, bracket
 move and table follows from play as it did the first time. Then it computes every table of
 the new event and compares it with the file's: the import stands only if each matches, else
 nothing is kept. It is one transaction: a bad file, a foreign one or a replay that does not
@@ -35,6 +36,7 @@ from league.errors import ImportRefused, LeagueConflict, LeagueError
 from league.models import (
     Event,
     EventStatus,
+    ForfeitReason,
     League,
     Player,
     Stage,
@@ -85,10 +87,33 @@ def event_export(*, event: Event) -> dict[str, Any]:
         sm.match_id: sm for sm in StageMatch.objects.filter(stage__event=event, match__isnull=False)
     }
     # A stage match voided (also for a forfeit) left its slot: it still belongs to the stage.
-    for void in StageVoid.objects.filter(stage_match__stage__event=event).select_related(
-        "stage_match"
+    reasons = {
+        (f.stage_match_id, f.player_id): f.reason
+        for f in StageForfeit.objects.filter(stage_match__stage__event=event)
+    }
+    voids: dict[int, list[dict[str, Any]]] = {stage.pk: [] for stage in stages}
+    for void in (
+        StageVoid.objects.filter(stage_match__stage__event=event)
+        .select_related("stage_match")
+        .order_by("created_at", "pk")
     ):
         stage_matches.setdefault(void.match_id, void.stage_match)
+        voids[void.stage_match.stage_id].append(
+            {
+                "match": void.match_id,
+                "outcome": void.outcome,
+                "forfeits": list(void.forfeits),
+                "reason": next(
+                    (
+                        reasons[key]
+                        for p in void.forfeits
+                        if (key := (void.stage_match_id, p)) in reasons
+                    ),
+                    None,
+                ),
+                "created_at": void.created_at.isoformat(),
+            }
+        )
     forfeits: dict[int, list[dict[str, Any]]] = {stage.pk: [] for stage in stages}
     for forfeit in (
         StageForfeit.objects.filter(stage_match__stage__event=event)
@@ -147,6 +172,7 @@ def event_export(*, event: Event) -> dict[str, Any]:
             {
                 **_stage_json(stage, entries[stage.pk], byes[stage.pk]),
                 "forfeits": forfeits[stage.pk],
+                "voids": voids[stage.pk],
             }
             for stage in stages
         ],
@@ -189,6 +215,7 @@ def _stage_json(stage: Stage, entries: list[StageEntry], byes: list[StageBye]) -
                 "seed": entry.seed,
                 "group": entry.group,
                 "withdrawn": entry.withdrawn_at is not None,
+                "withdrawn_at": _time(entry.withdrawn_at),
             }
             for entry in entries
         ],
@@ -305,6 +332,14 @@ def _check_references(data: dict[str, Any]) -> None:
         for entry in stage["entries"]:
             if entry["player"] not in players:
                 raise refused(f"/stages/{number}/entries", f"Player {entry['player']} is unknown.")
+    matches = {match["id"]: match for match in data["matches"]}
+    for number, stage in enumerate(data["stages"]):
+        for void in stage["voids"]:
+            voided = matches.get(void["match"])
+            if voided is None or voided["stage"] != stage["id"]:
+                raise refused(f"/stages/{number}/voids", f"Match {void['match']} is unknown.")
+            if any(p not in players for p in void["forfeits"]):
+                raise refused(f"/stages/{number}/voids", "A forfeit names an unknown player.")
     seen: set[int] = set()
     for number, match in enumerate(data["matches"]):
         if match["id"] in seen:
@@ -317,36 +352,6 @@ def _check_references(data: dict[str, Any]) -> None:
                 raise refused(f"/matches/{number}/seats", f"Player {seat['player']} is unknown.")
         if match["game"] != data["league"]["game"]:
             raise refused(f"/matches/{number}/game", "A match of another game than the league's.")
-
-
-def _check_replayable(data: dict[str, Any]) -> None:
-    """What this version does not replay yet: withdrawals, forfeits and voids inside stages
-    (ImportRefused, 422 `import_unsupported`), so they are never lost silently."""
-    for stage in data["stages"]:
-        if stage["forfeits"]:
-            raise ImportRefused(
-                "import_unsupported",
-                f"Stage {stage['name']!r} has forfeits: an import does not replay forfeits, "
-                "withdrawals and voids inside stages yet.",
-                details={"stage": stage["id"]},
-            )
-        if any(entry["withdrawn"] for entry in stage["entries"]):
-            raise ImportRefused(
-                "import_unsupported",
-                f"Stage {stage['name']!r} has a withdrawn player: an import does not replay "
-                "withdrawals yet.",
-                details={"stage": stage["id"]},
-            )
-    for match in data["matches"]:
-        if match["stage"] is not None and (
-            match["status"] == MatchStatus.VOID or match["walkover"]
-        ):
-            raise ImportRefused(
-                "import_unsupported",
-                f"Match {match['id']} of a stage was voided or forfeited: an import does not "
-                "replay voids and forfeits inside stages yet.",
-                details={"match": match["id"]},
-            )
 
 
 def _time_of(value: str | None) -> datetime | None:
@@ -385,7 +390,6 @@ def event_import(*, league: League, data: object, by: User | None = None) -> Eve
             f"{league.game}.",
             details={"league_game": league.game, "file_game": export["league"]["game"]},
         )
-    _check_replayable(export)
     settings = export["league"]
     league = league_update(
         league=league,
@@ -425,6 +429,14 @@ class _Replay:
         for _, _, step, item in sorted(self._steps(), key=lambda s: (s[0], s[1])):
             if step == "start":
                 self._start(item)
+            elif step == "withdraw":
+                stage_services.stage_withdraw(
+                    stage_id=self.stages[item["stage"]],
+                    player_id=self.players[item["player"]],
+                    by=self.by,
+                )
+            elif step == "void":
+                self._void(item)
             else:
                 self._play(item)
         if source["status"] in (EventStatus.FINISHED, EventStatus.CANCELLED):
@@ -494,6 +506,15 @@ class _Replay:
             # A stage match is seated by its stage's start (before `started_at` is stored).
             at = _played_at(match)
             yield max(at, starts.get(match["stage"], at)), 1, "play", match
+        for stage in self.export["stages"]:
+            for entry in stage["entries"]:
+                withdrawn = _time_of(entry["withdrawn_at"])
+                if withdrawn is not None and stage["id"] in starts:
+                    yield withdrawn, 2, "withdraw", {"stage": stage["id"], **entry}
+            for void in stage["voids"]:
+                # A withdrawal's forfeits are its own: stage_withdraw makes them again.
+                if void["reason"] != ForfeitReason.WITHDREW:
+                    yield datetime.fromisoformat(void["created_at"]), 2, "void", void
 
     def _start(self, stage: dict[str, Any]) -> None:
         points = stage["points"] or self.export["league"]["points"]
@@ -549,8 +570,19 @@ class _Replay:
                         "refused": refused.to_json(),
                     },
                 ) from refused
-        if match["status"] == MatchStatus.VOID:
+        if match["status"] == MatchStatus.VOID and match["stage"] is None:
             game_services.match_void(match_id=seated.pk, voided_by=self.by)
+        # A stage match is voided at the time of its void (a step of its own).
+
+    def _void(self, void: dict[str, Any]) -> None:
+        """A stage match voided by an organizer or for a no-show, with what was done with its
+        slot; a replay or a table playing on is seated by the service as it was."""
+        then: dict[str, Any] = {"outcome": void["outcome"]}
+        if void["forfeits"]:
+            then["forfeits"] = [self.players[p] for p in void["forfeits"]]
+        if void["reason"] is not None:
+            then["reason"] = void["reason"]
+        game_services.match_void(match_id=self.matches[void["match"]], voided_by=self.by, then=then)
 
     def _drawn(self, match: dict[str, Any], seats: Sequence[int]) -> Match:
         """The match the stage's draw seated where the file has it, with the same players in

@@ -477,45 +477,80 @@ def test_item6_only_the_league_organizers_import(night: Event, organizer: User, 
     assert _everything() == before
 
 
-@pytest.mark.parametrize("change", ["withdrawal", "forfeit", "void"])
-def test_item6_what_an_import_does_not_replay_yet_is_refused_not_lost(
+@pytest.mark.parametrize(
+    "change", ["withdrawal", "forfeit", "void and replay", "walkover awarded", "no result"]
+)
+def test_item6_withdrawals_forfeits_and_voids_inside_stages_come_back(
     organizer: User, change: str
 ) -> None:
-    """Withdrawals, forfeits and voids inside a stage are in the file, and an import refuses
-    them by name (nothing is dropped silently)."""
+    """A round robin and a knockout where a player withdrew, did not show, or a match was
+    voided (replayed, a walkover awarded, or no result): the file has each void and forfeit,
+    and the import replays them at their time through the services; every table matches."""
     league = _league("leavers", "yardzee", organizer)
     event = Event.objects.create(league=league, name="Night", date="2026-06-01")
-    players = _players(4, "Dee")
-    league.players.add(*players)
+    players = _players(5, "Dee")
+    knock = _players(4, "Kay")
+    league.players.add(*players, *knock)
     stage = stages.stage_create(
         event_id=event.pk, name="RR", format="round_robin", player_ids=[p.pk for p in players]
     )
+    knockout = stages.stage_create(
+        event_id=event.pk,
+        name="KO",
+        format="single_elimination",
+        player_ids=[p.pk for p in knock],
+    )
     stages.stage_start(stage_id=stage.pk)
-    first = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    stages.stage_start(stage_id=knockout.pk)
+    target = stage if change in ("withdrawal", "forfeit", "no result") else knockout
+    first = Match.objects.filter(stage_match__stage=target).order_by("pk").first()
+    seated = list(first.seats.order_by("order").values_list("player_id", flat=True))
     if change == "withdrawal":
-        stages.stage_withdraw(stage_id=stage.pk, player_id=players[0].pk)
+        _play(first, seed=1)
+        stages.stage_withdraw(stage_id=stage.pk, player_id=seated[0])
     elif change == "forfeit":
-        stages.stage_forfeit(
-            stage_match_id=first.stage_match.pk, player_id=first.seats.first().player_id
+        stages.stage_forfeit(stage_match_id=first.stage_match.pk, player_id=seated[1])
+    elif change == "void and replay":
+        _play(first, seed=1)
+        game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "replay"})
+    elif change == "walkover awarded":
+        _play(first, seed=1, turns=4)
+        game_services.match_void(
+            match_id=first.pk,
+            voided_by=None,
+            then={"outcome": "walkover", "forfeits": [seated[0]]},
         )
     else:
         _play(first, seed=1)
-        game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "replay"})
+        game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "no_result"})
+    _play_stage(stage, seed=20)
+    _play_stage(knockout, seed=30)
+    standings_refresh.standings_sweep()
     event.refresh_from_db()
     data = json.loads(json.dumps(exports.event_export(event=event)))
     jsonschema.validate(data, exports.export_schema())
-    voided = [m for m in data["matches"] if m["status"] == "void"]
-    assert all(m["stage"] == stage.pk for m in voided)
-    answer = _refused(
-        organizer,
-        _empty_league(organizer),
-        data,
-        status=422,
-        code="import_unsupported",
-        format="json",
+    assert all(m["stage"] is not None for m in data["matches"])
+    assert sum(len(s["voids"]) for s in data["stages"]) >= 1
+    response = client_for(organizer).post(
+        f"/api/v1/leagues/{_empty_league(organizer).slug}/import/", data, format="json"
     )
-    assert {"withdrawal": "withdr", "forfeit": "forfeit", "void": "voided"}[change] in (
-        answer["message"]
+    assert response.status_code == 201, response.json()
+    answer = response.json()
+    back = {new: int(old) for old, new in answer["players"].items()}
+    new_event = Event.objects.get(pk=answer["event"]["id"])
+    assert new_event.status == event.status
+    for new_stage, old_stage in zip(
+        new_event.stages.order_by("position"), event.stages.order_by("position"), strict=True
+    ):
+        assert new_stage.status == old_stage.status
+        assert _table((StandingsScope.STAGE, new_stage.pk), back) == _table(
+            (StandingsScope.STAGE, old_stage.pk)
+        )
+    assert _table((StandingsScope.EVENT, new_event.pk), back) == _table(
+        (StandingsScope.EVENT, event.pk)
+    )
+    assert Match.objects.filter(event=new_event, status="void").count() == len(
+        [m for m in data["matches"] if m["status"] == "void"]
     )
 
 
