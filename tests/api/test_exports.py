@@ -383,6 +383,46 @@ def test_item6_a_stage_not_played_yet_comes_back_with_its_draw(organizer: User) 
     }
 
 
+@pytest.mark.parametrize(
+    ("fmt", "count", "options"),
+    [
+        ("swiss", 5, {"rounds": 3}),
+        ("double_elimination", 5, {}),
+        ("round_robin", 7, {"table_size": 3}),
+        ("single_elimination", 9, {"table_size": 3, "seeding": "random"}),
+    ],
+)
+def test_item6_every_format_comes_back(
+    organizer: User, fmt: str, count: int, options: dict[str, Any]
+) -> None:
+    """Byes, a losers bracket and a grand final, tables of three, random seeds: replayed, each
+    stage draws and ends as the original did."""
+    league = _league("formats", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Formats", date="2026-06-01")
+    players = _players(count, "Gil")
+    league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=event.pk,
+        name=fmt,
+        format=fmt,
+        player_ids=[p.pk for p in players],
+        **options,
+    )
+    stages.stage_start(stage_id=stage.pk)
+    _play_stage(stage, seed=50)
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+    data = json.loads(json.dumps(exports.event_export(event=Event.objects.get(pk=event.pk))))
+    imported = exports.event_import(league=_empty_league(organizer), data=data)
+    back = {new: old for old, new in imported.players.items()}
+    copy_stage = imported.event.stages.get()
+    assert copy_stage.status == "finished"
+    assert [[back[p] for p in tier] for tier in copy_stage.ranking] == stage.ranking
+    assert _table((StandingsScope.STAGE, copy_stage.pk), back) == _table(
+        (StandingsScope.STAGE, stage.pk)
+    )
+
+
 def _refused(
     organizer: User, league: League, body: Any, *, status: int, code: str, **post: Any
 ) -> dict[str, Any]:
