@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import requests
+import urllib3
 from django.conf import settings
 from requests.adapters import HTTPAdapter
 
@@ -25,6 +26,7 @@ from webhooks.errors import WebhookError
 
 URL_MAX_LENGTH = 500
 EXCERPT_CHARS = 500
+ADDRESSES_TRIED = 3  # of a name's addresses, in order, while none accepts the connection
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -119,17 +121,25 @@ class _PinnedHost(HTTPAdapter):
         super().init_poolmanager(*args, **kwargs)
 
 
-def _resolve(host: str, port: int) -> tuple[str | None, str]:
-    """The address to connect to, or None and why not."""
+def _resolve(host: str, port: int) -> tuple[list[str], str]:
+    """The addresses to try, in the resolver's order (at most `ADDRESSES_TRIED`), or none and
+    why not: every address the name resolves to must be allowed."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
-        return None, f"DNS: {getattr(error, 'strerror', None) or error}"
-    addresses = [str(info[4][0]) for info in infos]
+        return [], f"DNS: {getattr(error, 'strerror', None) or error}"
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [address for address in addresses if not _address_allowed(address)]
     if refused or not addresses:
-        return None, f"address not allowed: {host} resolves to {', '.join(refused) or 'nothing'}"
-    return addresses[0], ""
+        return [], f"address not allowed: {host} resolves to {', '.join(refused) or 'nothing'}"
+    return addresses[:ADDRESSES_TRIED], ""
+
+
+def _not_connected(error: requests.RequestException) -> bool:
+    """The request never reached the far end (refused, unreachable, no connection in time):
+    the next address may be tried without sending it twice."""
+    reason = getattr(error.args[0], "reason", None) if error.args else None
+    return isinstance(reason, urllib3.exceptions.ConnectTimeoutError)  # NewConnectionError too
 
 
 def _error(error: requests.RequestException) -> str:
@@ -160,11 +170,9 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
         return outcome(error=error.message)
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    address, why = _resolve(host, port)
-    if address is None:
+    addresses, why = _resolve(host, port)
+    if not addresses:
         return outcome(error=why)
-    netloc = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
-    target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
     default_port = port == (443 if parts.scheme == "https" else 80)
     host_header = host if default_port else f"{host}:{port}"
     timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
@@ -172,17 +180,23 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
         session.trust_env = False  # no proxy or .netrc from the environment
         session.mount("https://", _PinnedHost(host))
         session.mount("http://", HTTPAdapter(max_retries=0))
-        try:
-            response = session.post(
-                target,
-                data=body,
-                headers={**headers, "Host": host_header},
-                timeout=(timeout, timeout),
-                allow_redirects=False,
-                stream=True,
-            )
-        except requests.RequestException as failure:
-            return outcome(error=_error(failure))
+        for address in addresses:
+            netloc = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+            target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+            try:
+                response = session.post(
+                    target,
+                    data=body,
+                    headers={**headers, "Host": host_header},
+                    timeout=(timeout, timeout),
+                    allow_redirects=False,
+                    stream=True,
+                )
+            except requests.RequestException as failure:
+                if address != addresses[-1] and _not_connected(failure):
+                    continue  # e.g. an IPv6 address this machine cannot reach: the next one
+                return outcome(error=_error(failure))
+            break
         with response:
             try:
                 start = response.raw.read(EXCERPT_CHARS * 4, decode_content=True)

@@ -341,3 +341,29 @@ def test_item4_a_league_without_endpoints_pays_one_query_an_event(yardkle_event,
     asked = [q["sql"] for q in captured.captured_queries if "webhooks_" in q["sql"]]
     # match.finished, then standings.changed for the event's and the league's tables.
     assert len(asked) == 3, asked
+
+
+def test_item4_an_address_that_refuses_the_connection_gives_way_to_the_next(
+    yardkle_league, receiver, monkeypatch
+):
+    # A name with two addresses, the first of which nothing listens on (as an IPv6 address
+    # this machine cannot reach would be); DNS is the one part replaced.
+    port = int(receiver.url.split(":")[2].split("/")[0])
+    endpoint = services.endpoint_create(
+        league=yardkle_league, url=f"http://localhost:{port}/yard-hook", events=["event.finished"]
+    )
+    addresses = [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.2", port)),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port)),
+    ]
+    resolve = socket.getaddrinfo
+
+    def two_addresses(host: str, *args: Any, **kwargs: Any) -> Any:
+        return addresses if host == "localhost" else resolve(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", two_addresses)
+    delivery = services.endpoint_ping(endpoint_id=endpoint.pk)
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.DELIVERED, delivery.last_error
+    assert len(receiver.requests) == 1
+    assert receiver.requests[0].headers["Host"] == f"localhost:{port}"
