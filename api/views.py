@@ -225,7 +225,13 @@ class PlayerViewSet(
     @extend_schema(
         parameters=[CSV_PARAMETER], responses={200: s.RatingHistorySerializer(many=True)}
     )
-    @action(detail=True, methods=["get"], pagination_class=None, renderer_classes=TABLE_RENDERERS)
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,
+        filter_backends=[],
+        renderer_classes=TABLE_RENDERERS,
+    )
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """The player's rating after each rated match, oldest first, in every league."""
         history = selectors.rating_history(self.get_object())
@@ -266,7 +272,7 @@ class LeagueViewSet(
         "player (an organizer of a league they play in, or staff): players' records stay "
         "with the leagues they play in. A new player is made with POST players/.",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def players(self, request: Request, slug: str | None = None) -> Response:
         """The league's roster: the players its matches and stages may seat."""
         league = self.get_object()
@@ -339,7 +345,7 @@ class EventViewSet(
         "`source_per_group` of each of its groups plus the best `source_best_rest` of the "
         "rest) and options, all checked now as at the start. Organizers only.",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def stages(self, request: Request, pk: str | None = None) -> Response:
         event = self.get_object()
         if request.method == "GET":
@@ -364,7 +370,7 @@ class EventViewSet(
         "finish (one answer per stage, as `stages/{id}/withdraw/`); later stages fed by them "
         "do not take the player.",
     )
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
         event = self.get_object()
         if not event.league.is_organizer(request.user):
@@ -530,7 +536,7 @@ class MatchViewSet(
         "believes comes next; another number is 409 with the expected one). The rulebook "
         "checks every roll; a broken rule is 422 with its code and nothing is stored.",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def turns(self, request: Request, pk: str | None = None) -> Response:
         if request.method == "GET":
             paginator = BoundedLimitOffsetPagination()

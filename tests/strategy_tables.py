@@ -1,4 +1,4 @@
-"""A Yardzee strategy table for the tests that analyse games: built once per test session into
+"""The Yardzee strategy tables for the tests that analyse games: built once per test session into
 a temporary STRATEGY_DIR (seconds), as `manage.py build_strategy` builds it for a deployment.
 A plugin of the test suite (tests/conftest.py lists it), so every test directory can use it."""
 
@@ -15,7 +15,8 @@ from scoring.yardzee import YardzeeRules
 @pytest.fixture(scope="session")
 def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("strategy")
-    Strategy.build(YardzeeRules(joker="forced")).save(directory)
+    for joker in ("forced", "free_choice"):  # both tables, as a deployment has them
+        Strategy.build(YardzeeRules(joker=joker)).save(directory)
     return directory
 
 

@@ -1,8 +1,12 @@
 """The OpenAPI schema renders and validates; its documentation pages load from the project."""
 
+from typing import Any
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
+
+from league.models import Event, League
 
 
 @pytest.mark.django_db
@@ -26,3 +30,43 @@ def test_swagger_ui_is_served_without_a_cdn(client: Client):
     page = response.content.decode()
     assert "cdn.jsdelivr.net" not in page
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
+
+
+def _schema(client: Client) -> dict[str, Any]:
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    return response.json()  # type: ignore[no-any-return]
+
+
+LIST_FILTERS = {"date", "league__slug", "status", "game", "event", "handle"}
+
+
+@pytest.mark.django_db
+def test_a_route_on_one_object_documents_only_its_own_query_parameters(client: Client):
+    """A route under `{id}` or `{slug}` finds its object by that key alone: the list's filters
+    (`?status=` on events, `?game=` on leagues, ...) are neither documented nor applied there."""
+    for path, operations in _schema(client)["paths"].items():
+        if "{" not in path:
+            continue
+        for method, operation in operations.items():
+            names = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+            assert not names & LIST_FILTERS, f"{method.upper()} {path} lists {names & LIST_FILTERS}"
+
+
+@pytest.mark.django_db
+def test_answers_that_are_plain_lists_are_documented_as_lists_not_pages(client: Client):
+    paths = _schema(client)["paths"]
+    for path, method in (
+        ("/api/v1/events/{id}/stages/", "get"),
+        ("/api/v1/events/{id}/withdraw/", "post"),
+    ):
+        answer = paths[path][method]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert answer["type"] == "array", f"{method.upper()} {path}: {answer}"
+
+
+@pytest.mark.django_db
+def test_a_filter_of_the_list_does_not_hide_the_object_on_its_own_routes(client: Client):
+    league = League.objects.create(name="Schema", slug="schema", game="yardzee")
+    event = Event.objects.create(league=league, name="Night", date="2026-01-01")
+    answer = client.get(f"/api/v1/events/{event.pk}/stages/?status=finished")
+    assert answer.status_code == 200
+    assert answer.json() == []
