@@ -2,15 +2,19 @@
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint
+from webhooks.models import OPEN_DELIVERY_STATUSES, Attempt, Delivery, DeliveryStatus, Endpoint
 
 LOG_LENGTH = 50  # deliveries an organizer page shows
 
 
 def league_endpoints(league_id: int) -> QuerySet[Endpoint]:
-    """The league's endpoints, each with its count of failed deliveries."""
+    """The league's endpoints, each with its count of failed deliveries (given up on) and of
+    deliveries still being tried (a first attempt or a retry to come)."""
     return Endpoint.objects.filter(league_id=league_id).annotate(
-        failed_deliveries=Count("deliveries", filter=Q(deliveries__status=DeliveryStatus.FAILED))
+        failed_deliveries=Count("deliveries", filter=Q(deliveries__status=DeliveryStatus.FAILED)),
+        open_deliveries=Count(
+            "deliveries", filter=Q(deliveries__status__in=OPEN_DELIVERY_STATUSES)
+        ),
     )
 
 

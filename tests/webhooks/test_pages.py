@@ -86,13 +86,24 @@ def test_item4_the_log_shows_status_codes_and_errors_and_a_disabled_endpoint_say
     assert "Disabled after 2 failed attempts in a row; the last: connection refused." in page
     listing = _text(organizer_client.get(PAGE))
     assert "Disabled after 2 failed attempts" in listing
-    assert re.search(r'class="num">2<', listing)  # both deliveries failed
+    assert re.search(r'class="num">2</td>\s*<td class="num">0<', listing)  # both failed
     Endpoint.objects.filter(pk=endpoint.pk).update(url=receiver.url)
     enabled = organizer_client.post(f"{PAGE}{endpoint.pk}/enable/", follow=True)
     assert "The endpoint is enabled again." in _text(enabled)
     organizer_client.post(f"{PAGE}{endpoint.pk}/test/")
     assert Delivery.objects.filter(status="delivered").count() == 1
     assert organizer_client.post(f"{PAGE}{endpoint.pk}/explode/").status_code == 404
+
+
+def test_item4_the_list_shows_an_endpoint_failing_while_its_deliveries_are_retried(
+    endpoint, receiver: Receiver, organizer_client
+):
+    receiver.statuses.extend([500])
+    organizer_client.post(f"{PAGE}{endpoint.pk}/test/")
+    assert Delivery.objects.get().status == "retrying"
+    listing = _text(organizer_client.get(PAGE))
+    assert 'On <span class="error">(1 failed attempt in a row)</span>' in listing
+    assert re.search(r'class="num">0</td>\s*<td class="num">1<', listing)  # still being tried
 
 
 def test_item4_an_endpoint_is_turned_off_and_deleted_from_its_page(endpoint, organizer_client):
