@@ -4,12 +4,19 @@
 previous one has come back (aiohttp, loopback only). A phase stops after `count` requests in
 all or at `deadline` seconds, whichever comes first, so a run is bounded in count and time.
 Every request is prepared before the phase starts (bodies already encoded), so the clients
-spend their time waiting for the server, not building requests."""
+spend their time waiting for the server, not building requests.
+
+A call marked `revalidate` is sent as a browser refreshes a page it holds: with the ETag its
+client got last for that path as `If-None-Match`; 304 then counts as expected.
+
+`run_open_loop` sends at a fixed mean rate instead (Poisson arrivals, whatever the answers'
+pace), each request on the next idle client queue, and times it from when it was due."""
 
 from __future__ import annotations
 
 import asyncio
 import math
+import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -27,6 +34,7 @@ class Call:
     body: bytes | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     expect: int = 200
+    revalidate: bool = False
 
 
 @dataclass
@@ -62,6 +70,10 @@ class Figures:
     def p99(self) -> float:
         return self.quantile(0.99)
 
+    def share(self, status: int) -> float:
+        """The share of the answers with `status` (0 to 1)."""
+        return self.statuses[status] / self.requests if self.requests else 0.0
+
     @property
     def mean(self) -> float:
         return sum(self.latencies) / len(self.latencies)
@@ -88,6 +100,36 @@ class Figures:
         }
 
 
+async def _send(
+    session: aiohttp.ClientSession,
+    base_url: str,
+    call: Call,
+    figures: Figures,
+    etags: dict[str, str],
+    started: float,
+) -> None:
+    """Send one call; its latency counts from `started` (perf_counter)."""
+    headers = dict(call.headers)
+    if call.revalidate and call.path in etags:
+        headers["If-None-Match"] = etags[call.path]
+    try:
+        async with session.request(
+            call.method, base_url + call.path, data=call.body, headers=headers
+        ) as answer:
+            text = await answer.read()
+            status = answer.status
+            if call.revalidate and "ETag" in answer.headers:
+                etags[call.path] = answer.headers["ETag"]
+    except (TimeoutError, aiohttp.ClientError, ConnectionError) as error:
+        text, status = str(error).encode(), 0
+    figures.latencies.append(time.perf_counter() - started)
+    figures.statuses[status] += 1
+    figures.response_bytes += len(text)
+    expected = status == call.expect or (call.revalidate and status == 304)
+    if not expected and len(figures.failures) < 20:
+        figures.failures.append(f"{call.method} {call.path}: {status} {text[:300]!r}")
+
+
 async def _client(
     session: aiohttp.ClientSession,
     base_url: str,
@@ -98,25 +140,13 @@ async def _client(
 ) -> None:
     # The budget is checked before a call is taken, so a phase that ends leaves the rest of
     # a client's queue (the next turns of its match) in order for the next phase.
+    etags: dict[str, str] = {}
     while budget[0] > 0 and time.monotonic() < deadline:
         call = next(calls, None)
         if call is None:
             return
         budget[0] -= 1
-        started = time.perf_counter()
-        try:
-            async with session.request(
-                call.method, base_url + call.path, data=call.body, headers=dict(call.headers)
-            ) as answer:
-                text = await answer.read()
-                status = answer.status
-        except (TimeoutError, aiohttp.ClientError, ConnectionError) as error:
-            text, status = str(error).encode(), 0
-        figures.latencies.append(time.perf_counter() - started)
-        figures.statuses[status] += 1
-        figures.response_bytes += len(text)
-        if status != call.expect and len(figures.failures) < 20:
-            figures.failures.append(f"{call.method} {call.path}: {status} {text[:300]!r}")
+        await _send(session, base_url, call, figures, etags, time.perf_counter())
 
 
 async def _phase(
@@ -141,3 +171,60 @@ def run_phase(
 ) -> Figures:
     """One client per queue, all at once, until `count` requests or `seconds` have passed."""
     return asyncio.run(_phase(base_url, name, queues, count, seconds))
+
+
+async def _open_loop(
+    base_url: str,
+    name: str,
+    queues: Sequence[Iterator[Call]],
+    rate: float,
+    count: int,
+    seconds: float,
+    seed: int,
+) -> Figures:
+    figures = Figures(name=name, clients=len(queues))
+    rng = random.Random(seed)
+    idle: asyncio.Queue[tuple[Iterator[Call], dict[str, str]]] = asyncio.Queue()
+    for queue in queues:
+        idle.put_nowait((queue, {}))
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+
+        async def arrival(due: float) -> None:
+            queue, etags = await idle.get()  # a client queue keeps its match's turns in order
+            try:
+                call = next(queue, None)
+                if call is not None:
+                    await _send(session, base_url, call, figures, etags, due)
+            finally:
+                idle.put_nowait((queue, etags))
+
+        started = time.perf_counter()
+        due = started
+        tasks = []
+        for _ in range(count):
+            due += rng.expovariate(rate)
+            if due - started > seconds:
+                break
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            tasks.append(asyncio.create_task(arrival(due)))
+        await asyncio.gather(*tasks)
+        figures.seconds = time.perf_counter() - started
+    return figures
+
+
+def run_open_loop(
+    base_url: str,
+    name: str,
+    queues: Sequence[Iterator[Call]],
+    *,
+    rate: float,
+    count: int,
+    seconds: float,
+    seed: int = 0,
+) -> Figures:
+    """`count` requests (or as many as are due within `seconds`) at `rate` a second on
+    average, with exponential gaps; each is sent on the next idle queue of `queues` and timed
+    from when it was due, so time spent waiting for a free client counts."""
+    return asyncio.run(_open_loop(base_url, name, queues, rate, count, seconds, seed))
