@@ -8,3 +8,12 @@ accesslog = "-"
 # Like gunicorn's default, with the method, path and protocol in place of the request line
 # (%(r)s, which has the query string) and without the Referer (%(f)s) or %(q)s.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s "%(a)s"'
+
+
+def post_worker_init(worker: object) -> None:
+    """The access log names the path, and a table's short link (`/t/<id>/<code>`) or a player's
+    sign-up link (`/sign-up/<key>/`) holds its secret there: each worker's access logger
+    redacts them as Django's logging does (config/logging.py)."""
+    from config.logging import RedactScoringKeys
+
+    worker.log.access_log.addFilter(RedactScoringKeys())  # type: ignore[attr-defined]

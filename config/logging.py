@@ -3,21 +3,37 @@
 import logging
 import re
 
-# `key=<anything up to a separator>` in a query string or form body: a match's scoring key.
-_KEY_PARAMETER = re.compile(r"(?<![A-Za-z0-9_-])(key=)[^&\s\"']*")
+# The secrets a request line can carry, each kept up to its separator and its value replaced:
+# - `key=` in a query string or form body: a match's scoring key (its private link);
+# - `/t/<match>/<code>`: a table's short link from the round sheet (the code opens scoring);
+# - `/sign-up/<key>/`: a player's own link to their registration (check in, withdraw).
+# deploy/nginx/yardleague.conf redacts the same paths in nginx's access log.
+_SECRETS = (
+    re.compile(r"(?<![A-Za-z0-9_-])(key=)[^&\s\"']*"),
+    re.compile(r"(?<![A-Za-z0-9_-])(/t/[0-9]+/)[^/?\s\"']+"),
+    re.compile(r"(?<![A-Za-z0-9_-])(/sign-up/)[^/?\s\"']+"),
+)
+_MARKERS = ("key=", "/t/", "/sign-up/")
 
 
 def redact(text: str) -> str:
-    return _KEY_PARAMETER.sub(r"\1[redacted]", text)
+    """The text with every secret's value replaced by `[redacted]`."""
+    for secret in _SECRETS:
+        text = secret.sub(r"\1[redacted]", text)
+    return text
+
+
+def _may_hold_a_secret(text: str) -> bool:
+    return any(marker in text for marker in _MARKERS)
 
 
 class RedactScoringKeys(logging.Filter):
-    """Replaces the value of every `key=` parameter in a record (the development server logs
-    each request line, and a table's private link carries its scoring key) with
-    `[redacted]`, so no log ever holds a key."""
+    """Replaces the secret in every scoring key, short link and sign-up link of a record (the
+    development server and gunicorn log each request's path, Django names the path of a failed
+    request) with `[redacted]`, so no log ever holds one."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str) and "key=" in record.msg:
+        if isinstance(record.msg, str) and _may_hold_a_secret(record.msg):
             record.msg = redact(record.msg)
         if record.args:
             if isinstance(record.args, dict):
@@ -28,4 +44,4 @@ class RedactScoringKeys(logging.Filter):
 
 
 def _clean(value: object) -> object:
-    return redact(value) if isinstance(value, str) and "key=" in value else value
+    return redact(value) if isinstance(value, str) and _may_hold_a_secret(value) else value

@@ -277,7 +277,8 @@ LOGGING: dict[str, Any] = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
-    # No log holds a scoring key: `key=` values are redacted (config/logging.py).
+    # No log holds a secret of a request: a scoring key (`key=`), a short link's code or a
+    # sign-up link's key is redacted (config/logging.py).
     "filters": {"redact_keys": {"()": "config.logging.RedactScoringKeys"}},
     "handlers": {
         "console": {
@@ -288,6 +289,9 @@ LOGGING: dict[str, Any] = {
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Django's own handlers for "django" (a console one in DEBUG, mail to ADMINS) write
+        # failed requests' paths unredacted: its records go to the root's handler instead.
+        "django": {"handlers": [], "level": "INFO"},
         "django.db.backends": {"level": "WARNING"},
         # The development server's request lines, through the redacting handler.
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},

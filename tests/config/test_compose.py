@@ -2,6 +2,7 @@
 the nginx configuration it mounts and gunicorn's config file."""
 
 import json
+import re
 import runpy
 from datetime import timedelta
 from pathlib import Path
@@ -139,7 +140,10 @@ def test_the_nginx_access_log_has_no_query_string_and_no_referer(nginx_conf):
     assert directives["access_log"] == ["/dev/stdout yardleague"]
     log_format = nginx_conf[nginx_conf.index("log_format yardleague") :]
     log_format = log_format[: log_format.index(";")]
-    assert "$uri" in log_format
+    # The path ($uri), through the map that redacts a short link's code and a sign-up's key.
+    assert "$yardleague_logged_uri" in log_format
+    logged = nginx_conf[nginx_conf.index("map $uri $yardleague_logged_uri") :]
+    assert re.search(r"default\s+\$uri;", logged[: logged.index("\n}")])
     for leaky in (
         "$request ",
         '$request"',

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -187,3 +189,28 @@ def test_no_log_line_holds_a_scoring_key(caplog):
     assert "key=[redacted]&x=1" in record.getMessage()
     handler_filters = logging.getLogger().handlers[0].filters
     assert any(isinstance(f, RedactScoringKeys) for f in handler_filters)
+
+
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        ("GET /t/12/Ab3dE_fG9x HTTP/1.1", "GET /t/12/[redacted] HTTP/1.1"),
+        ("GET /t/12/Ab3dE_fG9x/ HTTP/1.1", "GET /t/12/[redacted]/ HTTP/1.1"),
+        ("GET /sign-up/Zk-9_aB/ HTTP/1.1", "GET /sign-up/[redacted]/ HTTP/1.1"),
+        ("POST /sign-up/Zk-9_aB/check-in/", "POST /sign-up/[redacted]/check-in/"),
+        ("Not Found: /sign-up/Zk-9_aB/", "Not Found: /sign-up/[redacted]/"),
+        # No secret in these: the public sign-up form, a static file.
+        ("GET /events/5/sign-up/ HTTP/1.1", "GET /events/5/sign-up/ HTTP/1.1"),
+        ("GET /static/t/1/x.css HTTP/1.1", "GET /static/t/1/x.css HTTP/1.1"),
+    ],
+)
+def test_no_log_line_holds_a_short_link_code_or_a_sign_up_key(line: str, logged: str):
+    import logging
+
+    from config.logging import RedactScoringKeys
+
+    record = logging.LogRecord(
+        "django.server", logging.INFO, __file__, 1, '"%s" %s', (line, "200"), None
+    )
+    assert RedactScoringKeys().filter(record)
+    assert record.getMessage() == f'"{logged}" 200'
