@@ -35,6 +35,7 @@ from games.errors import (
     TurnUndone,
     WrongScoreKey,
 )
+from games.housekeeping import delete_oldest
 from games.models import (
     Match,
     MatchStatus,
@@ -908,14 +909,7 @@ def receipts_expire(*, batch: int = RECEIPTS_EXPIRE_BATCH) -> int:
     twice. Returns how many receipts went."""
     cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_RECEIPT_HOURS)
     expired = SubmissionReceipt.objects.filter(created_at__lt=cutoff)
-    deleted = 0
-    while True:
-        ids = list(expired.order_by("created_at", "pk").values_list("pk", flat=True)[:batch])
-        if ids:
-            _, per_model = SubmissionReceipt.objects.filter(pk__in=ids).delete()
-            deleted += per_model.get(SubmissionReceipt._meta.label, 0)
-        if len(ids) < batch:
-            return deleted
+    return delete_oldest(expired, by="created_at", batch=batch)
 
 
 # --- Correcting a turn in the middle of a game ---------------------------------------------------

@@ -18,6 +18,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
 
+from games.housekeeping import delete_oldest
 from games.jobs import enqueue_on_commit, send
 from league.models import League
 from webhooks import payloads, sender, signing
@@ -364,11 +365,4 @@ def deliveries_prune(*, batch: int = PRUNE_BATCH) -> int:
     safe to run twice. How many deliveries went."""
     cutoff = timezone.now() - timedelta(days=settings.WEBHOOK_LOG_DAYS)
     old = Delivery.objects.filter(finished_at__lt=cutoff)
-    deleted = 0
-    while True:
-        ids = list(old.order_by("finished_at", "pk").values_list("pk", flat=True)[:batch])
-        if ids:
-            _, per_model = Delivery.objects.filter(pk__in=ids).delete()
-            deleted += per_model.get(Delivery._meta.label, 0)
-        if len(ids) < batch:
-            return deleted
+    return delete_oldest(old, by="finished_at", batch=batch)

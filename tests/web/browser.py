@@ -6,6 +6,7 @@ in another thread, and the fixtures' own ORM calls are plain synchronous ones, s
 test runs with DJANGO_ALLOW_ASYNC_UNSAFE set (`orm_beside_playwright`, tests/web/conftest.py),
 and only a browser test: the variable must not leak into others (check --deploy refuses it)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -36,6 +37,26 @@ def launch(playwright: Any) -> Any:
             "--no-first-run",
         ],
     )
+
+
+# Reports each CSP violation to the test, from every document the context opens.
+LISTEN = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.reportCspViolation(
+    `${event.effectiveDirective} refused ${event.blockedURI || "inline"} ` +
+    `(${event.sourceFile || document.location.pathname}:${event.lineNumber}) ` +
+    (event.sample ? `"${event.sample}"` : "")
+  );
+}, true);
+"""
+
+
+def watch_csp(context: Any, report: Callable[[str], object]) -> Any:
+    """The browser context, reporting each Content-Security-Policy violation of its pages to
+    `report` (e.g. a list's append)."""
+    context.expose_binding("reportCspViolation", lambda _source, text: report(text))
+    context.add_init_script(LISTEN)
+    return context
 
 
 def in_a_browser(test: T) -> T:

@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.models import Match
 from league.models import Event, Player
-from tests.web.browser import in_a_browser, launch
+from tests.web.browser import in_a_browser, launch, watch_csp
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,16 +60,6 @@ def demo(transactional_db: None) -> dict[str, Any]:
     }
 
 
-# Reports each violation to the test, from every document the context opens.
-LISTEN = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.reportCspViolation(
-    `${event.effectiveDirective} refused ${event.blockedURI || "inline"} ` +
-    `(${event.sourceFile || document.location.pathname}:${event.lineNumber}) ` +
-    (event.sample ? `"${event.sample}"` : "")
-  );
-}, true);
-"""
 # What must be on each page once its scripts have run: proof they were not refused.
 RENDERED = {
     "API docs (Swagger UI)": ".swagger-ui .info .title",
@@ -82,10 +72,7 @@ def _visit(context: Any, base: str, pages: dict[str, str]) -> list[str]:
 
     found: list[str] = []
     current = {"name": ""}
-    context.expose_binding(
-        "reportCspViolation", lambda _source, text: found.append(f"{current['name']}: {text}")
-    )
-    context.add_init_script(LISTEN)
+    watch_csp(context, lambda text: found.append(f"{current['name']}: {text}"))
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.on(
@@ -148,8 +135,7 @@ def test_the_violation_listener_does_catch_an_inline_style_and_script(live_serve
         browser = launch(playwright)
         context = browser.new_context()
         found: list[str] = []
-        context.expose_binding("reportCspViolation", lambda _source, text: found.append(text))
-        context.add_init_script(LISTEN)
+        watch_csp(context, found.append)
         page = context.new_page()
         page.goto(live_server.url + "/no-such-page/")
         page.evaluate(

@@ -16,8 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league.models import Event, League, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
-from tests.web.test_csp import LISTEN
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
 from tests.web.test_organize_event import _axe
 
 PHONE = {"width": 390, "height": 844}
@@ -48,11 +47,7 @@ def _check(page: Any, name: str, problems: list[str], width: str) -> None:
 
 def _context(browser: Any, viewport: dict[str, int], violations: list[str], who: str) -> Any:
     context = browser.new_context(viewport=viewport)
-    context.expose_binding(
-        "reportCspViolation", lambda _source, text: violations.append(f"{who}: {text}")
-    )
-    context.add_init_script(LISTEN)
-    return context
+    return watch_csp(context, lambda text: violations.append(f"{who}: {text}"))
 
 
 def _turns_played(match_id: int) -> int:

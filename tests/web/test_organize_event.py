@@ -14,8 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
 from league.models import League, Player, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
-from tests.web.test_csp import LISTEN
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 # A PDF page's size in points: A4 is 210 x 297 mm, Letter 8.5 x 11 in.
@@ -55,8 +54,7 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
     with sync_playwright() as playwright:
         browser = launch(playwright)
         context = browser.new_context(viewport={"width": 390, "height": 844})
-        context.expose_binding("reportCspViolation", lambda _s, text: violations.append(text))
-        context.add_init_script(LISTEN)
+        watch_csp(context, violations.append)
         page = context.new_page()
         page.set_default_timeout(15_000)
 

@@ -14,8 +14,7 @@ from django.contrib.auth.models import User
 from league.models import Event, League, Player, Registration
 from league.services import registration as reg
 from league.services import stages as stage_services
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
-from tests.web.test_csp import LISTEN
+from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
@@ -52,8 +51,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
     with sync_playwright() as playwright:
         browser = launch(playwright)
         public = browser.new_context(viewport={"width": 390, "height": 844})
-        public.expose_binding("reportCspViolation", lambda _s, text: violations.append(text))
-        public.add_init_script(LISTEN)
+        watch_csp(public, violations.append)
         player_page = public.new_page()
         player_page.set_default_timeout(15_000)
         links: dict[str, str] = {}
@@ -81,10 +79,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
 
         # The organizer signs in and opens the event's sign-up page.
         organizer_context = browser.new_context(viewport={"width": 390, "height": 844})
-        organizer_context.expose_binding(
-            "reportCspViolation", lambda _s, text: violations.append(text)
-        )
-        organizer_context.add_init_script(LISTEN)
+        watch_csp(organizer_context, violations.append)
         page = organizer_context.new_page()
         page.set_default_timeout(15_000)
         page.goto(f"{base}/accounts/login/")
