@@ -7,8 +7,11 @@ LIVE_SECONDS, answer with a strong ETag: a SHA-256 of the body. The browser keep
 `If-None-Match` on its next request, the page's own `fetch` included; when the body would be
 the same, the answer is 304 Not Modified without it. The view still runs: the ETag is of what it
 rendered, so it covers everything the page shows (a renamed player, an organizer's links)
-without a version to keep in step with the page. What a 304 saves is the body on the wire
-(a 1,000-row table is 0.4 to 0.6 MB) and the browser's work to swap it in.
+without a version to keep in step with the page. A page that anyone signed out sees is kept
+rendered with its ETag under the version of what it shows (`league.pages.table_cache`,
+`page_cached`), so its repeat requests and their 304s render and hash nothing. What a 304
+saves is the body on the wire (a 1,000-row table is 0.4 to 0.6 MB) and the browser's work to
+swap it in.
 
 Applied in the URL confs (`league/urls.py`, `games/urls.py`), so the views stay as they are.
 Django's own `ConditionalGetMiddleware` does the same with MD5, three times slower than
@@ -45,7 +48,8 @@ def conditional(view: View) -> View:
             or not isinstance(response, HttpResponse)
         ):
             return response
-        etag = etag_of(response.content)
+        # A page kept rendered (`league.pages.table_cache.page_cached`) brings its ETag.
+        etag = response["ETag"] if response.has_header("ETag") else etag_of(response.content)
         response["ETag"] = etag
         patch_cache_control(response, private=True, no_cache=True)
         if etag in parse_etags(request.headers.get("If-None-Match", "")):

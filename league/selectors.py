@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Window
 
 from games.models import Match, MatchStatus, Seat
 from league import rating
@@ -544,6 +544,34 @@ class MatchCounts:
 
     count: int
     open: int
+
+
+def event_loose_matches_latest(
+    event: Event, *, limit: int
+) -> tuple[MatchCounts, list[MatchVersion]]:
+    """`event_loose_match_counts` and `event_loose_match_versions` in one query (the counts
+    as window aggregates over the matches the versions are the latest `limit` of): the event
+    page's version reads its matches once."""
+    open_statuses = [MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS]
+    rows = list(
+        _latest_loose_matches(event)
+        .annotate(
+            all_count=Window(Count("pk")),
+            open_count=Window(Count("pk", filter=Q(status__in=open_statuses))),
+        )
+        .values_list(
+            "pk",
+            "status",
+            "turns_played",
+            "finished_at",
+            "schedule_sequence",
+            "all_count",
+            "open_count",
+        )[:limit]
+    )
+    if not rows:
+        return MatchCounts(count=0, open=0), []
+    return MatchCounts(count=rows[0][5], open=rows[0][6]), [MatchVersion(*row[:5]) for row in rows]
 
 
 def event_loose_match_counts(event: Event) -> MatchCounts:

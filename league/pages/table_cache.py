@@ -22,12 +22,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from django.core.cache import cache
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from redis.exceptions import RedisError
+
+from config.conditional import etag_of
 
 logger = logging.getLogger(__name__)
 
@@ -64,18 +67,21 @@ def _unreachable(error: Exception) -> None:
         logger.warning("Cache unreachable (%s); rendering tables without it.", error)
 
 
-class _Local:
-    """The HTML this process used last, by key, within LOCAL_BYTES (least recently used
-    dropped first), each until its `keep` runs out as in the shared cache. Thread-safe, for a
-    threaded server."""
+T = TypeVar("T")
+
+
+class _Local(Generic[T]):
+    """What this process used last (HTML, or a whole page), by key, within `limit` characters
+    (least recently used dropped first), each until its `keep` runs out as in the shared cache.
+    Thread-safe, for a threaded server."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.size = 0
-        self.entries: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        self.entries: OrderedDict[str, tuple[T, float, int]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: str) -> T | None:
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -86,20 +92,23 @@ class _Local:
             self.entries.move_to_end(key)
             return entry[0]
 
-    def put(self, key: str, html: str, keep: int) -> None:
-        if len(html) > self.limit:
+    def put(self, key: str, value: T, keep: int, size: int | None = None) -> None:
+        """Keep `value` (of `size` characters: by default its own length, for HTML)."""
+        if size is None:
+            size = len(str(value))
+        if size > self.limit:
             return
         with self.lock:
             self._drop(key)
-            self.entries[key] = (html, time.monotonic() + keep)
-            self.size += len(html)
+            self.entries[key] = (value, time.monotonic() + keep, size)
+            self.size += size
             while self.size > self.limit:
                 self._drop(next(iter(self.entries)))
 
     def _drop(self, key: str) -> None:
         entry = self.entries.pop(key, None)
         if entry is not None:
-            self.size -= len(entry[0])
+            self.size -= entry[2]
 
     def clear(self) -> None:
         with self.lock:
@@ -107,12 +116,14 @@ class _Local:
             self.size = 0
 
 
-_local = _Local(LOCAL_BYTES)
+_local: _Local[str] = _Local(LOCAL_BYTES)
 
 
 def clear_local() -> None:
-    """Forget this process's copies (tests that empty the cache call it too)."""
+    """Forget this process's copies, tables and pages (tests that empty the cache call it
+    too)."""
     _local.clear()
+    _pages.clear()
 
 
 def render_cached(
@@ -146,3 +157,42 @@ def render_cached(
         else:
             _local.put(loaded_key, html, keep)
     return mark_safe(html)  # noqa: S308 - rendered by a template, which escapes what it shows
+
+
+# --- Whole pages ------------------------------------------------------------------------------
+#
+# A page as anyone signed out sees it is the same bytes for every request until something it
+# shows changes. Its view reads the version of everything it shows (the rows it prints, the
+# versions of its tables, as above) in its few cheap queries; the rendered body is kept under
+# that version with its ETag, so a repeat request renders nothing, hashes nothing and copies
+# nothing through a template, and a conditional GET is answered 304 from the ETag alone.
+# Pages are kept in this process only: a deploy is a new process, so no page outlives the
+# templates and static files it was rendered with.
+
+# What each process keeps of whole pages, in bytes (a 1,000-row league page is 0.67 MB).
+PAGE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A rendered page: its body and its strong ETag (of the body, as `config.conditional`)."""
+
+    body: bytes
+    etag: str
+
+
+_pages: _Local[Page] = _Local(PAGE_BYTES)
+
+
+def page_cached(
+    template: str, version: Version, render: Callable[[], str], *, keep: int = KEEP_SECONDS
+) -> Page:
+    """`template` as `render()` renders it, kept under `version` (everything the page shows
+    changes with it) for `keep` seconds: `render` runs only on a miss."""
+    key = "page:" + cache_key(template, version)
+    page = _pages.get(key)
+    if page is None:
+        body = render().encode()
+        page = Page(body=body, etag=etag_of(body))
+        _pages.put(key, page, keep, len(body))
+    return page

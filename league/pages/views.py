@@ -10,8 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
+from django.conf import settings
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
@@ -44,6 +47,35 @@ MATCHES_SHOWN = 50
 MATCHES_KEEP_SECONDS = 5 * 60
 
 Scope = tuple[str, int]
+# A page's version (None: not kept) and how to build its context when it is rendered.
+PageData = tuple[table_cache.Version | None, Callable[[], dict[str, Any]]]
+
+
+def _row(instance: Model) -> tuple[object, ...]:
+    """Every stored value of a row: a page version that holds it sees any change of it."""
+    return tuple(getattr(instance, field.attname) for field in instance._meta.concrete_fields)
+
+
+def _page(
+    request: HttpRequest,
+    template: str,
+    version: table_cache.Version | None,
+    context: Callable[[], dict[str, Any]],
+    *,
+    keep: int = table_cache.KEEP_SECONDS,
+) -> HttpResponse:
+    """`template` rendered with `context()`; for anyone signed out, kept rendered under
+    `version` (`table_cache.page_cached`) and answered with its ETag, so a repeat request
+    renders nothing. Signed in (the header shows who, with a CSRF token), in development (a
+    template edited) or without a version, it is rendered for the request."""
+    if version is None or settings.DEBUG or request.user.is_authenticated:
+        return render(request, template, context())
+    page = table_cache.page_cached(
+        template, version, lambda: render_to_string(template, context(), request), keep=keep
+    )
+    response = HttpResponse(page.body, content_type="text/html; charset=utf-8")
+    response["ETag"] = page.etag
+    return response
 
 
 # --- Home -------------------------------------------------------------------------------------
@@ -138,11 +170,14 @@ def _ratings_version(
     return (league.pk, league.name, state.requested, state.computed, state.computed_at)
 
 
-def leaderboard_html(league: League, state: RatingsState | None) -> SafeString:
+def leaderboard_html(
+    league: League, state: RatingsState | None, analysed: tuple[object, ...] | None = None
+) -> SafeString:
     """The league's ratings leaderboard (`league/_leaderboard.html`) with each player's
     accuracy, rendered once per stored version of its ratings (`state`, as read for this
-    request) and of its matches' analyses."""
-    analysed = league_analysis_version(league.pk)
+    request) and of its matches' analyses (`analysed`, read here unless given)."""
+    if analysed is None:
+        analysed = league_analysis_version(league.pk)
 
     def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
         before = selectors.ratings_state(league)
@@ -168,87 +203,139 @@ def leaderboard_html(league: League, state: RatingsState | None) -> SafeString:
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    return render(request, "league/league.html", league_context(slug))
+    return _page(request, "league/league.html", *league_context(slug))
 
 
 def league_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The league page's tables alone, for the page to refresh them."""
-    return render(request, "league/_league_live.html", league_context(slug))
+    return _page(request, "league/_league_live.html", *league_context(slug))
 
 
-def league_context(slug: str) -> dict[str, Any]:
+def league_context(slug: str) -> PageData:
+    """The league page's version, read in five queries (the league, its table and ratings
+    without their rows, its events, its analyses), and its context."""
     league = get_object_or_404(League, slug=slug)
     scope = (StandingsScope.LEAGUE.value, league.pk)
     table = _tables([scope])[scope]
     ratings = selectors.ratings_state(league)
     events = selectors.league_events(league)
-    return {
-        "league": league,
-        "standings": standings_html(table, caption=f"{league.name}: league table"),
-        "leaderboard": leaderboard_html(league, ratings),
-        "events": events,
-        "live": table.pending
+    analysed = league_analysis_version(league.pk)
+    caption = f"{league.name}: league table"
+    live = (
+        table.pending
         or (ratings is not None and ratings.pending)
-        or any(event.status == EventStatus.RUNNING for event in events),
-        "live_seconds": LIVE_SECONDS,
-        "tiebreak": tables.tiebreak_labels(table.tiebreak),
-    }
+        or any(event.status == EventStatus.RUNNING for event in events)
+    )
+    version = (
+        _row(league),
+        _table_version(table, caption),
+        _ratings_version(league, ratings) + analysed,
+        tuple(events),
+        live,
+    )
+
+    def context() -> dict[str, Any]:
+        return {
+            "league": league,
+            "standings": standings_html(table, caption=caption),
+            "leaderboard": leaderboard_html(league, ratings, analysed),
+            "events": events,
+            "live": live,
+            "live_seconds": LIVE_SECONDS,
+            "tiebreak": tables.tiebreak_labels(table.tiebreak),
+        }
+
+    return version, context
 
 
 # --- Event ------------------------------------------------------------------------------------
 
 
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    context = event_context(event_id)
-    # Its organizers see their links (never a key) on the page itself, not in its live part,
-    # which is the same for every reader.
-    context["is_organizer"] = context["event"].league.is_organizer(request.user)
-    sign_up = SignUp.objects.filter(event=context["event"]).first()
-    context["takes_sign_ups"] = sign_up is not None and sign_up.takes_sign_ups()
-    return render(request, "league/event.html", context)
+    event, version, event_context_of = event_context(event_id)
+    sign_up = SignUp.objects.filter(event=event).first()
+    takes_sign_ups = sign_up is not None and sign_up.takes_sign_ups()
+
+    def context() -> dict[str, Any]:
+        # Its organizers see their links (never a key) on the page itself, not in its live
+        # part, which is the same for every reader (the page is kept only for readers signed
+        # out, never organizers).
+        return {
+            **event_context_of(),
+            "is_organizer": event.league.is_organizer(request.user),
+            "takes_sign_ups": takes_sign_ups,
+        }
+
+    return _page(
+        request,
+        "league/event.html",
+        None if version is None else (*version, takes_sign_ups),
+        context,
+        keep=MATCHES_KEEP_SECONDS,
+    )
 
 
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event page's stages and tables alone, for the page to refresh them."""
-    return render(request, "league/_event_live.html", event_context(event_id))
+    _, version, context = event_context(event_id)
+    return _page(request, "league/_event_live.html", version, context, keep=MATCHES_KEEP_SECONDS)
 
 
-def event_context(event_id: int) -> dict[str, Any]:
+def event_context(event_id: int) -> tuple[Event, *PageData]:
     """An event with every stage's standings, bracket or rounds, and its latest matches outside
-    any stage: about three queries per stage plus six, however many players and matches."""
+    any stage: about three queries per stage plus six, however many players and matches.
+    The version (five queries) is that of an event without stages; one with stages is rendered
+    for every request (its stages' brackets and rounds have no version of their own yet).
+    Its matches' list is kept MATCHES_KEEP_SECONDS per version (a renamed player), and so is
+    the page."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
     event_stages = selectors.event_stages(event)
-    entries = selectors.stage_entries([stage.pk for stage in event_stages])
-    counts = selectors.event_loose_match_counts(event)
+    counts, latest = selectors.event_loose_matches_latest(event, limit=MATCHES_SHOWN)
     event_scope = (StandingsScope.EVENT.value, event.pk)
     scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in event_stages]
     if counts.count:
         scopes.append(event_scope)
     stored = _tables(scopes)
-    stage_views = [
-        _stage_view(stage, entries[stage.pk], stored[(StandingsScope.STAGE.value, stage.pk)])
-        for stage in event_stages
-    ]
-    event_table = (
-        standings_html(stored[event_scope], caption=f"{event.name}: standings")
-        if counts.count
-        else None
-    )
+    caption = f"{event.name}: standings"
     live = event.status != EventStatus.CANCELLED and (
         any(stage.status == StageStatus.RUNNING for stage in event_stages)
         or any(table.pending for table in stored.values())
         or counts.open > 0
     )
-    return {
-        "event": event,
-        "league": event.league,
-        "stages": stage_views,
-        "event_table": event_table,
-        "has_matches": bool(counts.count),
-        "matches": event_matches_html(event, counts.count) if counts.count else "",
-        "live": live,
-        "live_seconds": LIVE_SECONDS,
-    }
+    version = (
+        None
+        if event_stages
+        else (
+            _row(event),
+            _row(event.league),
+            counts,
+            _table_version(stored[event_scope], caption) if counts.count else None,
+            _matches_version(event, counts.count, latest),
+            live,
+        )
+    )
+
+    def context() -> dict[str, Any]:
+        entries = selectors.stage_entries([stage.pk for stage in event_stages])
+        return {
+            "event": event,
+            "league": event.league,
+            "stages": [
+                _stage_view(
+                    stage, entries[stage.pk], stored[(StandingsScope.STAGE.value, stage.pk)]
+                )
+                for stage in event_stages
+            ],
+            "event_table": standings_html(stored[event_scope], caption=caption)
+            if counts.count
+            else None,
+            "has_matches": bool(counts.count),
+            "matches": event_matches_html(event, counts.count, latest) if counts.count else "",
+            "live": live,
+            "live_seconds": LIVE_SECONDS,
+        }
+
+    return event, version, context
 
 
 def _matches_version(
@@ -265,12 +352,15 @@ def _matches_version(
     )
 
 
-def event_matches_html(event: Event, count: int) -> SafeString:
+def event_matches_html(
+    event: Event, count: int, latest: Sequence[selectors.MatchVersion] | None = None
+) -> SafeString:
     """The event's latest matches outside any stage (`league/_event_matches.html`), rendered
     once per version of them (`league.pages.table_cache`): the version is read without the seats
     and players, which are loaded only to render a version not rendered yet. A renamed player
     is the one change the version does not see: it shows within twice MATCHES_KEEP_SECONDS."""
-    latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
+    if latest is None:
+        latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
 
     def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
         loaded_count = selectors.event_loose_match_counts(event).count

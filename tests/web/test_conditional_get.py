@@ -11,6 +11,7 @@ from config.conditional import etag_of
 from games import services as game_services
 from games.models import Match
 from league.models import Player
+from league.services.organization import player_update
 from scoring import simulate
 from tests.web.conftest import make_players, play, refresh_tables
 
@@ -110,6 +111,81 @@ def test_only_successful_gets_carry_an_etag(client: Client, zee_event):
     assert client.head(f"/events/{zee_event.pk}/", HTTP_IF_NONE_MATCH=head["ETag"]).status_code == (
         304
     )
+
+
+def _finished_event_urls(zee_event, seat) -> tuple[list[Player], list[str]]:
+    """An event with a finished match and its computed tables: its players and the URLs of
+    the league and event pages and their live parts."""
+    players = make_players(2)
+    zee_event.league.players.add(*players)
+    play(seat(zee_event, players), seed=1)
+    refresh_tables()
+    league = f"/leagues/{zee_event.league.slug}/"
+    event = f"/events/{zee_event.pk}/"
+    return players, [league, f"{league}live/", event, f"{event}live/"]
+
+
+def test_a_repeat_request_of_a_page_nothing_changed_on_renders_no_template(
+    client: Client, zee_event, seat
+):
+    """The league and event pages are kept rendered under the version of what they show: the
+    second request, and a conditional one, render nothing and give the same body and ETag."""
+    _, urls = _finished_event_urls(zee_event, seat)
+    for url in urls:
+        first = client.get(url)
+        assert first.templates, url  # rendered once
+        again = client.get(url)
+        assert again.status_code == 200, url
+        assert again.templates == [], url
+        assert again.content == first.content, url
+        assert again["ETag"] == first["ETag"] == etag_of(first.content), url
+        revalidated = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert revalidated.status_code == 304, url
+        assert revalidated.templates == [], url
+
+
+def test_a_kept_page_and_its_etag_change_with_a_turn_a_refresh_and_a_rename(
+    client: Client, zee_event, seat
+):
+    """Each change a page shows gives a new body and a new ETag at once, never a 304: a turn
+    of a match in play, the match finished, its tables computed again, the league renamed and
+    a player renamed (their tables are marked, so the pages show the refresh pending)."""
+    players, urls = _finished_event_urls(zee_event, seat)
+    match = seat(zee_event, players)
+
+    def changed(what: str, shown_on: list[str]) -> None:
+        """Each of `shown_on` answers in full with a new ETag; the others still 304."""
+        for url in urls:
+            before = seen[url]
+            answer = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+            if url not in shown_on:
+                assert answer.status_code == 304, (what, url)
+                continue
+            assert answer.status_code == 200, (what, url)
+            assert answer["ETag"] == etag_of(answer.content) != before["ETag"], (what, url)
+            assert answer.content != before.content, (what, url)
+            seen[url] = answer
+
+    seen = {url: client.get(url) for url in urls}
+    event_urls = [url for url in urls if url.startswith("/events/")]
+    game_services.turn_submit(match_id=match.pk, turn=_next_turn(match))
+    changed("a turn (the event's open match)", event_urls)  # the league page shows no match
+    while match.status != "finished":
+        game_services.turn_submit(match_id=match.pk, turn=_next_turn(match))
+        match.refresh_from_db()
+    changed("the match finished: its tables marked", urls)
+    refresh_tables()
+    changed("the tables computed again", urls)
+    league = zee_event.league
+    league.name = "Front Lawn Yardzee"
+    league.save()
+    # The event's live part shows the event's own tables, not the league's name.
+    changed("the league renamed", urls[:3])
+    player_update(player=players[0], display_name="Renamed Player")
+    changed("a player renamed: their tables marked", urls)
+    refresh_tables()
+    changed("the tables computed with the new name", urls)
+    assert all("Renamed Player" in seen[url].content.decode() for url in urls)
 
 
 def _next_turn(match: Match) -> dict[str, Any]:

@@ -144,3 +144,28 @@ def test_player_page_queries_do_not_grow_with_matches_or_leagues(client: Client,
         return f"/players/{players[0].pk}/"
 
     assert _same_for_small_and_large(build, client) <= 8
+
+
+def test_a_kept_page_costs_only_the_queries_of_its_version(client: Client, zee_event, seat):
+    """The league page and an event page without stages, kept rendered (docs/pages.md, "Whole
+    pages kept rendered"): a repeat request reads the version only. The first request reads
+    the rows of what it renders as well."""
+    players = make_players(4)
+    zee_event.league.players.add(*players)
+    play(seat(zee_event, players[:2]), seed=1)
+    play(seat(zee_event, players[2:]), seed=2)
+    refresh_tables()
+    exact = {}
+    for url in (
+        f"/leagues/{zee_event.league.slug}/",
+        f"/leagues/{zee_event.league.slug}/live/",
+        f"/events/{zee_event.pk}/",
+        f"/events/{zee_event.pk}/live/",
+    ):
+        with CaptureQueriesContext(connection) as first:
+            assert client.get(url).status_code == 200
+        with CaptureQueriesContext(connection) as again:
+            assert client.get(url).status_code == 200
+        exact[url] = (len(first), len(again))
+    # The live parts come after their pages: the tables are rendered already.
+    assert list(exact.values()) == [(11, 5), (5, 5), (9, 5), (4, 4)], exact
