@@ -244,7 +244,7 @@ def test_the_process_copy_drops_the_least_recently_used_beyond_its_size_and_expi
 ):
     now = [100.0]
     monkeypatch.setattr("league.pages.table_cache.time.monotonic", lambda: now[0])
-    local = table_cache._Local(limit=10)
+    local: table_cache._Local[str] = table_cache._Local(limit=10)
     local.put("a", "aaaa", keep=60)
     local.put("b", "bbbb", keep=60)
     assert local.get("a") == "aaaa"  # now the most recently used
