@@ -59,6 +59,16 @@ def watch_csp(context: Any, report: Callable[[str], object]) -> Any:
     return context
 
 
+def axe_violations(page: Any, name: str) -> list[str]:
+    """Each axe-core violation on the page as it stands, one line each, named `name`."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    return [
+        f"{name}: {v['id']} {v['help']} x{len(v['nodes'])}: {v['nodes'][0]['target']}"
+        for v in Axe().run(page).response["violations"]
+    ]
+
+
 def in_a_browser(test: T) -> T:
     """A browser test in a module of other tests: `IN_A_BROWSER`'s marks on it alone."""
     marked: Any = test

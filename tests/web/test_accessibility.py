@@ -9,7 +9,7 @@ from playwright.sync_api import sync_playwright
 
 from games.models import Match
 from league.models import Event, Player
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch
 
 WIDTHS = {"phone": (360, 780), "desktop": (1280, 900)}
 
@@ -35,7 +35,6 @@ def test_main_pages_pass_axe_at_phone_and_desktop_width_and_are_screenshotted(
     live_server, demo_pages
 ):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    axe = Axe()
     problems = []
     with sync_playwright() as playwright:
         browser = launch(playwright)
@@ -46,13 +45,7 @@ def test_main_pages_pass_axe_at_phone_and_desktop_width_and_are_screenshotted(
                 assert response is not None, path
                 assert response.status == 200, path
                 page.screenshot(path=str(SHOTS / f"{name}-{width_name}.png"), full_page=True)
-                results = axe.run(page)
-                for violation in results.response["violations"]:
-                    problems.append(
-                        f"{name} ({width_name}): {violation['id']} "
-                        f"{violation['help']} x{len(violation['nodes'])}: "
-                        f"{violation['nodes'][0]['target']}"
-                    )
+                problems.extend(axe_violations(page, f"{name} ({width_name})"))
             page.close()
         browser.close()
     assert problems == [], "\n".join(problems)

@@ -3,7 +3,6 @@ a finished Yardzee and a finished Yardkle match at 390 and 1280 px, the section 
 axe-core finding nothing; screenshots in artifacts/screenshots (docs/images/analysis.png is
 the Yardzee one at 390 px)."""
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
 import scoring
@@ -12,7 +11,7 @@ from games import services as game_services
 from games.models import Match
 from league.models import Player
 from scoring import simulate
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch
 
 pytestmark = IN_A_BROWSER
 
@@ -44,8 +43,7 @@ def test_the_analysis_section_at_phone_and_desktop_width(live_server, transactio
                 )
                 assert page.locator("#match-analysis .pending").count() == 0
                 section.screenshot(path=str(SHOTS / f"analysis-{match.game}-{width}.png"))
-                for violation in Axe().run(page).response["violations"]:
-                    problems.append(f"{match.game} at {width}: {violation['id']}")
+                problems.extend(axe_violations(page, f"{match.game} at {width}"))
             page.close()
         browser.close()
     assert problems == []

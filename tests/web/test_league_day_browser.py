@@ -16,8 +16,7 @@ from django.contrib.auth.models import User
 
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league.models import Event, League, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
-from tests.web.test_organize_event import _axe
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -42,7 +41,7 @@ def _shot(page: Any, name: str) -> None:
 def _check(page: Any, name: str, problems: list[str], width: str) -> None:
     """axe-core on the page as it is now, at the width it is shown."""
     page.wait_for_load_state("networkidle")
-    _axe(page, f"{name} ({width})", problems)
+    problems.extend(axe_violations(page, f"{name} ({width})"))
 
 
 def _context(browser: Any, viewport: dict[str, int], violations: list[str], who: str) -> Any:

@@ -10,25 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
 from league.models import League, Player, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 # A PDF page's size in points: A4 is 210 x 297 mm, Letter 8.5 x 11 in.
 PAPER_POINTS = {"a4": (595, 842), "letter": (612, 792)}
 
 pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
-
-
-def _axe(page: Any, name: str, problems: list[str]) -> None:
-    for violation in Axe().run(page).response["violations"]:
-        problems.append(
-            f"{name}: {violation['id']} {violation['help']} x{len(violation['nodes'])}: "
-            f"{violation['nodes'][0]['target']}"
-        )
 
 
 def _pdf_page_size(pdf: bytes) -> tuple[int, int]:
@@ -136,7 +127,7 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
             for name, url in pages.items():
                 page.goto(url)
                 page.wait_for_load_state("networkidle")
-                _axe(page, f"{name} ({width_name})", problems)
+                problems.extend(axe_violations(page, f"{name} ({width_name})"))
             page.goto(pages["sheet"])
             page.screenshot(path=str(SHOTS / f"round-sheet-{width_name}.png"), full_page=True)
         page.goto(pages["event"])

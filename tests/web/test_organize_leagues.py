@@ -6,12 +6,11 @@ saved, the row named), with axe-core finding no violation on any page on the way
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
 from league.models import League
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch
 
 PHONE = {"width": 390, "height": 844}
 
@@ -21,8 +20,7 @@ pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 def _axe_clean(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"organize-{name}-phone.png"), full_page=True)
-    violations = Axe().run(page).response["violations"]
-    assert [f"{name}: {v['id']} {v['help']}: {v['nodes'][0]['target']}" for v in violations] == []
+    assert axe_violations(page, name) == []
 
 
 def test_an_organizer_creates_a_league_and_imports_its_players_on_a_phone(live_server, organizer):

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.test import Client
 from django.utils import timezone
 
@@ -17,7 +16,7 @@ from games.models import Match
 from league.models import Event, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
-from tests.web.browser import SHOTS, in_a_browser, launch
+from tests.web.browser import SHOTS, axe_violations, in_a_browser, launch
 from tests.web.conftest import play
 from tests.web.test_organize_event import PAPER_POINTS, _pdf_page_size
 
@@ -163,8 +162,7 @@ def test_printing_pads_in_a_browser_fit_one_page_of_a4_and_letter_and_pass_axe(
             page.emulate_media(media="screen")
             page.goto(f"{live_server.url}{path}")
             expect(page.locator("#print-sheet")).to_be_visible()  # sheet.js shows the button
-            for violation in Axe().run(page).response["violations"]:
-                problems.append(f"{name}: {violation['id']} {violation['help']}")
+            problems.extend(axe_violations(page, name))
             page.emulate_media(media="print")
             expect(page.locator(".site-header")).to_be_hidden()
             expect(page.locator(".pad-tools")).to_be_hidden()

@@ -18,8 +18,7 @@ from games.models import Match
 from league.models import Event, Player, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
-from tests.web.browser import SHOTS, in_a_browser, launch
-from tests.web.test_organize_event import _axe
+from tests.web.browser import SHOTS, axe_violations, in_a_browser, launch
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +252,7 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
         page.click("button[type=submit]")
         page.goto(f"{base}/organize/stages/{stage.pk}/rounds/1/sheet/")
         page.click("text=Schedule this round")
-        _axe(page, "schedule form", problems)
+        problems.extend(axe_violations(page, "schedule form"))
         page.fill("#id_first_start", _tomorrow(18, 30).strftime("%Y-%m-%dT%H:%M"))
         page.fill("#id_interval_minutes", "15")
         page.fill("#id_label", "Yard {n}")
@@ -262,7 +261,7 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
         expect(page.locator(".messages")).to_contain_text("is scheduled: 3 tables")
         expect(page.locator(".sheet-schedule")).to_have_count(3)
         expect(page.locator(".sheet-schedule").nth(2)).to_contain_text(_shown(19, 0))
-        _axe(page, "round sheet", problems)
+        problems.extend(axe_violations(page, "round sheet"))
         page.emulate_media(media="print")
         expect(page.locator(".sheet-schedule").first).to_be_visible()  # printed with the table
         page.screenshot(path=str(SHOTS / "round-sheet-scheduled-print.png"), full_page=True)
@@ -270,7 +269,7 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
         page.goto(f"{base}/events/{yardzee_event.pk}/")
         expect(page.locator(".schedule time.planned")).to_have_count(3)
         expect(page.locator(".schedule").first).to_contain_text("Yard 1")
-        _axe(page, "event page", problems)
+        problems.extend(axe_violations(page, "event page"))
         browser.close()
     assert problems == [], "\n".join(problems)
 

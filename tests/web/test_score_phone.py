@@ -16,7 +16,7 @@ from games import services as game_services
 from games.models import TurnUndo
 from league.models import Event
 from scoring.yardzee import YardzeeGame
-from tests.web.browser import IN_A_BROWSER, SHOTS
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations
 
 from .conftest import make_players
 
@@ -30,15 +30,6 @@ def _expect() -> Any:
     from playwright.sync_api import expect
 
     return expect
-
-
-def _axe(page: Any, name: str) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    return [
-        f"{name}: {v['id']} {v['help']} x{len(v['nodes'])}: {v['nodes'][0]['target']}"
-        for v in Axe().run(page).response["violations"]
-    ]
 
 
 def _shot(page: Any, name: str) -> None:
@@ -206,9 +197,9 @@ def test_keeping_score_on_a_phone(
     expect(page.locator("#last-saved")).to_have_text(
         "Last saved: Turn 4: Player 2, Small straight, 30"
     )
-    problems = _axe(page, "score (390)")
+    problems = axe_violations(page, "score (390)")
     page.set_viewport_size(DESKTOP)
-    problems += _axe(page, "score (1280)")
+    problems += axe_violations(page, "score (1280)")
     _shot(page, "score-keeper-desktop")
     assert problems == [], "\n".join(problems)
 
@@ -246,11 +237,11 @@ def test_the_organizers_controls_on_the_scoring_page(
         page.click("#control-undo")
         expect(page.locator("#match-control-panel")).to_contain_text("Player 2 plays turn 2 again")
         expect(page.locator("#match-control-panel")).to_contain_text("What else changes")
-        problems += _axe(page, f"score, organizer ({width})")
+        problems += axe_violations(page, f"score, organizer ({width})")
         _shot(page, f"score-organizer-undo-{width}")
         page.goto(f"{live_server.url}/matches/{match.pk}/")
         expect(page.locator("#match-control")).to_be_visible()
-        problems += _axe(page, f"match, organizer ({width})")
+        problems += axe_violations(page, f"match, organizer ({width})")
         context.close()
     assert problems == [], "\n".join(problems)
 

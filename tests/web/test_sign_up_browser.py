@@ -8,25 +8,16 @@ Content-Security-Policy violation and passes axe-core at 390 and 1280 px."""
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 
 from league.models import Event, League, Player, Registration
 from league.services import registration as reg
 from league.services import stages as stage_services
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch, watch_csp
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
 pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
-
-
-def _axe(page: Any, name: str, problems: list[str]) -> None:
-    for violation in Axe().run(page).response["violations"]:
-        problems.append(
-            f"{name}: {violation['id']} {violation['help']} x{len(violation['nodes'])}: "
-            f"{violation['nodes'][0]['target']}"
-        )
 
 
 def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
@@ -142,7 +133,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
                 context_page.set_viewport_size({"width": width, "height": height})
                 context_page.goto(url)
                 context_page.wait_for_load_state("networkidle")
-                _axe(context_page, f"{name} ({width_name})", problems)
+                problems.extend(axe_violations(context_page, f"{name} ({width_name})"))
         player_page.goto(f"{base}/events/{event.pk}/sign-up/")
         player_page.screenshot(path=str(SHOTS / "sign-up-desktop.png"), full_page=True)
         player_page.wait_for_timeout(200)  # violation events are dispatched after the fact

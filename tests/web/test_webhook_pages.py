@@ -6,10 +6,9 @@ delivery log; axe-core finds no violation on the pages."""
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
 
-from tests.web.browser import IN_A_BROWSER, SHOTS, launch
+from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch
 from tests.webhooks.receiver import running_receiver
 from webhooks.models import Endpoint
 
@@ -19,8 +18,7 @@ pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 def _axe_clean(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"webhooks-{name}.png"), full_page=True)
-    violations = Axe().run(page).response["violations"]
-    assert [f"{name}: {v['id']} {v['help']}: {v['nodes'][0]['target']}" for v in violations] == []
+    assert axe_violations(page, name) == []
 
 
 def test_item4_an_organizer_adds_an_endpoint_and_reads_a_failed_delivery_in_its_log(
