@@ -4,8 +4,6 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from webhooks.models import OPEN_DELIVERY_STATUSES, Attempt, Delivery, DeliveryStatus, Endpoint
 
-LOG_LENGTH = 50  # deliveries an organizer page shows
-
 
 def league_endpoints(league_id: int) -> QuerySet[Endpoint]:
     """The league's endpoints, each with its count of failed deliveries (given up on) and of

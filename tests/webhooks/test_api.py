@@ -137,3 +137,14 @@ def test_item4_an_organizer_changes_turns_off_and_deletes_an_endpoint(
     assert Endpoint.objects.get().url == receiver.url
     assert client.delete(f"{URL}{endpoint_id}/").status_code == 204
     assert Endpoint.objects.count() == 0
+
+
+def test_item4_a_league_has_at_most_ten_endpoints(yardkle_league, organizer, receiver):
+    client = client_for(organizer)
+    for _ in range(10):
+        assert _create(client, url=receiver.url).status_code == 201
+    refused = _create(client, url=receiver.url)
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "too_many_endpoints"
+    assert refused.json()["details"] == {"limit": 10}
+    assert Endpoint.objects.count() == 10
