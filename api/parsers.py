@@ -1,7 +1,8 @@
 """Request parsing that holds up against hostile input.
 
-Every view parses JSON with `SafeJSONParser` (the project's DEFAULT_PARSER_CLASSES; a view that
-sets its own parsers takes them from there too). It refuses what Python's decoder would accept
+Every view parses JSON with `SafeJSONParser`, and forms with `SafeFormParser` and
+`SafeMultiPartParser` (the project's DEFAULT_PARSER_CLASSES; a view that sets its own parsers
+takes them from there too). It refuses what Python's decoder would accept
 but nothing downstream can hold: JSON nested too deeply to decode (the decoder recurses), text
 that is not valid Unicode (a lone surrogate such as "\\ud800" cannot be encoded, so an error
 message echoing it could not be sent), the NUL character (PostgreSQL cannot store it) and
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 
 class InvalidText(ParseError):
@@ -67,3 +68,39 @@ class SafeJSONParser(JSONParser):
             raise ParseError("JSON nested too deeply.") from None
         refuse_unstorable(data)
         return data
+
+
+def _refuse_unstorable_fields(data: Any) -> None:
+    """A form's fields (a QueryDict: each key with its list of values) checked as JSON is."""
+    for key, values in data.lists():
+        refuse_unstorable([key, *(v for v in values if isinstance(v, str))])
+
+
+class SafeFormParser(FormParser):
+    """DRF's form parser (`application/x-www-form-urlencoded`), refusing NUL characters and
+    lone surrogates in names and values as SafeJSONParser does."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        _refuse_unstorable_fields(data)
+        return data
+
+
+class SafeMultiPartParser(MultiPartParser):
+    """DRF's multipart parser, refusing NUL characters and lone surrogates in its fields as
+    SafeJSONParser does."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        _refuse_unstorable_fields(parsed.data)
+        return parsed

@@ -214,8 +214,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
         "api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "api.parsers.SafeFormParser",
+        "api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.db import connection, transaction
@@ -16,7 +17,7 @@ from rest_framework.views import APIView
 
 from api.parsers import SafeJSONParser
 from games.models import Match, SubmissionReceipt, Turn
-from league.models import EventStatus, Stage
+from league.models import Event, EventStatus, Stage
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +112,21 @@ def test_item_2_text_no_database_can_hold_is_refused_everywhere_it_is_parsed(
     response = _raw(as_organizer, path, raw)
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid_text"
+
+
+@pytest.mark.parametrize("form", ["multipart", "urlencoded"])
+def test_item_2_a_form_body_with_a_nul_is_refused_as_json_is(as_organizer, yardzee_league, form):
+    """The schema fuzz found it: a form-encoded body reached PostgreSQL with a NUL (a 500)."""
+    body = {"league": "yardzee", "name": "x", "date": "2026-01-01", "venue": "the\x00park"}
+    if form == "multipart":
+        response = as_organizer.post("/api/v1/events/", body, format="multipart")
+    else:
+        response = as_organizer.post(
+            "/api/v1/events/", urlencode(body), content_type="application/x-www-form-urlencoded"
+        )
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid_text"
+    assert not Event.objects.exists()
 
 
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity"])
