@@ -396,19 +396,41 @@ def _free_handle(base: str, taken: set[str]) -> str:
     return handle
 
 
+def checked_name(value: str, *, field: str = "display_name") -> str:
+    """A player's name as stored (`clean_name`), at most `NAME_LENGTH` characters
+    (`invalid_name`)."""
+    name = clean_name(value, field=field)
+    if len(name) > NAME_LENGTH:
+        raise LeagueError(
+            "invalid_name",
+            f"A name has at most {NAME_LENGTH} characters; this one has {len(name)}.",
+            details={"field": field},
+        )
+    return name
+
+
+def check_handle(handle: str) -> None:
+    """`invalid_handle` unless the handle is a slug (ASCII letters, digits, hyphens and
+    underscores) of at most `HANDLE_LENGTH` characters."""
+    try:
+        if len(handle) > HANDLE_LENGTH:
+            raise ValidationError("too long")
+        validate_slug(handle)
+    except ValidationError:
+        raise LeagueError(
+            "invalid_handle",
+            f"A handle is letters, digits, hyphens and underscores only, at most {HANDLE_LENGTH}"
+            f" of them; {handle!r} is not.",
+            details={"field": "handle"},
+        ) from None
+
+
 def _check_name(new: NewPlayer, roster: dict[str, str], seen: dict[str, int]) -> RowProblem | str:
     """The row's name as stored, or what is wrong with it."""
     try:
-        name = clean_name(new.display_name, field="display_name")
+        name = checked_name(new.display_name)
     except LeagueError as error:
         return RowProblem(new.row, "display_name", error.code, error.message)
-    if len(name) > NAME_LENGTH:
-        return RowProblem(
-            new.row,
-            "display_name",
-            "invalid_name",
-            f"A name has at most {NAME_LENGTH} characters; this one has {len(name)}.",
-        )
     key = folded(name)
     if key in roster:
         return RowProblem(
@@ -432,21 +454,9 @@ def _check_name(new: NewPlayer, roster: dict[str, str], seen: dict[str, int]) ->
 def _check_handle(new: NewPlayer, taken: set[str], seen: dict[str, int]) -> RowProblem | None:
     handle = new.handle
     try:
-        validate_slug(handle)
-    except ValidationError:
-        return RowProblem(
-            new.row,
-            "handle",
-            "invalid_handle",
-            f"A handle is letters, digits, hyphens and underscores only, not {handle!r}.",
-        )
-    if len(handle) > HANDLE_LENGTH:
-        return RowProblem(
-            new.row,
-            "handle",
-            "invalid_handle",
-            f"A handle has at most {HANDLE_LENGTH} characters; {handle!r} has {len(handle)}.",
-        )
+        check_handle(handle)
+    except LeagueError as error:
+        return RowProblem(new.row, "handle", error.code, error.message)
     if handle in taken:
         return RowProblem(
             new.row, "handle", "handle_taken", f"Another player has the handle {handle!r}."

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email, validate_slug
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -36,11 +36,11 @@ from league.models import (
 )
 from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.services.organization import (
-    HANDLE_LENGTH,
-    NAME_LENGTH,
     _ensure_name_free,
     _free_handle,
-    clean_name,
+    _handles_taken,
+    check_handle,
+    checked_name,
     folded,
     handle_from_name,
     player_create,
@@ -187,30 +187,9 @@ def _checked_email(email: str, *, required: bool) -> str:
 
 def _checked_handle(handle: str) -> str:
     handle = handle.strip().lower()
-    if not handle:
-        return ""
-    try:
-        if len(handle) > HANDLE_LENGTH:
-            raise ValidationError("too long")
-        validate_slug(handle)
-    except ValidationError:
-        raise LeagueError(
-            "invalid_handle",
-            f"A handle is at most {HANDLE_LENGTH} letters, digits, hyphens and underscores.",
-            details={"field": "handle"},
-        ) from None
+    if handle:
+        check_handle(handle)
     return handle
-
-
-def _checked_name(display_name: str) -> str:
-    name = clean_name(display_name, field="display_name")
-    if len(name) > NAME_LENGTH:
-        raise LeagueError(
-            "invalid_name",
-            f"A name has at most {NAME_LENGTH} characters; this one has {len(name)}.",
-            details={"field": "display_name"},
-        )
-    return name
 
 
 def _ensure_not_registered(event_id: int, name: str, email: str) -> None:
@@ -263,7 +242,7 @@ def registration_create(
             f"{event.name} takes no sign-ups now.",
             details={"event": event.pk},
         )
-    name = _checked_name(display_name)
+    name = checked_name(display_name)
     email = _checked_email(email, required=not by_organizer)
     handle = _checked_handle(handle)
     _ensure_not_registered(event_id, name, email)
@@ -378,13 +357,17 @@ def _new_player(registration: Registration) -> Player:
     made from their name; on the league's roster (`name_taken` when a name there looks the
     same: link the registration to that player, or tell the two apart)."""
     handle = registration.handle
-    if not handle or Player.objects.filter(handle=handle).exists():
-        base = handle_from_name(registration.display_name)
-        taken = set(Player.objects.filter(handle__startswith=base).values_list("handle", flat=True))
+    base = handle_from_name(registration.display_name)
+    taken = _handles_taken([base], [handle] if handle else [])
+    if not handle or handle in taken:
         handle = _free_handle(base, taken)
     return player_create(
         display_name=registration.display_name, handle=handle, league=registration.event.league
     )
+
+
+def _is_candidate(registration: Registration, player_id: int) -> bool:
+    return any(c.player.pk == player_id for c in registration_candidates(registration))
 
 
 @transaction.atomic
@@ -410,10 +393,9 @@ def registration_approve(
     _ensure_status(registration, RegistrationStatus.PENDING, doing="approved")
     league = registration.event.league
     if player_id is not None:
-        candidates = {c.player.pk for c in registration_candidates(registration)}
-        on_roster = league.players.filter(pk=player_id).exists()
         player = Player.objects.filter(pk=player_id).first()
-        if player is None or not (player_id in candidates or on_roster):
+        on_roster = league.players.filter(pk=player_id).exists()
+        if player is None or not (on_roster or _is_candidate(registration, player_id)):
             raise LeagueError(
                 "unknown_player",
                 f"Player {player_id} is neither a match of this registration nor on the roster "
@@ -523,6 +505,19 @@ def registration_check_in(
     return registration
 
 
+def _seeded_again(kept: list[StageEntry], *, above: int) -> None:
+    """Seed `kept` (in seed order) 1, 2, 3, ... in two statements however many move. PostgreSQL
+    checks a stage's unique seeds row by row within a statement, so the moved entries are
+    first lifted above every seed there is (`above`), then brought down to their own."""
+    moved = [entry for seed, entry in enumerate(kept, start=1) if entry.seed != seed]
+    if not moved:
+        return
+    StageEntry.objects.filter(pk__in=[entry.pk for entry in moved]).update(seed=F("seed") + above)
+    for seed, entry in enumerate(kept, start=1):
+        entry.seed = seed
+    StageEntry.objects.bulk_update(moved, ["seed"])
+
+
 def absent_dropped(stage: Stage) -> list[int]:
     """For a stage about to start (its row locked by the caller) of an event using check-in:
     take off its entries the players not checked in (no confirmed registration checked in),
@@ -546,11 +541,7 @@ def absent_dropped(stage: Stage) -> list[int]:
     if dropped:
         StageEntry.objects.filter(stage=stage, player_id__in=dropped).delete()
         kept = [entry for entry in entries if entry.player_id in present]
-        # In seed order each new seed is at most the old one and already free (seeds are
-        # unique per stage), so one row at a time never clashes.
-        for seed, entry in enumerate(kept, start=1):
-            if entry.seed != seed:
-                StageEntry.objects.filter(pk=entry.pk).update(seed=seed)
+        _seeded_again(kept, above=entries[-1].seed)
     stage.dropped = dropped
     stage.save(update_fields=["dropped"])
     return dropped

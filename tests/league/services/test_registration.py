@@ -8,13 +8,14 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from league.errors import LeagueError
 from league.models import Event, League, Player, Registration, RegistrationStatus, StageEntry
 from league.services import registration as reg
 from league.services import stages
-from league.services.organization import event_close, player_merge
+from league.services.organization import NewPlayer, event_close, player_merge, players_create
 from scoring.errors import DomainError
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,19 @@ def test_bad_names_emails_and_handles_are_refused_by_the_names_rules(yardzee_eve
         reg.registration_create(event_id=yardzee_event.pk, display_name="Ana", email="")
     assert caught.value.code == "invalid_email"
     assert not Registration.objects.exists()
+
+
+@pytest.mark.parametrize("handle", ["no spaces", "x" * 41])
+def test_a_bad_handle_is_refused_in_the_same_words_as_on_the_roster(yardzee_event, handle):
+    reg.sign_up_set(event=yardzee_event)
+    with pytest.raises(LeagueError) as signing_up:
+        sign(yardzee_event, "Ana", handle=handle)
+    with pytest.raises(LeagueError) as adding:
+        players_create(league=yardzee_event.league, players=[NewPlayer(1, "Ana", handle)])
+    (row,) = adding.value.details["rows"]
+    assert (signing_up.value.code, row["code"]) == ("invalid_handle", "invalid_handle")
+    assert signing_up.value.message == row["message"]
+    assert "letters, digits, hyphens and underscores only, at most 40" in row["message"]
 
 
 def test_beyond_the_cap_sign_ups_wait_and_move_up_in_order_when_a_place_frees(yardzee_event):
@@ -205,6 +219,43 @@ def test_a_player_is_confirmed_once_per_event(yardzee_event):
     )
 
 
+def test_linking_to_a_player_on_the_roster_looks_for_no_matches(yardzee_event, monkeypatch):
+    reg.sign_up_set(event=yardzee_event)
+    regular = Player.objects.create(display_name="Ana Lima", handle="ana-lima")
+    yardzee_event.league.players.add(regular)
+    ana = sign(yardzee_event, "Ana")
+
+    def no_candidates(registration: Registration) -> list[reg.Candidate]:
+        raise AssertionError("the candidates of a registration linked to a roster player")
+
+    monkeypatch.setattr(reg, "registration_candidates", no_candidates)
+    linked = reg.registration_approve(registration_id=ana.pk, player_id=regular.pk)
+    assert linked.player_id == regular.pk
+
+
+def _handle_queries(call: object, **kwargs: object) -> int:
+    """The queries a call makes that look players up by handle."""
+    with CaptureQueriesContext(connection) as caught:
+        call(**kwargs)  # type: ignore[operator]
+    wheres = [q["sql"].partition(" WHERE ")[2] for q in caught.captured_queries]
+    return sum('"league_player"."handle"' in where for where in wheres)
+
+
+def test_a_new_players_handle_takes_one_query_taken_or_not(yardzee_event):
+    reg.sign_up_set(event=yardzee_event)
+    Player.objects.create(display_name="Someone", handle="sam")
+    free = sign(yardzee_event, "Ana", handle="ana")
+    taken = sign(yardzee_event, "Sam Roe", handle="sam")
+    for registration in (free, taken):
+        approve = {"registration_id": registration.pk, "new_player": True}
+        assert _handle_queries(reg.registration_approve, **approve) == 1
+    assert list(Player.objects.order_by("pk").values_list("handle", flat=True)) == [
+        "sam",
+        "ana",
+        "sam-roe",
+    ]
+
+
 def test_merging_two_players_moves_their_registrations(yardzee_event):
     reg.sign_up_set(event=yardzee_event)
     ana = reg.registration_approve(registration_id=sign(yardzee_event, "Ana").pk)
@@ -280,6 +331,32 @@ def test_a_stage_started_seats_only_the_players_checked_in_and_keeps_who_was_dro
     ]
     seated = {s.player_id for m in started.stage_matches.all() for s in m.match.seats.all()}
     assert seated == {ids[0], ids[1], ids[2], ids[4]}
+
+
+@pytest.mark.parametrize("players", [6, 12])
+def test_the_players_checked_in_are_seeded_again_in_two_statements(yardzee_event, players):
+    """Absent at seeds 1 and 4: every seed after moves up, in two UPDATEs however many (the
+    seeds stay unique per stage all the while)."""
+    reg.sign_up_set(event=yardzee_event, check_in=True)
+    rows = confirmed(yardzee_event, *(f"Player {n}" for n in range(1, players + 1)))
+    present = [row for seed, row in enumerate(rows, start=1) if seed not in (1, 4)]
+    for row in present:
+        reg.registration_check_in(registration_id=row.pk)
+    stage = stages.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[row.player_id for row in rows],
+    )
+    with CaptureQueriesContext(connection) as caught:
+        dropped = reg.absent_dropped(stage)
+    assert dropped == [rows[0].player_id, rows[3].player_id]
+    updates = [q["sql"] for q in caught.captured_queries if q["sql"].startswith("UPDATE")]
+    assert sum('"league_stageentry"' in sql for sql in updates) == 2
+    entries = StageEntry.objects.filter(stage=stage).order_by("seed")
+    assert [(e.player_id, e.seed) for e in entries] == [
+        (row.player_id, seed) for seed, row in enumerate(present, start=1)
+    ]
 
 
 def test_too_few_checked_in_refuses_the_start_and_changes_nothing(yardzee_event):
