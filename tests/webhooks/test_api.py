@@ -65,6 +65,20 @@ def test_item4_only_the_league_organizers_see_or_change_its_webhooks(
         ({"url": "https://hooks.example.org/in", "events": ["match.started"]}, "invalid"),
         ({"url": "https://hooks.example.org/in", "events": []}, "invalid_events"),
         ({"url": "https://hooks.example.org" + "/x" * 300}, "invalid_url"),
+        # Addresses in other spellings are the addresses they name.
+        ({"url": "https://167772161/in"}, "url_not_allowed"),  # 10.0.0.1 as one number
+        ({"url": "https://10.1/in"}, "url_not_allowed"),
+        ({"url": "https://0xa.0.0.1/in"}, "url_not_allowed"),
+        ({"url": "https://012.0.0.1/in"}, "url_not_allowed"),
+        ({"url": "https://10.0.0.1./in"}, "url_not_allowed"),
+        ({"url": "https://[2002:a00:1::]/in"}, "url_not_allowed"),  # 6to4 of 10.0.0.1
+        ({"url": "https://[64:ff9b::a00:1]/in"}, "url_not_allowed"),  # NAT64 of 10.0.0.1
+        # Not a host name at all, or a line break urlsplit would have dropped.
+        ({"url": "https://hooks example.org/in"}, "invalid_url"),
+        ({"url": "https://hooks..example.org/in"}, "invalid_url"),
+        ({"url": "https://-hooks.example.org/in"}, "invalid_url"),
+        ({"url": "https://hooks.example.org/in\nX-Evil: 1"}, "invalid_url"),
+        ({"url": "https://hooks.example.org:0/in"}, "invalid_url"),
     ],
 )
 def test_item4_a_refused_endpoint_is_a_400_with_a_code_and_saves_nothing(
@@ -82,7 +96,18 @@ def test_item4_loopback_endpoints_are_refused_unless_the_setting_allows_them(
 ):
     settings.WEBHOOK_ALLOW_LOOPBACK = False
     client = client_for(organizer)
-    for url in ("https://127.0.0.1/in", "https://localhost/in", "http://127.0.0.1:8000/in"):
+    for url in (
+        "https://127.0.0.1/in",
+        "https://localhost/in",
+        "http://127.0.0.1:8000/in",
+        "https://2130706433/in",
+        "https://127.1/in",
+        "https://0x7f.0.0.1/in",
+        "https://localhost./in",
+        "https://127.0.0.1./in",
+        "https://[::ffff:7f00:1]/in",
+        "https://[2002:7f00:1::]/in",
+    ):
         response = _create(client, url=url)
         assert response.json()["code"] == "url_not_allowed", url
     settings.WEBHOOK_ALLOW_LOOPBACK = True

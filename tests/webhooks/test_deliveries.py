@@ -367,3 +367,25 @@ def test_item4_an_address_that_refuses_the_connection_gives_way_to_the_next(
     assert delivery.status == DeliveryStatus.DELIVERED, delivery.last_error
     assert len(receiver.requests) == 1
     assert receiver.requests[0].headers["Host"] == f"localhost:{port}"
+
+
+def test_item4_an_international_name_is_sent_to_in_ascii(yardkle_league, receiver, monkeypatch):
+    # DNS and the Host header take a name in ASCII (IDNA); DNS is the one part replaced.
+    port = int(receiver.url.split(":")[2].split("/")[0])
+    endpoint = services.endpoint_create(
+        league=yardkle_league,
+        url=f"http://例え.localhost:{port}/yard-hook",
+        events=["event.finished"],
+    )
+    asked: list[str] = []
+
+    def loopback(host: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", loopback)
+    delivery = services.endpoint_ping(endpoint_id=endpoint.pk)
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.DELIVERED, delivery.last_error
+    assert asked[0] == "xn--r8jz45g.localhost"
+    assert receiver.requests[0].headers["Host"] == f"xn--r8jz45g.localhost:{port}"
