@@ -23,9 +23,22 @@ def exact(value: float) -> Fraction:
     return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
 
 
+# The largest league points a place or result may be worth, and the finest step (0.001): the
+# exact sums are kept as 64-bit integer units, which a number of any size or any number of
+# decimals would overflow (Buchholz sums every opponent's total).
+POINTS_MAX = 1000
+POINTS_DECIMALS = 3
+
+
 def _checked_number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise StandingsError("league_points", f"{what} must be a finite number, not {value!r}.")
+    if abs(value) > POINTS_MAX or (exact(value) * 10**POINTS_DECIMALS).denominator != 1:
+        raise StandingsError(
+            "league_points",
+            f"{what} must be between -{POINTS_MAX} and {POINTS_MAX}, with at most "
+            f"{POINTS_DECIMALS} decimals, not {value!r}.",
+        )
     return value
 
 

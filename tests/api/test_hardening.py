@@ -137,6 +137,22 @@ def test_item_2_numbers_that_are_not_finite_are_refused(as_organizer, number):
     assert response.json()["code"] in {"invalid_text", "malformed_json"}
 
 
+@pytest.mark.parametrize(
+    "points", [{"win": 10**30}, {"win": 1e300, "draw": 0}, {"placement": {"3": [10**20, 0, 0]}}]
+)
+def test_league_points_too_large_for_the_exact_sums_are_refused(
+    as_organizer, yardzee_league, points
+):
+    """A scheme of 10**30 for a win was taken, and every table of the league then failed to
+    compute (an int64 overflow in Buchholz): the jobs failed, an import answered 500."""
+    url = f"/api/v1/leagues/{yardzee_league.slug}/"
+    response = as_organizer.patch(url, {"points": points}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "league_points"
+    yardzee_league.refresh_from_db()
+    assert yardzee_league.points == {}
+
+
 # --- Item 3: every view uses the project's parsers ------------------------------------------------
 
 

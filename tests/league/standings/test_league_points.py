@@ -171,12 +171,24 @@ def test_league_points_read_from_settings_json_and_back():
         {"placement": [3, 2, 1, 0]},
         {"placement": {"3": 5}},
         [],
+        # Numbers the exact 64-bit sums cannot hold.
+        {"win": 10**30},
+        {"win": 1e300, "draw": 0},
+        {"win": 1001},
+        {"loss": -1001},
+        {"win": 0.0001},
+        {"placement": {"3": [10**20, 0, 0]}},
     ],
 )
 def test_a_league_points_scheme_that_makes_no_sense_is_refused(settings):
     with pytest.raises(StandingsError) as error:
         LeaguePoints.from_json(settings)
     assert error.value.code == "league_points"
+
+
+def test_points_up_to_a_thousand_with_three_decimals_are_taken():
+    scheme = LeaguePoints.from_json({"win": 1000, "draw": 0.125, "loss": -1000})
+    assert (scheme.win, scheme.draw, scheme.loss) == (1000, 0.125, -1000)
 
 
 def test_a_bye_needs_a_table_size_of_two_or_more():
