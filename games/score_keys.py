@@ -37,14 +37,25 @@ def client_address(request: HttpRequest) -> str:
     return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]
 
 
-def _counter(request: HttpRequest) -> str:
+def failures_key(request: HttpRequest) -> str:
+    """The cache key of this client address's count of wrong keys."""
     return f"score-key-failures:{client_address(request)}"
+
+
+def failures_seen(request: HttpRequest, failures: int) -> None:
+    """The count of wrong keys as already read for this request (the API's rate limit reads
+    it in its own round trip to Redis), so that `too_many_failures` need not read it again."""
+    plain: HttpRequest = getattr(request, "_request", request)
+    plain._score_key_failures = failures  # type: ignore[attr-defined]
 
 
 def too_many_failures(request: HttpRequest) -> bool:
     """Whether this client address has sent SCORE_KEY_FAILURES wrong keys this minute."""
+    seen: int | None = getattr(request, "_score_key_failures", None)
+    if seen is not None:
+        return seen >= settings.SCORE_KEY_FAILURES
     try:
-        failures = cache.get(_counter(request), 0)
+        failures = cache.get(failures_key(request), 0)
     except (RedisError, OSError):
         logger.warning("Rate-limit cache unreachable; scoring-key failures not counted.")
         return False
@@ -53,7 +64,7 @@ def too_many_failures(request: HttpRequest) -> bool:
 
 def record_failure(request: HttpRequest) -> None:
     """Count one wrong key from this client address (the count expires with its minute)."""
-    counter = _counter(request)
+    counter = failures_key(request)
     try:
         cache.add(counter, 0, WINDOW_SECONDS)
         cache.incr(counter)

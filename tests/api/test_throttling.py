@@ -1,9 +1,14 @@
-"""Rate limits: token logins per client address, turn submissions per client."""
+"""Rate limits: token logins per client address, turn submissions per client. Each rule is
+checked on the memory cache (DRF's own path) and on Redis (one Lua round trip, api/throttles.py)."""
 
 import logging
 import socket
+import uuid
+from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -11,10 +16,37 @@ from api import throttles
 from api.throttles import LoginRateThrottle, TurnRateThrottle
 
 
-@pytest.fixture
-def low_rates(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(params=["memory", "redis"])
+def low_rates(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Low rates, on the test settings' memory cache or on Redis (the broker's server, keys
+    under a prefix of this test's own, deleted after it)."""
     monkeypatch.setattr(LoginRateThrottle, "THROTTLE_RATES", {"login": "3/min"})
     monkeypatch.setattr(TurnRateThrottle, "THROTTLE_RATES", {"turns": "2/min"})
+    if request.param == "memory":
+        yield request.param
+        return
+    prefix = f"throttle-test-{uuid.uuid4().hex}"
+    redis = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": settings.CELERY_BROKER_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    with override_settings(CACHES=redis):
+        yield request.param
+        client = caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The throttles' clock, moved by hand: `clock[0]` is now."""
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(LoginRateThrottle, "timer", lambda self: now[0])
+    monkeypatch.setattr(TurnRateThrottle, "timer", lambda self: now[0])
+    return now
 
 
 @pytest.mark.django_db
@@ -50,6 +82,58 @@ def test_turn_submission_is_throttled_per_scoring_key(players, seat_match, low_r
 
     assert [post(first).status_code for _ in range(3)] == [422, 422, 429]
     assert post(other).status_code == 422  # another match's key has its own budget
+
+
+@pytest.mark.django_db
+def test_a_limit_counts_the_last_minute_only_and_retry_after_says_when(
+    players, seat_match, low_rates, clock
+):
+    match = seat_match("yardzee", players[:2])
+
+    def post():
+        return APIClient().post(
+            f"/api/v1/matches/{match['id']}/turns/",
+            {"player": -1},
+            format="json",
+            HTTP_X_SCORE_KEY=match["score_key"],
+        )
+
+    assert post().status_code == 422
+    clock[0] += 20
+    assert post().status_code == 422
+    clock[0] += 30
+    refused = post()
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "10"  # the first of the two leaves the minute in 10 s
+    clock[0] += 10  # the first one's minute is over: one more is allowed, not two
+    assert [post().status_code for _ in range(2)] == [422, 429]
+    clock[0] += 60
+    assert [post().status_code for _ in range(3)] == [422, 422, 429]
+
+
+@pytest.mark.django_db
+def test_wrong_scoring_keys_are_limited_per_address_on_either_cache(
+    players, seat_match, low_rates, settings
+):
+    settings.SCORE_KEY_FAILURES = 3
+    match = seat_match("yardzee", players[:2])
+
+    def post(key: str, address: str = "127.0.0.1") -> int:
+        return (
+            APIClient()
+            .post(
+                f"/api/v1/matches/{match['id']}/turns/",
+                {"player": -1},
+                format="json",
+                HTTP_X_SCORE_KEY=key,
+                REMOTE_ADDR=address,
+            )
+            .status_code
+        )
+
+    assert [post(f"random-{i}") for i in range(4)] == [403, 403, 403, 429]
+    assert post(match["score_key"]) == 429  # the address waits out its minute
+    assert post(match["score_key"], "10.9.8.7") == 422  # another address is not held up
 
 
 @pytest.mark.django_db
