@@ -11,6 +11,7 @@ from league.standings.metrics import (
     METRICS,
     GroupMetric,
     Metric,
+    TotalMetric,
     register,
     validate_tiebreak_order,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "Standing",
     "StandingsError",
     "Tally",
+    "TotalMetric",
     "check_result",
     "compute_standings",
     "effective_placements",

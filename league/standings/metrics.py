@@ -61,6 +61,17 @@ class GroupMetric(Metric):
         among the players of their own group; all groups at once, in one pass."""
 
 
+class TotalMetric(Metric):
+    """A metric that is one of the totals the tally keeps of every player (`PlayerTally`), by
+    name; 0 for a total not reached yet (no best game)."""
+
+    total: ClassVar[str]
+
+    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
+        total = self.total
+        return {p: getattr(r, total) or 0 for p, r in tally.records.items()}
+
+
 MetricClass = TypeVar("MetricClass", bound=type[Metric])
 
 
@@ -115,15 +126,13 @@ class Points(Metric):
 
 
 @register
-class Wins(Metric):
+class Wins(TotalMetric):
     """Sole first places, byes included."""
 
     key = "wins"
     label = "Wins"
     description = "Sole first places, byes included."
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.wins for p, r in tally.records.items()}
+    total = "wins"
 
 
 @register
@@ -259,57 +268,49 @@ class AverageScore(Metric):
 
 
 @register
-class TotalScore(Metric):
+class TotalScore(TotalMetric):
     """The sum of the player's game scores."""
 
     key = "total_score"
     label = "Total score"
     description = "All the player's game scores added up."
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.total_score for p, r in tally.records.items()}
+    total = "total_score"
 
 
 @register
-class BestScore(Metric):
+class BestScore(TotalMetric):
     """The player's highest game score (0 with no match)."""
 
     key = "best_score"
     label = "Best game"
     description = "The player's highest game score."
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.best_score or 0 for p, r in tally.records.items()}
+    total = "best_score"
 
 
 @register
-class Yardzees(Metric):
+class Yardzees(TotalMetric):
     """Yardzee: Yardzee boxes scored at 50 plus Yardzee bonuses."""
 
     key = "yardzees"
     label = "Yardzees"
     description = "Yardzee boxes scored at 50 plus Yardzee bonuses."
     games = frozenset({"yardzee"})
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.yardzees for p, r in tally.records.items()}
+    total = "yardzees"
 
 
 @register
-class UpperBonuses(Metric):
+class UpperBonuses(TotalMetric):
     """Yardzee: games with the upper bonus."""
 
     key = "upper_bonuses"
     label = "Upper bonuses"
     description = "Games in which the player scored the upper bonus."
     games = frozenset({"yardzee"})
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.upper_bonuses for p, r in tally.records.items()}
+    total = "upper_bonuses"
 
 
 @register
-class Yardkles(Metric):
+class Yardkles(TotalMetric):
     """Yardkle: turns that ended in a Yardkle; fewer ranks first."""
 
     key = "yardkles"
@@ -317,6 +318,4 @@ class Yardkles(Metric):
     description = "Turns that ended in a Yardkle (no point dice); fewer ranks first."
     descending = False
     games = frozenset({"yardkle"})
-
-    def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {p: r.yardkles for p, r in tally.records.items()}
+    total = "yardkles"
