@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import Final
 
 from scoring.errors import RuleViolation
+from scoring.json_input import wrong_type
 
 Dice = tuple[int, ...]
 """Dice as a multiset: a tuple sorted from low to high, so equal multisets are equal tuples."""
@@ -50,11 +51,7 @@ def _explain_dice(value: object, field: str, count: int | None) -> Dice:
     """The careful reading of `read_dice`: the precise error, or the dice (tuples and empty
     arrays are fine too)."""
     if type(value) is not list and type(value) is not tuple:
-        raise RuleViolation(
-            "wrong_type",
-            f"{field} must be a JSON array of dice.",
-            details={"field": field, "expected": "array"},
-        )
+        raise wrong_type(field, "array", "a JSON array of dice")
     for position, die in enumerate(value):
         # `type(...) is int` rejects True/False, which are ints to isinstance().
         if type(die) is not int or not 1 <= die <= 6:

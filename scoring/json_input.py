@@ -16,6 +16,14 @@ def brief(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def wrong_type(field: str, expected: str, must_be: str) -> RuleViolation:
+    """The error for a value of the wrong JSON type: `expected` names the type ("array"),
+    `must_be` says it ("a JSON array")."""
+    return RuleViolation(
+        "wrong_type", f"{field} must be {must_be}.", details={"field": field, "expected": expected}
+    )
+
+
 def key_name(key: object) -> str:
     """A key as text for messages; JSON keys are strings, Python callers may send anything."""
     return key if isinstance(key, str) else brief(key)
@@ -31,11 +39,7 @@ def read_object(
     """`value` as a JSON object holding every `required` key and nothing outside `allowed`
     (which includes `required`; pass module-level frozensets, this runs for every roll)."""
     if type(value) is not dict:
-        raise RuleViolation(
-            "wrong_type",
-            f"{field} must be a JSON object.",
-            details={"field": field, "expected": "object"},
-        )
+        raise wrong_type(field, "object", "a JSON object")
     keys = value.keys()
     if not keys <= allowed:
         unknown = sorted(key_name(key) for key in keys - allowed)
@@ -57,33 +61,21 @@ def read_object(
 def read_list(value: object, *, field: str) -> list[Any] | tuple[Any, ...]:
     """`value` as a JSON array (a Python list or tuple)."""
     if type(value) is not list and type(value) is not tuple:
-        raise RuleViolation(
-            "wrong_type",
-            f"{field} must be a JSON array.",
-            details={"field": field, "expected": "array"},
-        )
+        raise wrong_type(field, "array", "a JSON array")
     return value
 
 
 def read_int(value: object, *, field: str) -> int:
     """`value` as a JSON integer; `True` and `1.0` are not integers here."""
     if type(value) is not int:
-        raise RuleViolation(
-            "wrong_type",
-            f"{field} must be an integer.",
-            details={"field": field, "expected": "integer"},
-        )
+        raise wrong_type(field, "integer", "an integer")
     return value
 
 
 def read_str(value: object, *, field: str) -> str:
     """`value` as a JSON string."""
     if type(value) is not str:
-        raise RuleViolation(
-            "wrong_type",
-            f"{field} must be a string.",
-            details={"field": field, "expected": "string"},
-        )
+        raise wrong_type(field, "string", "a string")
     return value
 
 
@@ -103,11 +95,7 @@ def read_options(value: object, *, allowed: Set[str]) -> dict[str, Any]:
     """A ruleset's JSON: an object whose keys are known options (RULES.md, "Ruleset options");
     absent options take their defaults."""
     if type(value) is not dict:
-        raise RuleViolation(
-            "wrong_type",
-            "rules must be a JSON object.",
-            details={"field": "rules", "expected": "object"},
-        )
+        raise wrong_type("rules", "object", "a JSON object")
     for key in value:
         if key not in allowed:
             raise RuleViolation(
