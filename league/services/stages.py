@@ -263,6 +263,25 @@ def _check_draw(stage: Stage, player_ids: Sequence[int]) -> None:
     format_of(stage).check(stage, list(range(1, _entrant_count(stage) + 1)))
 
 
+def _locked(stage_id: int) -> Stage:
+    """The stage, its row locked, with its event and league."""
+    return Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+
+
+def _locked_draft(stage_id: int, *, since: str) -> Stage:
+    """`_locked` for a change of a stage not started (409 `stage_started` saying what it
+    cannot be `since` then) of an event still open."""
+    stage = _locked(stage_id)
+    if stage.status != StageStatus.DRAFT:
+        raise StageConflict(
+            "stage_started",
+            f"Stage {stage.pk} has started: {since}.",
+            details={"stage": stage.pk},
+        )
+    game_services.ensure_event_open(stage.event)
+    return stage
+
+
 @transaction.atomic
 def stage_update(*, stage_id: int, changes: Mapping[str, Any]) -> Stage:
     """Change a stage that has not started (docs/draw.md, "Changing a stage before it
@@ -274,14 +293,7 @@ def stage_update(*, stage_id: int, changes: Mapping[str, Any]) -> Stage:
     `details.stage`). 409 `stage_started` once the stage is drawn."""
     if unknown := sorted(set(changes) - STAGE_OPTIONS):
         raise TypeError(f"Not an option of a stage: {', '.join(unknown)}.")
-    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
-    if stage.status != StageStatus.DRAFT:
-        raise StageConflict(
-            "stage_started",
-            f"Stage {stage.pk} has started: its options and participants are drawn.",
-            details={"stage": stage.pk},
-        )
-    game_services.ensure_event_open(stage.event)
+    stage = _locked_draft(stage_id, since="its options and participants are drawn")
     changes = _with_source_implied(changes)
     player_ids = changes.pop("player_ids", None)
     seeding, source_id = stage.seeding, stage.source_stage_id
@@ -348,14 +360,7 @@ def stage_delete(*, stage_id: int) -> None:
     """Delete a stage that has not started, with its entries; the stages after it move up a
     place. 409 `stage_started` once drawn; 409 `stage_is_source` while another stage takes
     its players from it (`details.stages`: delete those, or give them another source, first)."""
-    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
-    if stage.status != StageStatus.DRAFT:
-        raise StageConflict(
-            "stage_started",
-            f"Stage {stage.pk} has started: it cannot be deleted.",
-            details={"stage": stage.pk},
-        )
-    game_services.ensure_event_open(stage.event)
+    stage = _locked_draft(stage_id, since="it cannot be deleted")
     fed = list(
         Stage.objects.filter(source_stage=stage)
         .order_by("position", "pk")
@@ -410,7 +415,7 @@ def stage_start(*, stage_id: int) -> Stage:
     """Draw the first round (round robin: every round; elimination: the whole bracket) and
     seat its matches. From then on the stage keeps its points scheme (the league's now, when
     it has none of its own; docs/standings.md, "League points")."""
-    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    stage = _locked(stage_id)
     if stage.status != StageStatus.DRAFT:
         raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
     game_services.ensure_event_open(stage.event)
@@ -674,7 +679,7 @@ def stage_advance(*, stage_id: int) -> Stage:
     """Bring a running stage up to date with its finished matches: seat the matches whose
     feeders are decided, draw the next Swiss round, finish the stage. Idempotent: with nothing
     new it changes nothing."""
-    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    stage = _locked(stage_id)
     if stage.status == StageStatus.RUNNING:
         _advance(stage)
     return stage
@@ -936,7 +941,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     others play on), and they are seated no more: a later bracket slot or Swiss round goes on
     without them (a double-elimination player who withdrew does not drop to the losers
     bracket). Their played results stand. A stage fed by this one does not take them."""
-    stage = Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
+    stage = _locked(stage_id)
     game_services.ensure_event_open(stage.event)
     entry = StageEntry.objects.filter(stage=stage, player_id=player_id).first()
     if entry is None:
