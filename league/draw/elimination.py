@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Final
 
 from league.draw.errors import DrawError
-from league.draw.model import Bracket, Exit, PlayerId, Slot, Source
+from league.draw.model import Bracket, BracketName, Exit, PlayerId, Slot, Source
 from league.draw.seeding import bracket_order, checked_participants, checked_table_size
 
 
@@ -46,13 +46,11 @@ def single_elimination(
     if third_place and rounds > 1:
         semi_finals = f"W{rounds - 1}"
         slots.append(
-            Slot(
+            _pair(
                 key="3P-1",
                 bracket="third_place",
                 round=rounds,
                 index=1,
-                size=2,
-                advance=1,
                 sources=(Source.loser(f"{semi_finals}-1"), Source.loser(f"{semi_finals}-2")),
                 level=2 * rounds - 1,
             )
@@ -82,26 +80,22 @@ def double_elimination(players: Sequence[PlayerId], *, grand_final_reset: bool =
         slots += _losers_bracket(rounds)
         champion_of_losers = Source.winner(f"L{2 * (rounds - 1)}-1")
     slots.append(
-        Slot(
+        _pair(
             key="GF-1",
             bracket="grand_final",
             round=1,
             index=1,
-            size=2,
-            advance=1,
             sources=(Source.winner(f"W{rounds}-1"), champion_of_losers),
             level=2 * rounds - 1,
         )
     )
     if grand_final_reset:
         slots.append(
-            Slot(
+            _pair(
                 key="GF-2",
                 bracket="grand_final",
                 round=2,
                 index=1,
-                size=2,
-                advance=1,
                 sources=(Source.winner("GF-1"), Source.loser("GF-1")),
                 level=2 * rounds,
                 reset_of="GF-1",
@@ -232,13 +226,11 @@ def _losers_bracket(rounds: int) -> list[Slot]:
     after the first halves the field. A run ending in losers round r ends at level r."""
     masks = drop_masks(rounds)
     slots = [
-        Slot(
+        _pair(
             key=f"L1-{index}",
             bracket="losers",
             round=1,
             index=index,
-            size=2,
-            advance=1,
             sources=(Source.loser(f"W1-{2 * index - 1}"), Source.loser(f"W1-{2 * index}")),
             level=1,
         )
@@ -249,13 +241,11 @@ def _losers_bracket(rounds: int) -> list[Slot]:
         for index in range(1, count + 1):
             dropped = ((index - 1) ^ masks[step - 1]) + 1
             slots.append(
-                Slot(
+                _pair(
                     key=f"L{drop}-{index}",
                     bracket="losers",
                     round=drop,
                     index=index,
-                    size=2,
-                    advance=1,
                     sources=(
                         Source.winner(f"L{drop - 1}-{index}"),
                         Source.loser(f"W{step + 1}-{dropped}"),
@@ -266,13 +256,11 @@ def _losers_bracket(rounds: int) -> list[Slot]:
         if step < rounds - 1:
             for index in range(1, count // 2 + 1):
                 slots.append(
-                    Slot(
+                    _pair(
                         key=f"L{drop + 1}-{index}",
                         bracket="losers",
                         round=drop + 1,
                         index=index,
-                        size=2,
-                        advance=1,
                         sources=(
                             Source.winner(f"L{drop}-{2 * index - 1}"),
                             Source.winner(f"L{drop}-{2 * index}"),
@@ -281,6 +269,30 @@ def _losers_bracket(rounds: int) -> list[Slot]:
                     )
                 )
     return slots
+
+
+def _pair(
+    *,
+    key: str,
+    bracket: BracketName,
+    round: int,
+    index: int,
+    sources: tuple[Source, Source],
+    level: int,
+    reset_of: str | None = None,
+) -> Slot:
+    """A slot of two players whose winner goes on (or takes the title or the place)."""
+    return Slot(
+        key=key,
+        bracket=bracket,
+        round=round,
+        index=index,
+        size=2,
+        advance=1,
+        sources=sources,
+        level=level,
+        reset_of=reset_of,
+    )
 
 
 def link_slots(slots: Iterable[Slot]) -> tuple[Slot, ...]:
