@@ -44,6 +44,17 @@ FINISHED_MATCHES = 4
 IN_PROGRESS_MATCHES = 2
 
 
+def _new_event(league: int, name: str, day: datetime.date, venue: str) -> Event | None:
+    """A new event of the `league`-th demo league (of `LEAGUES`), or None when it has one of
+    that name already (the demo is loaded again: it is left as it is)."""
+    event, created = Event.objects.get_or_create(
+        league=League.objects.get(slug=LEAGUES[league][1]),
+        name=name,
+        defaults={"date": day, "venue": venue},
+    )
+    return event if created else None
+
+
 class Command(BaseCommand):
     help = "Load the demo leagues (idempotent). Refuses to run unless DEBUG is on or --force."
 
@@ -84,13 +95,8 @@ class Command(BaseCommand):
 
     def _cup(self, players: list[Player]) -> None:
         """A knockout cup of 8 in the Yardzee league: the quarter-finals and one semi played."""
-        league = League.objects.get(slug=LEAGUES[0][1])
-        event, created = Event.objects.get_or_create(
-            league=league,
-            name="Summer Cup",
-            defaults={"date": datetime.date(2026, 7, 4), "venue": "The park"},
-        )
-        if not created:
+        event = _new_event(0, "Summer Cup", datetime.date(2026, 7, 4), "The park")
+        if event is None:
             return
         stage = stages.stage_create(
             event_id=event.pk,
@@ -115,12 +121,9 @@ class Command(BaseCommand):
     def _scheduled_round(self, players: list[Player]) -> None:
         """A round robin of four a week from today, its first round scheduled on two yards
         from 18:30 London time, 20 minutes apart (docs/organizing.md, "Scheduling a round")."""
-        league = League.objects.get(slug=LEAGUES[0][1])
         day = datetime.date.today() + datetime.timedelta(days=7)
-        event, created = Event.objects.get_or_create(
-            league=league, name="Pairs evening", defaults={"date": day, "venue": "The park"}
-        )
-        if not created:
+        event = _new_event(0, "Pairs evening", day, "The park")
+        if event is None:
             return
         stage = stages.stage_create(
             event_id=event.pk,
@@ -143,12 +146,10 @@ class Command(BaseCommand):
         """An event two weeks ahead taking sign-ups (8 places, check-in): two confirmed (one
         checked in), one waiting for approval who may be Ada, already a player (her handle);
         docs/organizing.md, "Sign-up and check-in"."""
-        league = League.objects.get(slug=LEAGUES[1][1])
-        day = datetime.date.today() + datetime.timedelta(days=14)
-        event, created = Event.objects.get_or_create(
-            league=league, name="Autumn Open", defaults={"date": day, "venue": "The green"}
+        event = _new_event(
+            1, "Autumn Open", datetime.date.today() + datetime.timedelta(days=14), "The green"
         )
-        if not created:
+        if event is None:
             return
         registration.sign_up_set(event=event, cap=8, check_in=True)
         for name, handle in (("Mo", ""), ("Nell", ""), ("Ada L.", "ada")):
