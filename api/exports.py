@@ -8,12 +8,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import serializers as s
+from api.permissions import require_organizer
 from league.models import Event, League
 from league.services import exports
 
@@ -68,8 +68,9 @@ class EventImportView(APIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         league = get_object_or_404(League, slug=slug)
-        if not league.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this league may import events into it.")
+        require_organizer(
+            league, request.user, "Only an organizer of this league may import events into it."
+        )
         user: Any = request.user
         imported = exports.event_import(league=league, data=request.data, by=user)
         return Response(

@@ -10,10 +10,17 @@ numbers too large for a float (they decode to infinity)."""
 
 import math
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, Any, cast
 
+from django.http import QueryDict
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import (
+    BaseParser,
+    DataAndFiles,
+    FormParser,
+    JSONParser,
+    MultiPartParser,
+)
 
 
 class InvalidText(ParseError):
@@ -70,30 +77,9 @@ class SafeJSONParser(JSONParser):
         return data
 
 
-def _refuse_unstorable_fields(data: Any) -> None:
-    """A form's fields (a QueryDict: each key with its list of values) checked as JSON is."""
-    for key, values in data.lists():
-        refuse_unstorable([key, *(v for v in values if isinstance(v, str))])
-
-
-class SafeFormParser(FormParser):
-    """DRF's form parser (`application/x-www-form-urlencoded`), refusing NUL characters and
-    lone surrogates in names and values as SafeJSONParser does."""
-
-    def parse(
-        self,
-        stream: IO[Any],
-        media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
-    ) -> Any:
-        data = super().parse(stream, media_type, parser_context)
-        _refuse_unstorable_fields(data)
-        return data
-
-
-class SafeMultiPartParser(MultiPartParser):
-    """DRF's multipart parser, refusing NUL characters and lone surrogates in its fields as
-    SafeJSONParser does."""
+class _FieldsChecked(BaseParser):
+    """A form parser whose fields (a QueryDict: each key with its list of values) are
+    checked as JSON is: NUL characters and lone surrogates in names and values refused."""
 
     def parse(
         self,
@@ -102,5 +88,18 @@ class SafeMultiPartParser(MultiPartParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         parsed = super().parse(stream, media_type, parser_context)
-        _refuse_unstorable_fields(parsed.data)
+        # Both parsers' fields are a QueryDict (the multipart one's beside its files).
+        fields = cast(QueryDict, parsed.data if isinstance(parsed, DataAndFiles) else parsed)
+        for key, values in fields.lists():
+            refuse_unstorable([key, *(v for v in values if isinstance(v, str))])
         return parsed
+
+
+class SafeFormParser(_FieldsChecked, FormParser):
+    """DRF's form parser (`application/x-www-form-urlencoded`), refusing NUL characters and
+    lone surrogates in names and values as SafeJSONParser does."""
+
+
+class SafeMultiPartParser(_FieldsChecked, MultiPartParser):
+    """DRF's multipart parser, refusing NUL characters and lone surrogates in its fields as
+    SafeJSONParser does."""

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from rest_framework import authentication, permissions
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 
 from games.models import Match
@@ -43,6 +44,12 @@ class IsMatchOrganizer(permissions.BasePermission):
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         return bool(obj.is_organizer(request.user))
+
+
+def require_organizer(organized: League | Match, user: Any, refusal: str) -> None:
+    """The 403 `refusal` unless `user` organizes the league (the match's league)."""
+    if not organized.is_organizer(user):
+        raise PermissionDenied(refusal)
 
 
 def _league_of(obj: League | Event | Stage) -> League:

@@ -10,13 +10,14 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from api.serializers import ID_MAX, ErrorSerializer, PlayerSerializer
+from api.permissions import require_organizer
+from api.serializers import ID_MAX, ErrorSerializer, PlayerSerializer, validated
 from league.models import Event, Registration, SignUp
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as services
@@ -195,8 +196,7 @@ def _event(event_id: str) -> Event:
 def _require_organizer(request: Request, event: Event) -> None:
     if not request.user or not request.user.is_authenticated:
         raise NotAuthenticated("Sign in as an organizer of this league.")
-    if not event.league.is_organizer(request.user):
-        raise PermissionDenied("Only an organizer of this league may do this.")
+    require_organizer(event.league, request.user, "Only an organizer of this league may do this.")
 
 
 class SignUpView(APIView):
@@ -224,9 +224,8 @@ class SignUpView(APIView):
     def put(self, request: Request, event_id: str) -> Response:
         event = _event(event_id)
         _require_organizer(request, event)
-        parsed = SignUpWriteSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        sign_up = services.sign_up_set(event=event, **parsed.validated_data)
+        data = validated(SignUpWriteSerializer, request.data)
+        sign_up = services.sign_up_set(event=event, **data)
         return Response(SignUpSerializer(sign_up).data)
 
 
@@ -275,12 +274,11 @@ class EventRegistrationsView(APIView):
     )
     def post(self, request: Request, event_id: str) -> Response:
         event = _event(event_id)
-        parsed = RegistrationCreateSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
+        data = validated(RegistrationCreateSerializer, request.data)
         done = services.registration_create(
             event_id=event.pk,
             by_organizer=event.league.is_organizer(request.user),
-            **parsed.validated_data,
+            **data,
         )
         body = {**RegistrationSerializer(done.registration).data, "key": done.key}
         return Response(body, status=status.HTTP_201_CREATED)
@@ -315,22 +313,20 @@ class RegistrationActionView(APIView):
     def post(self, request: Request, registration_id: str) -> Response:
         registration = self._organized(registration_id)
         if self.step == "approve":
-            parsed: serializers.Serializer[Any] = ApproveSerializer(data=request.data)
-            parsed.is_valid(raise_exception=True)
+            data = validated(ApproveSerializer, request.data)
             registration = services.registration_approve(
                 registration_id=registration.pk,
-                player_id=parsed.validated_data["player"],
-                new_player=parsed.validated_data["new_player"],
+                player_id=data["player"],
+                new_player=data["new_player"],
             )
         elif self.step == "refuse":
             registration = services.registration_refuse(registration_id=registration.pk)
         elif self.step == "withdraw":
             registration = services.registration_withdraw(registration_id=registration.pk)
         else:
-            parsed = CheckInSerializer(data=request.data)
-            parsed.is_valid(raise_exception=True)
+            data = validated(CheckInSerializer, request.data)
             registration = services.registration_check_in(
-                registration_id=registration.pk, present=parsed.validated_data["present"]
+                registration_id=registration.pk, present=data["present"]
             )
         return Response(OrganizerRegistrationSerializer(registration).data)
 
@@ -367,11 +363,10 @@ class OwnRegistrationView(APIView):
         if self.step == "withdraw":
             registration = services.registration_withdraw(registration_id=registration.pk)
         else:
-            parsed = CheckInSerializer(data=request.data)
-            parsed.is_valid(raise_exception=True)
+            data = validated(CheckInSerializer, request.data)
             registration = services.registration_check_in(
                 registration_id=registration.pk,
-                present=parsed.validated_data["present"],
+                present=data["present"],
                 by_player=True,
             )
         return Response(RegistrationSerializer(registration).data)

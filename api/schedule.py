@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.serializers import ErrorSerializer
+from api.permissions import require_organizer
+from api.serializers import ErrorSerializer, validated
 from games.models import TABLE_LABEL_MAX, Match
 from league.models import Stage
 from league.services import schedule as schedule_services
@@ -143,11 +143,12 @@ class RoundScheduleView(APIView):
     )
     def post(self, request: Request, stage_id: int, number: int) -> Response:
         stage = get_object_or_404(Stage.objects.select_related("event__league"), pk=stage_id)
-        if not stage.event.league.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this league may schedule its rounds.")
-        parsed = RoundScheduleSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        data = parsed.validated_data
+        require_organizer(
+            stage.event.league,
+            request.user,
+            "Only an organizer of this league may schedule its rounds.",
+        )
+        data = validated(RoundScheduleSerializer, request.data)
         done = schedule_services.round_schedule(
             stage_id=stage.pk,
             round_number=number,
@@ -180,18 +181,18 @@ class MatchScheduleView(APIView):
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
-        if not match.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this match's league may schedule it.")
-        parsed = MatchScheduleSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
+        require_organizer(
+            match, request.user, "Only an organizer of this match's league may schedule it."
+        )
+        data = validated(MatchScheduleSerializer, request.data)
         changes = {
-            name: parsed.validated_data[field]
+            name: data[field]
             for field, name in (
                 ("table_label", "table_label"),
                 ("planned_at", "planned_at"),
                 ("time_zone", "time_zone"),
             )
-            if field in parsed.validated_data
+            if field in data
         }
         moved = schedule_services.match_schedule(match_id=match.pk, **changes)
         return Response(ScheduledMatchSerializer(moved).data)

@@ -28,6 +28,17 @@ ID_MAX = 2**63 - 1
 # Ids in URLs: at most 18 digits, so a longer one is a plain 404 rather than an overflow.
 ID_IN_URL = r"[0-9]{1,18}"
 
+
+def validated(
+    serializer_class: type[serializers.BaseSerializer[Any]], data: Any, **kwargs: Any
+) -> Any:
+    """`data` as `serializer_class` reads it (its `validated_data`), or the 400
+    `invalid` naming each field that is wrong."""
+    parsed = serializer_class(data=data, **kwargs)
+    parsed.is_valid(raise_exception=True)
+    return parsed.validated_data
+
+
 # --- Errors (documentation of the one error shape) ---------------------------------------------
 
 

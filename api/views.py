@@ -28,6 +28,7 @@ from api.permissions import (
     IsMatchOrganizer,
     IsOrganizerOrReadOnly,
     presented_score_key,
+    require_organizer,
 )
 from api.renderers import CSVRenderer
 from api.throttles import AdviceRateThrottle, LoginRateThrottle, TurnRateThrottle
@@ -280,9 +281,8 @@ class LeagueViewSet(
             paginator = BoundedLimitOffsetPagination()
             page = paginator.paginate_queryset(league.players.all(), request, view=self)
             return paginator.get_paginated_response(s.PlayerSerializer(page, many=True).data)
-        parsed = s.RosterAddSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        player = Player.objects.filter(pk=parsed.validated_data["player"]).first()
+        data = s.validated(s.RosterAddSerializer, request.data)
+        player = Player.objects.filter(pk=data["player"]).first()
         if player is None:
             raise NotFound("No such player.")
         if not player.is_changeable_by(request.user):
@@ -331,8 +331,9 @@ class EventViewSet(
     def perform_create(self, serializer: serializers.BaseSerializer[Event]) -> None:
         data = dict(serializer.validated_data)
         league = data.pop("league")
-        if not league.is_organizer(self.request.user):
-            raise PermissionDenied("Only an organizer of this league may add events to it.")
+        require_organizer(
+            league, self.request.user, "Only an organizer of this league may add events to it."
+        )
         serializer.instance = league_services.event_create(league=league, **data)
 
     @extend_schema(methods=["GET"], request=None, responses={200: s.StageSerializer(many=True)})
@@ -350,11 +351,10 @@ class EventViewSet(
         event = self.get_object()
         if request.method == "GET":
             return Response(s.StageSerializer(event.stages.all(), many=True).data)
-        if not event.league.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this league may add stages.")
-        parsed = s.StageCreateSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        data = dict(parsed.validated_data)
+        require_organizer(
+            event.league, request.user, "Only an organizer of this league may add stages."
+        )
+        data = dict(s.validated(s.StageCreateSerializer, request.data))
         stage = stage_services.stage_create(
             event_id=event.pk,
             player_ids=data.pop("participants"),
@@ -373,12 +373,12 @@ class EventViewSet(
     @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
         event = self.get_object()
-        if not event.league.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this league may withdraw players.")
-        parsed = s.WithdrawSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
+        require_organizer(
+            event.league, request.user, "Only an organizer of this league may withdraw players."
+        )
+        data = s.validated(s.WithdrawSerializer, request.data)
         withdrawals = stage_services.event_withdraw(
-            event_id=event.pk, player_id=parsed.validated_data["player"], by=request.user
+            event_id=event.pk, player_id=data["player"], by=request.user
         )
         return Response(s.WithdrawalSerializer(withdrawals, many=True).data)
 
@@ -400,11 +400,8 @@ class EventViewSet(
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
         event = self.get_object()
-        parsed = s.EventCloseSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        event = league_services.event_close(
-            event_id=event.pk, status=parsed.validated_data["status"]
-        )
+        data = s.validated(s.EventCloseSerializer, request.data)
+        event = league_services.event_close(event_id=event.pk, status=data["status"])
         return Response(s.EventSerializer(event).data)
 
     @extend_schema(
@@ -498,18 +495,17 @@ class MatchViewSet(
         "`score_key`.",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        parsed = s.MatchCreateSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        event = parsed.validated_data.get("event")
-        league = event.league if event is not None else parsed.validated_data.get("league")
+        data = s.validated(s.MatchCreateSerializer, request.data)
+        event = data.get("event")
+        league = event.league if event is not None else data.get("league")
         if league is not None and not league.is_organizer(request.user):
             raise PermissionDenied("Only an organizer of this league may seat its matches.")
         match = league_services.match_create(
-            game=parsed.validated_data["game"],
-            player_ids=parsed.validated_data["players"],
-            rules=parsed.validated_data["rules"],
+            game=data["game"],
+            player_ids=data["players"],
+            rules=data["rules"],
             event=event,
-            league=parsed.validated_data.get("league"),
+            league=data.get("league"),
             created_by=request.user,  # type: ignore[arg-type]
         )
         return Response(
@@ -619,9 +615,8 @@ class MatchViewSet(
         url_name="turn-take-back",
     )
     def take_back(self, request: Request, pk: str | None = None) -> Response:
-        parsed = s.TakeBackSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        turn_number = parsed.validated_data.get("turn_number")
+        data = s.validated(s.TakeBackSerializer, request.data)
+        turn_number = data.get("turn_number")
         score_key = self._anonymous_score_key()
         try:
             if score_key is None:
@@ -656,11 +651,10 @@ class MatchViewSet(
         with self._locked_submission(pk) as submission:
             if replay := submission.replay(game_services.request_fingerprint(request.data)):
                 return Response(replay.response, status=replay.status_code)
-            parsed = s.ResultSerializer(data=request.data)
-            parsed.is_valid(raise_exception=True)
+            data = s.validated(s.ResultSerializer, request.data)
             game_services.result_apply(
                 match=submission.match,
-                turns=parsed.validated_data["turns"],
+                turns=data["turns"],
                 submitted_by=request.user,
             )
             answer = self._answer(match_detail_queryset().get(pk=submission.match.pk), detail=True)
@@ -704,14 +698,13 @@ class MatchViewSet(
         self, request: Request, pk: str | None = None, sequence: str | None = None
     ) -> Response:
         match = self.get_object()
-        confirmed = s.ReseedSerializer(data=request.query_params)
-        confirmed.is_valid(raise_exception=True)
+        then = dict(s.validated(s.ReseedSerializer, request.query_params))
         outcome = game_services.turn_correct(
             match_id=match.pk,
             sequence=int(sequence or 0),
             turn=request.data,
             corrected_by=request.user,
-            then=dict(confirmed.validated_data),
+            then=then,
         )
         return Response(
             {
@@ -756,11 +749,8 @@ class MatchViewSet(
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        parsed = s.ReseedSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        undone = game_services.turn_undo(
-            match_id=match.pk, undone_by=request.user, then=dict(parsed.validated_data)
-        )
+        data = s.validated(s.ReseedSerializer, request.data)
+        undone = game_services.turn_undo(match_id=match.pk, undone_by=request.user, then=dict(data))
         match.refresh_from_db()
         return Response(
             {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
@@ -777,11 +767,8 @@ class MatchViewSet(
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        parsed = s.VoidSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        game_services.match_void(
-            match_id=match.pk, voided_by=request.user, then=dict(parsed.validated_data)
-        )
+        data = s.validated(s.VoidSerializer, request.data)
+        game_services.match_void(match_id=match.pk, voided_by=request.user, then=dict(data))
         match.refresh_from_db()
         replay = StageVoid.objects.filter(match=match).values_list("replay_id", flat=True).first()
         return Response({**self._answer(match), "replay": replay})
@@ -851,8 +838,11 @@ class StageViewSet(
 
     def _organized(self) -> Stage:
         stage = self.get_object()
-        if not stage.event.league.is_organizer(self.request.user):
-            raise PermissionDenied("Only an organizer of this league may run its stages.")
+        require_organizer(
+            stage.event.league,
+            self.request.user,
+            "Only an organizer of this league may run its stages.",
+        )
         return stage
 
     @extend_schema(
@@ -897,11 +887,10 @@ class StageViewSet(
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
     def stage_standings(self, request: Request, pk: str | None = None) -> Response:
         stage = self.get_object()
-        parsed = s.StandingsGroupSerializer(data=request.query_params, context={"stage": stage})
-        parsed.is_valid(raise_exception=True)
-        return standings_response(
-            StandingsScope.STAGE, stage.pk, group=parsed.validated_data.get("group")
+        data = s.validated(
+            s.StandingsGroupSerializer, request.query_params, context={"stage": stage}
         )
+        return standings_response(StandingsScope.STAGE, stage.pk, group=data.get("group"))
 
     @extend_schema(request=None, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -915,16 +904,13 @@ class StageViewSet(
     def forfeit(self, request: Request, pk: str | None = None) -> Response:
         """A player does not show for a stage match not yet started: the others go on."""
         stage = self._organized()
-        parsed = s.ForfeitSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        stage_match = StageMatch.objects.filter(
-            stage=stage, pk=parsed.validated_data["stage_match"]
-        ).first()
+        data = s.validated(s.ForfeitSerializer, request.data)
+        stage_match = StageMatch.objects.filter(stage=stage, pk=data["stage_match"]).first()
         if stage_match is None:
             raise NotFound("This stage has no such stage match.")
         stage_services.stage_forfeit(
             stage_match_id=stage_match.pk,
-            player_id=parsed.validated_data["player"],
+            player_id=data["player"],
             by=request.user,
         )
         return Response(s.StageDetailSerializer(self.get_queryset().get(pk=stage.pk)).data)
@@ -936,9 +922,8 @@ class StageViewSet(
         walkover, or the others play on), and they are seated no more. Their played results
         stand. From a stage not started, they are taken off its entries."""
         stage = self._organized()
-        parsed = s.WithdrawSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
+        data = s.validated(s.WithdrawSerializer, request.data)
         withdrawal = stage_services.stage_withdraw(
-            stage_id=stage.pk, player_id=parsed.validated_data["player"], by=request.user
+            stage_id=stage.pk, player_id=data["player"], by=request.user
         )
         return Response(s.WithdrawalSerializer(withdrawal).data)

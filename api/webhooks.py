@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from api.pagination import BoundedLimitOffsetPagination
-from api.serializers import ID_IN_URL, ErrorSerializer
+from api.permissions import require_organizer
+from api.serializers import ID_IN_URL, ErrorSerializer, validated
 from league.models import League
 from webhooks import selectors, services
 from webhooks.models import SUBSCRIBABLE, Attempt, Delivery, Endpoint
@@ -115,8 +115,7 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
 
     def league(self) -> League:
         league = get_object_or_404(League, slug=self.kwargs["slug"])
-        if not league.is_organizer(self.request.user):
-            raise PermissionDenied(IsLeagueOrganizer.message)
+        require_organizer(league, self.request.user, IsLeagueOrganizer.message)
         return league
 
     def get_queryset(self) -> Any:
@@ -129,9 +128,7 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Register an endpoint. The answer holds its `secret`, this once."""
-        parsed = EndpointSerializer(data=request.data)
-        parsed.is_valid(raise_exception=True)
-        data = parsed.validated_data
+        data = validated(EndpointSerializer, request.data)
         endpoint = services.endpoint_create(
             league=self.league(),
             url=data["url"],
@@ -145,9 +142,8 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Change its address, events, description, or turn it off (`enabled: false`) or on."""
         endpoint = self.get_object()
-        parsed = EndpointSerializer(endpoint, data=request.data, partial=True)
-        parsed.is_valid(raise_exception=True)
-        changed = services.endpoint_update(endpoint_id=endpoint.pk, changes=parsed.validated_data)
+        changes = validated(EndpointSerializer, request.data, instance=endpoint, partial=True)
+        changed = services.endpoint_update(endpoint_id=endpoint.pk, changes=changes)
         return Response(EndpointSerializer(changed).data)
 
     def perform_destroy(self, instance: Endpoint) -> None:
