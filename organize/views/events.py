@@ -5,6 +5,7 @@ they are played, closing and reopening it, and withdrawing a player.
 Every page checks `organize.permissions` first and writes through one service; a service's
 refusal (a `DomainError`) is shown on the form or as a message, and nothing is saved."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -211,27 +212,45 @@ def _stage_form(
     return StageForm(initial=initial, **kwargs)
 
 
+def _stage_form_page(
+    request: HttpRequest,
+    event: Event,
+    stage: Stage | None,
+    form: StageForm,
+    save: Callable[[dict[str, Any]], tuple[int, str]],
+) -> HttpResponse:
+    """The stage form (a new stage, or `stage` changed): a valid POST's options go to `save`,
+    which answers the stage saved and the message that says so; a service's refusal is shown
+    on the form, and nothing is saved."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved, done = save(form.stage_options())
+        except DomainError as error:
+            form.refuse(error)
+        else:
+            messages.success(request, done)
+            return redirect(_event_url(event.pk, f"stage-{saved}"))
+    return render(
+        request,
+        "organize/events/stage_form.html",
+        {"event": event, "form": form, "stage": stage, "league": event.league},
+        status=_answered(form),
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def stage_add(request: HttpRequest, event_id: int) -> HttpResponse:
     """Add a stage (a draft) to the event, with every option the API takes, checked by
     `stage_create` exactly as there."""
     event = organized_event(request, event_id)
+
+    def add(options: dict[str, Any]) -> tuple[int, str]:
+        stage = stage_services.stage_create(event_id=event.pk, **options)
+        return stage.pk, f"{stage.name} is added. Start it when its players are here."
+
     form = _stage_form(request, _stage_form_kwargs(request, event))
-    if request.method == "POST" and form.is_valid():
-        try:
-            stage = stage_services.stage_create(event_id=event.pk, **form.stage_options())
-        except DomainError as error:
-            form.refuse(error)
-        else:
-            messages.success(request, f"{stage.name} is added. Start it when its players are here.")
-            return redirect(_event_url(event.pk, f"stage-{stage.pk}"))
-    return render(
-        request,
-        "organize/events/stage_form.html",
-        {"event": event, "form": form, "stage": None, "league": event.league},
-        status=_answered(form),
-    )
+    return _stage_form_page(request, event, None, form, add)
 
 
 @login_required
@@ -246,20 +265,12 @@ def stage_edit(request: HttpRequest, stage_id: int) -> HttpResponse:
         _stage_form_kwargs(request, event, stage),
         initial=StageForm.initial_of(stage, seeds),
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            stage_services.stage_update(stage_id=stage.pk, changes=form.stage_options())
-        except DomainError as error:
-            form.refuse(error)
-        else:
-            messages.success(request, f"{form.cleaned_data['name']} is changed.")
-            return redirect(_event_url(event.pk, f"stage-{stage.pk}"))
-    return render(
-        request,
-        "organize/events/stage_form.html",
-        {"event": event, "form": form, "stage": stage, "league": event.league},
-        status=_answered(form),
-    )
+
+    def change(options: dict[str, Any]) -> tuple[int, str]:
+        stage_services.stage_update(stage_id=stage.pk, changes=options)
+        return stage.pk, f"{form.cleaned_data['name']} is changed."
+
+    return _stage_form_page(request, event, stage, form, change)
 
 
 @login_required

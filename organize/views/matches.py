@@ -49,10 +49,13 @@ def _back(request: HttpRequest, match: Match) -> str:
 
 
 def _show(
-    request: HttpRequest, fragment: str, context: dict[str, Any], *, status: int = 200
+    request: HttpRequest, fragment: str, context: dict[str, Any], *, status: int | None = None
 ) -> HttpResponse:
     """The control's page, or with htmx only its fragment (loaded into the match page; htmx
-    swaps only a 200, so a refusal's status is for the page alone)."""
+    swaps only a 200, so a refusal's status is for the page alone): 409 when the service
+    refused the action, else 200, unless `status` says otherwise."""
+    if status is None:
+        status = 409 if "refused" in context else 200
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, fragment, {**context, "fragment": fragment})
     return render(
@@ -67,6 +70,20 @@ def _done(request: HttpRequest, back: str) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponseClientRedirect(back)
     return redirect(back)
+
+
+def _attempt(
+    request: HttpRequest, context: dict[str, Any], back: str, act: Callable[[], object], done: str
+) -> HttpResponse | None:
+    """Do the confirmed action and go back, saying `done`; when the service refuses it, keep
+    the refusal in `context` for the page to show, and answer None."""
+    try:
+        act()
+    except DomainError as refusal:
+        context["refused"] = refusal
+        return None
+    messages.success(request, done)
+    return _done(request, back)
 
 
 def _last_turn(match: Match) -> Turn | None:
@@ -149,21 +166,6 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
         )
         return _show(request, "organize/matches/_undo.html", context)
     summary = _summary(match, last)
-    if request.method == "POST":
-        if request.POST.get("turn") != str(last.sequence):
-            context["stale"] = f"The last turn is now {summary}: check again what undoing it does."
-        else:
-            try:
-                game_services.turn_undo(
-                    match_id=match.pk,
-                    undone_by=request.user,
-                    then={"reseed_later_stages": request.POST.get("reseed") == "1"},
-                )
-            except DomainError as refusal:
-                context["refused"] = refusal
-            else:
-                messages.success(request, f"{summary} was undone.")
-                return _done(request, back)
 
     def undo(reseed: bool) -> list[str]:
         game_services.turn_undo(
@@ -171,6 +173,17 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
         )
         return []
 
+    if request.method == "POST":
+        if request.POST.get("turn") != str(last.sequence):
+            context["stale"] = f"The last turn is now {summary}: check again what undoing it does."
+        elif answer := _attempt(
+            request,
+            context,
+            back,
+            lambda: undo(request.POST.get("reseed") == "1"),
+            f"{summary} was undone.",
+        ):
+            return answer
     rehearsal, reseed = _confirmed_reseed(match, undo)
     lines = [
         f"{summary} is taken off the scorecard (kept in the undo records); "
@@ -179,8 +192,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.status == MatchStatus.FINISHED:
         lines.append(f"The result that stood: {_seat_results(match)}.")
     context.update({"summary": summary, "lines": lines, "rehearsal": rehearsal, "reseed": reseed})
-    status = 409 if "refused" in context else 200
-    return _show(request, "organize/matches/_undo.html", context, status=status)
+    return _show(request, "organize/matches/_undo.html", context)
 
 
 # --- Void, walkover, and taking a void back ------------------------------------------------------
@@ -224,17 +236,6 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         return _show(request, "organize/matches/_void.html", context, status=400)
     then = form.then() if chosen is not None else _initial_then(stage_match, walkover)
     fingerprint = game_services.request_fingerprint(then)
-    if request.method == "POST" and "confirm" in request.POST:
-        if request.POST.get("checked") != fingerprint:
-            context["stale"] = "The choice changed since it was checked: check what it does now."
-        else:
-            try:
-                game_services.match_void(match_id=match.pk, voided_by=request.user, then=then)
-            except DomainError as refusal:
-                context["refused"] = refusal
-            else:
-                messages.success(request, f"Match #{match.pk} was voided.")
-                return _done(request, back)
 
     def void(reseed: bool) -> list[str]:
         game_services.match_void(
@@ -244,13 +245,19 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         )
         return []
 
+    if request.method == "POST" and "confirm" in request.POST:
+        if request.POST.get("checked") != fingerprint:
+            context["stale"] = "The choice changed since it was checked: check what it does now."
+        elif answer := _attempt(
+            request, context, back, lambda: void(False), f"Match #{match.pk} was voided."
+        ):
+            return answer
     rehearsal, reseed = _confirmed_reseed(match, void)
     if reseed:
         then = {**then, "reseed_later_stages": True}
         fingerprint = game_services.request_fingerprint(then)
     context.update({"rehearsal": rehearsal, "checked": fingerprint, "reseed": reseed})
-    status = 409 if "refused" in context else 200
-    return _show(request, "organize/matches/_void.html", context, status=status)
+    return _show(request, "organize/matches/_void.html", context)
 
 
 def _initial_then(stage_match: StageMatch | None, walkover: bool) -> dict[str, Any]:
@@ -272,22 +279,19 @@ def match_unvoid(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.status != MatchStatus.VOID:
         context["unavailable"] = "This match is not void."
         return _show(request, "organize/matches/_unvoid.html", context)
-    if request.method == "POST":
-        try:
-            game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
-        except DomainError as refusal:
-            context["refused"] = refusal
-        else:
-            messages.success(request, f"The void of match #{match.pk} was taken back.")
-            return _done(request, back)
 
     def unvoid() -> list[str]:
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         return []
 
+    if request.method == "POST" and (
+        answer := _attempt(
+            request, context, back, unvoid, f"The void of match #{match.pk} was taken back."
+        )
+    ):
+        return answer
     context["rehearsal"] = rehearse(match, unvoid)
-    status = 409 if "refused" in context else 200
-    return _show(request, "organize/matches/_unvoid.html", context, status=status)
+    return _show(request, "organize/matches/_unvoid.html", context)
 
 
 # --- Correct a turn ------------------------------------------------------------------------------
@@ -354,8 +358,7 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
 
     rehearsal, reseed = _confirmed_reseed(match, correct)
     context.update({"rehearsal": rehearsal, "checked": fingerprint, "reseed": reseed})
-    status = 409 if "refused" in context else 200
-    return _show(request, "organize/matches/_correct.html", context, status=status)
+    return _show(request, "organize/matches/_correct.html", context)
 
 
 def _correction_lines(

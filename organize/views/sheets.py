@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import score_keys
-from games.models import MatchStatus
+from games.models import Match, MatchStatus
 from league.models import Event, Stage, StageStatus
 from organize import selectors
 from organize.permissions import require_match
@@ -116,6 +116,28 @@ def _render(
     return render(request, "organize/events/sheet.html", context)
 
 
+def _render_stage(
+    request: HttpRequest,
+    stage: Stage,
+    title: str,
+    rows: list[TableRow],
+    *,
+    grouped: bool,
+    schedule_url: str = "",
+) -> HttpResponse:
+    """A sheet of tables of `stage`, labelled in their order, kept fresh by the stage's live
+    fragment."""
+    return _render(
+        request,
+        stage=stage,
+        event=stage.event,
+        title=title,
+        tables=[(table_label(row, n, grouped=grouped), row) for n, row in enumerate(rows, start=1)],
+        live_url=reverse("organize:stage_sheet_live", args=[stage.pk]),
+        schedule_url=schedule_url,
+    )
+
+
 def _live_context(statuses: dict[int, str], live_url: str) -> dict[str, Any]:
     open_count = sum(1 for status in statuses.values() if status in OPEN_STATUSES)
     return {
@@ -141,14 +163,12 @@ def round_sheet(request: HttpRequest, stage_id: int, number: int) -> HttpRespons
     rows = selectors.stage_tables([stage.pk], round_=number)[stage.pk]
     if not rows:
         raise Http404(f"Round {number} of {stage.name} has no tables yet.")
-    grouped = stage.groups > 1
-    return _render(
+    return _render_stage(
         request,
-        stage=stage,
-        event=stage.event,
-        title=f"{stage.name}, round {number}",
-        tables=[(table_label(row, n, grouped=grouped), row) for n, row in enumerate(rows, start=1)],
-        live_url=reverse("organize:stage_sheet_live", args=[stage.pk]),
+        stage,
+        f"{stage.name}, round {number}",
+        rows,
+        grouped=stage.groups > 1,
         schedule_url=reverse("organize:round_schedule", args=[stage.pk, number]),
     )
 
@@ -168,14 +188,7 @@ def stage_sheet(request: HttpRequest, stage_id: int) -> HttpResponseBase:
         last = selectors.stage_tables([stage.pk])[stage.pk]
         if last:
             return redirect("organize:round_sheet", stage.pk, max(row.round or 1 for row in last))
-    return _render(
-        request,
-        stage=stage,
-        event=stage.event,
-        title=f"{stage.name}, tables to play now",
-        tables=[(table_label(row, n, grouped=False), row) for n, row in enumerate(rows, start=1)],
-        live_url=reverse("organize:stage_sheet_live", args=[stage.pk]),
-    )
+    return _render_stage(request, stage, f"{stage.name}, tables to play now", rows, grouped=False)
 
 
 @never_cache
@@ -184,11 +197,7 @@ def stage_sheet(request: HttpRequest, stage_id: int) -> HttpResponseBase:
 def match_sheet(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """A match's sheet: the sheet of its round, at its table, for a match of a stage; a sheet
     of its one table for a casual match."""
-    found = selectors.match_table(match_id)
-    if found is None:
-        raise Http404("No such match.")
-    match, row = found
-    require_match(request.user, match)
+    match, row = _organized_match_table(request, match_id)
     if row.stage is not None:
         url = reverse("organize:round_sheet", args=[row.stage, row.round])
         return redirect(f"{url}#table-{match.pk}")
@@ -200,6 +209,16 @@ def match_sheet(request: HttpRequest, match_id: int) -> HttpResponseBase:
         tables=[("Table", row)],
         live_url=reverse("organize:match_sheet_live", args=[match.pk]),
     )
+
+
+def _organized_match_table(request: HttpRequest, match_id: int) -> tuple[Match, TableRow]:
+    """The match and its table, if the user organizes it (403 if not, 404 if there is none)."""
+    found = selectors.match_table(match_id)
+    if found is None:
+        raise Http404("No such match.")
+    match, row = found
+    require_match(request.user, match)
+    return match, row
 
 
 def _asked_tables(request: HttpRequest) -> list[int]:
@@ -229,11 +248,7 @@ def stage_sheet_live(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def match_sheet_live(request: HttpRequest, match_id: int) -> HttpResponse:
-    found = selectors.match_table(match_id)
-    if found is None:
-        raise Http404("No such match.")
-    match, row = found
-    require_match(request.user, match)
+    match, row = _organized_match_table(request, match_id)
     url = reverse("organize:match_sheet_live", args=[match.pk])
     return render(
         request, "organize/events/_sheet_live.html", _live_context({match.pk: row.status}, url)
