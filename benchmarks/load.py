@@ -149,13 +149,18 @@ async def _client(
         await _send(session, base_url, call, figures, etags, time.perf_counter())
 
 
+def _session() -> aiohttp.ClientSession:
+    """A session with no limit on its connections, each request given 30 seconds."""
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=30)
+    )
+
+
 async def _phase(
     base_url: str, name: str, queues: Sequence[Iterator[Call]], count: int, seconds: float
 ) -> Figures:
     figures = Figures(name=name, clients=len(queues))
-    connector = aiohttp.TCPConnector(limit=0)
-    timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+    async with _session() as session:
         budget = [count]
         started = time.perf_counter()
         deadline = time.monotonic() + seconds
@@ -173,47 +178,6 @@ def run_phase(
     return asyncio.run(_phase(base_url, name, queues, count, seconds))
 
 
-async def _open_loop(
-    base_url: str,
-    name: str,
-    queues: Sequence[Iterator[Call]],
-    rate: float,
-    count: int,
-    seconds: float,
-    seed: int,
-) -> Figures:
-    figures = Figures(name=name, clients=len(queues))
-    rng = random.Random(seed)
-    idle: asyncio.Queue[tuple[Iterator[Call], dict[str, str]]] = asyncio.Queue()
-    for queue in queues:
-        idle.put_nowait((queue, {}))
-    connector = aiohttp.TCPConnector(limit=0)
-    timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-
-        async def arrival(due: float) -> None:
-            queue, etags = await idle.get()  # a client queue keeps its match's turns in order
-            try:
-                call = next(queue, None)
-                if call is not None:
-                    await _send(session, base_url, call, figures, etags, due)
-            finally:
-                idle.put_nowait((queue, etags))
-
-        started = time.perf_counter()
-        due = started
-        tasks = []
-        for _ in range(count):
-            due += rng.expovariate(rate)
-            if due - started > seconds:
-                break
-            await asyncio.sleep(max(0.0, due - time.perf_counter()))
-            tasks.append(asyncio.create_task(arrival(due)))
-        await asyncio.gather(*tasks)
-        figures.seconds = time.perf_counter() - started
-    return figures
-
-
 def run_open_loop(
     base_url: str,
     name: str,
@@ -227,4 +191,35 @@ def run_open_loop(
     """`count` requests (or as many as are due within `seconds`) at `rate` a second on
     average, with exponential gaps; each is sent on the next idle queue of `queues` and timed
     from when it was due, so time spent waiting for a free client counts."""
-    return asyncio.run(_open_loop(base_url, name, queues, rate, count, seconds, seed))
+
+    async def open_loop() -> Figures:
+        figures = Figures(name=name, clients=len(queues))
+        rng = random.Random(seed)
+        idle: asyncio.Queue[tuple[Iterator[Call], dict[str, str]]] = asyncio.Queue()
+        for queue in queues:
+            idle.put_nowait((queue, {}))
+        async with _session() as session:
+
+            async def arrival(due: float) -> None:
+                queue, etags = await idle.get()  # a client queue keeps its match's turns in order
+                try:
+                    call = next(queue, None)
+                    if call is not None:
+                        await _send(session, base_url, call, figures, etags, due)
+                finally:
+                    idle.put_nowait((queue, etags))
+
+            started = time.perf_counter()
+            due = started
+            tasks = []
+            for _ in range(count):
+                due += rng.expovariate(rate)
+                if due - started > seconds:
+                    break
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                tasks.append(asyncio.create_task(arrival(due)))
+            await asyncio.gather(*tasks)
+            figures.seconds = time.perf_counter() - started
+        return figures
+
+    return asyncio.run(open_loop())
