@@ -59,9 +59,8 @@ def check_text(value: str) -> None:
         ) from None
 
 
-class SafeJSONParser(JSONParser):
-    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later:
-    JSON nested too deeply to decode, lone surrogates, NUL characters, infinite numbers."""
+class _Refusing(BaseParser):
+    """A DRF parser answering 400 `invalid_text` for a body whose text `refuse` refuses."""
 
     def parse(
         self,
@@ -70,29 +69,31 @@ class SafeJSONParser(JSONParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
+            parsed = super().parse(stream, media_type, parser_context)
+        except RecursionError:  # only JSON's decoder recurses
             raise ParseError("JSON nested too deeply.") from None
-        refuse_unstorable(data)
-        return data
+        self.refuse(parsed)
+        return parsed
+
+    def refuse(self, parsed: Any) -> None:
+        """Parsed JSON, walked whole."""
+        refuse_unstorable(parsed)
 
 
-class _FieldsChecked(BaseParser):
+class SafeJSONParser(_Refusing, JSONParser):
+    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later:
+    JSON nested too deeply to decode, lone surrogates, NUL characters, infinite numbers."""
+
+
+class _FieldsChecked(_Refusing):
     """A form parser whose fields (a QueryDict: each key with its list of values) are
     checked as JSON is: NUL characters and lone surrogates in names and values refused."""
 
-    def parse(
-        self,
-        stream: IO[Any],
-        media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
-    ) -> Any:
-        parsed = super().parse(stream, media_type, parser_context)
+    def refuse(self, parsed: Any) -> None:
         # Both parsers' fields are a QueryDict (the multipart one's beside its files).
         fields = cast(QueryDict, parsed.data if isinstance(parsed, DataAndFiles) else parsed)
         for key, values in fields.lists():
             refuse_unstorable([key, *(v for v in values if isinstance(v, str))])
-        return parsed
 
 
 class SafeFormParser(_FieldsChecked, FormParser):
