@@ -147,6 +147,11 @@ def test_the_catalogue_holds_what_it_claims(count, tables):
         (21, 3, 10),
         (15, 4, 5),  # the affine plane of order 4 without one seat
         (24, 5, 6),  # the affine plane of order 5 without one seat
+        (22, 3, 12),  # the counting bound, 13 before
+        (20, 4, 7),  # the counting bound, 8 before
+        (19, 4, 7),  # 20's without a seat
+        (21, 5, 7),  # the counting bound, 8 before
+        (22, 5, 7),
     ],
 )
 def test_fields_named_in_issue_20_take_the_fewest_rounds_possible(count, table_size, rounds):
