@@ -12,10 +12,11 @@ final and, when asked for, a reset played only if the losers-bracket player wins
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Final
 
 from league.draw.errors import DrawError
-from league.draw.model import Bracket, BracketName, Exit, PlayerId, Slot, Source
+from league.draw.model import Bracket, Exit, PlayerId, Slot, Source
 from league.draw.seeding import bracket_order, checked_participants, checked_table_size
 
 
@@ -271,28 +272,8 @@ def _losers_bracket(rounds: int) -> list[Slot]:
     return slots
 
 
-def _pair(
-    *,
-    key: str,
-    bracket: BracketName,
-    round: int,
-    index: int,
-    sources: tuple[Source, Source],
-    level: int,
-    reset_of: str | None = None,
-) -> Slot:
-    """A slot of two players whose winner goes on (or takes the title or the place)."""
-    return Slot(
-        key=key,
-        bracket=bracket,
-        round=round,
-        index=index,
-        size=2,
-        advance=1,
-        sources=sources,
-        level=level,
-        reset_of=reset_of,
-    )
+_pair = partial(Slot, size=2, advance=1)
+"""A slot of two players whose winner goes on (or takes the title or the place)."""
 
 
 def link_slots(slots: Iterable[Slot]) -> tuple[Slot, ...]:

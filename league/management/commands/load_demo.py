@@ -15,7 +15,7 @@ import scoring
 from games import services as game_services
 from games.models import Match, MatchStatus
 from league import services as league_services
-from league.models import Event, League, Player
+from league.models import Event, League, Player, Stage
 from league.services import registration, schedule, stages
 from scoring import simulate
 
@@ -53,6 +53,14 @@ def _new_event(league: int, name: str, day: datetime.date, venue: str) -> Event 
         defaults={"date": day, "venue": venue},
     )
     return event if created else None
+
+
+def _started_stage(event: Event, name: str, format: str, players: list[Player]) -> Stage:
+    """A stage of the event for `players` in seed order, its first round drawn."""
+    stage = stages.stage_create(
+        event_id=event.pk, name=name, format=format, player_ids=[p.pk for p in players]
+    )
+    return stages.stage_start(stage_id=stage.pk)
 
 
 class Command(BaseCommand):
@@ -98,13 +106,7 @@ class Command(BaseCommand):
         event = _new_event(0, "Summer Cup", datetime.date(2026, 7, 4), "The park")
         if event is None:
             return
-        stage = stages.stage_create(
-            event_id=event.pk,
-            name="Knockout",
-            format="single_elimination",
-            player_ids=[p.pk for p in players[:8]],
-        )
-        stages.stage_start(stage_id=stage.pk)
+        stage = _started_stage(event, "Knockout", "single_elimination", players[:8])
         for number in range(6):
             match = (
                 Match.objects.filter(stage_match__stage=stage, status=MatchStatus.SCHEDULED)
@@ -125,13 +127,7 @@ class Command(BaseCommand):
         event = _new_event(0, "Pairs evening", day, "The park")
         if event is None:
             return
-        stage = stages.stage_create(
-            event_id=event.pk,
-            name="Pairs",
-            format="round_robin",
-            player_ids=[p.pk for p in players[8:12]],
-        )
-        stages.stage_start(stage_id=stage.pk)
+        stage = _started_stage(event, "Pairs", "round_robin", players[8:12])
         schedule.round_schedule(
             stage_id=stage.pk,
             round_number=1,
