@@ -287,16 +287,20 @@ def _mark(dice: list[int], held: list[int]) -> tuple[Die, ...]:
     return tuple(marked)
 
 
+def _numbered(payload: Mapping[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+    """The objects of a stored turn's list under `key` (its rolls or throws), each with its
+    number in the list from 1; anything else there is passed over."""
+    items = payload.get(key)
+    if not isinstance(items, list):
+        return []
+    return [(number, item) for number, item in enumerate(items, start=1) if isinstance(item, dict)]
+
+
 def yardzee_rolls(payload: Mapping[str, Any]) -> list[Roll]:
     """Every roll of a stored Yardzee turn: the five dice showing after it, the dice kept
     from the roll before marked."""
-    rolls = payload.get("rolls")
-    if not isinstance(rolls, list):
-        return []
     shown = []
-    for number, roll in enumerate(rolls, start=1):
-        if not isinstance(roll, dict):
-            continue
+    for number, roll in _numbered(payload, "rolls"):
         kept = _faces(roll.get("keep"))
         shown.append(Roll(number, _mark(_faces(roll.get("dice")), kept), tuple(kept)))
     return shown
@@ -305,13 +309,8 @@ def yardzee_rolls(payload: Mapping[str, Any]) -> list[Roll]:
 def yardkle_throws(payload: Mapping[str, Any]) -> list[Roll]:
     """Every throw of a stored Yardkle turn: the dice thrown, the dice set aside marked, and
     the points those dice scored (none for the Yardkle throw that ends a turn)."""
-    throws = payload.get("throws")
-    if not isinstance(throws, list):
-        return []
     shown = []
-    for number, throw in enumerate(throws, start=1):
-        if not isinstance(throw, dict):
-            continue
+    for number, throw in _numbered(payload, "throws"):
         aside = _faces(throw.get("set_aside"))
         points: int | None = None
         if aside:
