@@ -3,15 +3,33 @@ read-only here: they change only through the services (the API's and pages' turn
 correction, undo and void), never by editing a row, so standings, brackets and ratings always
 follow. Voiding is an admin action that calls the service."""
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from games import services
 from games.models import Match, Seat, SubmissionReceipt, Turn, TurnCorrection, TurnUndo
 from scoring.errors import DomainError
+
+RecordModel = TypeVar("RecordModel", bound=Model)
+
+
+class RecordAdmin(admin.ModelAdmin[RecordModel]):
+    """A record kept as it was written (a turn, an undo, a correction, a stage's match): every
+    field shown, nothing added or changed here."""
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: RecordModel | None = None
+    ) -> list[str]:
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: RecordModel | None = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline[Seat, Match]):
@@ -86,43 +104,22 @@ class MatchAdmin(admin.ModelAdmin[Match]):
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin[Turn]):
+class TurnAdmin(RecordAdmin[Turn]):
     list_display = ["match", "sequence", "seat", "points", "bonus", "submitted_at"]
     list_select_related = ["match", "seat"]
-    readonly_fields = [f.name for f in Turn._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(TurnUndo)
-class TurnUndoAdmin(admin.ModelAdmin[TurnUndo]):
+class TurnUndoAdmin(RecordAdmin[TurnUndo]):
     list_display = ["match", "sequence", "player", "points", "undone_by", "taken_back", "undone_at"]
     list_filter = ["taken_back"]
     list_select_related = ["match", "player", "undone_by"]
-    readonly_fields = [f.name for f in TurnUndo._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(TurnCorrection)
-class TurnCorrectionAdmin(admin.ModelAdmin[TurnCorrection]):
+class TurnCorrectionAdmin(RecordAdmin[TurnCorrection]):
     list_display = ["match", "sequence", "points", "corrected_by", "corrected_at"]
     list_select_related = ["match", "corrected_by"]
-    readonly_fields = [f.name for f in TurnCorrection._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(SubmissionReceipt)

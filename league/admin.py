@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.admin import RecordAdmin
 from league.models import (
     Event,
     League,
@@ -120,16 +121,9 @@ class StageAdmin(admin.ModelAdmin[Stage]):
 
 
 @admin.register(StageMatch)
-class StageMatchAdmin(admin.ModelAdmin[StageMatch]):
+class StageMatchAdmin(RecordAdmin[StageMatch]):
     list_display = ["stage", "round", "slot", "match", "walkover"]
     list_select_related = ["stage", "match"]
-    readonly_fields = [f.name for f in StageMatch._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 admin.site.register(StageBye)

@@ -57,3 +57,22 @@ def test_a_leagues_points_and_tiebreak_are_read_only_in_the_admin(admin_client, 
     for field in ("points", "tiebreak", "rules", "game"):
         assert f'name="{field}"' not in page, field
     assert 'name="name"' in page
+
+
+def test_turns_their_undos_and_corrections_and_stage_matches_are_records_only(
+    admin_client: Client, zee_event: Event, seat
+):
+    """Shown field by field, never added nor changed in the admin (`RecordAdmin`)."""
+    match = seat(zee_event, make_players(2))
+    play(match, seed=1)
+    turn = match.turns.order_by("sequence").first()
+    assert turn is not None
+    for model in ("games/turn", "games/turnundo", "games/turncorrection", "league/stagematch"):
+        assert admin_client.get(f"/admin/{model}/add/").status_code == 403, model
+        assert admin_client.get(f"/admin/{model}/").status_code == 200, model
+    page = admin_client.get(f"/admin/games/turn/{turn.pk}/change/").content.decode()
+    assert 'name="points"' not in page
+    admin_client.post(f"/admin/games/turn/{turn.pk}/change/", {"points": turn.points + 1})
+    points = turn.points
+    turn.refresh_from_db()
+    assert turn.points == points
