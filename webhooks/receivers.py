@@ -3,6 +3,7 @@ finishing and a standings table changing (`league.signals`). Each is published o
 transaction has committed, from the rows as they then stand; a league with no endpoint that
 hears of it costs one query."""
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -17,11 +18,15 @@ from webhooks import payloads, services
 from webhooks.models import EventType
 
 
-def _match_finished(match_id: int) -> None:
+def _finished(
+    event: EventType,
+    league_of: Callable[[int], int | None],
+    payload: Callable[[int], dict[str, Any] | None],
+    finished_id: int,
+) -> None:
+    """Publish that the match, stage or event `finished_id` finished, to its league."""
     services.event_publish(
-        league_id=payloads.league_of_match(match_id),
-        event=EventType.MATCH_FINISHED,
-        data=partial(payloads.match_finished, match_id),
+        league_id=league_of(finished_id), event=event, data=partial(payload, finished_id)
     )
 
 
@@ -29,25 +34,18 @@ def _match_finished(match_id: int) -> None:
 def match_finished_published(sender: type[Match], match: Match, **kwargs: Any) -> None:
     # Inside the turn's transaction: published once it commits (and the answer goes out
     # without waiting for any endpoint: the deliveries are jobs).
-    transaction.on_commit(partial(_match_finished, match.pk), robust=True)
+    publish = (EventType.MATCH_FINISHED, payloads.league_of_match, payloads.match_finished)
+    transaction.on_commit(partial(_finished, *publish, match.pk), robust=True)
 
 
 @receiver(league_signals.stage_finished, sender=Stage, dispatch_uid="webhooks.stage_finished")
 def stage_finished_published(sender: type[Stage], stage_id: int, **kwargs: Any) -> None:
-    services.event_publish(
-        league_id=payloads.league_of_stage(stage_id),
-        event=EventType.STAGE_FINISHED,
-        data=partial(payloads.stage_finished, stage_id),
-    )
+    _finished(EventType.STAGE_FINISHED, payloads.league_of_stage, payloads.stage_finished, stage_id)
 
 
 @receiver(league_signals.event_finished, sender=Event, dispatch_uid="webhooks.event_finished")
 def event_finished_published(sender: type[Event], event_id: int, **kwargs: Any) -> None:
-    services.event_publish(
-        league_id=payloads.league_of_event(event_id),
-        event=EventType.EVENT_FINISHED,
-        data=partial(payloads.event_finished, event_id),
-    )
+    _finished(EventType.EVENT_FINISHED, payloads.league_of_event, payloads.event_finished, event_id)
 
 
 @receiver(
