@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from league.errors import LeagueError
 from league.models import League, Player
 from league.services import organization
+from league.services.organization import NewPlayer
 from organize.forms.players import (
     PlayerAddForm,
     PlayerImportForm,
@@ -39,6 +40,14 @@ def _added(created: list[Player]) -> str:
     return f"{len(created)} players are on the roster."
 
 
+def _create(request: HttpRequest, league: League, players: list[NewPlayer]) -> HttpResponse:
+    """Add the players (all or none: the service's LeagueError goes to the caller's form),
+    say so, and go back to the roster."""
+    created = organization.players_create(league=league, players=players)
+    messages.success(request, _added(created))
+    return redirect("organize:players", league.slug)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def roster(request: HttpRequest, slug: str) -> HttpResponse:
@@ -48,13 +57,10 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     form = PlayerAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            created = organization.players_create(league=league, players=[form.new_player()])
+            return _create(request, league, [form.new_player()])
         except LeagueError as error:
             for problem in error.details.get("rows", [error.to_json()]):
                 form.add_error(problem.get("field"), problem["message"])
-        else:
-            messages.success(request, _added(created))
-            return redirect("organize:players", league.slug)
     players = league.players.with_counts().order_by("display_name", "pk")
     return render(
         request,
@@ -74,7 +80,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     problems: list[dict[str, object]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            created = organization.players_create(league=league, players=form.rows)
+            return _create(request, league, form.rows)
         except LeagueError as error:
             form.add_error(None, error.message)
             by_row = {row.row: row for row in form.rows}
@@ -82,9 +88,6 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
                 {**problem, "name": by_row[problem["row"]].display_name}
                 for problem in error.details.get("rows", [])
             ]
-        else:
-            messages.success(request, _added(created))
-            return redirect("organize:players", league.slug)
     return render(
         request,
         "organize/players/import.html",
