@@ -1,11 +1,26 @@
 """Public pages of the organization: leagues, events, standings, players."""
 
-from django.urls import path, re_path
+from django.urls import path, register_converter
 
 from config.conditional import conditional
 from league.pages import calendar, embeds, registration, views
 
 app_name = "league"
+
+
+class SignUpKey:
+    """A registration's private key in its links (`secrets.token_urlsafe`, at most 64)."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(SignUpKey, "signup_key")
 
 # The pages that refresh themselves answer 304 when nothing changed (config.conditional).
 urlpatterns = [
@@ -23,18 +38,14 @@ urlpatterns = [
     path("stages/<int:stage_id>/bracket.svg", embeds.stage_bracket_svg, name="bracket_svg"),
     # Sign-up (league/pages/registration.py): the form, and a registration's private link.
     path("events/<int:event_id>/sign-up/", registration.sign_up, name="sign_up"),
-    re_path(
-        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/$",
-        registration.registration_page,
-        name="registration",
-    ),
-    re_path(
-        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/check-in/$",
+    path("sign-up/<signup_key:key>/", registration.registration_page, name="registration"),
+    path(
+        "sign-up/<signup_key:key>/check-in/",
         registration.registration_check_in,
         name="registration_check_in",
     ),
-    re_path(
-        r"^sign-up/(?P<key>[A-Za-z0-9_-]{1,64})/withdraw/$",
+    path(
+        "sign-up/<signup_key:key>/withdraw/",
         registration.registration_withdraw,
         name="registration_withdraw",
     ),
