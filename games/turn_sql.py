@@ -13,14 +13,25 @@ inside the service's transaction:
    waited for stored (a subquery of `lock` would not: docs/benchmarks.md). With a receipt
    found, nothing is written and the receipt comes back.
 
+Both are prepared on the server once per connection (`_prepared`: psycopg's server-side
+binding, `prepare=True`) and then only executed: PostgreSQL parses and plans each of them once
+per connection instead of once per turn (docs/benchmarks.md). Every other statement of the
+project keeps Django's client-side binding.
+
 SQLite (the demo of `make run`) takes the ORM path of `games.services`; `available()` says
 which one runs."""
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, NamedTuple
 
+import psycopg
 from django.db import connection
+from django.db.backends.postgresql.psycopg_any import register_tzloader
+from django.db.backends.utils import CursorWrapper
+from psycopg.pq import Format
 
 from games.models import Match
 
@@ -122,6 +133,40 @@ def available() -> bool:
     return connection.vendor == "postgresql"
 
 
+_TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
+_NEVER = 2**31 - 1
+
+
+class _PreparingCursor(psycopg.Cursor[Any]):
+    """Binds its parameters on the server and prepares every statement it executes (psycopg
+    keeps the prepared statements per connection, by text and parameter types)."""
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> "_PreparingCursor":
+        super().execute(query, params, prepare=True)
+        return self
+
+
+@contextmanager
+def _prepared() -> Iterator[CursorWrapper]:
+    """A cursor of Django's connection (its query log and execute wrappers, its errors) whose
+    statements are prepared on the server, as Django's own cursor would read timestamps."""
+    connection.ensure_connection()
+    if connection.connection.prepare_threshold is None:
+        # Django turns preparing off (None), and psycopg then ignores `prepare=True` too. With
+        # a threshold no count reaches, only `prepare=True` prepares: Django's own cursors bind
+        # on the client and never prepare. (psycopg forgets them all at a ROLLBACK: the next
+        # turn prepares them again.)
+        connection.connection.prepare_threshold = _NEVER
+    raw = _PreparingCursor(connection.connection)
+    tzloader = connection.connection.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
+    if connection.timezone != tzloader.timezone:
+        register_tzloader(connection.timezone, raw)
+    connection.validate_thread_sharing()
+    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    with wrap(raw) as cursor:  # type: ignore[arg-type]  # (its stubs want a wrapper)
+        yield cursor
+
+
 def _json(value: Any) -> Any:
     # Django reads json/jsonb columns as text and decodes them itself (JSONField).
     return json.loads(value) if isinstance(value, str) else value
@@ -130,7 +175,7 @@ def _json(value: Any) -> Any:
 def lock(match_id: int, score_key: str | None) -> Locked | None:
     """The match and its seats, its row locked until the transaction ends; None when no
     match has this id (and this scoring key, when one is given)."""
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         if score_key is None:
             cursor.execute(_LOCK_BY_ID, (match_id,))
         else:
@@ -206,7 +251,7 @@ def store(
         "finished_at": match.finished_at,
         "version": match.version,
     }
-    with connection.cursor() as cursor:
+    with _prepared() as cursor:
         if key is None:
             cursor.execute(_STORE, params)
             return None

@@ -272,6 +272,24 @@ def test_on_postgresql_a_turn_is_four_statements_with_or_without_a_key(zee):
     assert counts == [4, 4]
 
 
+def test_on_postgresql_the_turns_two_statements_are_prepared_once_per_connection(zee):
+    if not turn_sql.available():
+        pytest.skip("the hand-written statements are PostgreSQL's")
+    _send(zee, SCRIPTED_YARDZEE[:3])  # each with a key
+    for index in (3, 4):
+        body = _body(zee, index, SCRIPTED_YARDZEE[index])
+        services.turn_submit_once(match_id=zee.pk, body=body, key=None)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT split_part(btrim(statement, E' \\n'), ' ', 1), generic_plans + custom_plans"
+            " FROM pg_prepared_statements ORDER BY prepare_time"
+        )
+        prepared = cursor.fetchall()
+    # The lock on five turns, the store with a key on three and without one on two; nothing
+    # else (Django's own statements bind on the client).
+    assert prepared == [("SELECT", 5), ("WITH", 3), ("WITH", 2)]
+
+
 def test_the_columns_turn_sql_reads_are_in_the_models_order():
     names = [f.attname for f in Match._meta.concrete_fields]
     assert [name for name in names if name in turn_sql.MATCH_FIELDS] == list(turn_sql.MATCH_FIELDS)
