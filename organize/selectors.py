@@ -206,7 +206,8 @@ def event_matches(event: Event, match_ids: Collection[int]) -> list[TableRow]:
     """Matches of the event by id (a refusal names them), with their players: two queries."""
     matches = (
         Match.objects.filter(event=event, pk__in=match_ids)
-        .only("pk", "status", "event_id")
+        # What a table shows (`_played_row`): a field left out would be read match by match.
+        .only("pk", "status", "event_id", "table_label", "planned_at", "planned_zone")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         )

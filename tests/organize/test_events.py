@@ -19,6 +19,7 @@ from games import services as game_services
 from games.models import Match
 from league.models import Event, EventStatus, League, Player, Stage, StageStatus
 from league.services import stages as stage_services
+from organize import selectors
 from scoring import simulate
 
 pytestmark = pytest.mark.django_db
@@ -451,6 +452,19 @@ def test_a_withdrawal_the_service_refuses_is_shown_on_the_form(as_organizer, yar
     assert page.status_code == 400
     assert "A stage needs at least 2 participants" in page.content.decode()
     assert stage.entries.count() == 2
+
+
+def test_the_matches_a_refused_close_names_are_read_in_two_queries_however_many(yardzee_event):
+    stage = started(yardzee_event, roster(yardzee_event.league, 6))
+    ids = list(Match.objects.filter(stage_match__stage=stage).values_list("pk", flat=True))
+    Match.objects.filter(pk=min(ids)).update(table_label="Yard 1", planned_zone="Europe/London")
+    assert len(ids) > 3
+    with CaptureQueriesContext(connection) as captured:
+        rows = selectors.event_matches(yardzee_event, ids)
+    assert len(captured) == 2  # the matches, then their seats and players
+    assert [row.match for row in rows] == sorted(ids)
+    assert (rows[0].table_label, rows[0].time_zone) == ("Yard 1", "Europe/London")
+    assert all(len(row.seats) == 2 for row in rows)
 
 
 # --- Who may -----------------------------------------------------------------------------------
