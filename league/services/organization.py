@@ -2,7 +2,7 @@
 seating a match."""
 
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -409,20 +409,27 @@ def checked_name(value: str, *, field: str = "display_name") -> str:
     return name
 
 
+def passes(value: str, validate: Callable[[str], None], *, longest: int) -> bool:
+    """Whether `value` has at most `longest` characters and passes a Django validator."""
+    if len(value) > longest:
+        return False
+    try:
+        validate(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def check_handle(handle: str) -> None:
     """`invalid_handle` unless the handle is a slug (ASCII letters, digits, hyphens and
     underscores) of at most `HANDLE_LENGTH` characters."""
-    try:
-        if len(handle) > HANDLE_LENGTH:
-            raise ValidationError("too long")
-        validate_slug(handle)
-    except ValidationError:
+    if not passes(handle, validate_slug, longest=HANDLE_LENGTH):
         raise LeagueError(
             "invalid_handle",
             f"A handle is letters, digits, hyphens and underscores only, at most {HANDLE_LENGTH}"
             f" of them; {handle!r} is not.",
             details={"field": "handle"},
-        ) from None
+        )
 
 
 def _check_name(new: NewPlayer, roster: dict[str, str], seen: dict[str, int]) -> RowProblem | str:

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -43,6 +42,7 @@ from league.services.organization import (
     checked_name,
     folded,
     handle_from_name,
+    passes,
     player_create,
 )
 
@@ -174,14 +174,10 @@ def _checked_email(email: str, *, required: bool) -> str:
                 details={"field": "email"},
             )
         return ""
-    try:
-        if len(email) > EMAIL_LENGTH:
-            raise ValidationError("too long")
-        validate_email(email)
-    except ValidationError:
+    if not passes(email, validate_email, longest=EMAIL_LENGTH):
         raise LeagueError(
             "invalid_email", "This is not an email address.", details={"field": "email"}
-        ) from None
+        )
     return email
 
 
