@@ -98,6 +98,12 @@ def _clean_names(fields: dict[str, Any], *names: str) -> None:
             fields[name] = clean_name(fields[name], field=name)
 
 
+def _assign(instance: League | Event | Player, fields: dict[str, Any]) -> None:
+    """Set the checked `fields` of an update on the row, to be saved."""
+    for name, value in fields.items():
+        setattr(instance, name, value)
+
+
 def _validated_standings(game: str, fields: dict[str, Any]) -> None:
     """A tiebreak order and a points scheme the standings can use (StandingsError if not)."""
     if "tiebreak" in fields:
@@ -169,8 +175,7 @@ def league_update(*, league: League, **fields: Any) -> League:
     if "points" in fields:
         current = standings.LeaguePoints.from_json(league.points)
         reranks |= standings.LeaguePoints.from_json(fields["points"]) != current
-    for name, value in fields.items():
-        setattr(league, name, value)
+    _assign(league, fields)
     league.save()
     if reranks:
         league_settings_changed(league_id=league.pk)
@@ -187,8 +192,7 @@ def event_create(*, league: League, **fields: Any) -> Event:
 
 def event_update(*, event: Event, **fields: Any) -> Event:
     _clean_names(fields, "name", "venue")
-    for name, value in fields.items():
-        setattr(event, name, value)
+    _assign(event, fields)
     _validated_rules(event.league.game, event.ruleset())
     event.save()
     return event
@@ -323,8 +327,7 @@ def player_update(*, player: Player, **fields: Any) -> Player:
     if renamed:
         for league in player.leagues.all():
             _ensure_name_free(league, fields["display_name"], exclude=[player.pk])
-    for name, value in fields.items():
-        setattr(player, name, value)
+    _assign(player, fields)
     player.save()
     if renamed:
         player_renamed(player_id=player.pk)
