@@ -14,12 +14,15 @@ seating can have):
 
 - up to `EXHAUSTIVE_PLAYERS` players, an exhaustive search finds the best seating (`exhaustive`,
   within a number of steps that these fields have never needed);
-- beyond, CP-SAT re-seats the tables with a time limit, first on repeats alone, then on spread
-  with no more repeats: all of them for a field of up to `EXACT_PLAYERS` players, else those
-  with a repeat and their neighbours in the standings.
+- beyond, up to `EXACT_PLAYERS` players, a search on the graph of who met whom proves the
+  fewest repeats within `REPEAT_STEPS` (`fewest_repeats`; else CP-SAT looks for them within
+  its limit), then CP-SAT re-seats all the tables for the least spread with no more repeats;
+- beyond that, CP-SAT re-seats the tables with a repeat and their neighbours in the
+  standings, first on repeats alone, then on spread with no more repeats.
 """
 
 import itertools
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -29,6 +32,9 @@ import networkx as nx
 # (16 players took at most 300,000 in the tests, under a second); past it, or beyond, CP-SAT.
 EXHAUSTIVE_PLAYERS = 16
 EXHAUSTIVE_STEPS = 1_000_000
+# Larger fields: the search for the fewest repeats alone (`fewest_repeats`) gives up past this
+# many steps (about 0.3 s), and CP-SAT looks for them instead.
+REPEAT_STEPS = 100_000
 # Larger fields up to this size go to CP-SAT whole; larger ones by neighbourhoods of tables.
 EXACT_PLAYERS = 64
 # Tables either side of a table with a repeat that CP-SAT may re-seat with it.
@@ -128,12 +134,20 @@ class Seating:
         if sum(self.table_cost(table, t) for t, table in enumerate(tables)) < before:
             self.tables = tables
 
-    def reseat(self, chosen: Sequence[int], *, seconds: float) -> None:
+    def reseat(
+        self,
+        chosen: Sequence[int],
+        *,
+        seconds: float,
+        fewest: int | None = None,
+        clock: float | None = None,
+    ) -> None:
         """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
-        worker, `seconds` of deterministic time a phase, at most twice as long on the
-        clock): first on repeats alone (when the tables have any), then on repeats and spread
-        with no more repeats than that; keep the result if it is better, its tables matched to
-        the fold's to move as few players as possible."""
+        worker, `seconds` of deterministic time a phase, at most twice as long on the clock
+        a phase and `clock` seconds in all): first on repeats alone (when the tables have any
+        and `fewest`, the fewest repeats the tables can have, is not known), then on repeats
+        and spread with no more repeats than that; keep the result if it is better, its
+        tables matched to the fold's to move as few players as possible."""
         from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
 
         chosen = sorted(chosen, key=lambda t: (-len(self.tables[t]), t))
@@ -169,11 +183,16 @@ class Seating:
         solver.parameters.max_deterministic_time = seconds
         # A safety net on a machine so loaded that deterministic time crawls (only then can
         # the same standings give another round).
-        solver.parameters.max_time_in_seconds = _WALL_CAP * seconds
+        phase_cap = _WALL_CAP * seconds
+        clock = 2 * phase_cap if clock is None else clock
+        solver.parameters.max_time_in_seconds = min(phase_cap, clock / 2)
         repeats_now = sum(
             self.met[a][b] for t in chosen for a, b in itertools.combinations(self.tables[t], 2)
         )
-        if repeats_now:
+        started = time.monotonic()
+        if fewest is not None:
+            model.add(sum(repeat_terms) <= fewest)
+        elif repeats_now:
             # First the fewest repeats alone (a smaller problem, often proved quickly), then
             # the spread with no more repeats than that.
             model.minimize(sum(repeat_terms))
@@ -183,6 +202,8 @@ class Seating:
                 model.clear_hints()  # type: ignore[no-untyped-call]
                 for var in at.values():
                     model.add_hint(var, solver.boolean_value(var))
+        spent = time.monotonic() - started
+        solver.parameters.max_time_in_seconds = max(0.05, min(phase_cap, clock - spent))
         terms = [self.repeat_weight * term for term in repeat_terms]
         # A table's spread is the sum of the gaps between score groups that it straddles
         # (someone on either side): a linear form that CP-SAT's relaxation bounds well.
@@ -299,6 +320,125 @@ def exhaustive(
     return sorted(seating, key=lambda table: (-len(table), table))
 
 
+def fewest_repeats(
+    met: Sequence[Sequence[int]], sizes: Sequence[int], *, upper: int, steps: int
+) -> tuple[int, list[list[int]] | None] | None:
+    """The fewest repeats any seating at tables of `sizes` (larger first) has, proven, given
+    a seating with `upper` of them: (fewest, a seating with that many, or None when `upper`
+    is already the fewest); None when the search needs more than `steps` tables tried.
+
+    Score is ignored: only the graph of pairs that met matters. Iterative deepening on the
+    number of repeats allowed, from a lower bound up: a depth-first search seats the most
+    constrained player left (the fewest others left it has not met) at a table with some of
+    the others, within the repeats still allowed, and gives up on a set of players left when
+    the bound below says they cannot be seated within it. Each player must sit with
+    `small - 1` others, and a player with only u others left it has not met sits with at least
+    `small - 1 - u` it has met; every such meeting is counted by both players, so half the sum
+    over the players left (rounded up) is a lower bound. A set of players left that cannot be
+    seated within some allowance is remembered, so it is not searched again."""
+    count = len(met)
+    large, small = sizes[0], sizes[-1]
+    many_large = sum(1 for size in sizes if size == large) if large != small else len(sizes)
+    unmet = [sum(1 << q for q in range(count) if q != p and not met[p][q]) for p in range(count)]
+    weight = [[met[p][q] for q in range(count)] for p in range(count)]
+    # The least number of repeats the players in a set need, proven (at least this many).
+    floor: dict[tuple[int, int], int] = {}
+    left = [steps]
+
+    def bound(mask: int) -> int:
+        need = small - 1
+        short = 0
+        m = mask
+        while m:
+            low = m & -m
+            p = low.bit_length() - 1
+            m ^= low
+            u = (unmet[p] & mask).bit_count()
+            if u < need:
+                short += need - u
+        return (short + 1) // 2
+
+    def tables_of(p: int, others: int, size: int, allowed: int) -> list[tuple[int, int]]:
+        """Tables of `size` with p and players of `others` (a mask), with their repeats,
+        fewer than `allowed`, fewest first."""
+        found: list[tuple[int, int]] = []
+        candidates = [q for q in range(count) if others >> q & 1]
+
+        def extend(start: int, members: list[int], cost: int, table: int) -> None:
+            if len(members) == size:
+                found.append((cost, table))
+                return
+            for i in range(start, len(candidates) - (size - len(members)) + 1):
+                left[0] -= 1
+                q = candidates[i]
+                row = weight[q]
+                more = cost
+                for r in members:
+                    more += row[r]
+                if more < allowed:
+                    members.append(q)
+                    extend(i + 1, members, more, table | 1 << q)
+                    members.pop()
+
+        extend(0, [p], 0, 1 << p)
+        left[0] -= len(found)
+        found.sort()
+        return found
+
+    def search(
+        mask: int, large_left: int, tables: int, allowed: int, seated: list[list[int]]
+    ) -> bool:
+        """Whether the players of `mask` can sit with fewer than `allowed` repeats (then
+        their tables are appended to `seated`)."""
+        if not mask:
+            return True
+        key = (mask, large_left)
+        need = max(floor.get(key, 0), bound(mask))
+        if need >= allowed:
+            floor[key] = need
+            return False
+        # A step per player left (the bound and the pivot look at each) and per candidate.
+        left[0] -= mask.bit_count()
+        if left[0] < 0:
+            raise _OutOfSteps
+        # The most constrained player: the fewest others left it has not met.
+        pivot, fewest_unmet = -1, count + 1
+        m = mask
+        while m:
+            low = m & -m
+            p = low.bit_length() - 1
+            m ^= low
+            u = (unmet[p] & mask).bit_count()
+            if u < fewest_unmet:
+                pivot, fewest_unmet = p, u
+        others = mask & ~(1 << pivot)
+        choices = []
+        if large_left:
+            choices.append((large, large_left - 1))
+        if large != small and tables - large_left > 0:
+            choices.append((small, large_left))
+        for size, large_after in choices:
+            for cost, table in tables_of(pivot, others, size, allowed):
+                left[0] -= 1
+                if left[0] < 0:
+                    raise _OutOfSteps
+                if search(mask & ~table, large_after, tables - 1, allowed - cost, seated):
+                    seated.append([p for p in range(count) if table >> p & 1])
+                    return True
+        floor[key] = allowed
+        return False
+
+    everyone = (1 << count) - 1
+    try:
+        for allowed in range(bound(everyone) + 1, upper + 1):
+            seated: list[list[int]] = []
+            if search(everyone, many_large, len(sizes), allowed, seated):
+                return allowed - 1, sorted(seated, key=lambda table: (-len(table), table))
+    except _OutOfSteps:
+        return None
+    return upper, None
+
+
 def least_spread(groups: Sequence[int], sizes: Sequence[int]) -> int:
     """The least total spread any seating at tables of these sizes can have: that of the best
     cut of the standings (in score order) into consecutive tables. Un-crossing two tables
@@ -351,7 +491,20 @@ def seat(
     if exact is not None:
         seating.adopt(exact)
     elif len(groups) <= EXACT_PLAYERS:
-        seating.reseat(range(count), seconds=seconds)
+        # The fewest repeats first, proven by a search on the graph of who met whom when it
+        # can be within its steps (then CP-SAT only spreads, within that many repeats).
+        fewest: int | None = 0
+        if repeats:
+            started = time.monotonic()
+            proven = fewest_repeats(met, sizes, upper=repeats, steps=REPEAT_STEPS)
+            fewest = None if proven is None else proven[0]
+            if proven is not None and proven[1] is not None:
+                seating.adopt(proven[1])
+                seating.descend()
+            seconds_left = max(0.0, 2 * _WALL_CAP * seconds - (time.monotonic() - started))
+        else:
+            seconds_left = 2 * _WALL_CAP * seconds
+        seating.reseat(range(count), seconds=seconds, fewest=fewest, clock=seconds_left)
     else:
         # Large fields: each table with a repeat and its neighbours, a share of the time each.
         repeating = [t for t in range(count) if seating.has_repeat(t)]

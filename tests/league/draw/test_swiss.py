@@ -353,3 +353,81 @@ def test_past_its_steps_the_exhaustive_search_gives_way_to_cp_sat(monkeypatch):
     assert sorted(round_.players) == players
     assert sorted(len(t.players) for t in round_.tables) == [3, 3, 3, 4]
     assert drawn(round_, before)[0] >= best_seating(before, 4)[0]
+
+
+def fewest_repeats_by_cp_sat(standings: list[SwissStanding], table_size: int) -> int:
+    """The fewest repeated meetings of any seating, proven by CP-SAT without a time limit
+    (a reference for fields too large for `best_seating`: slow, but exact)."""
+    from ortools.sat.python import cp_model
+
+    sizes = list(table_sizes(len(standings), table_size))
+    players = [s.player for s in standings]
+    met = {s.player: Counter(s.opponents) for s in standings}
+    model = cp_model.CpModel()
+    at = {(p, t): model.new_bool_var("") for p in players for t in range(len(sizes))}
+    for p in players:
+        model.add_exactly_one(at[p, t] for t in range(len(sizes)))
+    for t, size in enumerate(sizes):
+        model.add(sum(at[p, t] for p in players) == size)
+    terms = []
+    for a, b in itertools.combinations(players, 2):
+        times = max(met[a][b], met[b][a])
+        if times:
+            together = model.new_bool_var("")
+            for t in range(len(sizes)):
+                model.add_bool_or([~at[a, t], ~at[b, t], together])
+            terms.append(times * together)
+    model.minimize(sum(terms))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(model) == cp_model.OPTIMAL
+    return int(solver.objective_value)
+
+
+@pytest.mark.parametrize(
+    ("count", "table_size", "rounds"), [(17, 3, 7), (20, 3, 8), (18, 4, 5), (20, 4, 5), (22, 5, 3)]
+)
+def test_fields_just_above_16_keep_no_repeat_another_seating_avoids(count, table_size, rounds):
+    # Beyond the exhaustive search, the search on who met whom proves the fewest repeats
+    # (here into the rounds where repeats can no longer all be avoided); CP-SAT, run to the
+    # end without a limit, checks that no seating has fewer.
+    players = list(range(1, count + 1))
+    played, _, drawn_from = play_swiss(players, rounds, table_size, random.Random(count))
+    for round_, before in zip(played, drawn_from, strict=True):
+        assert drawn(round_, before)[0] == fewest_repeats_by_cp_sat(before, table_size)
+
+
+@pytest.mark.parametrize(("count", "table_size", "seed"), [(17, 4, 1), (18, 3, 2), (20, 4, 3)])
+def test_the_fewest_repeats_search_is_exact_or_gives_up(count, table_size, seed):
+    # Random histories, some dense enough to force repeats: when the search answers, no
+    # seating has fewer repeats, and its seating has that many.
+    rng = random.Random(seed)
+    sizes = table_sizes(count, table_size)
+    answered = 0
+    for played in range(2, 9):
+        met = [[0] * count for _ in range(count)]
+        for _ in range(played):
+            order = list(range(count))
+            rng.shuffle(order)
+            start = 0
+            for size in sizes:
+                for a, b in itertools.combinations(order[start : start + size], 2):
+                    met[a][b] += 1
+                    met[b][a] += 1
+                start += size
+        standings = [
+            SwissStanding(p, 0, tuple(q for q in range(count) for _ in range(met[p][q])))
+            for p in range(count)
+        ]
+        upper = sum(sum(row) for row in met) // 2  # everyone at one table would be worse
+        found = seating.fewest_repeats(met, sizes, upper=upper, steps=seating.REPEAT_STEPS)
+        if found is None:
+            continue
+        answered += 1
+        fewest, tables = found
+        assert fewest == fewest_repeats_by_cp_sat(standings, table_size)
+        assert tables is not None
+        assert sorted(p for t in tables for p in t) == list(range(count))
+        assert sorted(map(len, tables), reverse=True) == list(sizes)
+        assert sum(met[a][b] for t in tables for a, b in itertools.combinations(t, 2)) == fewest
+    assert answered >= 3
