@@ -4,6 +4,7 @@ Task mode: tests run Celery tasks eagerly in-process (as `make run` does) unless
 `broker`; those talk to the real broker in CELERY_BROKER_URL through a real worker, and are
 skipped, with the reason shown, when no broker is configured (CI always configures one)."""
 
+import importlib
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -19,6 +21,10 @@ from config.celery import app as celery_app
 from league.models import Event, League, Player
 from league.pages import table_cache
 from scoring import simulate
+
+_played = importlib.import_module("league.migrations.0008_event_play_version")
+PLAYED_TABLES: tuple[str, ...] = _played.TABLES
+played_triggers: Callable[[str], tuple[str, str]] = _played.trigger_names
 
 # `strategy_dir` and `tables`: a Yardzee strategy table for the tests that analyse games.
 pytest_plugins = ["tests.strategy_tables"]
@@ -33,6 +39,17 @@ def _fresh_cache() -> Iterator[None]:
     yield
     cache.clear()
     table_cache.clear_local()
+
+
+@pytest.fixture
+def _django_db_helper(_django_db_helper: None) -> None:
+    """pytest-django's database set-up, then, inside the transaction a test runs in (and rolls
+    back, never committing), the triggers that keep `Event.play_version` made immediate: in
+    production they run at the commit (league/migrations/0008_event_play_version.py)."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        names = ", ".join(name for table in PLAYED_TABLES for name in played_triggers(table))
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET CONSTRAINTS {names} IMMEDIATE")
 
 
 @pytest.fixture(autouse=True)

@@ -123,6 +123,12 @@ def clear_local() -> None:
     """Forget this process's copies, tables and pages (tests that empty the cache call it
     too)."""
     _local.clear()
+    clear_pages()
+
+
+def clear_pages() -> None:
+    """Forget this process's kept pages, not its tables (tests that count a page's queries
+    when it is rendered)."""
     _pages.clear()
 
 

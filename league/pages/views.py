@@ -11,8 +11,8 @@ from dataclasses import fields
 from typing import Any, Final
 
 from django.conf import settings
-from django.db.models import Model
-from django.http import HttpRequest, HttpResponse
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -47,28 +47,35 @@ MATCHES_SHOWN = 50
 MATCHES_KEEP_SECONDS = 5 * 60
 
 Scope = tuple[str, int]
-# A page's version (None: not kept) and how to build its context when it is rendered.
-PageData = tuple[table_cache.Version | None, Callable[[], dict[str, Any]]]
+# How to read a page's version (None: not kept) and how to build its context when it is
+# rendered; each is called only when needed (a reader signed in needs no version).
+PageData = tuple[Callable[[], table_cache.Version | None], Callable[[], dict[str, Any]]]
 
 
-def _row(instance: Model) -> tuple[object, ...]:
-    """Every stored value of a row: a page version that holds it sees any change of it."""
-    return tuple(getattr(instance, field.attname) for field in instance._meta.concrete_fields)
+def _kept_here() -> bool:
+    """Pages are kept only on PostgreSQL, whose triggers keep `Event.play_version` (league
+    migration 0008) and whose queries read a page's version in one row."""
+    return connection.vendor == "postgresql"
 
 
 def _page(
     request: HttpRequest,
     template: str,
-    version: table_cache.Version | None,
+    version_of: Callable[[], table_cache.Version | None],
     context: Callable[[], dict[str, Any]],
     *,
     keep: int = table_cache.KEEP_SECONDS,
 ) -> HttpResponse:
     """`template` rendered with `context()`; for anyone signed out, kept rendered under
-    `version` (`table_cache.page_cached`) and answered with its ETag, so a repeat request
+    `version_of()` (`table_cache.page_cached`) and answered with its ETag, so a repeat request
     renders nothing. Signed in (the header shows who, with a CSRF token), in development (a
-    template edited) or without a version, it is rendered for the request."""
-    if version is None or settings.DEBUG or request.user.is_authenticated:
+    template edited) or without a version, it is rendered for the request. The version is
+    read before the context: what is rendered is at least as new as the version it is kept
+    under, so a page is never kept under a version newer than what it shows."""
+    version = None
+    if not settings.DEBUG and not request.user.is_authenticated:
+        version = version_of()
+    if version is None:
         return render(request, template, context())
     page = table_cache.page_cached(
         template, version, lambda: render_to_string(template, context(), request), keep=keep
@@ -212,29 +219,31 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def league_context(slug: str) -> PageData:
-    """The league page's version, read in five queries (the league, its table and ratings
-    without their rows, its events, its analyses), and its context."""
-    league = get_object_or_404(League, slug=slug)
-    scope = (StandingsScope.LEAGUE.value, league.pk)
-    table = _tables([scope])[scope]
-    ratings = selectors.ratings_state(league)
-    events = selectors.league_events(league)
-    analysed = league_analysis_version(league.pk)
-    caption = f"{league.name}: league table"
-    live = (
-        table.pending
-        or (ratings is not None and ratings.pending)
-        or any(event.status == EventStatus.RUNNING for event in events)
-    )
-    version = (
-        _row(league),
-        _table_version(table, caption),
-        _ratings_version(league, ratings) + analysed,
-        tuple(events),
-        live,
-    )
+    """The league page's version, read in one query (`selectors.league_page_version`: the
+    league, its table and ratings without their rows, its analyses, its events), and its
+    context (five queries)."""
+
+    def version() -> table_cache.Version | None:
+        if not _kept_here():
+            return None
+        found = selectors.league_page_version(slug)
+        if found is None:
+            raise Http404("No such league.")
+        return found
 
     def context() -> dict[str, Any]:
+        league = get_object_or_404(League, slug=slug)
+        scope = (StandingsScope.LEAGUE.value, league.pk)
+        table = _tables([scope])[scope]
+        ratings = selectors.ratings_state(league)
+        events = selectors.league_events(league)
+        analysed = league_analysis_version(league.pk)
+        caption = f"{league.name}: league table"
+        live = (
+            table.pending
+            or (ratings is not None and ratings.pending)
+            or any(event.status == EventStatus.RUNNING for event in events)
+        )
         return {
             "league": league,
             "standings": standings_html(table, caption=caption),
@@ -252,70 +261,70 @@ def league_context(slug: str) -> PageData:
 
 
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    event, version, event_context_of = event_context(event_id)
-    sign_up = SignUp.objects.filter(event=event).first()
-    takes_sign_ups = sign_up is not None and sign_up.takes_sign_ups()
+    version, event_context_of = event_context(event_id)
 
     def context() -> dict[str, Any]:
+        event_context = event_context_of()
+        event = event_context["event"]
+        sign_up = SignUp.objects.filter(event=event).first()
         # Its organizers see their links (never a key) on the page itself, not in its live
         # part, which is the same for every reader (the page is kept only for readers signed
         # out, never organizers).
         return {
-            **event_context_of(),
+            **event_context,
             "is_organizer": event.league.is_organizer(request.user),
-            "takes_sign_ups": takes_sign_ups,
+            "takes_sign_ups": sign_up is not None and sign_up.takes_sign_ups(),
         }
 
-    return _page(
-        request,
-        "league/event.html",
-        None if version is None else (*version, takes_sign_ups),
-        context,
-        keep=MATCHES_KEEP_SECONDS,
-    )
+    return _page(request, "league/event.html", version, context, keep=MATCHES_KEEP_SECONDS)
 
 
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event page's stages and tables alone, for the page to refresh them."""
-    _, version, context = event_context(event_id)
-    return _page(request, "league/_event_live.html", version, context, keep=MATCHES_KEEP_SECONDS)
+    version, context = event_context(event_id)
+
+    def live_version() -> table_cache.Version | None:
+        found = version()
+        # Without the sign-up's part: the live part does not show it.
+        return None if found is None else found[:2] + found[3:]
+
+    return _page(
+        request, "league/_event_live.html", live_version, context, keep=MATCHES_KEEP_SECONDS
+    )
 
 
-def event_context(event_id: int) -> tuple[Event, *PageData]:
-    """An event with every stage's standings, bracket or rounds, and its latest matches outside
-    any stage: about three queries per stage plus six, however many players and matches.
-    The version (five queries) is that of an event without stages; one with stages is rendered
-    for every request (its stages' brackets and rounds have no version of their own yet).
-    Its matches' list is kept MATCHES_KEEP_SECONDS per version (a renamed player), and so is
-    the page."""
-    event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
-    event_stages = selectors.event_stages(event)
-    counts, latest = selectors.event_loose_matches_latest(event, limit=MATCHES_SHOWN)
-    event_scope = (StandingsScope.EVENT.value, event.pk)
-    scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in event_stages]
-    if counts.count:
-        scopes.append(event_scope)
-    stored = _tables(scopes)
-    caption = f"{event.name}: standings"
-    live = event.status != EventStatus.CANCELLED and (
-        any(stage.status == StageStatus.RUNNING for stage in event_stages)
-        or any(table.pending for table in stored.values())
-        or counts.open > 0
-    )
-    version = (
-        None
-        if event_stages
-        else (
-            _row(event),
-            _row(event.league),
-            counts,
-            _table_version(stored[event_scope], caption) if counts.count else None,
-            _matches_version(event, counts.count, latest),
-            live,
-        )
-    )
+def event_context(event_id: int) -> PageData:
+    """The event page's version, read in one query (`selectors.event_page_version`: the event
+    with its `play_version`, which PostgreSQL's triggers move with every write of its matches,
+    seats and stages, its league, its sign-up, its tables' stored versions), and its context:
+    every stage's standings, bracket or rounds, and its latest matches outside any stage,
+    in about three queries per stage plus six, however many players and matches. The matches'
+    list is kept MATCHES_KEEP_SECONDS per version of its lines (a renamed player, which no
+    version sees, shows within twice that), and so is the page."""
+
+    def version() -> table_cache.Version | None:
+        if not _kept_here():
+            return None
+        found = selectors.event_page_version(event_id)
+        if found is None:
+            raise Http404("No such event.")
+        return found
 
     def context() -> dict[str, Any]:
+        event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
+        event_stages = selectors.event_stages(event)
+        counts, latest = selectors.event_loose_matches_latest(event, limit=MATCHES_SHOWN)
+        event_scope = (StandingsScope.EVENT.value, event.pk)
+        scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in event_stages]
+        if counts.count:
+            scopes.append(event_scope)
+        stored = _tables(scopes)
+        caption = f"{event.name}: standings"
+        live = event.status != EventStatus.CANCELLED and (
+            any(stage.status == StageStatus.RUNNING for stage in event_stages)
+            or any(table.pending for table in stored.values())
+            or counts.open > 0
+        )
         entries = selectors.stage_entries([stage.pk for stage in event_stages])
         return {
             "event": event,
@@ -335,7 +344,7 @@ def event_context(event_id: int) -> tuple[Event, *PageData]:
             "live_seconds": LIVE_SECONDS,
         }
 
-    return event, version, context
+    return version, context
 
 
 def _matches_version(

@@ -1,6 +1,7 @@
 """The pages that refresh themselves answer 304 Not Modified when nothing changed, and in full
 with a new ETag once something did (config.conditional; issue 22)."""
 
+import importlib
 import random
 from typing import Any
 
@@ -10,12 +11,15 @@ from django.test import Client
 from config.conditional import etag_of
 from games import services as game_services
 from games.models import Match
-from league.models import Player
+from league.models import Event, Player, Stage
+from league.services import registration, schedule, stages
 from league.services.organization import player_update
 from scoring import simulate
-from tests.web.conftest import make_players, play, refresh_tables
+from tests.web.conftest import make_players, play, refresh_tables, start_stage
 
 pytestmark = pytest.mark.django_db
+
+_played = importlib.import_module("league.migrations.0008_event_play_version")
 
 
 def _revalidate(client: Client, url: str) -> tuple[str, int]:
@@ -186,6 +190,112 @@ def test_a_kept_page_and_its_etag_change_with_a_turn_a_refresh_and_a_rename(
     refresh_tables()
     changed("the tables computed with the new name", urls)
     assert all("Renamed Player" in seen[url].content.decode() for url in urls)
+
+
+class _Watched:
+    """Pages watched by one reader signed out: each change must give each of them a new body
+    and a new ETag at once, and leave the others answering 304."""
+
+    def __init__(self, client: Client, urls: list[str]) -> None:
+        self.client = client
+        self.urls = urls
+        for url in urls:  # a table not stored yet is computed by its first request
+            client.get(url)
+        self.seen = {url: client.get(url) for url in urls}
+        for url in urls:  # kept: a repeat request renders nothing
+            again = client.get(url, HTTP_IF_NONE_MATCH=self.seen[url]["ETag"])
+            assert again.status_code == 304, url
+            assert again.templates == [], url
+
+    def changed(self, what: str, shown_on: list[str] | None = None) -> None:
+        shown_on = self.urls if shown_on is None else shown_on
+        for url in self.urls:
+            before = self.seen[url]
+            answer = self.client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+            if url not in shown_on:
+                assert answer.status_code == 304, (what, url)
+                continue
+            assert answer.status_code == 200, (what, url)
+            assert answer["ETag"] == etag_of(answer.content) != before["ETag"], (what, url)
+            assert answer.content != before.content, (what, url)
+            self.seen[url] = answer
+
+
+def _event_urls(event: Event) -> list[str]:
+    return [f"/events/{event.pk}/", f"/events/{event.pk}/live/"]
+
+
+def _stage_matches(stage: Stage, status: str = "scheduled") -> list[Match]:
+    return list(Match.objects.filter(stage_match__stage=stage, status=status).order_by("pk"))
+
+
+def test_an_event_with_a_round_robin_is_kept_and_changes_with_each_write_it_shows(
+    client: Client, zee_event
+):
+    """An event page with stages is kept rendered too (its version is the event's
+    `play_version`, moved by PostgreSQL's triggers, and its tables' versions): a schedule
+    change, a first turn, a finish, a refresh, a void, a withdrawal and a sign-up opened each
+    give a new body and ETag; a turn that changes nothing shown gives a 304."""
+    players = make_players(4)
+    stage = start_stage(zee_event, "round_robin", players)
+    watched = _Watched(client, _event_urls(zee_event))
+    first, second = _stage_matches(stage)[:2]
+    schedule.match_schedule(match_id=first.pk, table_label="Table 9")
+    watched.changed("a match moved to another table")
+    game_services.turn_submit(match_id=first.pk, turn=_next_turn(first))
+    watched.changed("a first turn: the match in play")
+    game_services.turn_submit(match_id=first.pk, turn=_next_turn(first))
+    watched.changed("a turn that shows nowhere", shown_on=[])
+    while first.status != "finished":
+        game_services.turn_submit(match_id=first.pk, turn=_next_turn(first))
+        first.refresh_from_db()
+    watched.changed("the match finished")
+    refresh_tables()
+    watched.changed("the tables computed again")
+    game_services.match_void(match_id=first.pk, voided_by=None)
+    watched.changed("a finished match voided: replayed")
+    stages.stage_withdraw(stage_id=stage.pk, player_id=second.seats.first().player_id)
+    watched.changed("a player withdrew: their matches forfeited")
+    registration.sign_up_set(event=zee_event, open=True)
+    watched.changed("sign-ups opened", shown_on=watched.urls[:1])
+
+
+def test_an_event_with_a_bracket_is_kept_and_changes_as_the_bracket_advances(
+    client: Client, zee_event
+):
+    """A knockout: a stage started, each semi-final finished (the final seated) and the
+    tables computed each give a new body and ETag."""
+    players = make_players(4)
+    zee_event.league.players.add(*players)
+    watched = _Watched(client, _event_urls(zee_event))
+    stage = stages.stage_create(
+        event_id=zee_event.pk,
+        name="Knockout",
+        format="single_elimination",
+        player_ids=[p.pk for p in players],
+    )
+    watched.changed("a stage added")
+    stages.stage_start(stage_id=stage.pk)
+    watched.changed("the stage started: its bracket drawn")
+    semis = _stage_matches(stage)
+    assert len(semis) == 2
+    for number, semi in enumerate(semis):
+        play(semi, seed=number)
+        watched.changed(f"semi-final {number + 1} finished")
+    final = _stage_matches(stage)
+    assert len(final) == 1
+    assert final[0].seats.count() == 2
+    refresh_tables()
+    watched.changed("the tables computed again")
+    play(final[0])
+    watched.changed("the final finished")
+
+
+def test_every_column_of_a_match_is_watched_or_known_not_to_show():
+    """A column added to Match must be named in league migration 0008's lists: watched by the
+    trigger that moves `Event.play_version` (a page may show it) or known to show nowhere."""
+    columns = {field.column for field in Match._meta.concrete_fields}
+    assert columns == set(_played.MATCH_SHOWN) | set(_played.MATCH_NOT_SHOWN)
 
 
 def _next_turn(match: Match) -> dict[str, Any]:
