@@ -12,10 +12,12 @@ from api.serializers import ID_IN_URL as ID
 app_name = "api"
 
 router = DefaultRouter(trailing_slash=True)
+# Matches first: a turn's URL is the one asked most (the prefixes do not overlap, so the order
+# changes nothing else).
+router.register("matches", views.MatchViewSet, basename="match")
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("events", views.EventViewSet, basename="event")
-router.register("matches", views.MatchViewSet, basename="match")
 router.register("stages", views.StageViewSet, basename="stage")
 
 urlpatterns = [

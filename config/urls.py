@@ -7,10 +7,12 @@ from django.urls import include, path
 from config.health import healthz
 
 urlpatterns = [
+    # The API first: no page's URL starts with api/v1/, and a turn's URL is then found without
+    # trying every page's pattern first (docs/benchmarks.md).
+    path("api/v1/", include("api.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("", include("analysis.urls")),
-    path("api/v1/", include("api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("organize/", include("organize.urls")),
     path("admin/", admin.site.urls),
