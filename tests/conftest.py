@@ -25,6 +25,9 @@ from scoring import simulate
 _played = importlib.import_module("league.migrations.0008_event_play_version")
 PLAYED_TABLES: tuple[str, ...] = _played.TABLES
 played_triggers: Callable[[str], tuple[str, str]] = _played.trigger_names
+RENAMED: str = importlib.import_module(
+    "league.migrations.0009_event_play_version_renamed_player"
+).TRIGGER
 
 # `strategy_dir` and `tables`: a Yardzee strategy table for the tests that analyse games.
 pytest_plugins = ["tests.strategy_tables"]
@@ -47,7 +50,9 @@ def _django_db_helper(_django_db_helper: None) -> None:
     back, never committing), the triggers that keep `Event.play_version` made immediate: in
     production they run at the commit (league/migrations/0008_event_play_version.py)."""
     if connection.vendor == "postgresql" and connection.in_atomic_block:
-        names = ", ".join(name for table in PLAYED_TABLES for name in played_triggers(table))
+        names = ", ".join(
+            [name for table in PLAYED_TABLES for name in played_triggers(table)] + [RENAMED]
+        )
         with connection.cursor() as cursor:
             cursor.execute(f"SET CONSTRAINTS {names} IMMEDIATE")
 

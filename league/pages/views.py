@@ -43,7 +43,7 @@ LIVE_SECONDS = 15
 RESULTS_SHOWN = 50
 # An event's matches outside any stage, newest first; a season's worth would be thousands.
 MATCHES_SHOWN = 50
-# The rendered list of them is kept this long per version (a renamed player shows after it).
+# The rendered list of them, and an event page, is kept this long per version.
 MATCHES_KEEP_SECONDS = 5 * 60
 
 Scope = tuple[str, int]
@@ -299,8 +299,7 @@ def event_context(event_id: int) -> PageData:
     seats and stages, its league, its sign-up, its tables' stored versions), and its context:
     every stage's standings, bracket or rounds, and its latest matches outside any stage,
     in about three queries per stage plus six, however many players and matches. The matches'
-    list is kept MATCHES_KEEP_SECONDS per version of its lines (a renamed player, which no
-    version sees, shows within twice that), and so is the page."""
+    list is kept MATCHES_KEEP_SECONDS per version of its lines, and so is the page."""
 
     def version() -> table_cache.Version | None:
         if not _kept_here():
@@ -351,9 +350,11 @@ def _matches_version(
     event: Event, count: int, matches: Sequence[selectors.MatchVersion]
 ) -> table_cache.Version:
     """What a line of the list shows changes with one of these (`MatchVersion`), its table
-    and time among them (`schedule_sequence` counts each change)."""
+    and time among them (`schedule_sequence` counts each change); a renamed player moves the
+    event's `play_version` (on PostgreSQL, league migration 0009)."""
     return (
         event.pk,
+        event.play_version,
         count,
         tuple(
             (m.id, m.status, m.turns_played, m.finished_at, m.schedule_sequence) for m in matches
@@ -367,7 +368,8 @@ def event_matches_html(
     """The event's latest matches outside any stage (`league/_event_matches.html`), rendered
     once per version of them (`league.pages.table_cache`): the version is read without the seats
     and players, which are loaded only to render a version not rendered yet. A renamed player
-    is the one change the version does not see: it shows within twice MATCHES_KEEP_SECONDS."""
+    is seen through the event's `play_version` (on another database than PostgreSQL, within
+    twice MATCHES_KEEP_SECONDS)."""
     if latest is None:
         latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
 

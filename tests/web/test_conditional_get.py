@@ -291,6 +291,23 @@ def test_an_event_with_a_bracket_is_kept_and_changes_as_the_bracket_advances(
     watched.changed("the final finished")
 
 
+def test_a_renamed_player_is_a_new_version_of_every_event_page_that_shows_them(
+    client: Client, zee_event, seat
+):
+    """Renamed without the services (no table marked): the event's `play_version` moves with
+    the rename itself (league migration 0009), so the stage's rounds and the list of casual
+    matches show the new name at once; an event that does not show them still answers 304."""
+    players = make_players(4, prefix="Old")
+    start_stage(zee_event, "round_robin", players)
+    play(seat(zee_event, players[:2]), seed=1)
+    other = Event.objects.create(league=zee_event.league, name="Elsewhere", date="2026-07-02")
+    play(seat(other, make_players(2, prefix="Other")), seed=2)
+    watched = _Watched(client, _event_urls(zee_event) + _event_urls(other))
+    Player.objects.filter(pk=players[0].pk).update(display_name="New Name")
+    watched.changed("a player renamed", shown_on=_event_urls(zee_event))
+    assert all("New Name" in watched.seen[url].content.decode() for url in _event_urls(zee_event))
+
+
 def test_every_column_of_a_match_is_watched_or_known_not_to_show():
     """A column added to Match must be named in league migration 0008's lists: watched by the
     trigger that moves `Event.play_version` (a page may show it) or known to show nowhere."""
