@@ -335,7 +335,9 @@ def fewest_repeats(
     `small - 1` others, and a player with only u others left it has not met sits with at least
     `small - 1 - u` it has met; every such meeting is counted by both players, so half the sum
     over the players left (rounded up) is a lower bound. A set of players left that cannot be
-    seated within some allowance is remembered, so it is not searched again."""
+    seated within some allowance is remembered, so it is not searched again. The search
+    starts from the larger of that bound and a second one, worked out once for the whole
+    field (`table_bound`): each player's cheapest table, summed, over `large`."""
     count = len(met)
     large, small = sizes[0], sizes[-1]
     many_large = sum(1 for size in sizes if size == large) if large != small else len(sizes)
@@ -357,6 +359,44 @@ def fewest_repeats(
             if u < need:
                 short += need - u
         return (short + 1) // 2
+
+    def cheapest(p: int, mask: int) -> int:
+        """The fewest repeats of a table of `small` with p among the players of `mask`."""
+        others = mask & ~(1 << p)
+        # Players it has not met first: the cheapest tables are found early.
+        candidates = [q for q in range(count) if unmet[p] >> q & 1 and others >> q & 1]
+        candidates += [q for q in range(count) if others >> q & 1 and met[p][q]]
+        least = [1 << 62]
+
+        def extend(start: int, members: list[int], cost: int) -> None:
+            if len(members) == small:
+                least[0] = cost
+                return
+            for i in range(start, len(candidates) - (small - len(members)) + 1):
+                left[0] -= 1
+                q = candidates[i]
+                row = weight[q]
+                more = cost
+                for r in members:
+                    more += row[r]
+                if more < least[0]:
+                    members.append(q)
+                    extend(i + 1, members, more)
+                    members.pop()
+                    if not least[0]:
+                        return
+
+        extend(0, [p], 0)
+        if left[0] < 0:
+            raise _OutOfSteps
+        return least[0]
+
+    def table_bound(mask: int) -> int:
+        """Each player's table costs at least the fewest repeats of any table of `small`
+        with it among the players left (a larger table holds one), and each table is
+        counted by at most `large` players: the sum over the players, divided by `large`."""
+        total = sum(cheapest(p, mask) for p in range(count) if mask >> p & 1)
+        return -(-total // large)
 
     def tables_of(p: int, others: int, size: int, allowed: int) -> list[tuple[int, int]]:
         """Tables of `size` with p and players of `others` (a mask), with their repeats,
@@ -430,7 +470,7 @@ def fewest_repeats(
 
     everyone = (1 << count) - 1
     try:
-        for allowed in range(bound(everyone) + 1, upper + 1):
+        for allowed in range(max(bound(everyone), table_bound(everyone)) + 1, upper + 1):
             seated: list[list[int]] = []
             if search(everyone, many_large, len(sizes), allowed, seated):
                 return allowed - 1, sorted(seated, key=lambda table: (-len(table), table))

@@ -431,3 +431,24 @@ def test_the_fewest_repeats_search_is_exact_or_gives_up(count, table_size, seed)
         assert sorted(map(len, tables), reverse=True) == list(sizes)
         assert sum(met[a][b] for t in tables for a, b in itertools.combinations(t, 2)) == fewest
     assert answered >= 3
+
+
+@pytest.mark.parametrize(("count", "table_size"), [(20, 5), (12, 4)])
+def test_tables_that_cannot_be_mixed_without_repeats_are_proven_at_once(count, table_size):
+    # After round 1 with fewer tables than seats at one, any table of the next round draws
+    # its players from fewer old tables than it seats, so two old table-mates meet again at
+    # every one: as many repeats as tables, which the bound on each player's cheapest table
+    # proves without searching below it (the bound on unmet players alone says 0).
+    sizes = table_sizes(count, table_size)
+    met = [[0] * count for _ in range(count)]
+    for t in range(len(sizes)):
+        for a, b in itertools.combinations(range(t * table_size, (t + 1) * table_size), 2):
+            met[a][b] = met[b][a] = 1
+    found = seating.fewest_repeats(met, sizes, upper=count, steps=seating.REPEAT_STEPS)
+    assert found is not None
+    fewest, tables = found
+    assert fewest == len(sizes)
+    assert tables is not None
+    assert [sum(met[a][b] for a, b in itertools.combinations(t, 2)) for t in tables] == [1] * len(
+        sizes
+    )
