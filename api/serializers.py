@@ -21,7 +21,7 @@ from league.models import (
     StageFormat,
 )
 from league.selectors import stage_detail
-from league.services.stages import MAX_ENTRANTS
+from league.services.stages import MAX_ADVANCE, MAX_ENTRANTS, MAX_GROUPS, MAX_ROUNDS
 
 # Ids are 64-bit database integers: anything larger is refused as invalid, not sent to the DB.
 ID_MAX = 2**63 - 1
@@ -442,9 +442,11 @@ class StageCreateSerializer(serializers.Serializer[Any]):
         help_text="Player ids in seed order (manual seeding), unless taken from `source_stage`.",
     )
     table_size = serializers.IntegerField(min_value=2, max_value=5, default=2)
-    advance = serializers.IntegerField(min_value=1, max_value=4, default=1)
-    rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
-    groups = serializers.IntegerField(min_value=1, max_value=64, default=1)
+    advance = serializers.IntegerField(min_value=1, max_value=MAX_ADVANCE, default=1)
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
+    )
+    groups = serializers.IntegerField(min_value=1, max_value=MAX_GROUPS, default=1)
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.MANUAL)
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(default=True)

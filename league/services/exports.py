@@ -300,9 +300,7 @@ def check_export(data: object) -> dict[str, Any]:
             f"This server reads version {VERSION} of event exports, not {data.get('version')!r}.",
             details={"field": "version", "version": data.get("version")},
         )
-    validator = jsonschema.Draft202012Validator(
-        export_schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
+    validator = jsonschema.Draft202012Validator(export_schema(), format_checker=FORMATS)
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         path = "/".join(str(part) for part in error.absolute_path)
@@ -313,6 +311,19 @@ def check_export(data: object) -> dict[str, Any]:
         )
     _check_references(data)
     return data
+
+
+# The schema's formats, "date-time" among them: jsonschema checks it only with an optional
+# package this project does not install, so it is checked here as the replay reads it (an
+# ISO 8601 time the standard library reads, with its offset: times of the file are compared).
+FORMATS: Final = jsonschema.FormatChecker()
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _is_date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True  # the type is the schema's to check
+    return datetime.fromisoformat(value).tzinfo is not None
 
 
 def _check_references(data: dict[str, Any]) -> None:
@@ -326,9 +337,17 @@ def _check_references(data: dict[str, Any]) -> None:
         raise refused("/players", "Two players of the file have the same id.")
     if len(stages) != len(data["stages"]):
         raise refused("/stages", "Two stages of the file have the same id.")
+    # Stages are made in the order of their positions: one is fed by a stage made before it.
+    made: set[int] = set()
+    for stage in sorted(data["stages"], key=lambda s: s["position"]):
+        number = data["stages"].index(stage)
+        if stage["source_stage"] is not None and stage["source_stage"] not in made:
+            raise refused(
+                f"/stages/{number}/source_stage",
+                "It names no stage of the file before this one (by position).",
+            )
+        made.add(stage["id"])
     for number, stage in enumerate(data["stages"]):
-        if stage["source_stage"] is not None and stage["source_stage"] not in stages:
-            raise refused(f"/stages/{number}/source_stage", "It names no stage of the file.")
         for entry in stage["entries"]:
             if entry["player"] not in players:
                 raise refused(f"/stages/{number}/entries", f"Player {entry['player']} is unknown.")
@@ -502,19 +521,25 @@ class _Replay:
             if stage["status"] != StageStatus.DRAFT and started is not None:
                 starts[stage["id"]] = started
                 yield started, 0, "start", stage
+        played: dict[int, datetime] = {}
         for match in self.export["matches"]:
             # A stage match is seated by its stage's start (before `started_at` is stored).
             at = _played_at(match)
-            yield max(at, starts.get(match["stage"], at)), 1, "play", match
+            played[match["id"]] = max(at, starts.get(match["stage"], at))
+            yield played[match["id"]], 1, "play", match
         for stage in self.export["stages"]:
             for entry in stage["entries"]:
                 withdrawn = _time_of(entry["withdrawn_at"])
                 if withdrawn is not None and stage["id"] in starts:
-                    yield withdrawn, 2, "withdraw", {"stage": stage["id"], **entry}
+                    # Never before the stage's start (a file's times may say otherwise).
+                    at = max(withdrawn, starts[stage["id"]])
+                    yield at, 2, "withdraw", {"stage": stage["id"], **entry}
             for void in stage["voids"]:
                 # A withdrawal's forfeits are its own: stage_withdraw makes them again.
                 if void["reason"] != ForfeitReason.WITHDREW:
-                    yield datetime.fromisoformat(void["created_at"]), 2, "void", void
+                    # Never before its match is seated (a file's times may say otherwise).
+                    at = max(datetime.fromisoformat(void["created_at"]), played[void["match"]])
+                    yield at, 2, "void", void
 
     def _start(self, stage: dict[str, Any]) -> None:
         points = stage["points"] or self.export["league"]["points"]
@@ -555,8 +580,9 @@ class _Replay:
         self.matches[match["id"]] = seated.pk
         for turn in sorted(match["turns"], key=lambda t: t["sequence"]):
             payload = dict(turn["payload"])
-            if "player" in payload:
-                payload["player"] = self.players.get(payload["player"], payload["player"])
+            named = payload.get("player")
+            if isinstance(named, int) and not isinstance(named, bool):
+                payload["player"] = self.players.get(named, named)
             try:
                 game_services.turn_submit(match_id=seated.pk, turn=payload, submitted_by=self.by)
             except (RuleViolation, MatchError) as refused:

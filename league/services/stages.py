@@ -48,6 +48,11 @@ from league.services.standings_refresh import compute_table
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
 MAX_ENTRANTS = 512
+# The most players a table sends on, Swiss rounds and round-robin groups a stage has (the
+# service's own limits, which the API and the pages repeat: an import reaches it directly).
+MAX_ADVANCE = 4
+MAX_ROUNDS = 50
+MAX_GROUPS = 64
 
 
 # --- Create and start -------------------------------------------------------------------------
@@ -139,6 +144,20 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
         raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
     if not 2 <= stage.table_size <= 5:
         raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
+    for option, value, low, high in (
+        ("advance", stage.advance, 1, MAX_ADVANCE),
+        ("rounds", stage.rounds, 1, MAX_ROUNDS),
+        ("groups", stage.groups, 1, MAX_GROUPS),
+        ("source_top", stage.source_top, 0, MAX_ENTRANTS),
+        ("source_per_group", stage.source_per_group, 0, MAX_ENTRANTS),
+        ("source_best_rest", stage.source_best_rest, 0, MAX_ENTRANTS),
+    ):
+        if value is not None and not low <= value <= high:
+            raise LeagueError(
+                "invalid_option",
+                f"{option} is {low} to {high}, not {value}.",
+                details={"field": option, "limit": high},
+            )
     if stage.groups > 1 and stage.format != StageFormat.ROUND_ROBIN:
         raise LeagueError(
             "invalid_option", "Only a round robin is played in groups.", details={"field": "groups"}

@@ -499,6 +499,63 @@ def test_item6_a_bad_or_foreign_file_is_refused_and_changes_nothing(
     _refused(organizer, night.league, data, status=409, code="league_not_empty", format="json")
 
 
+def _crafted(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """The file with one thing changed by hand, as a hostile or careless editor would."""
+    crafted = copy.deepcopy(data)
+    first_match, first_stage = crafted["matches"][0], crafted["stages"][0]
+    if name == "a time that is no time":
+        first_match["turns"][0]["submitted_at"] = "yesterday"
+    elif name == "a time without its offset":
+        first_match["finished_at"] = "2026-05-01T10:00:00"
+    elif name == "a date for a time":
+        first_match["created_at"] = "2026-05-01"
+    elif name == "a withdrawal at no time":
+        first_stage["entries"][0]["withdrawn_at"] = "soon"
+    elif name == "a stage fed by itself":
+        first_stage["source_stage"] = first_stage["id"]
+    elif name == "a stage fed by a later one":
+        later = {**copy.deepcopy(first_stage), "id": 777, "position": 9, "status": "draft"}
+        crafted["stages"].append({**later, "started_at": None, "entries": [], "voids": []})
+        first_stage["source_stage"] = 777
+    elif name == "rounds beyond the database":
+        first_stage["rounds"] = 10**9
+    elif name == "a turn naming a list as its player":
+        first_match["turns"][0]["payload"]["player"] = [1]
+    elif name == "points beyond the exact sums":
+        crafted["league"]["points"] = {"win": 10**30}
+    return crafted
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "code"),
+    [
+        ("a time that is no time", 400, "invalid_export"),
+        ("a time without its offset", 400, "invalid_export"),
+        ("a date for a time", 400, "invalid_export"),
+        ("a withdrawal at no time", 400, "invalid_export"),
+        ("a stage fed by itself", 400, "invalid_export"),
+        ("a stage fed by a later one", 400, "invalid_export"),
+        ("rounds beyond the database", 400, "invalid_option"),
+        ("a turn naming a list as its player", 422, "import_mismatch"),
+        ("points beyond the exact sums", 400, "league_points"),
+    ],
+)
+def test_item6_a_crafted_file_is_a_4xx_with_a_code_never_a_500(
+    night: Event, organizer: User, name: str, status: int, code: str
+) -> None:
+    """Each had been taken (201, a time that is no time) or answered 500 (a KeyError, a naive
+    and an aware time compared, smallint out of range, an unhashable list, an int64 overflow)."""
+    data = json.loads(json.dumps(exports.event_export(event=night)))
+    _refused(
+        organizer,
+        _empty_league(organizer),
+        _crafted(data, name),
+        status=status,
+        code=code,
+        format="json",
+    )
+
+
 def test_item6_only_the_league_organizers_import(night: Event, organizer: User, other_organizer):
     data = exports.event_export(event=night)
     league = _empty_league(organizer)
