@@ -6,23 +6,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-import scoring
 from analysis import services
 from games import services as game_services
-from games.models import Match
-from scoring import simulate
-
-
-def _finished(game: str, players, seed: int = 1) -> Match:
-    match = game_services.match_create(game=game, player_ids=[p.pk for p in players])
-    local = scoring.new_game(game, len(players), match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
-    return Match.objects.get(pk=match.pk)
+from tests.playing import finished
 
 
 @pytest.mark.django_db
 def test_the_analysis_of_a_finished_match(tables, players):
-    match = _finished("yardzee", players[:2])
+    match = finished("yardzee", players[:2])
     pending = APIClient().get(f"/api/v1/matches/{match.pk}/analysis/")
     assert pending.status_code == 202
     assert pending.json() == {"match": match.pk, "status": "pending"}
@@ -49,8 +40,8 @@ def test_not_finished_is_409_and_void_is_404(players):
 
 @pytest.mark.django_db
 def test_the_query_count_does_not_grow_with_the_turns(players):
-    short = _finished("yardkle", players[:2], seed=1)
-    long = _finished("yardkle", players[2:6], seed=2)
+    short = finished("yardkle", players[:2], seed=1)
+    long = finished("yardkle", players[2:6], seed=2)
     assert long.turns_played > short.turns_played
     counts = []
     for match in (short, long):

@@ -4,6 +4,7 @@ the next finish analyses again; beat's sweep and `manage.py analyse_matches` cat
 missed one. On PostgreSQL; the jobs run in-process here and on a real worker below."""
 
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -12,32 +13,38 @@ from celery.contrib.testing.worker import start_worker
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-import scoring
 from analysis import services, strategies
 from analysis.models import MatchAnalysis
 from config.celery import app as celery_app
 from games import jobs
 from games import services as game_services
 from games.models import Match
-from scoring import simulate
+from tests.playing import play
 
 
 def _seat(game: str, players) -> Match:
     return game_services.match_create(game=game, player_ids=[p.pk for p in players])
 
 
-def _finish(match: Match, seed: int = 1) -> None:
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+@pytest.fixture
+def finish_with_jobs(players, django_capture_on_commit_callbacks) -> Callable[..., Match]:
+    """Seat a match of `game` for the first `count` players and play it to its end, running
+    the jobs its finish sends as they run on commit."""
+
+    def finish(game: str, count: int, seed: int = 1) -> Match:
+        match = _seat(game, players[:count])
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match, seed)
+        return match
+
+    return finish
 
 
 @pytest.mark.django_db
 def test_finishing_a_yardzee_match_stores_its_analysis_per_player_and_turn(
-    tables, players, django_capture_on_commit_callbacks
+    tables, players, finish_with_jobs
 ):
-    match = _seat("yardzee", players[:2])
-    with django_capture_on_commit_callbacks(execute=True):
-        _finish(match)
+    match = finish_with_jobs("yardzee", 2)
     analysis = MatchAnalysis.objects.get(match=match)
     match.refresh_from_db()
     assert analysis.finished_at == match.finished_at
@@ -51,10 +58,8 @@ def test_finishing_a_yardzee_match_stores_its_analysis_per_player_and_turn(
 
 
 @pytest.mark.django_db
-def test_a_yardkle_match_is_analysed_without_a_table(players, django_capture_on_commit_callbacks):
-    match = _seat("yardkle", players[:3])
-    with django_capture_on_commit_callbacks(execute=True):
-        _finish(match, seed=4)
+def test_a_yardkle_match_is_analysed_without_a_table(finish_with_jobs):
+    match = finish_with_jobs("yardkle", 3, seed=4)
     analysis = MatchAnalysis.objects.get(match=match)
     assert len(analysis.players) == 3
     assert len(analysis.turns) == Match.objects.get(pk=match.pk).turns_played
@@ -62,11 +67,9 @@ def test_a_yardkle_match_is_analysed_without_a_table(players, django_capture_on_
 
 @pytest.mark.django_db
 def test_an_undo_discards_the_analysis_and_the_next_finish_analyses_again(
-    tables, players, django_capture_on_commit_callbacks
+    tables, finish_with_jobs, django_capture_on_commit_callbacks
 ):
-    match = _seat("yardzee", players[:2])
-    with django_capture_on_commit_callbacks(execute=True):
-        _finish(match)
+    match = finish_with_jobs("yardzee", 2)
     first = MatchAnalysis.objects.get(match=match)
     with django_capture_on_commit_callbacks(execute=True):
         undone = game_services.turn_undo(match_id=match.pk, undone_by=None)
@@ -79,10 +82,8 @@ def test_an_undo_discards_the_analysis_and_the_next_finish_analyses_again(
 
 
 @pytest.mark.django_db
-def test_a_void_discards_the_analysis(tables, players, django_capture_on_commit_callbacks):
-    match = _seat("yardzee", players[:2])
-    with django_capture_on_commit_callbacks(execute=True):
-        _finish(match)
+def test_a_void_discards_the_analysis(tables, finish_with_jobs):
+    match = finish_with_jobs("yardzee", 2)
     game_services.match_void(match_id=match.pk, voided_by=None)
     assert not MatchAnalysis.objects.filter(match=match).exists()
 
@@ -91,7 +92,7 @@ def test_a_void_discards_the_analysis(tables, players, django_capture_on_commit_
 def test_the_job_is_idempotent_and_skips_a_match_not_finished(tables, players):
     match = _seat("yardzee", players[:2])
     assert services.match_analyse(match_id=match.pk) is None
-    _finish(match)
+    play(match, seed=1)
     first = services.match_analyse(match_id=match.pk)
     assert first is not None
     assert services.match_analyse(match_id=match.pk) == first
@@ -103,7 +104,7 @@ def test_the_sweep_and_the_command_catch_up_on_a_missed_match(tables, players, m
     match = _seat("yardzee", players[:2])
     sent: list[int] = []
     monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))  # broker down
-    _finish(match)
+    play(match, seed=1)
     assert list(services.unanalysed().values_list("pk", flat=True)) == [match.pk]
     assert services.analysis_sweep() == 1
     assert sent == [match.pk]
@@ -124,9 +125,9 @@ def test_the_sweep_passes_over_yardzee_matches_while_the_server_lacks_their_tabl
     sent: list[int] = []
     monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))  # broker down
     yardzee = _seat("yardzee", players[:2])
-    _finish(yardzee)
+    play(yardzee, seed=1)
     yardkle = _seat("yardkle", players[2:4])
-    _finish(yardkle, seed=3)
+    play(yardkle, seed=3)
     with caplog.at_level("WARNING", logger="analysis.services"):
         assert services.analysis_sweep() == 1
     assert sent == [yardkle.pk]
@@ -142,7 +143,7 @@ def test_the_sweep_sends_yardzee_matches_again_once_the_table_is_there(
     sent: list[int] = []
     monkeypatch.setattr(jobs, "send", lambda task, args: sent.append(args[0]))
     match = _seat("yardzee", players[:2])
-    _finish(match)
+    play(match, seed=1)
     with caplog.at_level("WARNING", logger="analysis.services"):
         assert services.analysis_sweep() == 1
     assert sent == [match.pk]
@@ -155,7 +156,7 @@ def test_a_real_worker_analyses_a_finished_match(tables, players):
     match = _seat("yardkle", players[:2])
     worker_app = cast("Celery[Task[Any, Any]]", celery_app)
     with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-        _finish(match, seed=7)
+        play(match, seed=7)
         deadline = time.monotonic() + 30
         while (
             time.monotonic() < deadline and not MatchAnalysis.objects.filter(match=match).exists()

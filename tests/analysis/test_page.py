@@ -7,24 +7,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-import scoring
 from analysis import selectors, services
 from analysis.presenters import in_words, mark
 from games import services as game_services
-from games.models import Match
-from scoring import simulate
-
-
-def _finished(game: str, players, seed: int = 1) -> Match:
-    match = game_services.match_create(game=game, player_ids=[p.pk for p in players])
-    local = scoring.new_game(game, len(players), match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
-    return Match.objects.get(pk=match.pk)
+from tests.playing import finished, play
 
 
 @pytest.mark.django_db
 def test_a_finished_yardzee_match_page_shows_its_analysis(tables, players, client: Client):
-    match = _finished("yardzee", players[:2], seed=3)
+    match = finished("yardzee", players[:2], seed=3)
     pending = client.get(f"/matches/{match.pk}/").content.decode()
     assert "being made" in pending
     assert f'data-live-url="/matches/{match.pk}/analysis/"' in pending
@@ -51,7 +42,7 @@ def test_a_match_not_finished_has_no_analysis_section(players, client: Client):
 def test_the_page_query_count_does_not_grow_with_the_turns(players, client: Client):
     counts = []
     for seed, table in ((1, players[:2]), (2, players[2:6])):
-        match = _finished("yardkle", table, seed=seed)
+        match = finished("yardkle", table, seed=seed)
         services.match_analyse(match_id=match.pk)
         with CaptureQueriesContext(connection) as queries:
             assert client.get(f"/matches/{match.pk}/").status_code == 200
@@ -83,8 +74,7 @@ def test_the_player_page_charts_accuracy_and_the_league_averages_it(
     match = game_services.match_create(
         game="yardkle", player_ids=[p.pk for p in players[:2]], league_id=yardkle_league.pk
     )
-    local = scoring.new_game("yardkle", 2, match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=9))
+    play(match, seed=9)
     assert "accuracy-heading" not in client.get(f"/players/{players[0].pk}/").content.decode()
     analysis = services.match_analyse(match_id=match.pk)
     page = client.get(f"/players/{players[0].pk}/").content.decode()

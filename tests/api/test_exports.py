@@ -16,7 +16,6 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-import scoring
 from games import services as game_services
 from games.models import Match, Turn
 from league.models import (
@@ -29,8 +28,8 @@ from league.models import (
     StandingsTable,
 )
 from league.services import exports, stages, standings_refresh
-from scoring import simulate
 from tests.conftest import client_for, next_turn_for
+from tests.playing import fed_stage, play, play_stage, start_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -43,32 +42,6 @@ def _players(count: int, prefix: str) -> list[Player]:
         Player.objects.create(display_name=f"{prefix} {i}", handle=f"{prefix.lower()}-{i}")
         for i in range(1, count + 1)
     ]
-
-
-def _play(match: Match, seed: int, *, turns: int | None = None) -> None:
-    """The simulator's game, as a whole result or its first `turns` turns one by one."""
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    played = simulate.play_game(local, seed=seed)
-    if turns is None:
-        game_services.result_submit(match_id=match.pk, turns=played)
-        return
-    for turn in played[:turns]:
-        game_services.turn_submit(match_id=match.pk, turn=turn)
-
-
-def _play_stage(stage: Stage, seed: int) -> None:
-    """Every match the stage seats, in id order, until it has none left to play."""
-    played = 0
-    while True:
-        match = (
-            Match.objects.filter(stage_match__stage=stage, status="scheduled")
-            .order_by("pk")
-            .first()
-        )
-        if match is None:
-            return
-        _play(match, seed + played)
-        played += 1
 
 
 def _play_by_api(client: APIClient, match_id: int, seed: int) -> None:
@@ -114,14 +87,7 @@ def cup(organizer: User) -> Event:
         player_ids=[p.pk for p in group_players],
         groups=2,
     )
-    knockout = stages.stage_create(
-        event_id=event.pk,
-        name="Knockout",
-        format="single_elimination",
-        source_stage_id=pools.pk,
-        source_per_group=2,
-        third_place=True,
-    )
+    knockout = fed_stage(pools, source_per_group=2, third_place=True)
     swiss = stages.stage_create(
         event_id=event.pk,
         name="Swiss",
@@ -132,9 +98,9 @@ def cup(organizer: User) -> Event:
     )
     stages.stage_start(stage_id=pools.pk)
     stages.stage_start(stage_id=swiss.pk)
-    _play_stage(pools, seed=1)
+    play_stage(pools, seed=1)
     stages.stage_start(stage_id=knockout.pk)
-    _play_stage(knockout, seed=40)
+    play_stage(knockout, seed=40)
     loose = [
         game_services.match_create(
             game="yardzee",
@@ -150,12 +116,12 @@ def cup(organizer: User) -> Event:
             group_players[4:6],
         )
     ]
-    _play(loose[0], seed=5)
+    play(loose[0], seed=5)
     _play_by_api(client_for(organizer), loose[1].pk, seed=6)
-    _play(loose[2], seed=7, turns=5)
-    _play(loose[3], seed=8)
+    play(loose[2], seed=7, turns=5)
+    play(loose[3], seed=8)
     game_services.match_void(match_id=loose[3].pk, voided_by=None)
-    _play_stage(swiss, seed=80)
+    play_stage(swiss, seed=80)
     standings_refresh.standings_sweep()
     event.refresh_from_db()
     return event
@@ -168,16 +134,8 @@ def night(organizer: User) -> Event:
     league = _league("home-club", "yardzee", organizer)
     event = Event.objects.create(league=league, name="Night", date="2026-05-01")
     players = _players(4, "Eve")
-    league.players.add(*players)
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name="Pools",
-        format="round_robin",
-        player_ids=[p.pk for p in players],
-        groups=2,
-    )
-    stages.stage_start(stage_id=stage.pk)
-    _play(
+    stage = start_stage(event, "round_robin", players, name="Pools", groups=2)
+    play(
         game_services.match_create(
             game="yardzee",
             player_ids=[p.pk for p in players[:3]],
@@ -186,7 +144,7 @@ def night(organizer: User) -> Event:
         ),
         seed=4,
     )
-    _play_stage(stage, seed=3)
+    play_stage(stage, seed=3)
     standings_refresh.standings_sweep()
     event.refresh_from_db()
     return event
@@ -336,16 +294,8 @@ def test_item6_a_yardkle_event_comes_back_too(organizer: User) -> None:
     league = _league("kle-club", "yardkle", organizer, rules={"target": 3000})
     event = Event.objects.create(league=league, name="Kle night", date="2026-08-01")
     players = _players(6, "Cal")
-    league.players.add(*players)
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name="Tables of three",
-        format="single_elimination",
-        player_ids=[p.pk for p in players],
-        table_size=3,
-    )
-    stages.stage_start(stage_id=stage.pk)
-    _play_stage(stage, seed=11)
+    stage = start_stage(event, "single_elimination", players, name="Tables of three", table_size=3)
+    play_stage(stage, seed=11)
     standings_refresh.standings_sweep()
     data = exports.event_export(event=Event.objects.get(pk=event.pk))
     target = _empty_league(organizer, "yardkle")
@@ -365,11 +315,7 @@ def test_item6_a_stage_not_played_yet_comes_back_with_its_draw(organizer: User) 
     league = _league("pairs", "yardzee", organizer)
     event = Event.objects.create(league=league, name="Pairs evening", date="2026-06-01")
     players = _players(4, "Fay")
-    league.players.add(*players)
-    stage = stages.stage_create(
-        event_id=event.pk, name="Pairs", format="round_robin", player_ids=[p.pk for p in players]
-    )
-    stages.stage_start(stage_id=stage.pk)
+    start_stage(event, "round_robin", players, name="Pairs")
     data = json.loads(json.dumps(exports.event_export(event=Event.objects.get(pk=event.pk))))
     imported = exports.event_import(league=_empty_league(organizer), data=data)
     assert len(imported.matches) == 6
@@ -400,16 +346,8 @@ def test_item6_every_format_comes_back(
     league = _league("formats", "yardzee", organizer)
     event = Event.objects.create(league=league, name="Formats", date="2026-06-01")
     players = _players(count, "Gil")
-    league.players.add(*players)
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name=fmt,
-        format=fmt,
-        player_ids=[p.pk for p in players],
-        **options,
-    )
-    stages.stage_start(stage_id=stage.pk)
-    _play_stage(stage, seed=50)
+    stage = start_stage(event, fmt, players, name=fmt, **options)
+    play_stage(stage, seed=50)
     stage.refresh_from_db()
     assert stage.status == "finished"
     data = json.loads(json.dumps(exports.event_export(event=Event.objects.get(pk=event.pk))))
@@ -603,25 +541,25 @@ def test_item6_withdrawals_forfeits_and_voids_inside_stages_come_back(
     first = Match.objects.filter(stage_match__stage=target).order_by("pk").first()
     seated = list(first.seats.order_by("order").values_list("player_id", flat=True))
     if change == "withdrawal":
-        _play(first, seed=1)
+        play(first, seed=1)
         stages.stage_withdraw(stage_id=stage.pk, player_id=seated[0])
     elif change == "forfeit":
         stages.stage_forfeit(stage_match_id=first.stage_match.pk, player_id=seated[1])
     elif change == "void and replay":
-        _play(first, seed=1)
+        play(first, seed=1)
         game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "replay"})
     elif change == "walkover awarded":
-        _play(first, seed=1, turns=4)
+        play(first, seed=1, turns=4)
         game_services.match_void(
             match_id=first.pk,
             voided_by=None,
             then={"outcome": "walkover", "forfeits": [seated[0]]},
         )
     else:
-        _play(first, seed=1)
+        play(first, seed=1)
         game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "no_result"})
-    _play_stage(stage, seed=20)
-    _play_stage(knockout, seed=30)
+    play_stage(stage, seed=20)
+    play_stage(knockout, seed=30)
     standings_refresh.standings_sweep()
     event.refresh_from_db()
     data = json.loads(json.dumps(exports.event_export(event=event)))

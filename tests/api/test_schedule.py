@@ -103,7 +103,7 @@ def test_schedule_with_fewer_tables_than_matches_plays_in_waves(
 def test_schedule_leaves_a_started_match_of_the_round_as_it_was(
     as_organizer, yardzee_event, players
 ):
-    from tests.web.conftest import play
+    from tests.playing import play
 
     stage = _round_robin(yardzee_event, players)
     first = _round(stage, 1)[0]
@@ -191,7 +191,7 @@ def test_a_start_within_the_hour_before_now_is_accepted(as_organizer, yardzee_ev
 def test_schedule_refuses_a_played_round_a_closed_event_and_a_finished_match(
     as_organizer, yardzee_event, players
 ):
-    from tests.web.conftest import play
+    from tests.playing import play
 
     stage = _round_robin(yardzee_event, players[:4])  # three rounds of two tables
     for match in _round(stage, 1):
@@ -214,7 +214,7 @@ def test_schedule_refuses_a_played_round_a_closed_event_and_a_finished_match(
 
 
 def test_a_match_being_played_may_change_table_but_not_start(as_organizer, yardzee_event, players):
-    from tests.web.conftest import play
+    from tests.playing import play
 
     stage = _round_robin(yardzee_event, players[:2])
     match = _round(stage, 1)[0]

@@ -21,6 +21,7 @@ from league.models import Event, EventStatus, League, Player, Stage, StageStatus
 from league.services import stages as stage_services
 from organize import selectors
 from scoring import simulate
+from tests.playing import fed_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -597,13 +598,7 @@ def _event_of(league: League, size: int, name: str) -> Event:
     stage = started(event, players)
     first_turn(Match.objects.filter(stage_match__stage=stage).order_by("pk").first())
     stage_services.stage_withdraw(stage_id=stage.pk, player_id=players[-1].pk)
-    stage_services.stage_create(
-        event_id=event.pk,
-        name="Final",
-        format="single_elimination",
-        source_stage_id=stage.pk,
-        source_top=2,
-    )
+    fed_stage(stage, name="Final", source_top=2)
     return event
 
 

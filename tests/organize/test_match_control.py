@@ -18,7 +18,8 @@ from games.models import Match, MatchStatus, Turn, TurnCorrection, TurnUndo
 from league.models import Event, Stage, StageMatch, StageStatus, StageVoid
 from league.services import stages
 from tests.games.conftest import SCRIPTED_YARDZEE
-from tests.web.conftest import make_players, play, play_stage, start_stage
+from tests.playing import fed_stage, play, play_stage, start_stage
+from tests.web.conftest import make_players
 
 pytestmark = pytest.mark.django_db
 
@@ -202,13 +203,7 @@ def test_a_later_stage_seeded_by_a_finished_stage_is_re_seeded_once_confirmed(
     yardzee_event, organizer
 ):
     groups = start_stage(yardzee_event, "round_robin", make_players(4), name="Groups")
-    knockout = stages.stage_create(
-        event_id=groups.event_id,
-        name="Knockout",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_top=2,
-    )
+    knockout = fed_stage(groups, source_top=2)
     play_stage(groups, seed=3)
     groups.refresh_from_db()
     assert groups.status == StageStatus.FINISHED

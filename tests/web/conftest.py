@@ -6,12 +6,10 @@ from typing import Any
 
 import pytest
 
-import scoring
 from games import services as game_services
 from games.models import Match
-from league.models import Event, League, Player, Stage
-from league.services import stages, standings_refresh
-from scoring import simulate
+from league.models import Event, League, Player
+from league.services import standings_refresh
 
 
 def make_players(count: int, prefix: str = "Player") -> list[Player]:
@@ -23,48 +21,9 @@ def make_players(count: int, prefix: str = "Player") -> list[Player]:
     )
 
 
-def play(match: Match, seed: int = 0, *, turns: int | None = None) -> None:
-    """Play a seated match with the simulator: to the end, or only its first `turns` turns."""
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    played = simulate.play_game(local, seed=seed)
-    if turns is None:
-        game_services.result_submit(match_id=match.pk, turns=played)
-        return
-    for turn in played[:turns]:
-        game_services.turn_submit(match_id=match.pk, turn=turn)
-
-
-def play_stage(stage: Stage, seed: int = 0, limit: int | None = None) -> int:
-    """Play the stage's scheduled matches in id order until none is left (or `limit`)."""
-    played = 0
-    while limit is None or played < limit:
-        match = (
-            Match.objects.filter(stage_match__stage=stage, status="scheduled")
-            .order_by("pk")
-            .first()
-        )
-        if match is None:
-            break
-        play(match, seed=seed + played)
-        played += 1
-    return played
-
-
 def refresh_tables() -> None:
     """What the jobs do after commit: every stale standings table and rating recomputed."""
     standings_refresh.standings_sweep()
-
-
-def start_stage(event: Event, fmt: str, players: list[Player], **options: object) -> Stage:
-    event.league.players.add(*players)
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name=options.pop("name", fmt.replace("_", " ").capitalize()),  # type: ignore[arg-type]
-        format=fmt,
-        player_ids=[p.pk for p in players],
-        **options,  # type: ignore[arg-type]
-    )
-    return stages.stage_start(stage_id=stage.pk)
 
 
 @pytest.fixture

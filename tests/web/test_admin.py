@@ -7,8 +7,9 @@ from django.test import Client
 
 from games.models import MatchStatus
 from league.models import Event
+from tests.playing import play
 
-from .conftest import make_players, play
+from .conftest import make_players
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,9 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
-from .conftest import make_players, play, play_stage, refresh_tables, start_stage
+from tests.playing import play, play_stage, start_stage
+
+from .conftest import make_players, refresh_tables
 
 ASSET_ATTRIBUTES = {
     "script": "src",

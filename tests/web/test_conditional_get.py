@@ -15,7 +15,8 @@ from league.models import Event, Player, Stage
 from league.services import registration, schedule, stages
 from league.services.organization import player_update
 from scoring import simulate
-from tests.web.conftest import make_players, play, refresh_tables, start_stage
+from tests.playing import play, start_stage
+from tests.web.conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

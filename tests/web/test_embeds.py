@@ -20,9 +20,10 @@ from django.test import Client
 from config.middleware import CONTENT_SECURITY_POLICY, EMBEDDABLE_POLICY
 from league.models import Event, Stage
 from league.pages.svg import SVG_NS
+from tests.playing import play_stage, start_stage
 from tests.web.browser import in_a_browser, launch
 
-from .conftest import make_players, play_stage, refresh_tables, start_stage
+from .conftest import make_players, refresh_tables
 
 
 def _embeds(event: Event, bracket: Stage, groups: Stage) -> dict[str, str]:

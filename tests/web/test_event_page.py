@@ -12,8 +12,9 @@ from django.test import Client
 from league.models import Stage, StandingsTable
 from league.pages.svg import SVG_NS
 from league.services import stages
+from tests.playing import play, play_stage, start_stage
 
-from .conftest import make_players, play, play_stage, refresh_tables, start_stage
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Event, League, Stage
 from league.services import league_update
+from tests.playing import play_stage, start_stage
 
-from .conftest import make_players, play_stage, refresh_tables, start_stage
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

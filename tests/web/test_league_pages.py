@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from league.models import Event, PlayerRating, RatingChange, StandingsTable
 from league.services import organization
+from tests.playing import play
 
-from .conftest import make_players, play, refresh_tables
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +109,7 @@ def test_the_player_page_shows_results_placements_and_rating_chart(client: Clien
 
 
 def test_the_player_page_lists_stage_finishes(client: Client, zee_event):
-    from .conftest import play_stage, start_stage
+    from tests.playing import play_stage, start_stage
 
     players = make_players(4)
     stage = start_stage(zee_event, "single_elimination", players, name="Cup")

@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 
 from games import services as game_services
-from games.models import Match, Turn
+from games.models import Match, Seat, Turn
+from tests.playing import play
 
-from .conftest import make_players, play
+from .conftest import make_players
 
 pytestmark = pytest.mark.django_db
 
@@ -28,14 +29,20 @@ def _number(text: str) -> int:
     return int(text.replace(",", "").split()[-1])
 
 
-def test_a_finished_yardzee_match_shows_each_players_grand_total_as_stored(
-    client: Client, zee_event, seat
-):
-    match = seat(zee_event, make_players(3))
-    play(match, seed=4)
+def _finished_page(client: Client, match: Match, seed: int) -> tuple[str, list[Seat]]:
+    """The page of `match` played to its end, and its seats in order; each grand total on the
+    page must be the seat's stored total."""
+    play(match, seed=seed)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     seats = list(match.seats.order_by("order"))
     assert [_number(cell) for cell in _row(page, "grand_total")] == [s.total for s in seats]
+    return page, seats
+
+
+def test_a_finished_yardzee_match_shows_each_players_grand_total_as_stored(
+    client: Client, zee_event, seat
+):
+    page, seats = _finished_page(client, seat(zee_event, make_players(3)), seed=4)
     for seat_ in seats:
         assert seat_.player.display_name in page
     assert "Finished" in page
@@ -120,10 +127,7 @@ def test_a_yardkle_match_shows_running_totals_board_entries_yardkles_and_the_fin
     client: Client, yardkle_event, seat
 ):
     match = seat(yardkle_event, make_players(3))
-    play(match, seed=8)
-    page = client.get(f"/matches/{match.pk}/").content.decode()
-    seats = list(match.seats.order_by("order"))
-    assert [_number(cell) for cell in _row(page, "grand_total")] == [s.total for s in seats]
+    page, _ = _finished_page(client, match, seed=8)
     assert _row(page, "on_board") == ["yes"] * 3
     assert page.count("on the board</span>") == 3
     yardkles = Turn.objects.filter(match=match, payload__end="yardkle").count()

@@ -16,8 +16,8 @@ from games.models import Match
 from league.models import Event, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
+from tests.playing import play
 from tests.web.browser import SHOTS, axe_violations, in_a_browser, launch
-from tests.web.conftest import play
 from tests.web.test_organize_event import PAPER_POINTS, _pdf_page_size
 
 CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)

@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Event, League
 from league.pages import table_cache
+from tests.playing import play, play_stage, start_stage
 
-from .conftest import make_players, play, play_stage, refresh_tables, start_stage
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

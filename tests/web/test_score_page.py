@@ -12,8 +12,9 @@ from django.test import Client
 from games import services as game_services
 from games.models import Match
 from league.models import Event
+from tests.playing import play
 
-from .conftest import make_players, play
+from .conftest import make_players
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import Event
+from tests.playing import play
 
-from .conftest import make_players, play
+from .conftest import make_players
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "static" / "js" / "score"

@@ -19,8 +19,9 @@ from league.models import Player, PlayerRating, StandingsTable
 from league.pages import table_cache, views
 from scoring import simulate
 from scoring.yardzee import YardzeeGame
+from tests.playing import play
 
-from .conftest import make_players, play, refresh_tables
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

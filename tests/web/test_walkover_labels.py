@@ -18,8 +18,9 @@ from games.models import Match
 from league.models import Event, ForfeitReason, Player, Stage, StageForfeit, StageMatch
 from league.pages.svg import SVG_NS, SeatLine, SlotBox, bracket_svg
 from league.services import stages
+from tests.playing import play, start_stage
 
-from .conftest import make_players, play, refresh_tables, start_stage
+from .conftest import make_players, refresh_tables
 
 pytestmark = pytest.mark.django_db
 

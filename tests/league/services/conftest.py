@@ -1,5 +1,6 @@
 """The league night most tests of league's services play: a Yardkle league, its first event,
-and six players on its roster."""
+and six players on its roster; and the Yardzee cup the tests of stages fed by other stages
+play (`event`; a module that needs another event defines its own)."""
 
 import pytest
 
@@ -18,3 +19,10 @@ def league_event(organizer) -> Event:
 def field(league_event) -> list[int]:
     """Six players on the league's roster (its stages seat only those): made after it."""
     return new_players("P", 6)
+
+
+@pytest.fixture
+def event(organizer) -> Event:
+    league = League.objects.create(name="Backyard Yardzee", slug="yz", game="yardzee")
+    league.organizers.add(organizer)
+    return Event.objects.create(league=league, name="Cup", date="2026-07-01")

@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import scoring
 from games import jobs
 from games import services as game_services
 from games.models import Match
@@ -22,7 +21,7 @@ from league.models import (
     StandingsTable,
 )
 from league.services import standings_refresh
-from scoring import simulate
+from tests.playing import play
 
 
 def new_players(tag: str, count: int) -> list[int]:
@@ -38,11 +37,7 @@ def new_players(tag: str, count: int) -> list[int]:
 
 
 def finish(match_id: int, seed: int) -> None:
-    match = Match.objects.get(pk=match_id)
-    turns = simulate.play_game(
-        scoring.new_game(match.game, match.seats.count(), match.rules), seed=seed
-    )
-    game_services.result_submit(match_id=match_id, turns=turns)
+    play(Match.objects.get(pk=match_id), seed)
 
 
 def seat(event: Event, players: list[int]) -> int:

@@ -6,18 +6,13 @@ bracket themselves."""
 import pytest
 from django.test import Client
 
-import scoring
 from games import services as game_services
 from games.models import Match
 from league import draw
 from league.models import Stage, StageMatch
 from league.services import stages
 from scoring import simulate
-
-
-def _play(match: Match, seed: int) -> None:
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+from tests.playing import play
 
 
 def _scheduled(stage: Stage) -> list[Match]:
@@ -47,7 +42,7 @@ def test_the_stored_slot_states_follow_every_change_to_the_bracket(league_event,
     stages.stage_start(stage_id=stage.pk)
     assert _stored(stage) == _fresh(stage)
     first, second = _scheduled(stage)[:2]
-    _play(first, seed=1)
+    play(first, seed=1)
     assert _stored(stage) == _fresh(stage)
     game_services.turn_undo(match_id=first.pk, undone_by=None)
     assert _stored(stage) == _fresh(stage), "an undo empties what the result fed"
@@ -77,7 +72,7 @@ def test_the_event_page_draws_the_stored_states_without_advancing_the_bracket(
         event_id=league_event.pk, name="SE", format="single_elimination", player_ids=field[:5]
     )
     stages.stage_start(stage_id=stage.pk)
-    _play(_scheduled(stage)[0], seed=3)
+    play(_scheduled(stage)[0], seed=3)
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the page advanced the bracket")

@@ -25,11 +25,7 @@ from league.services import organization, stages
 from league.services.standings_refresh import compute_table
 from scoring import RuleViolation, simulate
 from tests.league.services.league_night import new_players
-
-
-def _play(match: Match, seed: int) -> None:
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    game_services.result_submit(match_id=match.pk, turns=simulate.play_game(local, seed=seed))
+from tests.playing import fed_stage, play
 
 
 def _start_a_turn(match: Match, seed: int = 1) -> None:
@@ -47,7 +43,7 @@ def _play_out(stage: Stage, seed: int = 0) -> None:
         waiting = _scheduled(stage)
         if not waiting:
             return
-        _play(waiting[0], seed=seed + played)
+        play(waiting[0], seed=seed + played)
     raise AssertionError("the stage never ran out of matches")
 
 
@@ -71,12 +67,12 @@ def test_item1_voiding_a_finished_grand_final_seats_a_replay_and_the_stage_finis
 ):
     stage = _started(league_event.pk, "double_elimination", field[:4])
     while not StageMatch.objects.filter(stage=stage, slot__startswith="GF").exists():
-        _play(_scheduled(stage)[0], seed=3)
+        play(_scheduled(stage)[0], seed=3)
     final_slot = StageMatch.objects.filter(stage=stage, slot__startswith="GF").first()
     final = final_slot.match
-    _play(final, seed=5)
+    play(final, seed=5)
     while _scheduled(stage):  # a reset, if the losers' side won
-        _play(_scheduled(stage)[0], seed=8)
+        play(_scheduled(stage)[0], seed=8)
     stage.refresh_from_db()
     assert stage.status == "finished"
     organization.event_reopen(event_id=league_event.pk)  # its only stage finished: it closed
@@ -98,9 +94,9 @@ def test_item1_voiding_a_finished_grand_final_seats_a_replay_and_the_stage_finis
     assert replay.league_id == league_event.league_id
     record = StageVoid.objects.get(match=voided)
     assert (record.outcome, record.replay_id) == ("replay", replay.pk)
-    _play(replay, seed=21)
+    play(replay, seed=21)
     while _scheduled(stage):
-        _play(_scheduled(stage)[0], seed=22)
+        play(_scheduled(stage)[0], seed=22)
     stage.refresh_from_db()
     assert stage.status == "finished"
     assert len(stage.ranking[0]) == 1
@@ -134,7 +130,7 @@ def test_item1_a_walkover_against_the_named_player_sends_the_other_on(league_eve
     assert slot.order == [winner, loser]
     assert StageForfeit.objects.get(stage_match=slot).reason == "awarded"
     other_semi = _scheduled(stage)[0]
-    _play(other_semi, seed=4)
+    play(other_semi, seed=4)
     final = _scheduled(stage)[0]
     assert winner in _seated(final), "the walkover's winner plays the final"
 
@@ -143,7 +139,7 @@ def test_item1_a_walkover_against_the_named_player_sends_the_other_on(league_eve
 def test_item1_no_result_in_a_round_robin_finishes_the_stage_without_that_game(league_event, field):
     stage = _started(league_event.pk, "round_robin", field[:4])
     voided = _scheduled(stage)[0]
-    _play(voided, seed=2)
+    play(voided, seed=2)
     game_services.match_void(match_id=voided.pk, voided_by=None, then={"outcome": "no_result"})
     _play_out(stage, seed=30)
     stage.refresh_from_db()
@@ -193,13 +189,7 @@ def test_item1_a_choice_for_a_match_of_no_stage_is_refused(league_event, field):
 
 def _groups_then_playoff(event_id: int, players: list[int]) -> tuple[Stage, Stage]:
     groups = _started(event_id, "round_robin", players)
-    playoff = stages.stage_create(
-        event_id=event_id,
-        name="Playoff",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_top=2,
-    )
+    playoff = fed_stage(groups, name="Playoff", source_top=2)
     _play_out(groups, seed=40)
     return groups, stages.stage_start(stage_id=playoff.pk)
 
@@ -209,7 +199,7 @@ def test_item2_undo_in_a_finished_stage_that_seeded_a_started_one_is_refused(lea
     groups, playoff = _groups_then_playoff(league_event.pk, field[:4])
     last = Match.objects.filter(stage_match__stage=groups).order_by("-finished_at").first()
     final = _scheduled(playoff)[0]
-    _play(final, seed=1)
+    play(final, seed=1)
     organization.event_reopen(event_id=league_event.pk)  # every stage finished: it closed
     with pytest.raises(StageConflict) as refused:
         game_services.turn_undo(match_id=last.pk, undone_by=None)
@@ -263,7 +253,7 @@ def test_item8_a_round_robin_withdrawal_turns_every_unplayed_match_into_a_walkov
     stage = _started(league_event.pk, "round_robin", field[:4])
     leaving = field[0]
     theirs = [m for m in _scheduled(stage) if leaving in _seated(m)]
-    _play(theirs[0], seed=1)
+    play(theirs[0], seed=1)
     in_progress = theirs[1]
     _start_a_turn(in_progress)
 
@@ -311,7 +301,7 @@ def test_item8_a_double_elimination_player_who_withdrew_does_not_drop_to_the_los
 ):
     stage = _started(league_event.pk, "double_elimination", field[:4])
     first = _scheduled(stage)[0]
-    _play(first, seed=7)
+    play(first, seed=7)
     leaving = StageMatch.objects.get(match=first).order[1]  # lost: would drop
     stages.stage_withdraw(stage_id=stage.pk, player_id=leaving)
     for _ in range(10):
@@ -319,7 +309,7 @@ def test_item8_a_double_elimination_player_who_withdrew_does_not_drop_to_the_los
             break
         match = _scheduled(stage)[0]
         assert leaving not in _seated(match), "a withdrawn player is seated no more"
-        _play(match, seed=9)
+        play(match, seed=9)
     stage.refresh_from_db()
     assert stage.status == "finished"
     walkovers = StageMatch.objects.filter(stage=stage, walkover=True)
@@ -332,7 +322,7 @@ def test_item8_a_swiss_withdrawal_is_not_paired_again(league_event, field):
     stage = _started(league_event.pk, "swiss", field[:6], rounds=3)
     leaving = field[0]
     for match in _scheduled(stage):
-        _play(match, seed=match.pk)
+        play(match, seed=match.pk)
     stages.stage_withdraw(stage_id=stage.pk, player_id=leaving)
     _play_out(stage, seed=70)
     stage.refresh_from_db()
@@ -396,7 +386,7 @@ def test_item10_unvoid_gives_the_slot_its_match_back_and_deletes_the_unplayed_re
 ):
     stage = _started(league_event.pk, "single_elimination", field[:4])
     semi = _scheduled(stage)[0]
-    _play(semi, seed=3)
+    play(semi, seed=3)
     slot = StageMatch.objects.get(match=semi)
     decided = slot.order
     game_services.match_void(match_id=semi.pk, voided_by=None)
@@ -444,7 +434,7 @@ def test_item10_unvoid_is_refused_when_a_match_fed_by_the_walkover_has_started(l
     stage = _started(league_event.pk, "single_elimination", field[:4])
     first, second = _scheduled(stage)
     stages.stage_forfeit(stage_match_id=first.stage_match.pk, player_id=_seated(first)[0])
-    _play(second, seed=1)
+    play(second, seed=1)
     final = _scheduled(stage)[0]
     _start_a_turn(final)
     with pytest.raises(UndoBlocked):
@@ -457,7 +447,7 @@ def test_item10_unvoid_of_a_match_of_no_stage_counts_it_again(league_event, fiel
     match = game_services.match_create(
         game="yardkle", player_ids=field[:2], event_id=league_event.pk
     )
-    _play(match, seed=4)
+    play(match, seed=4)
     game_services.match_void(match_id=match.pk, voided_by=None)
     assert not [row for row in compute_table(("event", league_event.pk))[1] if row.matches]
     game_services.match_unvoid(match_id=match.pk, unvoided_by=None)
@@ -472,13 +462,7 @@ def test_item8_a_player_who_withdrew_after_the_groups_is_passed_over_by_the_play
     league_event, field
 ):
     groups = _started(league_event.pk, "round_robin", field[:4])
-    playoff = stages.stage_create(
-        event_id=league_event.pk,
-        name="Playoff",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_top=2,
-    )
+    playoff = fed_stage(groups, name="Playoff", source_top=2)
     _play_out(groups, seed=80)
     groups.refresh_from_db()
     order = [p for tier in groups.ranking for p in tier]

@@ -16,6 +16,7 @@ from league.models import Event, EventStatus, Stage, StageMatch
 from league.services import organization, stages
 from scoring import simulate
 from tests.league.services.league_night import finish, seat
+from tests.playing import fed_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -91,13 +92,7 @@ def test_item6_an_event_finishes_when_its_last_stage_finishes(league_event, fiel
 
 def test_item6_a_stage_still_to_play_keeps_the_event_running(league_event, field):
     groups = _round_robin(league_event, field[:4])
-    stages.stage_create(
-        event_id=league_event.pk,
-        name="Final",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_top=2,
-    )
+    fed_stage(groups, name="Final", source_top=2)
     _play_stage(groups)
     assert Stage.objects.get(pk=groups.pk).status == "finished"
     assert _status(league_event) == EventStatus.RUNNING

@@ -10,17 +10,11 @@ import pytest
 from games.models import Match
 from league import standings
 from league.errors import DrawError, LeagueError
-from league.models import Event, League, Stage, StageEntry, StandingsScope
+from league.models import Event, Stage, StageEntry, StandingsScope
 from league.results import load_results
 from league.services import stages, standings_refresh
 from tests.league.services.league_night import finish, new_players
-
-
-@pytest.fixture
-def event(organizer) -> Event:
-    league = League.objects.create(name="Backyard Yardzee", slug="yz", game="yardzee")
-    league.organizers.add(organizer)
-    return Event.objects.create(league=league, name="Cup", date="2026-07-01")
+from tests.playing import fed_stage
 
 
 def _play_out(stage: Stage, seed: int = 0) -> None:
@@ -109,14 +103,7 @@ def _with_places(tiers: list[list[int]]) -> list[tuple[int, int]]:
 @pytest.mark.django_db
 def test_item3_a_knockout_takes_the_top_two_of_each_group_and_the_two_best_thirds(event):
     groups = _groups(event, new_players("G", 12))
-    knockout = stages.stage_create(
-        event_id=event.pk,
-        name="Knockout",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_per_group=2,
-        source_best_rest=2,
-    )
+    knockout = fed_stage(groups, source_per_group=2, source_best_rest=2)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=3)
     groups.refresh_from_db()
@@ -144,14 +131,7 @@ def test_item3_a_knockout_takes_the_top_two_of_each_group_and_the_two_best_third
 @pytest.mark.django_db
 def test_item3_source_top_still_takes_the_top_n_of_the_final_order(event):
     groups = _groups(event, new_players("G", 12))
-    final = stages.stage_create(
-        event_id=event.pk,
-        name="Final table",
-        format="round_robin",
-        source_stage_id=groups.pk,
-        source_top=4,
-        table_size=4,
-    )
+    final = fed_stage(groups, name="Final table", format="round_robin", source_top=4, table_size=4)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=5)
     groups.refresh_from_db()
@@ -174,13 +154,7 @@ def test_item3_source_top_still_takes_the_top_n_of_the_final_order(event):
 def test_item3_contradictory_ways_of_taking_players_are_refused(event, options, field):
     groups = _groups(event, new_players("G", 12))
     with pytest.raises(LeagueError) as error:
-        stages.stage_create(
-            event_id=event.pk,
-            name="Knockout",
-            format="single_elimination",
-            source_stage_id=groups.pk,
-            **options,
-        )
+        fed_stage(groups, **options)
     assert error.value.code == "invalid_option"
     assert error.value.details["field"] == field
     assert Stage.objects.filter(event=event).count() == 1
@@ -192,13 +166,7 @@ def test_item3_the_top_of_each_group_is_refused_from_a_stage_not_played_in_group
         event_id=event.pk, name="Swiss", format="swiss", player_ids=new_players("S", 8)
     )
     with pytest.raises(LeagueError) as error:
-        stages.stage_create(
-            event_id=event.pk,
-            name="Knockout",
-            format="single_elimination",
-            source_stage_id=swiss.pk,
-            source_per_group=2,
-        )
+        fed_stage(swiss, source_per_group=2)
     assert error.value.code == "invalid_option"
     assert "source_top" in error.value.message
 
@@ -208,14 +176,7 @@ def test_item3_the_top_of_each_group_is_refused_from_a_stage_not_played_in_group
 def test_item3_taking_more_than_the_groups_hold_is_refused_at_creation(event, per_group, best_rest):
     groups = _groups(event, new_players("G", 12))  # three groups of four
     with pytest.raises(DrawError) as error:
-        stages.stage_create(
-            event_id=event.pk,
-            name="Knockout",
-            format="single_elimination",
-            source_stage_id=groups.pk,
-            source_per_group=per_group,
-            source_best_rest=best_rest,
-        )
+        fed_stage(groups, source_per_group=per_group, source_best_rest=best_rest)
     assert error.value.code == "qualifiers"
 
 

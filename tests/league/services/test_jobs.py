@@ -12,13 +12,12 @@ from celery import Celery, Task
 from celery.contrib.testing.worker import start_worker
 from rest_framework.test import APIClient
 
-import scoring
 from config.celery import app as celery_app
 from games.models import Match
 from league import tasks
 from league.models import RatingsState, StandingsScope, StandingsTable
-from scoring import simulate
 from tests.league.services.league_night import assert_converged, seat, stored_table
+from tests.playing import simulated_turns
 
 
 @pytest.mark.django_db(transaction=True)
@@ -26,8 +25,7 @@ def test_finishing_a_match_through_the_api_updates_standings_and_ratings(
     league_event, field, as_organizer
 ):
     match_id = seat(league_event, field[:3])
-    match = Match.objects.get(pk=match_id)
-    turns = simulate.play_game(scoring.new_game("yardkle", 3, match.rules), seed=1)
+    turns = simulated_turns(Match.objects.get(pk=match_id), seed=1)
     response = as_organizer.post(
         f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json"
     )
@@ -71,8 +69,7 @@ def test_with_the_broker_down_a_result_is_stored_marked_stale_and_the_sweep_heal
     league_event, field, as_organizer, broker_down
 ):
     match_id = seat(league_event, field[:2])
-    match = Match.objects.get(pk=match_id)
-    turns = simulate.play_game(scoring.new_game("yardkle", 2, match.rules), seed=3)
+    turns = simulated_turns(Match.objects.get(pk=match_id), seed=3)
     started = time.monotonic()
     response = as_organizer.post(
         f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json"
@@ -93,8 +90,7 @@ def test_a_real_worker_updates_standings_and_ratings_after_a_match_finishes(
     league_event, field, as_organizer
 ):
     match_id = seat(league_event, field[:3])
-    match = Match.objects.get(pk=match_id)
-    turns = simulate.play_game(scoring.new_game("yardkle", 3, match.rules), seed=5)
+    turns = simulated_turns(Match.objects.get(pk=match_id), seed=5)
     worker_app = cast("Celery[Task[Any, Any]]", celery_app)  # stub wants the base task class
     with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         response = as_organizer.post(

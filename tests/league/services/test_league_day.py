@@ -19,6 +19,7 @@ from league.services import stages
 from league.services.standings_refresh import compute_table
 from scoring import RuleViolation, simulate
 from tests.league.services.league_night import assert_converged, new_players
+from tests.playing import fed_stage
 
 
 def _scheduled(stage: Stage) -> list[Match]:
@@ -66,14 +67,7 @@ def test_a_mixed_league_day_with_a_void_a_withdrawal_a_correction_and_a_refused_
         player_ids=players,
         groups=3,
     )
-    knockout = stages.stage_create(
-        event_id=league_event.pk,
-        name="Knockout",
-        format="single_elimination",
-        source_stage_id=groups.pk,
-        source_per_group=2,
-        source_best_rest=2,
-    )
+    knockout = fed_stage(groups, source_per_group=2, source_best_rest=2)
     stages.stage_start(stage_id=groups.pk)
     assert StageMatch.objects.filter(stage=groups).count() == 3 * 6
 

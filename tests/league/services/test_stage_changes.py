@@ -8,16 +8,10 @@ import pytest
 
 from games.errors import EventClosed
 from league.errors import DrawError, LeagueError, StageConflict
-from league.models import Event, League, Stage
+from league.models import Event, Stage
 from league.services import stages
 from tests.league.services.league_night import new_players
-
-
-@pytest.fixture
-def event(organizer) -> Event:
-    league = League.objects.create(name="Backyard Yardzee", slug="yz", game="yardzee")
-    league.organizers.add(organizer)
-    return Event.objects.create(league=league, name="Cup", date="2026-07-01")
+from tests.playing import fed_stage
 
 
 def _groups(event: Event, count: int = 12) -> Stage:
@@ -31,17 +25,11 @@ def _groups(event: Event, count: int = 12) -> Stage:
     )
 
 
-def _playoff(event: Event, source: Stage, **options: Any) -> Stage:
+def _playoff(source: Stage, **options: Any) -> Stage:
     """A single-elimination "Playoff" fed by `source` (`source_top=4`, or `options`)."""
     if "source_per_group" not in options:
         options.setdefault("source_top", 4)
-    return stages.stage_create(
-        event_id=event.pk,
-        name="Playoff",
-        format="single_elimination",
-        source_stage_id=source.pk,
-        **options,
-    )
+    return fed_stage(source, name="Playoff", **options)
 
 
 def _seeds(stage: Stage) -> list[int]:
@@ -52,7 +40,7 @@ def _seeds(stage: Stage) -> list[int]:
 def test_item4_a_fed_playoff_with_three_of_four_going_on_is_refused_at_creation(event):
     groups = _groups(event)
     with pytest.raises(DrawError) as error:
-        _playoff(event, groups, source_top=8, table_size=4, advance=3)
+        _playoff(groups, source_top=8, table_size=4, advance=3)
     assert error.value.code == "advance"
     assert list(Stage.objects.filter(event=event)) == [groups]
 
@@ -70,11 +58,9 @@ def test_item4_a_fed_stage_is_checked_exactly_as_a_seeded_one_of_its_size(event)
             table_size=table_size,
             advance=advance,
         )
-        fed = stages.stage_create(
-            event_id=event.pk,
+        fed = fed_stage(
+            groups,
             name="Fed",
-            format="single_elimination",
-            source_stage_id=groups.pk,
             source_per_group=2,
             source_best_rest=2,
             table_size=table_size,
@@ -87,7 +73,7 @@ def test_item4_a_fed_stage_is_checked_exactly_as_a_seeded_one_of_its_size(event)
 def test_item4_a_fed_stage_taking_more_than_its_source_holds_is_refused_at_creation(event):
     groups = _groups(event)
     with pytest.raises(DrawError) as error:
-        _playoff(event, groups, source_top=16)
+        _playoff(groups, source_top=16)
     assert error.value.code == "qualifiers"
 
 
@@ -95,14 +81,14 @@ def test_item4_a_fed_stage_taking_more_than_its_source_holds_is_refused_at_creat
 def test_item4_a_fed_stage_naming_its_own_participants_is_refused(event):
     groups = _groups(event)
     with pytest.raises(LeagueError) as error:
-        _playoff(event, groups, player_ids=new_players("X", 4))
+        _playoff(groups, player_ids=new_players("X", 4))
     assert (error.value.code, error.value.details["field"]) == ("invalid_option", "participants")
 
 
 @pytest.mark.django_db
 def test_item4_a_draft_playoff_with_a_bad_option_is_fixed_with_an_update(event):
     groups = _groups(event)
-    playoff = _playoff(event, groups, source_top=8, table_size=4, advance=2)
+    playoff = _playoff(groups, source_top=8, table_size=4, advance=2)
     with pytest.raises(DrawError) as error:
         stages.stage_update(stage_id=playoff.pk, changes={"advance": 3})
     assert error.value.code == "advance"
@@ -147,7 +133,7 @@ def test_item4_a_stage_can_switch_from_its_own_players_to_a_source_and_back(even
 @pytest.mark.django_db
 def test_item4_a_change_to_a_source_that_a_later_stage_no_longer_fits_is_refused(event):
     groups = _groups(event)
-    playoff = _playoff(event, groups, source_per_group=2)
+    playoff = _playoff(groups, source_per_group=2)
     with pytest.raises(LeagueError) as later_refuses:
         stages.stage_update(stage_id=groups.pk, changes={"groups": 1})
     assert later_refuses.value.code == "invalid_option"
@@ -162,7 +148,7 @@ def test_item4_a_change_to_a_source_that_a_later_stage_no_longer_fits_is_refused
 @pytest.mark.django_db
 def test_item4_a_stage_cannot_take_its_players_from_a_stage_it_feeds(event):
     groups = _groups(event)
-    playoff = _playoff(event, groups)
+    playoff = _playoff(groups)
     with pytest.raises(LeagueError) as error:
         stages.stage_update(
             stage_id=groups.pk,
@@ -189,7 +175,7 @@ def test_item4_a_draft_is_deleted_and_the_stages_after_it_move_up(event):
     second = stages.stage_create(
         event_id=event.pk, name="Side", format="swiss", player_ids=new_players("S", 4)
     )
-    third = _playoff(event, first)
+    third = _playoff(first)
     stages.stage_delete(stage_id=second.pk)
     assert list(Stage.objects.filter(event=event).values_list("pk", "position")) == [
         (first.pk, 1),
@@ -200,7 +186,7 @@ def test_item4_a_draft_is_deleted_and_the_stages_after_it_move_up(event):
 @pytest.mark.django_db
 def test_item4_a_stage_another_takes_its_players_from_is_not_deleted(event):
     groups = _groups(event)
-    playoff = _playoff(event, groups)
+    playoff = _playoff(groups)
     with pytest.raises(StageConflict) as error:
         stages.stage_delete(stage_id=groups.pk)
     assert error.value.code == "stage_is_source"

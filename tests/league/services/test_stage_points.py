@@ -8,18 +8,11 @@ import random
 import pytest
 
 from games.models import Match
-from league.models import Event, League, Stage, StandingsScope
+from league.models import Stage, StandingsScope
 from league.services import league_update, stages, standings_refresh
 from tests.league.services.league_night import finish, new_players
 
 WINNER_TAKES_ALL = {"placement": {"4": [10, 0, 0, 0]}}
-
-
-@pytest.fixture
-def event(organizer) -> Event:
-    league = League.objects.create(name="Backyard Yardzee", slug="yz", game="yardzee")
-    league.organizers.add(organizer)
-    return Event.objects.create(league=league, name="Cup", date="2026-07-01")
 
 
 def _play_out(stage: Stage, seed: int) -> None:

@@ -16,6 +16,7 @@ from games.models import Match
 from league.models import Event, League, Player, PlayerRating, Stage, StageBye, StageMatch
 from league.services import stages
 from scoring import simulate
+from tests.playing import fed_stage, play
 
 
 @pytest.fixture
@@ -32,12 +33,6 @@ def _field(count: int, league: str = "l") -> list[int]:
     return [player.pk for player in players]
 
 
-def _play(match: Match, seed: int) -> None:
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    turns = simulate.play_game(local, seed=seed)
-    game_services.result_submit(match_id=match.pk, turns=turns)
-
-
 def _play_out(stage: Stage, seed: int = 0, limit: int = 400) -> int:
     """Play every scheduled match of the stage, in random order, until none is left."""
     rng = random.Random(seed)
@@ -49,7 +44,7 @@ def _play_out(stage: Stage, seed: int = 0, limit: int = 400) -> int:
         if not waiting:
             return played
         rng.shuffle(waiting)
-        _play(waiting[0], seed=played)
+        play(waiting[0], seed=played)
         played += 1
     raise AssertionError("stage did not finish")
 
@@ -135,7 +130,7 @@ def test_advancing_twice_after_the_same_result_changes_nothing(event):
         event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(8)
     )
     stages.stage_start(stage_id=stage.pk)
-    _play(Match.objects.filter(stage_match__stage=stage).first(), seed=1)
+    play(Match.objects.filter(stage_match__stage=stage).first(), seed=1)
     before = list(StageMatch.objects.filter(stage=stage).values_list("slot", "match_id", "order"))
     stages.stage_advance(stage_id=stage.pk)
     stages.stage_advance(stage_id=stage.pk)
@@ -154,9 +149,9 @@ def test_advancing_after_one_match_costs_the_same_queries_whatever_the_stage_siz
     )
     stages.stage_start(stage_id=stage.pk)
     first, second = Match.objects.filter(stage_match__stage=stage).order_by("pk")[:2]
-    _play(first, seed=1)
+    play(first, seed=1)
     with CaptureQueriesContext(connection) as captured:
-        _play(second, seed=2)
+        play(second, seed=2)
     # Same cost for 8 and 32 players: recorded for both and compared in the next test.
     _QUERY_COUNTS[count] = len(captured)
 
@@ -191,15 +186,22 @@ def test_a_forfeit_before_the_match_advances_the_opponent_by_walkover(event):
     assert no_show not in stage.ranking[0]
 
 
-@pytest.mark.django_db
-def test_undo_is_refused_while_a_match_fed_by_the_result_has_started(event):
+def _semis_played(event: Event) -> tuple[Stage, list[Match]]:
+    """A started single elimination of four whose two semi-finals are finished (the final
+    seated); the stage and the semis, in id order."""
     stage = stages.stage_create(
         event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(4)
     )
     stages.stage_start(stage_id=stage.pk)
     semis = list(Match.objects.filter(stage_match__stage=stage).order_by("pk"))
     for seed, match in enumerate(semis):
-        _play(match, seed=seed)
+        play(match, seed=seed)
+    return stage, semis
+
+
+@pytest.mark.django_db
+def test_undo_is_refused_while_a_match_fed_by_the_result_has_started(event):
+    stage, semis = _semis_played(event)
     final = Match.objects.filter(stage_match__stage=stage, status="scheduled").get()
     local = scoring.new_game(final.game, 2, final.rules)
     game_services.turn_submit(match_id=final.pk, turn=simulate.next_turn(local, random.Random(1)))
@@ -211,13 +213,7 @@ def test_undo_is_refused_while_a_match_fed_by_the_result_has_started(event):
 
 @pytest.mark.django_db
 def test_undo_before_the_next_match_starts_empties_the_slot_it_fed(event):
-    stage = stages.stage_create(
-        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(4)
-    )
-    stages.stage_start(stage_id=stage.pk)
-    semis = list(Match.objects.filter(stage_match__stage=stage).order_by("pk"))
-    for seed, match in enumerate(semis):
-        _play(match, seed=seed)
+    stage, semis = _semis_played(event)
     assert StageMatch.objects.filter(stage=stage).count() == 3
     game_services.turn_undo(match_id=semis[0].pk, undone_by=None)
     assert StageMatch.objects.filter(stage=stage).count() == 2
@@ -235,13 +231,7 @@ def test_undo_before_the_next_match_starts_empties_the_slot_it_fed(event):
 def test_multi_stage_takes_the_top_of_the_earlier_stage(event):
     players = _field(8)
     swiss = stages.stage_create(event_id=event.pk, name="Swiss", format="swiss", player_ids=players)
-    final = stages.stage_create(
-        event_id=event.pk,
-        name="Top 4",
-        format="single_elimination",
-        source_stage_id=swiss.pk,
-        source_top=4,
-    )
+    final = fed_stage(swiss, name="Top 4", source_top=4)
     stages.stage_start(stage_id=swiss.pk)
     _play_out(swiss, seed=1)
     swiss.refresh_from_db()
@@ -300,7 +290,7 @@ def test_a_tie_at_the_cut_is_broken_by_the_stage_tiebreak_order_then_by_seed(org
     )
     stages.stage_start(stage_id=stage.pk)
     for seed, match in enumerate(Match.objects.filter(stage_match__stage=stage).order_by("pk")):
-        _play(match, seed=seed)
+        play(match, seed=seed)
     final = Match.objects.get(stage_match__stage=stage, status="scheduled")
     _mirror_game(final, seed=8)
     assert set(final.seats.values_list("placement", flat=True)) == {1}
