@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 from django.dispatch import Signal
 
-import scoring
 from games import services, signals
 from games.models import Match, SubmissionReceipt, TurnUndo
 from league.models import Player
-from scoring import simulate
 from scoring.yardzee import CATEGORIES
+from tests.playing import simulated_turns
 
 # A whole Yardzee game of two seats, each turn one roll, with known results: seat 0 fills its
 # boxes in scorecard order with the same poor dice and scores 30; seat 1 scores 499 (50 in the
@@ -57,10 +56,22 @@ YARDKLE_SEATS = [(1400, 2, None, None, 2), (3400, 1, None, None, 1)]
 SEAT_RESULT_FIELDS = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
 
 
-def simulated_turns(match: Match, seed: int = 0) -> list[dict[str, Any]]:
-    """A whole legal game for the match's seats and rules, from the simulator; nothing stored."""
-    game = scoring.new_game(match.game, match.seats.count(), match.rules)
-    return simulate.play_game(game, seed=seed)
+@dataclass(frozen=True)
+class WholeGame:
+    """A game the tests play a match to its end with: the fixture that seats the match (`zee`
+    or `kle`), the game's turns for that match, and what its seats hold once it is over."""
+
+    fixture: str
+    turns: Callable[[Match], list[dict[str, Any]]]
+    seats: list[tuple[Any, ...]]
+
+
+WHOLE_YARDZEE = WholeGame("zee", lambda match: SCRIPTED_YARDZEE, SCRIPTED_YARDZEE_SEATS)
+WHOLE_YARDKLE = WholeGame(
+    "kle", lambda match: simulated_turns(match, seed=YARDKLE_SEED), YARDKLE_SEATS
+)
+# For `pytest.mark.parametrize("whole", WHOLE_GAMES)`: each game's test once.
+WHOLE_GAMES = [pytest.param(WHOLE_YARDZEE, id="yardzee"), pytest.param(WHOLE_YARDKLE, id="yardkle")]
 
 
 def seat_results(match: Match) -> list[tuple[Any, ...]]:
@@ -92,6 +103,18 @@ def stored(match_id: int) -> dict[str, Any]:
             .values_list("key", "turn_sequence", "undone_at")
         ),
     }
+
+
+def receipt(match: Match, key: str, turn_sequence: int) -> SubmissionReceipt:
+    """The receipt of a write that stored turn `turn_sequence` of `match` under `key`."""
+    return SubmissionReceipt.objects.create(
+        match=match,
+        key=key,
+        fingerprint="0" * 64,
+        status_code=201,
+        response={},
+        turn_sequence=turn_sequence,
+    )
 
 
 @pytest.fixture
@@ -161,6 +184,22 @@ def connect() -> Iterator[Callable[[Signal, Callable[..., None]], None]]:
     yield connect_receiver
     for signal, receiver in connected:
         signal.disconnect(receiver, sender=Match)
+
+
+@pytest.fixture
+def refuse(
+    connect: Callable[[Signal, Callable[..., None]], None],
+) -> Callable[[Signal, Exception], None]:
+    """Connect a receiver that raises `error` whenever `signal` is sent, for this test only
+    (as a receiver in `league` refuses a change to a bracket that has moved on)."""
+
+    def refuse_with(signal: Signal, error: Exception) -> None:
+        def receiver(**kwargs: Any) -> None:
+            raise error
+
+        connect(signal, receiver)
+
+    return refuse_with
 
 
 @pytest.fixture

@@ -10,16 +10,7 @@ from games.errors import EventClosed, MatchAlreadyStarted, MatchClosed
 from games.models import Match, MatchStatus, Turn
 from league.models import EventStatus
 from scoring import RuleViolation
-from tests.games.conftest import (
-    SCRIPTED_YARDZEE,
-    SCRIPTED_YARDZEE_SEATS,
-    YARDKLE_SEATS,
-    YARDKLE_SEED,
-    Sent,
-    seat_results,
-    simulated_turns,
-    stored,
-)
+from tests.games.conftest import SCRIPTED_YARDZEE, WHOLE_GAMES, Sent, seat_results, stored
 
 pytestmark = pytest.mark.django_db
 
@@ -36,26 +27,18 @@ def test_every_turn_is_stored_in_order_with_its_seat_and_the_last_is_returned(ze
     assert (outcome.turn.sequence, outcome.match.turns_played) == (26, 26)
 
 
-@pytest.mark.parametrize(
-    ("match", "turns", "seats"),
-    [
-        ("zee", lambda match: SCRIPTED_YARDZEE, SCRIPTED_YARDZEE_SEATS),
-        ("kle", lambda match: simulated_turns(match, seed=YARDKLE_SEED), YARDKLE_SEATS),
-    ],
-    ids=["yardzee", "yardkle"],
-)
-def test_a_whole_result_finishes_the_match_with_each_seats_result_and_counts(
-    request, match, turns, seats, sent
-):
+@pytest.mark.parametrize("whole", WHOLE_GAMES)
+def test_a_whole_result_finishes_the_match_with_each_seats_result_and_counts(request, whole, sent):
     """The Yardkles are counted from the stored turns, so they must be stored first."""
-    match = request.getfixturevalue(match)
-    services.result_submit(match_id=match.pk, turns=turns(match))
+    match = request.getfixturevalue(whole.fixture)
+    turns = whole.turns(match)
+    services.result_submit(match_id=match.pk, turns=turns)
     match.refresh_from_db()
-    assert (match.status, match.turns_played) == (MatchStatus.FINISHED, len(turns(match)))
+    assert (match.status, match.turns_played) == (MatchStatus.FINISHED, len(turns))
     assert match.started_at is not None
     assert match.finished_at is not None
-    assert seat_results(match) == seats
-    assert sent == [Sent("match_finished", match.pk, MatchStatus.FINISHED, seats)]
+    assert seat_results(match) == whole.seats
+    assert sent == [Sent("match_finished", match.pk, MatchStatus.FINISHED, whole.seats)]
 
 
 def _with(index: int, **changes: Any) -> list[dict[str, Any]]:

@@ -14,13 +14,7 @@ from games.models import Match, Seat, Turn
 from league.models import Player
 from scoring import RuleViolation
 from scoring.yardzee import CATEGORIES, YardzeeGame
-from tests.games.conftest import (
-    SCRIPTED_YARDZEE,
-    YARDKLE_RULES,
-    YARDKLE_SEED,
-    simulated_turns,
-    stored,
-)
+from tests.games.conftest import SCRIPTED_YARDZEE, WHOLE_YARDKLE, YARDKLE_RULES, stored
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +91,7 @@ def test_the_yardkle_board_shows_the_scores_and_who_started_the_final_round(
     reversed_pair, turns, round_, seat, final_by, scores
 ):
     match = _seated("yardkle", reversed_pair, rules=YARDKLE_RULES)
-    match = _submit(match, simulated_turns(match, seed=YARDKLE_SEED)[:turns])
+    match = _submit(match, WHOLE_YARDKLE.turns(match)[:turns])
     board = selectors.match_board(match, _seats(match))
     assert (board["round"], board["current_player"], board["current_seat"]) == (
         round_,

@@ -83,12 +83,17 @@ def test_only_the_last_turn_once_the_next_player_has_entered_theirs(zee, organiz
     assert stored(zee.pk) == before
 
 
-def test_too_late_after_the_window(zee, settings):
-    settings.TAKE_BACK_SECONDS = 120
+def _second_turn_entered_ago(zee: Match, seconds: int) -> None:
+    """Turns 1 and 2 entered with the score key, turn 2 `seconds` ago."""
     _by_key(zee, 2)
     Turn.objects.filter(match=zee, sequence=2).update(
-        submitted_at=timezone.now() - timedelta(seconds=121)
+        submitted_at=timezone.now() - timedelta(seconds=seconds)
     )
+
+
+def test_too_late_after_the_window(zee, settings):
+    settings.TAKE_BACK_SECONDS = 120
+    _second_turn_entered_ago(zee, 121)
     before = stored(zee.pk)
     with pytest.raises(TakeBackTooLate) as refused:
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
@@ -98,10 +103,7 @@ def test_too_late_after_the_window(zee, settings):
 
 def test_just_inside_the_window(zee, settings):
     settings.TAKE_BACK_SECONDS = 120
-    _by_key(zee, 2)
-    Turn.objects.filter(match=zee, sequence=2).update(
-        submitted_at=timezone.now() - timedelta(seconds=110)
-    )
+    _second_turn_entered_ago(zee, 110)
     assert services.turn_take_back(match_id=zee.pk, score_key=zee.score_key).sequence == 2
 
 

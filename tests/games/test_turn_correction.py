@@ -27,11 +27,11 @@ from scoring.yardzee import CATEGORIES
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
     SCRIPTED_YARDZEE_SEATS,
+    WHOLE_YARDKLE,
     YARDKLE_SEATS,
-    YARDKLE_SEED,
     Sent,
+    receipt,
     seat_results,
-    simulated_turns,
     stored,
 )
 
@@ -212,15 +212,8 @@ def test_a_second_correction_keeps_who_entered_the_version_it_replaces(close_zee
 def test_the_receipts_of_the_corrected_turn_and_later_ones_are_marked_undone(zee):
     for turn in CLOSE_YARDZEE[:4]:
         services.turn_submit(match_id=zee.pk, turn=turn)
-    for key, sequence in (("turn-1", 1), ("turn-2", 2), ("turn-3", 3), ("turn-4", 4)):
-        SubmissionReceipt.objects.create(
-            match=zee,
-            key=key,
-            fingerprint="0" * 64,
-            status_code=201,
-            response={},
-            turn_sequence=sequence,
-        )
+    for sequence in range(1, 5):
+        receipt(zee, f"turn-{sequence}", sequence)
     corrected = correct(zee, 2, {"rolls": [{"dice": [1, 2, 3, 4, 6]}], "category": "aces"})
     undone = dict(SubmissionReceipt.objects.values_list("key", "undone_at"))
     assert undone["turn-1"] is None
@@ -344,20 +337,9 @@ def test_a_match_of_a_closed_event_is_not_corrected(seat, yardzee_event, status)
     assert everything(match.pk) == before
 
 
-def test_a_receiver_that_refuses_the_changed_result_leaves_everything_as_it_was(close_zee, connect):
-    SubmissionReceipt.objects.create(
-        match=close_zee,
-        key="the-result",
-        fingerprint="0" * 64,
-        status_code=201,
-        response={},
-        turn_sequence=26,
-    )
-
-    def block(**kwargs: Any) -> None:
-        raise UndoBlocked("A later bracket match has started.")
-
-    connect(signals.match_reopened, block)
+def test_a_receiver_that_refuses_the_changed_result_leaves_everything_as_it_was(close_zee, refuse):
+    receipt(close_zee, "the-result", 26)
+    refuse(signals.match_reopened, UndoBlocked("A later bracket match has started."))
     before = everything(close_zee.pk)
     with pytest.raises(UndoBlocked):
         correct(close_zee, 7, FEWER_FOURS)
@@ -374,7 +356,7 @@ NO_POINTS = [{"dice": [2, 2, 3, 4, 6, 6], "set_aside": []}]
 
 @pytest.fixture
 def finished_kle(kle: Match) -> Match:
-    services.result_submit(match_id=kle.pk, turns=simulated_turns(kle, seed=YARDKLE_SEED))
+    services.result_submit(match_id=kle.pk, turns=WHOLE_YARDKLE.turns(kle))
     kle.refresh_from_db()
     assert seat_results(kle) == YARDKLE_SEATS
     return kle

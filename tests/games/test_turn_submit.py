@@ -17,14 +17,12 @@ from scoring import RuleViolation
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
     SCRIPTED_YARDZEE_SEATS,
-    YARDKLE_RULES,
-    YARDKLE_SEATS,
-    YARDKLE_SEED,
+    WHOLE_GAMES,
     Sent,
     seat_results,
-    simulated_turns,
     stored,
 )
+from tests.playing import simulated_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -206,26 +204,12 @@ def test_a_finished_or_cancelled_event_takes_no_turn(seat, yardzee_event, status
     assert stored(match.pk) == before
 
 
-def _yardkle_turns(match: Match) -> list[dict[str, Any]]:
-    return simulated_turns(match, seed=YARDKLE_SEED)
-
-
-FINISHES = [
-    ("yardzee", {}, lambda match: SCRIPTED_YARDZEE, SCRIPTED_YARDZEE_SEATS),
-    ("yardkle", YARDKLE_RULES, _yardkle_turns, YARDKLE_SEATS),
-]
-
-
-@pytest.mark.parametrize(
-    ("game", "rules", "turns", "seats"), FINISHES, ids=[case[0] for case in FINISHES]
-)
-def test_the_last_turn_records_each_seats_total_placement_and_game_counts(
-    seat, game, rules, turns, seats
-):
+@pytest.mark.parametrize("whole", WHOLE_GAMES)
+def test_the_last_turn_records_each_seats_total_placement_and_game_counts(request, whole):
     """Yardzee keeps Yardzees and the upper bonus, Yardkle its Yardkles; the other game's
     counts stay empty (docs/standings.md: standings never replay a game)."""
-    match = seat(game, rules=rules)
-    *before_last, last = turns(match)
+    match = request.getfixturevalue(whole.fixture)
+    *before_last, last = whole.turns(match)
     for turn in before_last:
         services.turn_submit(match_id=match.pk, turn=turn)
     assert seat_results(match) == [(None,) * 5] * 2
@@ -233,7 +217,7 @@ def test_the_last_turn_records_each_seats_total_placement_and_game_counts(
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.finished_at is not None
-    assert seat_results(match) == seats
+    assert seat_results(match) == whole.seats
 
 
 def test_match_finished_is_sent_once_by_the_last_turn_with_the_result_stored(zee, sent):
@@ -244,14 +228,11 @@ def test_match_finished_is_sent_once_by_the_last_turn_with_the_result_stored(zee
     assert sent == [Sent("match_finished", zee.pk, MatchStatus.FINISHED, SCRIPTED_YARDZEE_SEATS)]
 
 
-def test_a_receiver_that_refuses_the_finish_takes_the_last_turn_back(zee, connect):
-    def refuse(**kwargs: Any) -> None:
-        raise MatchError("not now")
-
+def test_a_receiver_that_refuses_the_finish_takes_the_last_turn_back(zee, refuse):
     for turn in SCRIPTED_YARDZEE[:-1]:
         services.turn_submit(match_id=zee.pk, turn=turn)
     before = stored(zee.pk)
-    connect(signals.match_finished, refuse)
+    refuse(signals.match_finished, MatchError("not now"))
     with pytest.raises(MatchError):
         services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[-1])
     assert stored(zee.pk) == before

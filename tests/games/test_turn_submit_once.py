@@ -16,10 +16,9 @@ from scoring import RuleViolation
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
     SCRIPTED_YARDZEE_SEATS,
+    WHOLE_YARDKLE,
     YARDKLE_SEATS,
-    YARDKLE_SEED,
     seat_results,
-    simulated_turns,
     stored,
 )
 
@@ -113,7 +112,7 @@ def test_the_answer_is_the_turn_stored_and_whose_turn_is_next(zee, path):
 
 
 def test_yardkle_counts_come_from_the_turns(kle, path, sent):
-    turns = simulated_turns(kle, seed=YARDKLE_SEED)
+    turns = WHOLE_YARDKLE.turns(kle)
     _send(kle, turns, keyed=False)
     assert seat_results(kle) == YARDKLE_SEATS
     assert [(s.signal, s.status, s.seats) for s in sent] == [

@@ -2,9 +2,7 @@
 left; undoing the last turn of a finished match reopens it, clears the result its seats held
 and sends `match_reopened`, which a receiver may refuse."""
 
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -15,13 +13,13 @@ from games.models import Match, MatchStatus, SubmissionReceipt, Turn, TurnUndo
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
     SCRIPTED_YARDZEE_SEATS,
-    YARDKLE_SEATS,
-    YARDKLE_SEED,
+    WHOLE_GAMES,
     Sent,
+    receipt,
     seat_results,
-    simulated_turns,
     stored,
 )
+from tests.playing import simulated_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -90,25 +88,18 @@ def test_undoing_a_turn_of_a_match_in_progress_sends_no_signal(zee, play, sent):
     assert sent == []
 
 
-FINISHED: list[tuple[str, str, Callable[[Match], list[dict[str, Any]]], Any]] = [
-    ("yardzee", "zee", lambda match: SCRIPTED_YARDZEE, SCRIPTED_YARDZEE_SEATS),
-    ("yardkle", "kle", lambda match: simulated_turns(match, seed=YARDKLE_SEED), YARDKLE_SEATS),
-]
-
-
-@pytest.mark.parametrize(
-    ("fixture", "turns", "seats"), [case[1:] for case in FINISHED], ids=[c[0] for c in FINISHED]
-)
+@pytest.mark.parametrize("whole", WHOLE_GAMES)
 def test_undoing_the_last_turn_of_a_finished_match_reopens_it_and_clears_its_result(
-    request, sent, fixture, turns, seats
+    request, sent, whole
 ):
-    match = request.getfixturevalue(fixture)
-    services.result_submit(match_id=match.pk, turns=turns(match))
-    assert seat_results(match) == seats
+    match = request.getfixturevalue(whole.fixture)
+    turns = whole.turns(match)
+    services.result_submit(match_id=match.pk, turns=turns)
+    assert seat_results(match) == whole.seats
     record = services.turn_undo(match_id=match.pk, undone_by=None)
     match.refresh_from_db()
     assert (match.status, match.finished_at) == (MatchStatus.IN_PROGRESS, None)
-    assert match.turns_played == len(turns(match)) - 1
+    assert match.turns_played == len(turns) - 1
     assert seat_results(match) == NO_RESULT
     assert record.match_was_finished is True
     assert sent[1:] == [Sent("match_reopened", match.pk, MatchStatus.IN_PROGRESS, NO_RESULT)]
@@ -123,43 +114,21 @@ def test_a_reopened_match_finishes_again_with_its_last_turn(finished_zee, sent):
     assert [s.signal for s in sent] == ["match_reopened", "match_finished"]
 
 
-def test_a_receiver_that_refuses_the_reopening_leaves_the_result_standing(finished_zee, connect):
-    SubmissionReceipt.objects.create(
-        match=finished_zee,
-        key="the-result",
-        fingerprint="0" * 64,
-        status_code=201,
-        response={},
-        turn_sequence=26,
-    )
-
-    def block(**kwargs: Any) -> None:
-        raise UndoBlocked("A later bracket match has started.")
-
-    connect(signals.match_reopened, block)
+def test_a_receiver_that_refuses_the_reopening_leaves_the_result_standing(finished_zee, refuse):
+    receipt(finished_zee, "the-result", 26)
+    refuse(signals.match_reopened, UndoBlocked("A later bracket match has started."))
     before = stored(finished_zee.pk)
     with pytest.raises(UndoBlocked):
         services.turn_undo(match_id=finished_zee.pk, undone_by=None)
     assert stored(finished_zee.pk) == before
 
 
-def _receipt(match: Match, key: str, turn_sequence: int) -> SubmissionReceipt:
-    return SubmissionReceipt.objects.create(
-        match=match,
-        key=key,
-        fingerprint="0" * 64,
-        status_code=201,
-        response={},
-        turn_sequence=turn_sequence,
-    )
-
-
 def test_the_receipts_of_the_undone_turn_are_marked_and_earlier_ones_are_not(zee, play):
     """A retry of the write that stored the undone turn must not get its old answer back
     (`Submission.replay` raises TurnUndone); writes of earlier turns still stand."""
     play(zee, turns=2)
-    _receipt(zee, "turn-1", 1)
-    _receipt(zee, "turn-2", 2)
+    receipt(zee, "turn-1", 1)
+    receipt(zee, "turn-2", 2)
     services.turn_undo(match_id=zee.pk, undone_by=None)
     undone = dict(SubmissionReceipt.objects.values_list("key", "undone_at"))
     assert undone["turn-1"] is None
@@ -168,7 +137,7 @@ def test_the_receipts_of_the_undone_turn_are_marked_and_earlier_ones_are_not(zee
 
 def test_a_receipt_keeps_the_time_of_the_first_undo_that_marked_it(zee, play):
     play(zee, turns=2)
-    _receipt(zee, "turn-2", 2)
+    receipt(zee, "turn-2", 2)
     services.turn_undo(match_id=zee.pk, undone_by=None)
     first = SubmissionReceipt.objects.get().undone_at
     services.turn_undo(match_id=zee.pk, undone_by=None)
