@@ -2,36 +2,13 @@
 change to a used stage gets and its confirmation (item 2), withdrawals (item 8) and un-void
 (item 10); bad input is a 4xx with a code and changes nothing."""
 
-from typing import Any
-
 import pytest
 from rest_framework.test import APIClient
 
-import scoring
 from games.models import Match
 from league.models import Stage, StageMatch, StageVoid
-from scoring import simulate
+from tests.api.helpers import play, started_stage
 from tests.conftest import client_for
-
-
-def _play(client: APIClient, match_id: int, seed: int = 1) -> None:
-    match = Match.objects.get(pk=match_id)
-    local = scoring.new_game(match.game, match.seats.count(), match.rules)
-    turns = simulate.play_game(local, seed)
-    response = client.post(f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json")
-    assert response.status_code == 201, response.json()
-
-
-def _stage(client: APIClient, event_id: int, players: list[int], **options: Any) -> Any:
-    created = client.post(
-        f"/api/v1/events/{event_id}/stages/",
-        {"name": "Cup", "participants": players, **options},
-        format="json",
-    )
-    assert created.status_code == 201, created.json()
-    started = client.post(f"/api/v1/stages/{created.json()['id']}/start/")
-    assert started.status_code == 200, started.json()
-    return started.json()
 
 
 def _scheduled(stage_id: int) -> list[Match]:
@@ -50,7 +27,7 @@ def field(yardzee_event, players) -> list[int]:
 def test_item1_void_replays_by_default_and_the_answer_is_the_void_match(
     as_organizer, yardzee_event, field
 ):
-    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
     semi = _scheduled(stage["id"])[0]
     response = as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", {}, format="json")
     assert response.status_code == 200, response.json()
@@ -62,7 +39,7 @@ def test_item1_void_replays_by_default_and_the_answer_is_the_void_match(
 
 @pytest.mark.django_db
 def test_item1_void_as_a_walkover_names_who_forfeits(as_organizer, yardzee_event, field):
-    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
     semi = _scheduled(stage["id"])[0]
     loser = semi.seats.get(order=1).player_id
     response = as_organizer.post(
@@ -88,7 +65,7 @@ def test_item1_void_as_a_walkover_names_who_forfeits(as_organizer, yardzee_event
 def test_item1_a_bad_void_is_a_4xx_and_changes_nothing(
     as_organizer, yardzee_event, field, body, status, code
 ):
-    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
     semi = _scheduled(stage["id"])[0]
     response = as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", body, format="json")
     assert response.status_code == status, response.json()
@@ -101,7 +78,7 @@ def test_item1_a_bad_void_is_a_4xx_and_changes_nothing(
 def test_item2_an_undo_reaching_a_used_stage_is_a_409_naming_the_later_stage(
     as_organizer, yardzee_event, field
 ):
-    groups = _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    groups = started_stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
     playoff = as_organizer.post(
         f"/api/v1/events/{yardzee_event.pk}/stages/",
         {
@@ -113,7 +90,7 @@ def test_item2_an_undo_reaching_a_used_stage_is_a_409_naming_the_later_stage(
         format="json",
     ).json()
     for match in _scheduled(groups["id"]):
-        _play(as_organizer, match.pk)
+        play(as_organizer, match.pk)
     started = as_organizer.post(f"/api/v1/stages/{playoff['id']}/start/")
     assert started.status_code == 200, started.json()
     last = Match.objects.filter(stage_match__stage_id=groups["id"]).order_by("-pk").first()
@@ -130,7 +107,7 @@ def test_item2_an_undo_reaching_a_used_stage_is_a_409_naming_the_later_stage(
 
 @pytest.mark.django_db
 def test_item8_withdraw_from_a_stage_answers_what_changed(as_organizer, yardzee_event, field):
-    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
     response = as_organizer.post(
         f"/api/v1/stages/{stage['id']}/withdraw/", {"player": field[0]}, format="json"
     )
@@ -156,7 +133,7 @@ def test_item8_withdraw_from_a_stage_answers_what_changed(as_organizer, yardzee_
 def test_item8_withdraw_from_an_event_and_who_may(
     as_organizer, other_organizer, yardzee_event, field
 ):
-    _stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    started_stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
     url = f"/api/v1/events/{yardzee_event.pk}/withdraw/"
     assert client_for(other_organizer).post(url, {"player": field[1]}).status_code == 403
     assert APIClient().post(url, {"player": field[1]}).status_code in (401, 403)
@@ -167,7 +144,7 @@ def test_item8_withdraw_from_an_event_and_who_may(
 
 @pytest.mark.django_db
 def test_item10_unvoid_through_the_api(as_organizer, other_organizer, yardzee_event, field):
-    stage = _stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
     semi = _scheduled(stage["id"])[0]
     as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", {}, format="json")
     url = f"/api/v1/matches/{semi.pk}/unvoid/"

@@ -10,6 +10,7 @@ import scoring
 from games.models import Match
 from league.models import Event, StageMatch
 from scoring import simulate
+from tests.api.helpers import started_stage
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -52,16 +53,13 @@ def test_item6_the_status_reads_finished_once_the_last_stage_has_finished(
     api, as_organizer, yardzee_event, players
 ):
     yardzee_event.league.players.add(*players)
-    stage = as_organizer.post(
-        f"/api/v1/events/{yardzee_event.pk}/stages/",
-        {
-            "name": "Duel",
-            "format": "single_elimination",
-            "participants": [p.pk for p in players[:2]],
-        },
-        format="json",
-    ).json()
-    as_organizer.post(f"/api/v1/stages/{stage['id']}/start/")
+    stage = started_stage(
+        as_organizer,
+        yardzee_event.pk,
+        [p.pk for p in players[:2]],
+        name="Duel",
+        format="single_elimination",
+    )
     final = StageMatch.objects.get(stage_id=stage["id"]).match_id
     result = as_organizer.post(
         f"/api/v1/matches/{final}/result/", {"turns": _turns(final)}, format="json"
@@ -162,16 +160,9 @@ def test_item6_a_closed_event_refuses_writes_through_every_endpoint(
     as_organizer, yardzee_event, players
 ):
     yardzee_event.league.players.add(*players)
-    cup = as_organizer.post(
-        f"/api/v1/events/{yardzee_event.pk}/stages/",
-        {
-            "name": "Cup",
-            "format": "single_elimination",
-            "participants": [p.pk for p in players[:4]],
-        },
-        format="json",
-    ).json()
-    as_organizer.post(f"/api/v1/stages/{cup['id']}/start/")
+    cup = started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="single_elimination"
+    )
     later = as_organizer.post(
         f"/api/v1/events/{yardzee_event.pk}/stages/",
         {"name": "Plate", "format": "round_robin", "participants": [p.pk for p in players[:3]]},

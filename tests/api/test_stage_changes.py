@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-import scoring
 from games.models import Match
 from league.models import Event, Player, Stage
-from scoring import simulate
+from tests.api.helpers import post_result
 from tests.conftest import client_for
+from tests.playing import simulated_turns
 
 
 @pytest.fixture
@@ -62,10 +62,7 @@ def _play_out(client: APIClient, stage_id: int, seed: int) -> None:
     rng = random.Random(seed)
     while waiting := list(Match.objects.filter(stage_match__stage_id=stage_id, status="scheduled")):
         match = rng.choice(waiting)
-        game = scoring.new_game(match.game, match.seats.count(), match.rules)
-        turns = simulate.play_game(game, seed=rng.randrange(10**6))
-        response = client.post(f"/api/v1/matches/{match.pk}/result/", {"turns": turns}, "json")
-        assert response.status_code == 201, response.json()
+        post_result(client, match.pk, simulated_turns(match, seed=rng.randrange(10**6)))
 
 
 @pytest.mark.django_db

@@ -4,6 +4,7 @@ forfeited it and why (`forfeits`), so a client never has to read the void match 
 import pytest
 
 from league.models import ForfeitReason, StageForfeit, StageMatch
+from tests.api.helpers import started_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -12,16 +13,9 @@ def test_item7_the_stage_answer_names_each_forfeit_with_its_reason(
     as_organizer, yardzee_event, players
 ):
     yardzee_event.league.players.add(*players)
-    stage = as_organizer.post(
-        f"/api/v1/events/{yardzee_event.pk}/stages/",
-        {
-            "name": "Cup",
-            "format": "single_elimination",
-            "participants": [p.pk for p in players[:4]],
-        },
-        format="json",
-    ).json()
-    as_organizer.post(f"/api/v1/stages/{stage['id']}/start/")
+    stage = started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="single_elimination"
+    )
     first = StageMatch.objects.get(stage_id=stage["id"], slot="W1-1")
     assert first.match is not None
     gone = first.match.seats.get(order=0).player_id

@@ -10,33 +10,16 @@ import scoring
 from games.models import Match
 from league.models import StageMatch
 from scoring import simulate
+from tests.api.helpers import play, started_stage
 from tests.conftest import client_for
-
-
-def _play(client: APIClient, match_id: int) -> None:
-    match = Match.objects.get(pk=match_id)
-    turns = simulate.play_game(scoring.new_game(match.game, match.seats.count(), match.rules), 1)
-    response = client.post(f"/api/v1/matches/{match_id}/result/", {"turns": turns}, format="json")
-    assert response.status_code == 201, response.json()
 
 
 @pytest.fixture
 def bracket(as_organizer, yardzee_event, players):
     yardzee_event.league.players.add(*players)
-    response = as_organizer.post(
-        f"/api/v1/events/{yardzee_event.pk}/stages/",
-        {
-            "name": "Cup",
-            "format": "single_elimination",
-            "participants": [p.pk for p in players[:4]],
-        },
-        format="json",
+    return started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="single_elimination"
     )
-    assert response.status_code == 201, response.json()
-    stage = response.json()
-    started = as_organizer.post(f"/api/v1/stages/{stage['id']}/start/")
-    assert started.status_code == 200, started.json()
-    return started.json()
 
 
 @pytest.mark.django_db
@@ -58,11 +41,11 @@ def test_a_started_bracket_shows_its_slots_links_and_seated_first_round(bracket,
 def test_finishing_both_semis_seats_the_final_by_itself(bracket, as_organizer):
     for slot in bracket["draw"]["bracket"]["slots"]:
         if slot["play"]:
-            _play(as_organizer, slot["play"]["match"]["id"])
+            play(as_organizer, slot["play"]["match"]["id"])
     stage = as_organizer.get(f"/api/v1/stages/{bracket['id']}/").json()
     final = next(s for s in stage["draw"]["bracket"]["slots"] if s["round"] == 2)
     assert final["play"]["match"]["status"] == "scheduled"
-    _play(as_organizer, final["play"]["match"]["id"])
+    play(as_organizer, final["play"]["match"]["id"])
     stage = as_organizer.get(f"/api/v1/stages/{bracket['id']}/").json()
     assert stage["status"] == "finished"
     assert len(stage["ranking"][0]) == 1
@@ -74,7 +57,7 @@ def test_undo_refused_while_the_match_it_fed_has_started_names_the_blocking_matc
 ):
     semis = [s["play"]["match"]["id"] for s in bracket["draw"]["bracket"]["slots"] if s["play"]]
     for match_id in semis:
-        _play(as_organizer, match_id)
+        play(as_organizer, match_id)
     final = StageMatch.objects.get(stage_id=bracket["id"], round=2).match
     local = scoring.new_game(final.game, 2, final.rules)
     turn = {

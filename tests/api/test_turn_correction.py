@@ -16,6 +16,7 @@ import scoring
 from games.models import Match, SubmissionReceipt, Turn, TurnCorrection
 from league.models import StageMatch
 from scoring import simulate
+from tests.api.helpers import post_result, started_stage
 from tests.conftest import client_for
 from tests.games.test_turn_correction import CLOSE_YARDZEE, FEWER_FOURS
 
@@ -299,35 +300,17 @@ def cup(as_organizer, yardzee_event, players) -> dict[str, Any]:
     seat 0, seed 1, wins by a point), the other is played by the simulator, so the final is
     seated."""
     yardzee_event.league.players.add(*players)
-    created = as_organizer.post(
-        f"/api/v1/events/{yardzee_event.pk}/stages/",
-        {
-            "name": "Cup",
-            "format": "single_elimination",
-            "participants": [p.pk for p in players[:4]],
-        },
-        format="json",
+    stage = started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="single_elimination"
     )
-    assert created.status_code == 201, created.json()
-    stage = as_organizer.post(f"/api/v1/stages/{created.json()['id']}/start/").json()
     close, other = (
         as_organizer.get(f"/api/v1/matches/{slot['play']['match']['id']}/").json()
         for slot in stage["draw"]["bracket"]["slots"]
         if slot["play"]
     )
-    response = as_organizer.post(
-        f"/api/v1/matches/{close['id']}/result/",
-        {"turns": with_players(close, CLOSE_YARDZEE)},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
+    post_result(as_organizer, close["id"], with_players(close, CLOSE_YARDZEE))
     other_turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=1)
-    response = as_organizer.post(
-        f"/api/v1/matches/{other['id']}/result/",
-        {"turns": with_players(other, other_turns)},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
+    post_result(as_organizer, other["id"], with_players(other, other_turns))
     return {"stage": stage["id"], "close": close}
 
 
