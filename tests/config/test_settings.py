@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.config.django_process import ROOT, django_process, production_environment
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -57,25 +57,15 @@ def test_settings_read_database_broker_hosts_and_time_zone_from_the_environment(
         " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.ALLOWED_HOSTS,"
         " s.CSRF_TRUSTED_ORIGINS, s.TIME_ZONE, s.USE_TZ, s.DEBUG)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.production",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "DATABASE_URL": "postgres://league@db.internal:5432/yards",
-            "CELERY_BROKER_URL": "redis://cache.internal:6379/3",
-            "ALLOWED_HOSTS": "a.example,b.example",
-            "CSRF_TRUSTED_ORIGINS": "https://a.example",
-            "TIME_ZONE": "Europe/Berlin",
-            "DEBUG": "false",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    environment = {
+        "DATABASE_URL": "postgres://league@db.internal:5432/yards",
+        "CELERY_BROKER_URL": "redis://cache.internal:6379/3",
+        "ALLOWED_HOSTS": "a.example,b.example",
+        "CSRF_TRUSTED_ORIGINS": "https://a.example",
+        "TIME_ZONE": "Europe/Berlin",
+        "DEBUG": "false",
+    }
+    result = django_process(code, production_environment(**environment))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
@@ -92,16 +82,11 @@ def test_settings_read_database_broker_hosts_and_time_zone_from_the_environment(
 
 
 def test_without_database_url_the_default_is_a_sqlite_file_in_the_project():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django; django.setup(); from django.conf import settings as s;"
-            "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'],"
-            " s.CELERY_TASK_ALWAYS_EAGER)",
-        ],
-        cwd=ROOT,
-        env={
+    result = django_process(
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'],"
+        " s.CELERY_TASK_ALWAYS_EAGER)",
+        {
             **{
                 k: v
                 for k, v in os.environ.items()
@@ -109,10 +94,6 @@ def test_without_database_url_the_default_is_a_sqlite_file_in_the_project():
             },
             "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert result.returncode == 0, result.stderr
     engine, name, eager = result.stdout.split()
@@ -132,23 +113,9 @@ def test_no_secret_is_committed_in_settings():
 
 
 def _log_line(log_format: str) -> str:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django, logging; django.setup();"
-            " logging.getLogger('yardleague.check').warning('turn %s stored', 7)",
-        ],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.dev",
-            "LOG_FORMAT": log_format,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = django_process(
+        "import logging; logging.getLogger('yardleague.check').warning('turn %s stored', 7)",
+        {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.dev", "LOG_FORMAT": log_format},
     )
     assert result.returncode == 0, result.stderr
     return result.stderr.strip().splitlines()[-1]

@@ -1,9 +1,22 @@
-"""Games set up mid-way through, built as stored states, for the table tests."""
+"""Games set up mid-way through, built as stored states, for the table tests; and the check
+that a turn the rulebook refuses leaves the game as it was."""
 
 from typing import Any
 
+import pytest
+
+from scoring import RuleViolation
 from scoring.yardkle import YardkleGame
 from scoring.yardzee import CATEGORIES, YardzeeGame
+
+
+def rejected(game: YardzeeGame | YardkleGame, turn: object) -> RuleViolation:
+    """The violation `turn` raises; the game must be unchanged by it."""
+    before = game.to_json()
+    with pytest.raises(RuleViolation) as error:
+        game.play(turn)
+    assert game.to_json() == before, "a rejected turn must change nothing"
+    return error.value
 
 
 def yardzee_at(

@@ -5,7 +5,7 @@ import pytest
 from scoring import RuleViolation
 from scoring.yardkle import YardkleGame, YardkleRules
 
-from .positions import throw, yardkle_at
+from .positions import rejected, throw, yardkle_at
 
 # DESIGN.md's example turn; its "points": 1450 does not match the rules (see the test below).
 DESIGN_EXAMPLE = {
@@ -17,14 +17,6 @@ DESIGN_EXAMPLE = {
     "end": "bank",
     "points": 1450,
 }
-
-
-def rejected(game: YardkleGame, turn: object) -> RuleViolation:
-    before = game.to_json()
-    with pytest.raises(RuleViolation) as error:
-        game.play(turn)
-    assert game.to_json() == before, "a rejected turn must change nothing"
-    return error.value
 
 
 def on_board() -> YardkleGame:

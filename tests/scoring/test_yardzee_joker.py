@@ -5,7 +5,7 @@ import pytest
 from scoring import RuleViolation
 from scoring.yardzee import LOWER_BOXES, UPPER_BOXES
 
-from .positions import one_roll, yardzee_at
+from .positions import one_roll, rejected, yardzee_at
 
 FIVE_FOURS = [4, 4, 4, 4, 4]
 ALL_LOWER_BUT_YARDZEE = {
@@ -16,14 +16,6 @@ ALL_LOWER_BUT_YARDZEE = {
     "large_straight": 0,
     "chance": 22,
 }
-
-
-def rejected(game, turn) -> RuleViolation:
-    before = game.to_json()
-    with pytest.raises(RuleViolation) as error:
-        game.play(turn)
-    assert game.to_json() == before
-    return error.value
 
 
 def test_first_yardzee_scores_50_in_the_open_yardzee_box_without_a_bonus():

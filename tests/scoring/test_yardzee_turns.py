@@ -2,10 +2,9 @@
 
 import pytest
 
-from scoring import RuleViolation
 from scoring.yardzee import CATEGORIES, YardzeeGame
 
-from .positions import one_roll, yardzee_at
+from .positions import one_roll, rejected, yardzee_at
 
 DESIGN_EXAMPLE = {
     "player": 7,
@@ -17,14 +16,6 @@ DESIGN_EXAMPLE = {
     "category": "threes",
     "points": 15,
 }
-
-
-def rejected(game: YardzeeGame, turn: object) -> RuleViolation:
-    before = game.to_json()
-    with pytest.raises(RuleViolation) as error:
-        game.play(turn)
-    assert game.to_json() == before, "a rejected turn must change nothing"
-    return error.value
 
 
 def test_the_design_example_turn_scores_15_in_threes():

@@ -1,32 +1,11 @@
 """Webhook settings (issue 21 item 4): production never sends to loopback addresses, whatever
 the environment says; the defaults are short timeouts and a bounded backoff."""
 
-import os
-import secrets
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.config.django_process import django_process, production_environment
 
 
 def _production(code: str, **environment: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.production",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": "league.example.org",
-            **environment,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return result.stdout.strip()
+    return django_process(code, production_environment(**environment), check=True).stdout.strip()
 
 
 def test_item4_production_refuses_loopback_endpoints_whatever_the_environment_says():
