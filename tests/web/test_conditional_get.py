@@ -158,39 +158,26 @@ def test_a_kept_page_and_its_etag_change_with_a_turn_a_refresh_and_a_rename(
     players, urls = _finished_event_urls(zee_event, seat)
     match = seat(zee_event, players)
 
-    def changed(what: str, shown_on: list[str]) -> None:
-        """Each of `shown_on` answers in full with a new ETag; the others still 304."""
-        for url in urls:
-            before = seen[url]
-            answer = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
-            if url not in shown_on:
-                assert answer.status_code == 304, (what, url)
-                continue
-            assert answer.status_code == 200, (what, url)
-            assert answer["ETag"] == etag_of(answer.content) != before["ETag"], (what, url)
-            assert answer.content != before.content, (what, url)
-            seen[url] = answer
-
-    seen = {url: client.get(url) for url in urls}
+    watched = _Watched(client, urls)
     event_urls = [url for url in urls if url.startswith("/events/")]
     game_services.turn_submit(match_id=match.pk, turn=_next_turn(match))
-    changed("a turn (the event's open match)", event_urls)  # the league page shows no match
+    watched.changed("a turn (the event's open match)", event_urls)  # the league page shows no match
     while match.status != "finished":
         game_services.turn_submit(match_id=match.pk, turn=_next_turn(match))
         match.refresh_from_db()
-    changed("the match finished: its tables marked", urls)
+    watched.changed("the match finished: its tables marked", urls)
     refresh_tables()
-    changed("the tables computed again", urls)
+    watched.changed("the tables computed again", urls)
     league = zee_event.league
     league.name = "Front Lawn Yardzee"
     league.save()
     # The event's live part shows the event's own tables, not the league's name.
-    changed("the league renamed", urls[:3])
+    watched.changed("the league renamed", urls[:3])
     player_update(player=players[0], display_name="Renamed Player")
-    changed("a player renamed: their tables marked", urls)
+    watched.changed("a player renamed: their tables marked", urls)
     refresh_tables()
-    changed("the tables computed with the new name", urls)
-    assert all("Renamed Player" in seen[url].content.decode() for url in urls)
+    watched.changed("the tables computed with the new name", urls)
+    assert all("Renamed Player" in watched.seen[url].content.decode() for url in urls)
 
 
 class _Watched:
