@@ -35,6 +35,8 @@ class Call:
     headers: Mapping[str, str] = field(default_factory=dict)
     expect: int = 200
     revalidate: bool = False
+    # Latencies of calls with a kind are also kept apart (Figures.by_kind): a match's last turn.
+    kind: str = ""
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Figures:
     statuses: Counter[int] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
     response_bytes: int = 0
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def requests(self) -> int:
@@ -122,7 +125,10 @@ async def _send(
                 etags[call.path] = answer.headers["ETag"]
     except (TimeoutError, aiohttp.ClientError, ConnectionError) as error:
         text, status = str(error).encode(), 0
-    figures.latencies.append(time.perf_counter() - started)
+    latency = time.perf_counter() - started
+    figures.latencies.append(latency)
+    if call.kind:
+        figures.by_kind.setdefault(call.kind, []).append(latency)
     figures.statuses[status] += 1
     figures.response_bytes += len(text)
     expected = status == call.expect or (call.revalidate and status == 304)

@@ -27,11 +27,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import os
 import platform
 import random
 import statistics
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,38 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+def cpu_seconds(stack: Stack) -> dict[str, float]:
+    """CPU seconds used so far by each of the stack's process groups (web, worker, beat), by
+    the PostgreSQL backends connected to its database, and by this process (the clients)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    groups = {process.pid: name for name, process in stack.processes.items()}
+    backend = f" {urlsplit(stack.database_url).path.strip('/')} ".encode()
+    used = dict.fromkeys([*groups.values(), "postgres", "clients"], 0.0)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        seconds = (int(fields[11]) + int(fields[12])) / ticks
+        name = groups.get(int(fields[2]))  # the process group (pgrp)
+        if name is None and cmdline.startswith(b"postgres: ") and backend in cmdline:
+            name = "postgres"
+        if name is not None:
+            used[name] += seconds
+    times = os.times()
+    used["clients"] = times.user + times.system
+    return used
+
+
+def cpu_used(stack: Stack, before: dict[str, float]) -> dict[str, float]:
+    """CPU seconds each part used since `before` (cpu_seconds)."""
+    return {name: round(now - before.get(name, 0.0), 2) for name, now in cpu_seconds(stack).items()}
+
+
 def cost_ratio(floor: Figures, measured: Figures) -> float:
     """What one request of `measured` costs in floor requests: the floor's rate over its rate."""
     return floor.per_second / measured.per_second
@@ -212,6 +246,10 @@ def _games(records: list[MatchRecord], seed: int) -> list[tuple[MatchRecord, dic
 
 
 def _turn_calls(turns: list[tuple[MatchRecord, dict[str, Any]]]) -> list[Call]:
+    """The turns as calls; a match's last turn (which finishes it) is of kind "last"."""
+    ends = [
+        n + 1 == len(turns) or turns[n + 1][0] is not record for n, (record, _) in enumerate(turns)
+    ]
     return [
         Call(
             "POST",
@@ -223,8 +261,9 @@ def _turn_calls(turns: list[tuple[MatchRecord, dict[str, Any]]]) -> list[Call]:
                 "Idempotency-Key": str(uuid.uuid4()),
             },
             expect=201,
+            kind="last" if end else "",
         )
-        for record, body in turns
+        for (record, body), end in zip(turns, ends, strict=True)
     ]
 
 
@@ -273,6 +312,8 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
         turns.merge(one_turns)
     # Open loop at half the floor's capacity as measured in this run.
     rate = floor.per_second / 2
+    jobs_waiting = int(stack.redis("LLEN", "celery") or 0)
+    cpu_before = cpu_seconds(stack)
     open_loop = run_open_loop(
         stack.base_url,
         "turns open loop",
@@ -281,6 +322,7 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
         count=OPEN_LOOP_TURNS,
         seconds=OPEN_LOOP_SECONDS,
     )
+    open_loop_cpu = cpu_used(stack, cpu_before)
     calls = _python_calls(stack)
 
     ratios = [cost_ratio(f, t) for f, t in rounds]
@@ -295,6 +337,12 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
             "turns_vs_floor_p99": round(p99_ratio, 2),
             "open_loop_rate": round(rate, 1),
             "open_loop_p99_ms": round(open_loop.p99 * 1000, 1),
+            "open_loop_jobs_waiting_at_start": jobs_waiting,
+            "open_loop_last_turns_ms": sorted(
+                round(s * 1000, 1) for s in open_loop.by_kind.get("last", [])
+            ),
+            "open_loop_p99_other_turns_ms": round(_p99_without(open_loop, "last") * 1000, 1),
+            "open_loop_cpu_seconds": open_loop_cpu,
             "python_calls_turn": calls["turn"],
             "python_calls_floor": calls["floor"],
             "python_calls_vs_floor": round(calls_ratio, 2),
@@ -314,6 +362,14 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     accepted = turns.statuses[201] + open_loop.statuses[201] + TURN_WARMUP
     stored = stack.sql("SELECT count(*) FROM games_turn")[0][0]
     assert stored == accepted + PROFILED  # every 201 is a stored turn, and nothing else is
+
+
+def _p99_without(figures: Figures, kind: str) -> float:
+    """p99 of the latencies of the calls not of `kind`."""
+    rest = Counter(figures.latencies)
+    rest.subtract(figures.by_kind.get(kind, []))
+    ordered = sorted(rest.elements())
+    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)] if ordered else 0.0
 
 
 def _met(yes: bool) -> str:

@@ -185,6 +185,8 @@ class Stack:
             [
                 str(BIN / "gunicorn"),
                 "config.wsgi",
+                "--config",
+                "config/gunicorn.conf.py",
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
