@@ -821,7 +821,7 @@ def turn_submit_once(
         if prior is not None and key is not None:
             return _replay(prior, key=key, fingerprint=fingerprint)
         if started or game.is_over:
-            _settle_turn(match, game, started=started)
+            _settle_turn(match, game, [seat for seat, _ in seats], started=started)
     return TurnReply(201, answer)
 
 
@@ -835,16 +835,28 @@ def _replay(prior: Any, *, key: str, fingerprint: str | None) -> TurnReply:
     return TurnReply(prior.status_code, prior.response, replayed=True)
 
 
-def _settle_turn(match: Match, game: Game, *, started: bool) -> None:
+def _settle_turn(match: Match, game: Game, seat_ids: list[int], *, started: bool) -> None:
     """After the first or the last turn stored by `turn_sql`: the seats' totals, placements
-    and game counts when the game is over, and the signals `_save_progress` sends."""
+    and game counts when the game is over (`seat_ids` in play order; two statements, as
+    `_record_game_counts` and `bulk_update` would store them), and the signals
+    `_save_progress` sends."""
     if game.is_over:
-        seats = _seats(match)
-        for seat, placement in zip(seats, game.placements(), strict=True):
-            seat.total = game.total(seat.order)
-            seat.placement = placement
-        _record_game_counts(match, game, seats)
-        Seat.objects.bulk_update(seats, list(_SEAT_RESULT))
+        played: dict[int, list[object]] = {seat_id: [] for seat_id in seat_ids}
+        for seat_id, payload in turn_sql.played(match.pk):
+            played[seat_id].append(payload)
+        turn_sql.finish(
+            [
+                turn_sql.SeatResult(
+                    seat_id,
+                    game.total(order),
+                    placement,
+                    game.seat_counts(order, played[seat_id]),
+                )
+                for order, (seat_id, placement) in enumerate(
+                    zip(seat_ids, game.placements(), strict=True)
+                )
+            ]
+        )
     if started:
         signals.match_started.send(sender=Match, match=match)
     if game.is_over:

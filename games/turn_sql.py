@@ -13,7 +13,10 @@ inside the service's transaction:
    waited for stored (a subquery of `lock` would not: docs/benchmarks.md). With a receipt
    found, nothing is written and the receipt comes back.
 
-Both are prepared on the server once per connection (`_prepared`: psycopg's server-side
+A turn that ends the game takes two more (`finish`): the match's stored turns, read for the
+seats' game counts, and every seat's total, placement and counts, one statement for them all.
+
+All are prepared on the server once per connection (`_prepared`: psycopg's server-side
 binding, `prepare=True`) and then only executed: PostgreSQL parses and plans each of them once
 per connection instead of once per turn (docs/benchmarks.md). Every other statement of the
 project keeps Django's client-side binding.
@@ -108,6 +111,32 @@ WITH prior AS (
      WHERE NOT EXISTS (SELECT FROM prior)
 )
 SELECT fingerprint, status_code, response, turn_sequence, undone_at FROM prior"""
+
+
+# The last turn: the stored turns for the game counts, then every seat's result at once.
+_PLAYED = """
+SELECT seat_id, payload FROM games_turn WHERE match_id = %s ORDER BY sequence"""
+_SEAT_RESULTS = """
+UPDATE games_seat AS s
+   SET total = r.total, placement = r.placement,
+       yardzees = COALESCE(r.yardzees, s.yardzees),
+       upper_bonus = COALESCE(r.upper_bonus, s.upper_bonus),
+       yardkles = COALESCE(r.yardkles, s.yardkles)
+  FROM unnest(%s::bigint[], %s::integer[], %s::smallint[], %s::smallint[], %s::boolean[],
+              %s::smallint[]) AS r(id, total, placement, yardzees, upper_bonus, yardkles)
+ WHERE s.id = r.id"""
+# The seat columns of a game count (`Game.seat_counts`), in `_SEAT_RESULTS`' order.
+SEAT_COUNTS = ("yardzees", "upper_bonus", "yardkles")
+
+
+class SeatResult(NamedTuple):
+    """What a finished game gives one seat: its total, its placement and its game counts
+    (`Game.seat_counts`; a count the game does not keep is left as it is)."""
+
+    seat_id: int
+    total: int
+    placement: int
+    counts: dict[str, Any]
 
 
 class Prior(NamedTuple):
@@ -263,3 +292,22 @@ def store(
         }
         cursor.execute(_STORE_KEYED, params)
         return _prior(cursor.fetchone())
+
+
+def played(match_id: int) -> list[tuple[int, Any]]:
+    """The match's stored turns in order, as (seat id, payload)."""
+    with _prepared() as cursor:
+        cursor.execute(_PLAYED, (match_id,))
+        return [(seat, _json(payload)) for seat, payload in cursor.fetchall()]
+
+
+def finish(results: list[SeatResult]) -> None:
+    """Store every seat's result of a finished game: one statement."""
+    columns: list[list[Any]] = [
+        [r.seat_id for r in results],
+        [r.total for r in results],
+        [r.placement for r in results],
+        *([r.counts.get(name) for r in results] for name in SEAT_COUNTS),
+    ]
+    with _prepared() as cursor:
+        cursor.execute(_SEAT_RESULTS, columns)

@@ -271,6 +271,30 @@ def test_on_postgresql_a_turn_is_four_statements_with_or_without_a_key(zee):
     assert counts == [4, 4]
 
 
+def test_on_postgresql_the_last_turn_reads_the_turns_once_and_stores_every_seat_at_once(zee):
+    """Its seats come with the lock: no query reads them again, and one statement stores
+    every seat's total, placement and counts (not one per seat, nor an ORM bulk update)."""
+    if not turn_sql.available():
+        pytest.skip("the hand-written statements are PostgreSQL's")
+    _send(zee, SCRIPTED_YARDZEE[:-1])
+    last = len(SCRIPTED_YARDZEE) - 1
+    body = _body(zee, last, SCRIPTED_YARDZEE[last])
+    with CaptureQueriesContext(connection) as captured:
+        services.turn_submit_once(match_id=zee.pk, body=body, key="last")
+    # Django's query log has no text for a statement prepared on the server (turn_sql's).
+    prepared = [q for q in captured if q["sql"] is None]
+    logged = [q["sql"] for q in captured if q["sql"] is not None]
+    assert len(prepared) == 4  # the lock (with the seats), the store, the turns, the seats
+    assert not [sql for sql in logged if "games_seat" in sql or "games_turn" in sql]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%UPDATE games_seat%"],
+        )
+        assert len(cursor.fetchall()) == 1
+    assert seat_results(zee) == SCRIPTED_YARDZEE_SEATS
+
+
 def test_on_postgresql_the_turns_two_statements_are_prepared_once_per_connection(zee):
     if not turn_sql.available():
         pytest.skip("the hand-written statements are PostgreSQL's")
