@@ -88,6 +88,10 @@ def test_session_authenticated_writes_need_a_csrf_token(organizer):
         "/api/v1/matches/99999999999999999999999/",
         "/api/v1/leagues/Swiss%20rounds./ratings/",
         "/api/v1/no-such-thing/",
+        # A line break (or any character `.` does not match) anywhere in the path.
+        "/api/v1/leagues/a%0Ab/import/",
+        "/api/v1/%0A",
+        "/api/v1/matches/1/turns/%0D%0A",
     ],
 )
 def test_paths_no_route_matches_answer_404_in_the_error_shape(path):
