@@ -69,6 +69,6 @@ urlpatterns = [
     path("events/<int:pk>/export/", exports.EventExportView.as_view(), name="event-export"),
     path("leagues/<slug:slug>/import/", exports.EventImportView.as_view(), name="league-import"),
     path("", include(router.urls)),
-    # Whatever the path holds, line breaks too (`.` alone stops at one).
-    re_path(r"^(?s:.*)$", not_found),
+    # Whatever the path holds, line breaks too (`.` stops at one).
+    re_path(r"^[\s\S]*$", not_found),
 ]
