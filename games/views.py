@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
 
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
@@ -31,6 +32,7 @@ def _turns_page(request: HttpRequest) -> int:
     return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
 
 
+@require_safe
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = match_context(match_id, turns_page=_turns_page(request))
     # Organizers keep score from here and print its table's sheet; everyone else has the
@@ -40,6 +42,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html", context)
 
 
+@require_safe
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """The refreshing part of the match page (scores, whose turn, the turns)."""
     return render(

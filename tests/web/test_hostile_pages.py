@@ -185,3 +185,30 @@ def test_no_page_answers_a_server_error_whatever_it_is_asked(
     assert len(urls) > 200  # every pattern, with its bad arguments
     failures = _sweep(client, urls, READS + WRITES)
     assert not failures, f"{len(failures)} server errors:\n" + "\n".join(failures[:60])
+
+
+READ_ONLY = [
+    "/",
+    "/leagues/{slug}/",
+    "/leagues/{slug}/live/",
+    "/events/{event_id}/",
+    "/events/{event_id}/live/",
+    "/players/{player_id}/",
+    "/matches/{match_id}/",
+    "/matches/{match_id}/live/",
+    "/matches/{match_id}/analysis/",
+]
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_the_public_pages_refuse_writes_with_405(
+    method: str, world: dict[str, str], organizer: User
+) -> None:
+    """They only show: a write is refused as not allowed (not answered with the page, as if
+    it had done something), for their organizers too."""
+    client = Client()
+    client.force_login(organizer)
+    for page in READ_ONLY:
+        response = getattr(client, method)(page.format(**world))
+        assert response.status_code == 405, page
+        assert response["Allow"] == "GET, HEAD", page
