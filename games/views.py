@@ -171,6 +171,7 @@ def _private(response: HttpResponse, *, key_in_url: bool = True) -> HttpResponse
     return response
 
 
+@require_safe
 def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     """The phone scorekeeping page: for an organizer of the match (signed in) or whoever opens
     the match's private link. It submits every turn through the API, like any client;
@@ -230,6 +231,7 @@ def _key_remembered(match: Match) -> HttpResponse:
     return response
 
 
+@require_safe
 def match_short_link(request: HttpRequest, match_id: int, code: str) -> HttpResponse:
     """A table's short link, as printed on the round sheet (`/t/<id>/<code>`, docs/pages.md):
     opens the scoring page as the private link does. A wrong code counts as a wrong key."""

@@ -3,10 +3,12 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from league.models import League
 
 
+@require_safe
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     leagues = (

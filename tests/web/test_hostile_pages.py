@@ -197,6 +197,8 @@ READ_ONLY = [
     "/matches/{match_id}/",
     "/matches/{match_id}/live/",
     "/matches/{match_id}/analysis/",
+    "/matches/{match_id}/score/",
+    "/organize/",
 ]
 
 
