@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from redis.exceptions import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
@@ -129,7 +129,7 @@ def _registration_context(registration: Registration, key: str) -> dict[str, Any
     }
 
 
-@require_http_methods(["GET"])
+@require_safe
 def registration_page(request: HttpRequest, key: str) -> HttpResponse:
     """Where a registration stands: waiting for approval, on the waiting list (and where),
     confirmed (and checked in), refused or withdrawn; with its check-in and withdrawal."""

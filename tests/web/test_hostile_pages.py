@@ -199,6 +199,12 @@ READ_ONLY = [
     "/matches/{match_id}/analysis/",
     "/matches/{match_id}/score/",
     "/organize/",
+    "/events/{event_id}/calendar.ics",
+    "/players/{player_id}/calendar.ics",
+    "/pads/yardzee/",
+    "/matches/{match_id}/pad/",
+    "/sign-up/{key}/",
+    "/embed/leagues/{slug}/standings/",
 ]
 
 
@@ -214,3 +220,4 @@ def test_the_public_pages_refuse_writes_with_405(
         response = getattr(client, method)(page.format(**world))
         assert response.status_code == 405, page
         assert response["Allow"] == "GET, HEAD", page
+        assert client.head(page.format(**world)).status_code in (200, 302), page
