@@ -13,26 +13,10 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L
 def post_worker_init(worker: object) -> None:
     """The access log names the path, and a table's short link (`/t/<id>/<code>`) or a player's
     sign-up link (`/sign-up/<key>/`) holds its secret there: each worker's access logger
-    redacts them as Django's logging does (config/logging.py)."""
+    redacts them as Django's logging does (config/logging.py). Then the worker loads every
+    view and freezes what it holds (config/workers.py)."""
     from config.logging import RedactScoringKeys
+    from config.workers import freeze_loaded_objects
 
     worker.log.access_log.addFilter(RedactScoringKeys())  # type: ignore[attr-defined]
     freeze_loaded_objects()
-
-
-def freeze_loaded_objects() -> None:
-    """Load every view now, then keep what is loaded out of the garbage collector's way.
-
-    A worker holds about 160,000 objects once Django, DRF, every view and the rulebook are
-    loaded, and they live as long as the worker does. Python's full (oldest-generation)
-    collection walks them all, and one took 70 to 130 ms in a worker under load: the request
-    it interrupts, and those queued behind it, wait that long (docs/benchmarks.md, "End to
-    end"). `gc.freeze()` moves every object alive now to a generation no collection walks, so
-    a full collection only walks what requests have left behind since."""
-    import gc
-
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 - imports every view module of the URLconf
-    gc.collect()
-    gc.freeze()

@@ -1,5 +1,6 @@
 """A gunicorn worker keeps what it loaded out of the garbage collector's full collections
-(config/gunicorn.conf.py, `freeze_loaded_objects`; docs/benchmarks.md, "End to end")."""
+(config/gunicorn.conf.py's `post_worker_init` calls config/workers.py's
+`freeze_loaded_objects`; docs/benchmarks.md, "End to end")."""
 
 import json
 import os
@@ -11,11 +12,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # As a worker runs it after loading the app: config.wsgi, then the config file's hook.
 WORKER = """
-import gc, json, runpy, sys
+import gc, json, logging, runpy, sys
+from types import SimpleNamespace
 import config.wsgi
 hooks = runpy.run_path("config/gunicorn.conf.py")
 loaded_before = "api.views" in sys.modules
-hooks["freeze_loaded_objects"]()
+worker = SimpleNamespace(log=SimpleNamespace(access_log=logging.getLogger("gunicorn.access")))
+hooks["post_worker_init"](worker)
 print(json.dumps({
     "loaded_before": loaded_before,
     "views_loaded": all(m in sys.modules for m in ("api.views", "league.pages.views")),
