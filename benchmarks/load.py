@@ -10,7 +10,8 @@ A call marked `revalidate` is sent as a browser refreshes a page it holds: with 
 client got last for that path as `If-None-Match`; 304 then counts as expected.
 
 `run_open_loop` sends at a fixed mean rate instead (Poisson arrivals, whatever the answers'
-pace), each request on the next idle client queue, and times it from when it was due."""
+pace), each request on an idle client queue picked at random, and times it from when it was
+due."""
 
 from __future__ import annotations
 
@@ -88,6 +89,8 @@ class Figures:
         self.statuses += other.statuses
         self.failures += other.failures
         self.response_bytes += other.response_bytes
+        for kind, latencies in other.by_kind.items():
+            self.by_kind.setdefault(kind, []).extend(latencies)
 
     def summary(self) -> dict[str, float | int | str]:
         return {
@@ -195,25 +198,30 @@ def run_open_loop(
     seed: int = 0,
 ) -> Figures:
     """`count` requests (or as many as are due within `seconds`) at `rate` a second on
-    average, with exponential gaps; each is sent on the next idle queue of `queues` and timed
-    from when it was due, so time spent waiting for a free client counts."""
+    average, with exponential gaps; each is sent on an idle queue of `queues` picked at
+    random and timed from when it was due, so time spent waiting for a free client counts."""
 
     async def open_loop() -> Figures:
         figures = Figures(name=name, clients=len(queues))
         rng = random.Random(seed)
-        idle: asyncio.Queue[tuple[Iterator[Call], dict[str, str]]] = asyncio.Queue()
-        for queue in queues:
-            idle.put_nowait((queue, {}))
+        pick = random.Random(seed + 1)
+        # A client queue keeps its match's turns in order; an arrival goes to an idle queue
+        # picked at random, as turns come from independent tables. (Taken in turn, the queues
+        # kept their matches in step, so every match's last turn arrived in one burst.)
+        idle: list[tuple[Iterator[Call], dict[str, str]]] = [(queue, {}) for queue in queues]
+        free = asyncio.Semaphore(len(idle))
         async with _session() as session:
 
             async def arrival(due: float) -> None:
-                queue, etags = await idle.get()  # a client queue keeps its match's turns in order
+                await free.acquire()
+                queue, etags = idle.pop(pick.randrange(len(idle)))
                 try:
                     call = next(queue, None)
                     if call is not None:
                         await _send(session, base_url, call, figures, etags, due)
                 finally:
-                    idle.put_nowait((queue, etags))
+                    idle.append((queue, etags))
+                    free.release()
 
             started = time.perf_counter()
             due = started
