@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -227,26 +227,22 @@ def _seats(match: Match) -> list[Seat]:
     return list(match.seats.all())
 
 
-@transaction.atomic
-def turn_submit(
-    *,
-    match_id: int,
-    turn: object,
-    submitted_by: UserLike | None = None,
-    turn_number: int | None = None,
-    scored_with_key: bool = False,
-) -> TurnOutcome:
-    """Validate one turn with the rulebook and store it with the new state, in one transaction.
+class TurnOptions(TypedDict, total=False):
+    """What a turn may come with besides its body (`turn_submit`, `turn_apply`)."""
 
-    `turn_number`, when given, is the 1-based turn the client believes comes next; another
-    number raises TurnNumberMismatch with the expected one (nothing stored)."""
-    return turn_apply(
-        match=_lock(match_id),
-        turn=turn,
-        submitted_by=submitted_by,
-        turn_number=turn_number,
-        scored_with_key=scored_with_key,
-    )
+    submitted_by: UserLike | None
+    # The 1-based turn the client believes comes next; another number raises
+    # TurnNumberMismatch with the expected one (nothing stored).
+    turn_number: int | None
+    # The turn came with the match's scoring key (`turn_take_back`).
+    scored_with_key: bool
+
+
+@transaction.atomic
+def turn_submit(*, match_id: int, turn: object, **options: Unpack[TurnOptions]) -> TurnOutcome:
+    """Validate one turn with the rulebook and store it with the new state, in one transaction
+    (`TurnOptions`: who submitted it, the turn number the client expects, the scoring key)."""
+    return turn_apply(match=_lock(match_id), turn=turn, **options)
 
 
 def turn_apply(
@@ -258,8 +254,7 @@ def turn_apply(
     scored_with_key: bool = False,
 ) -> TurnOutcome:
     """`turn_submit` for a match the caller has already locked in its open transaction
-    (`locked_submission`), so the API locks and reads the match once per turn.
-    `scored_with_key`: the turn came with the match's scoring key (`turn_take_back`)."""
+    (`locked_submission`), so the API locks and reads the match once per turn."""
     _require_lock()
     _ensure_open(match)
     _check_turn_number(match, turn_number)
