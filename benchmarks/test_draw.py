@@ -2,7 +2,7 @@
 256 players"; docs/draw.md, "Speed"): every format drawn within 2 s on one core, and a Swiss
 round at tables of 4 drawn from the standings after three rounds within 2 s (its CP-SAT limit
 is 0.5 s of deterministic time in each of two phases, spent only when the descent's seating is
-not provably best, which the rounds where the exact searches run measure).
+not provably best; the rounds where the exact searches run are allowed CP_SAT_ROUND_SECONDS).
 On PostgreSQL, the stage start itself (draw, seat the first round's matches, store) for a
 Swiss at tables of 4 and a double elimination of 256.
 
@@ -24,6 +24,9 @@ from league.services import stages
 
 PLAYERS = 256
 TARGET_SECONDS = 2.0
+# A round that runs the exact searches: their clock caps (2 s for the search for the fewest
+# repeats and CP-SAT together) plus building the model.
+CP_SAT_ROUND_SECONDS = 2.5
 # The module, not the function `league.draw.round_robin` that shadows its name.
 round_robin_module = importlib.import_module("league.draw.round_robin")
 
@@ -125,7 +128,7 @@ def test_a_swiss_round_that_needs_cp_sat_stays_within_its_limit(benchmark, count
         rounds=3,
         iterations=1,
     )
-    assert benchmark.stats.stats.median < 2.0 + 0.5  # the caps, and the model's building
+    assert benchmark.stats.stats.median < CP_SAT_ROUND_SECONDS
 
 
 @pytest.fixture
