@@ -47,19 +47,17 @@ def test_the_game_ends_when_every_player_has_filled_all_13_boxes():
     assert game.turns_played == 26
 
 
-def test_upper_bonus_of_35_when_the_upper_boxes_total_63():
-    game = yardzee_at({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
+@pytest.mark.parametrize(
+    ("aces", "upper_total", "upper_bonus", "total"),
+    [(3, 63, 35, 98), (2, 62, 0, 62)],
+    ids=["bonus-of-35-when-the-upper-boxes-total-63", "no-bonus-when-they-total-62"],
+)
+def test_upper_bonus_of_35_from_an_upper_total_of_63(aces, upper_total, upper_bonus, total):
+    game = yardzee_at({"aces": aces, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
     game.play(one_roll([6, 6, 6, 1, 2], "sixes"))
     card = game.scorecard(0)
-    assert (card.upper_total, card.upper_bonus) == (63, 35)
-    assert card.total == 98
-
-
-def test_no_upper_bonus_when_the_upper_boxes_total_62():
-    game = yardzee_at({"aces": 2, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
-    game.play(one_roll([6, 6, 6, 1, 2], "sixes"))
-    card = game.scorecard(0)
-    assert (card.upper_total, card.upper_bonus) == (62, 0)
+    assert (card.upper_total, card.upper_bonus) == (upper_total, upper_bonus)
+    assert card.total == total
 
 
 def test_grand_total_is_upper_total_upper_bonus_lower_total_and_100_per_yardzee_bonus():

@@ -16,7 +16,14 @@ from django.contrib.auth.models import User
 
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league.models import Event, League, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
+from tests.web.browser import (
+    IN_A_BROWSER,
+    SHOTS,
+    axe_violations,
+    chromium,
+    expect_a_round_sheet_on_paper,
+    watched_page,
+)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -44,29 +51,20 @@ def _check(page: Any, name: str, problems: list[str], width: str) -> None:
     problems.extend(axe_violations(page, f"{name} ({width})"))
 
 
-def _context(browser: Any, viewport: dict[str, int], violations: list[str], who: str) -> Any:
-    context = browser.new_context(viewport=viewport)
-    return watch_csp(context, lambda text: violations.append(f"{who}: {text}"))
-
-
 def _turns_played(match_id: int) -> int:
     return Match.objects.get(pk=match_id).turns_played
 
 
 def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organizer: User) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     assert not organizer.is_staff
     assert not organizer.is_superuser
     base = live_server.url
     problems: list[str] = []
     violations: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        desk = _context(browser, DESKTOP, violations, "organizer")
-        page = desk.new_page()
-        page.set_default_timeout(15_000)
+    with chromium() as browser:
+        page = watched_page(browser, DESKTOP, violations, "organizer")
 
         # Sign in: the organizer's own pages, "My leagues".
         page.goto(f"{base}/accounts/login/")
@@ -160,17 +158,10 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         page.get_by_role("link", name="Round sheet of Groups").click()
         expect(page.locator("h1")).to_contain_text("Groups, round 1")
         _check(page, "round sheet", problems, "1280")
-        page.emulate_media(media="print")
-        blocks = page.locator(".sheet-table")
-        expect(blocks).to_have_count(tables)
-        for index in range(tables):
-            expect(blocks.nth(index).locator("svg")).to_have_count(1)
-            expect(blocks.nth(index).locator("svg.qr-svg")).to_be_visible()
-        expect(page.locator(".site-header")).to_be_hidden()
-        expect(page.locator(".sheet-tools")).to_be_hidden()
+        expect_a_round_sheet_on_paper(page, tables)
         _shot(page, "round-sheet-print")
         page.emulate_media(media="screen")
-        first = blocks.first
+        first = page.locator(".sheet-table").first
         match_id = int((first.get_attribute("id") or "").removeprefix("table-"))
         link = first.locator(".sheet-link a").get_attribute("href")
         assert link is not None
@@ -183,9 +174,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         assert len(names) == 2
 
         # A scorekeeper's phone (no account) opens the table's printed link.
-        phone = _context(browser, PHONE, violations, "scorekeeper")
-        score = phone.new_page()
-        score.set_default_timeout(15_000)
+        score = watched_page(browser, PHONE, violations, "scorekeeper")
         score.goto(link)
         expect(score.locator("#scorer")).to_have_attribute("data-turn-number", "1")
         assert score.url == f"{base}/matches/{match_id}/score/"  # the key left the address
@@ -232,7 +221,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         undo = TurnUndo.objects.get(match_id=match_id)
         assert undo.taken_back is True
         _check(score, "score, after taking back", problems, "390")
-        phone.close()
+        score.context.close()
 
         # Close the event: refused while the match is being played, and the page names it.
         page.goto(event_url)
@@ -273,7 +262,6 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         _check(page, "event, closed", problems, "1280")
         _shot(page, "event-closed-desktop")
         page.wait_for_timeout(200)  # violation events are dispatched after the fact
-        desk.close()
-        browser.close()
+        page.context.close()
     assert problems == [], "\n".join(problems)
     assert violations == [], "\n".join(violations)

@@ -13,7 +13,15 @@ import pytest
 from django.contrib.auth.models import User
 
 from league.models import League, Player, Stage
-from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
+from tests.web.browser import (
+    IN_A_BROWSER,
+    SHOTS,
+    axe_violations,
+    chromium,
+    expect_a_round_sheet_on_paper,
+    sign_in,
+    watched_page,
+)
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 # A PDF page's size in points: A4 is 210 x 297 mm, Letter 8.5 x 11 in.
@@ -31,7 +39,7 @@ def _pdf_page_size(pdf: bytes) -> tuple[int, int]:
 def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
     live_server: Any, organizer: User, yardzee_league: League
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     players = Player.objects.bulk_create(
         Player(display_name=name, handle=name.lower())
@@ -41,19 +49,11 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
     base = live_server.url
     problems: list[str] = []
     violations: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        context = browser.new_context(viewport={"width": 390, "height": 844})
-        watch_csp(context, violations.append)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
+    with chromium() as browser:
+        page = watched_page(browser, {"width": 390, "height": 844}, violations)
 
         # Sign in as the organizer (not staff), and find the league's events.
-        page.goto(f"{base}/accounts/login/")
-        page.fill("#id_username", organizer.username)
-        page.fill("#id_password", "pw-" + organizer.username)
-        page.click("button[type=submit]")
+        sign_in(page, base, organizer)
         page.get_by_role("link", name=f"Events of {yardzee_league.name}").click()
 
         # A new event.
@@ -102,14 +102,7 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
         page.click("text=Round sheet of Groups")
         expect(page.locator("h1")).to_contain_text("Groups, round 1")
         pages["sheet"] = page.url
-        page.emulate_media(media="print")
-        blocks = page.locator(".sheet-table")
-        expect(blocks).to_have_count(first_round)
-        for index in range(first_round):
-            expect(blocks.nth(index).locator("svg.qr-svg")).to_have_count(1)
-            expect(blocks.nth(index).locator("svg.qr-svg")).to_be_visible()
-        expect(page.locator(".site-header")).to_be_hidden()
-        expect(page.locator(".sheet-tools")).to_be_hidden()
+        expect_a_round_sheet_on_paper(page, first_round)
         page.screenshot(path=str(SHOTS / "round-sheet-print.png"), full_page=True)
         for paper, size in PAPER_POINTS.items():
             page.goto(f"{pages['sheet']}?paper={paper}")
@@ -134,8 +127,7 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
         page.set_viewport_size({"width": 1280, "height": 900})
         page.screenshot(path=str(SHOTS / "organize-event-desktop.png"), full_page=True)
         page.wait_for_timeout(200)  # violation events are dispatched after the fact
-        context.close()
-        browser.close()
+        page.context.close()
     assert problems == [], "\n".join(problems)
     assert violations == [], "\n".join(violations)
     assert Path(SHOTS / "round-sheet-print.png").exists()

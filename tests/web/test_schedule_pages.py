@@ -18,7 +18,7 @@ from games.models import Match
 from league.models import Event, Player, Stage
 from league.services import schedule
 from tests.organize.test_events import roster, signed_in, started
-from tests.web.browser import SHOTS, axe_violations, in_a_browser, launch
+from tests.web.browser import SHOTS, axe_violations, in_a_browser, launch, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -246,10 +246,7 @@ def test_schedule_a_round_in_a_browser_then_read_it_on_the_sheet_and_the_event_p
         browser = launch(playwright)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_default_timeout(15_000)
-        page.goto(f"{base}/accounts/login/")
-        page.fill("#id_username", organizer.username)
-        page.fill("#id_password", "pw-" + organizer.username)
-        page.click("button[type=submit]")
+        sign_in(page, base, organizer)
         page.goto(f"{base}/organize/stages/{stage.pk}/rounds/1/sheet/")
         page.click("text=Schedule this round")
         problems.extend(axe_violations(page, "schedule form"))

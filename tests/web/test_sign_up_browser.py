@@ -13,7 +13,14 @@ from django.contrib.auth.models import User
 from league.models import Event, League, Player, Registration
 from league.services import registration as reg
 from league.services import stages as stage_services
-from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch, watch_csp
+from tests.web.browser import (
+    IN_A_BROWSER,
+    SHOTS,
+    axe_violations,
+    chromium,
+    sign_in,
+    watched_page,
+)
 
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 
@@ -23,7 +30,7 @@ pytestmark = [*IN_A_BROWSER, pytest.mark.django_db(transaction=True)]
 def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
     live_server: Any, organizer: User, yardzee_league: League
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     event = Event.objects.create(league=yardzee_league, name="Summer Cup", date="2026-07-04")
     reg.sign_up_set(event=event, cap=3, check_in=True)
@@ -38,13 +45,8 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
     base = live_server.url
     problems: list[str] = []
     violations: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        public = browser.new_context(viewport={"width": 390, "height": 844})
-        watch_csp(public, violations.append)
-        player_page = public.new_page()
-        player_page.set_default_timeout(15_000)
+    with chromium() as browser:
+        player_page = watched_page(browser, {"width": 390, "height": 844}, violations)
         links: dict[str, str] = {}
 
         # Four players sign up from the event's public page; the fourth waits in line.
@@ -69,14 +71,8 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
         assert "private.example" not in player_page.content()
 
         # The organizer signs in and opens the event's sign-up page.
-        organizer_context = browser.new_context(viewport={"width": 390, "height": 844})
-        watch_csp(organizer_context, violations.append)
-        page = organizer_context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(f"{base}/accounts/login/")
-        page.fill("#id_username", organizer.username)
-        page.fill("#id_password", "pw-" + organizer.username)
-        page.click("button[type=submit]")
+        page = watched_page(browser, {"width": 390, "height": 844}, violations)
+        sign_in(page, base, organizer)
         page.goto(f"{base}/organize/events/{event.pk}/")
         page.click("text=Sign-up and check-in")
         expect(page.locator("h1")).to_have_text("Sign-up and check-in")
@@ -137,8 +133,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
         player_page.goto(f"{base}/events/{event.pk}/sign-up/")
         player_page.screenshot(path=str(SHOTS / "sign-up-desktop.png"), full_page=True)
         player_page.wait_for_timeout(200)  # violation events are dispatched after the fact
-        public.close()
-        organizer_context.close()
-        browser.close()
+        player_page.context.close()
+        page.context.close()
     assert problems == [], "\n".join(problems)
     assert violations == [], "\n".join(violations)

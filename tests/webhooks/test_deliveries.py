@@ -24,7 +24,7 @@ from games.models import Match
 from league.models import Event, League
 from league.services import organization, stages
 from scoring import simulate
-from tests.webhooks.receiver import Received
+from tests.webhooks.receiver import Received, Receiver
 from webhooks import sender, services
 from webhooks.models import Delivery, DeliveryStatus, Endpoint
 
@@ -223,14 +223,20 @@ def test_item4_a_redirect_is_not_followed(endpoint, receiver):
     assert len(receiver.requests) == 1
 
 
+def _pinged(endpoint: Endpoint, receiver: Receiver, answers: list[int]) -> None:
+    """Ping the endpoint once for each of `answers`, the receiver answering with them in
+    turn; the endpoint refreshed after."""
+    receiver.statuses.extend(answers)
+    for _ in answers:
+        services.endpoint_ping(endpoint_id=endpoint.pk)
+    endpoint.refresh_from_db()
+
+
 def test_item4_repeated_failures_disable_the_endpoint_and_its_organizer_sees_why(
     endpoint, receiver, settings
 ):
     settings.WEBHOOK_DISABLE_AFTER = 3
-    receiver.statuses.extend([500, 500, 500])
-    for _ in range(3):
-        services.endpoint_ping(endpoint_id=endpoint.pk)
-    endpoint.refresh_from_db()
+    _pinged(endpoint, receiver, [500, 500, 500])
     assert endpoint.enabled is False
     assert endpoint.disabled_reason == (
         "Disabled after 3 failed attempts in a row; the last: HTTP 500."
@@ -249,10 +255,7 @@ def test_item4_repeated_failures_disable_the_endpoint_and_its_organizer_sees_why
 
 def test_item4_a_success_between_failures_starts_the_count_again(endpoint, receiver, settings):
     settings.WEBHOOK_DISABLE_AFTER = 2
-    receiver.statuses.extend([500, 200, 500])
-    for _ in range(3):
-        services.endpoint_ping(endpoint_id=endpoint.pk)
-    endpoint.refresh_from_db()
+    _pinged(endpoint, receiver, [500, 200, 500])
     assert endpoint.enabled is True
     assert endpoint.failures == 1
 

@@ -4,6 +4,7 @@ simulator plays every match, to a finished stage with a champion or complete sta
 import itertools
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -31,6 +32,15 @@ def _field(count: int, league: str = "l") -> list[int]:
     players = [Player.objects.create(display_name=f"P{i}", handle=f"p{i}") for i in range(count)]
     League.objects.get(slug=league).players.add(*players)
     return [player.pk for player in players]
+
+
+def _started(event: Event, name: str, fmt: str, player_ids: list[int], **options: Any) -> Stage:
+    """A stage of `fmt` at the event seating `player_ids`, created and started."""
+    stage = stages.stage_create(
+        event_id=event.pk, name=name, format=fmt, player_ids=player_ids, **options
+    )
+    stages.stage_start(stage_id=stage.pk)
+    return stage
 
 
 def _play_out(stage: Stage, seed: int = 0, limit: int = 400) -> int:
@@ -79,15 +89,9 @@ def test_every_format_runs_to_finished_when_the_simulator_plays_every_match(
     event, fmt, table_size, count
 ):
     players = _field(count)
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name=fmt,
-        format=fmt,
-        player_ids=players,
-        table_size=table_size,
-        advance=1 if table_size == 2 else 2,
+    stage = _started(
+        event, fmt, fmt, players, table_size=table_size, advance=1 if table_size == 2 else 2
     )
-    stages.stage_start(stage_id=stage.pk)
     _play_out(stage, seed=count)
     stage.refresh_from_db()
     assert stage.status == "finished"
@@ -109,10 +113,7 @@ def test_every_format_runs_to_finished_when_the_simulator_plays_every_match(
 @pytest.mark.django_db
 def test_double_elimination_of_8_plays_14_or_15_matches_and_two_losses_eliminate(event):
     players = _field(8)
-    stage = stages.stage_create(
-        event_id=event.pk, name="DE", format="double_elimination", player_ids=players
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "DE", "double_elimination", players)
     played = _play_out(stage, seed=3)
     assert played in (14, 15)
     losses: Counter[int] = Counter()
@@ -126,10 +127,7 @@ def test_double_elimination_of_8_plays_14_or_15_matches_and_two_losses_eliminate
 
 @pytest.mark.django_db
 def test_advancing_twice_after_the_same_result_changes_nothing(event):
-    stage = stages.stage_create(
-        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(8)
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "SE", "single_elimination", _field(8))
     play(Match.objects.filter(stage_match__stage=stage).first(), seed=1)
     before = list(StageMatch.objects.filter(stage=stage).values_list("slot", "match_id", "order"))
     stages.stage_advance(stage_id=stage.pk)
@@ -144,10 +142,7 @@ def test_advancing_twice_after_the_same_result_changes_nothing(event):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts measured on PostgreSQL")
 @pytest.mark.parametrize("count", [8, 32])
 def test_advancing_after_one_match_costs_the_same_queries_whatever_the_stage_size(event, count):
-    stage = stages.stage_create(
-        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(count)
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "SE", "single_elimination", _field(count))
     first, second = Match.objects.filter(stage_match__stage=stage).order_by("pk")[:2]
     play(first, seed=1)
     with CaptureQueriesContext(connection) as captured:
@@ -169,10 +164,7 @@ def test_query_count_of_advancing_does_not_grow_with_the_stage():
 @pytest.mark.django_db
 def test_a_forfeit_before_the_match_advances_the_opponent_by_walkover(event):
     players = _field(4)
-    stage = stages.stage_create(
-        event_id=event.pk, name="SE", format="single_elimination", player_ids=players
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "SE", "single_elimination", players)
     first = StageMatch.objects.filter(stage=stage).order_by("slot").first()
     no_show = first.match.seats.order_by("order").first().player_id
     stages.stage_forfeit(stage_match_id=first.pk, player_id=no_show)
@@ -189,10 +181,7 @@ def test_a_forfeit_before_the_match_advances_the_opponent_by_walkover(event):
 def _semis_played(event: Event) -> tuple[Stage, list[Match]]:
     """A started single elimination of four whose two semi-finals are finished (the final
     seated); the stage and the semis, in id order."""
-    stage = stages.stage_create(
-        event_id=event.pk, name="SE", format="single_elimination", player_ids=_field(4)
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "SE", "single_elimination", _field(4))
     semis = list(Match.objects.filter(stage_match__stage=stage).order_by("pk"))
     for seed, match in enumerate(semis):
         play(match, seed=seed)
@@ -281,14 +270,7 @@ def test_a_tie_at_the_cut_is_broken_by_the_stage_tiebreak_order_then_by_seed(org
     league = League.objects.create(name="Z", slug="z", game="yardzee")
     event = Event.objects.create(league=league, name="Cup", date="2026-07-01")
     players = _field(4, "z")
-    stage = stages.stage_create(
-        event_id=event.pk,
-        name="SE",
-        format="single_elimination",
-        player_ids=players,
-        tiebreak=["points", "total_score"],
-    )
-    stages.stage_start(stage_id=stage.pk)
+    stage = _started(event, "SE", "single_elimination", players, tiebreak=["points", "total_score"])
     for seed, match in enumerate(Match.objects.filter(stage_match__stage=stage).order_by("pk")):
         play(match, seed=seed)
     final = Match.objects.get(stage_match__stage=stage, status="scheduled")

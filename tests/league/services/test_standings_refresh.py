@@ -95,15 +95,22 @@ def test_standings_and_leaderboard_export_as_csv(league_event, field):
     assert board.content.decode().splitlines()[0].startswith("rank,player,name")
 
 
+def _a_ring_of_results(event: Event, tag: str, size: int) -> list[int]:
+    """`size` new players' ids, each having played the next (the last the first): `size`
+    results at the event."""
+    players = new_players(tag, size)
+    for i in range(size):
+        finish(seat(event, [players[i], players[(i + 1) % size]]), i)
+    return players
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
 def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(league_event):
     counts = []
     for size in (4, 12):
-        players = new_players(f"Q{size}", size)
         with no_tasks():
-            for i in range(size):
-                finish(seat(league_event, [players[i], players[(i + 1) % size]]), i)
+            _a_ring_of_results(league_event, f"Q{size}", size)
         with CaptureQueriesContext(connection) as captured:
             standings_refresh.compute_rows((StandingsScope.EVENT, league_event.pk))
         counts.append(len(captured))
@@ -242,9 +249,7 @@ def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
 def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event):
     counts = []
     for size in (4, 12):
-        players = new_players(f"R{size}", size)
-        for i in range(size):
-            finish(seat(league_event, [players[i], players[(i + 1) % size]]), i)
+        players = _a_ring_of_results(league_event, f"R{size}", size)
         with no_tasks():
             finish(seat(league_event, players[:2]), 99)
         table = stored_table(StandingsScope.EVENT, league_event.pk)
