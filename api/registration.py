@@ -284,6 +284,20 @@ class EventRegistrationsView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+def _withdraw_or_check_in(
+    step: str, registration: Registration, data: Any, *, by_player: bool
+) -> Registration:
+    """`withdraw/` takes the registration out; `check-in/` (any other step) reads
+    `{"present"}` from `data` and checks it in or out, as its player (`by_player`) or an
+    organizer."""
+    if step == "withdraw":
+        return services.registration_withdraw(registration_id=registration.pk)
+    present = validated(CheckInSerializer, data)["present"]
+    return services.registration_check_in(
+        registration_id=registration.pk, present=present, by_player=by_player
+    )
+
+
 class RegistrationActionView(APIView):
     """An organizer's decision on one registration: approve, refuse, withdraw, check in."""
 
@@ -321,12 +335,9 @@ class RegistrationActionView(APIView):
             )
         elif self.step == "refuse":
             registration = services.registration_refuse(registration_id=registration.pk)
-        elif self.step == "withdraw":
-            registration = services.registration_withdraw(registration_id=registration.pk)
         else:
-            data = validated(CheckInSerializer, request.data)
-            registration = services.registration_check_in(
-                registration_id=registration.pk, present=data["present"]
+            registration = _withdraw_or_check_in(
+                self.step, registration, request.data, by_player=False
             )
         return Response(OrganizerRegistrationSerializer(registration).data)
 
@@ -359,14 +370,7 @@ class OwnRegistrationView(APIView):
         "event; your place goes to the first on the waiting list.",
     )
     def post(self, request: Request) -> Response:
-        registration = _held(request)
-        if self.step == "withdraw":
-            registration = services.registration_withdraw(registration_id=registration.pk)
-        else:
-            data = validated(CheckInSerializer, request.data)
-            registration = services.registration_check_in(
-                registration_id=registration.pk,
-                present=data["present"],
-                by_player=True,
-            )
+        registration = _withdraw_or_check_in(
+            self.step, _held(request), request.data, by_player=True
+        )
         return Response(RegistrationSerializer(registration).data)

@@ -35,7 +35,7 @@ from api.throttles import AdviceRateThrottle, LoginRateThrottle, TurnRateThrottl
 from games import score_keys
 from games import services as game_services
 from games.errors import MatchNotFinished, WrongScoreKey
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, TurnUndo
 from games.selectors import (
     match_detail_queryset,
     turn_preview,
@@ -545,7 +545,7 @@ class MatchViewSet(
         # One short transaction (games.services.turn_submit_once): the match is read and
         # locked once, for the permission check and the write alike.
         score_key = self._anonymous_score_key()
-        try:
+        with self._scoring_refusals():
             reply = game_services.turn_submit_once(
                 match_id=int(pk or 0),
                 body=request.data,
@@ -555,12 +555,19 @@ class MatchViewSet(
                 submitted_by=request.user,
                 allow=lambda match: self.check_object_permissions(request, match),
             )
+        return Response(reply.body, status=reply.status_code)
+
+    @contextmanager
+    def _scoring_refusals(self) -> Iterator[None]:
+        """A wrong scoring key is counted against the caller's address and refused (403); a
+        match that is not there is 404."""
+        try:
+            yield
         except WrongScoreKey:
-            score_keys.record_failure(request)
+            score_keys.record_failure(self.request)
             raise PermissionDenied(CanKeepScore.message) from None
         except Match.DoesNotExist:
             raise NotFound() from None
-        return Response(reply.body, status=reply.status_code)
 
     @contextmanager
     def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:
@@ -570,17 +577,16 @@ class MatchViewSet(
         that sends too many wrong keys gets 429 for the rest of the minute."""
         request = self.request
         score_key = self._anonymous_score_key()
-        try:
-            with game_services.locked_submission(
+        with (
+            self._scoring_refusals(),
+            game_services.locked_submission(
                 match_id=int(pk or 0),
                 key=request.headers.get("Idempotency-Key"),
                 score_key=score_key,
-            ) as submission:
-                self.check_object_permissions(request, submission.match)
-                yield submission
-        except WrongScoreKey:
-            score_keys.record_failure(request)
-            raise PermissionDenied(CanKeepScore.message) from None
+            ) as submission,
+        ):
+            self.check_object_permissions(request, submission.match)
+            yield submission
 
     def _anonymous_score_key(self) -> str | None:
         """The scoring key a caller who is not signed in presents (401 without one, 429 once
@@ -618,7 +624,7 @@ class MatchViewSet(
         data = s.validated(s.TakeBackSerializer, request.data)
         turn_number = data.get("turn_number")
         score_key = self._anonymous_score_key()
-        try:
+        with self._scoring_refusals():
             if score_key is None:
                 match_id = self.get_object().pk  # an organizer, or a signed-in key holder
                 undone = game_services.turn_take_back(
@@ -628,15 +634,11 @@ class MatchViewSet(
                 undone = game_services.turn_take_back(
                     match_id=int(pk or 0), turn_number=turn_number, score_key=score_key
                 )
-        except WrongScoreKey:
-            score_keys.record_failure(request)
-            raise PermissionDenied(CanKeepScore.message) from None
-        except Match.DoesNotExist:
-            raise NotFound() from None
-        match = Match.objects.get(pk=undone.match_id)
-        return Response(
-            {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
-        )
+        return Response(self._undone_answer(undone, Match.objects.get(pk=undone.match_id)))
+
+    def _undone_answer(self, undone: TurnUndo, match: Match) -> dict[str, Any]:
+        """The answer to a turn taken back or undone: the turn removed and the match now."""
+        return {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
 
     @extend_schema(
         request=s.ResultSerializer,
@@ -752,9 +754,7 @@ class MatchViewSet(
         data = s.validated(s.ReseedSerializer, request.data)
         undone = game_services.turn_undo(match_id=match.pk, undone_by=request.user, then=dict(data))
         match.refresh_from_db()
-        return Response(
-            {"undone": s.UndoneTurnSerializer(undone).data, "match": self._answer(match)}
-        )
+        return Response(self._undone_answer(undone, match))
 
     @extend_schema(
         request=s.VoidSerializer,
