@@ -12,6 +12,9 @@ given sizes, in which every pair of seats meets at least once, then as evenly as
 - `exact`: CP-SAT (OR-Tools), which either finds a schedule of that many rounds, with the
   fewest meetings of the most-met pair, or proves there is none. Used ahead of time by
   `league.draw.make_schedules` for the catalogue of small fields.
+- `exact_one_repeat`: CP-SAT for the fields where every seat would have exactly one seat
+  beside it to spare (`one_to_spare`); there the pairs that meet twice are a perfect matching,
+  which makes a model small enough to prove 12 players at tables of 3 need 7 rounds.
 
 Schedules are rounds of tables of seat numbers (0 is seed 1), larger tables first.
 """
@@ -507,6 +510,64 @@ def exact(
         for r in range(rounds)
     )
     return ExactResult("found", schedule, proved_even=proved)
+
+
+def one_to_spare(count: int, sizes: Sequence[int], rounds: int) -> bool:
+    """Whether, over `rounds` rounds at tables all of one size, every seat sits beside exactly
+    one seat more than the `count - 1` others it must meet."""
+    return len(set(sizes)) == 1 and sum(sizes) == count and rounds * (sizes[0] - 1) == count
+
+
+def exact_one_repeat(
+    count: int, sizes: Sequence[int], rounds: int, *, seconds: float
+) -> ExactResult:
+    """CP-SAT on whether `rounds` rounds meeting every pair exist, for a field where
+    `one_to_spare` holds. Then each seat meets one other seat twice and every other seat
+    once (its one seat to spare), and "met twice" pairs the seats off: a perfect matching,
+    which a relabelling makes {0, 1}, {2, 3}, and so on. So the model asks for every pair to
+    meet exactly once, or exactly twice for those pairs: a boolean per round and table (every
+    set of `sizes[0]` seats), each seat at one table a round. Seats 0 and 1 meet twice, in two
+    different rounds; the rounds being interchangeable, in rounds 1 and 2; and relabelling the
+    other pairs of the matching makes seat 2 the third at their table in round 1 (at tables of
+    3 or more). One worker, a fixed seed; `found` comes with a schedule, `none` is a proof."""
+    from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
+
+    if not one_to_spare(count, sizes, rounds):
+        raise ValueError("exact_one_repeat needs one seat to spare for every seat.")
+    tables = list(itertools.combinations(range(count), sizes[0]))
+    model = cp_model.CpModel()
+    chosen = {
+        (r, t): model.new_bool_var(f"y{r}_{t}") for r in range(rounds) for t in range(len(tables))
+    }
+    holding: dict[tuple[int, ...], list[int]] = {}
+    for t, table in enumerate(tables):
+        for seat in table:
+            holding.setdefault((seat,), []).append(t)
+        for pair in itertools.combinations(table, 2):
+            holding.setdefault(pair, []).append(t)
+    for r in range(rounds):
+        for seat in range(count):
+            model.add_exactly_one(chosen[r, t] for t in holding[(seat,)])
+    for p, q in itertools.combinations(range(count), 2):
+        twice = p // 2 == q // 2
+        model.add(sum(chosen[r, t] for r in range(rounds) for t in holding[p, q]) == 1 + twice)
+    if sizes[0] > 2:
+        model.add_bool_or([chosen[0, t] for t in holding[0, 1] if 2 in tables[t]])
+    model.add_bool_or([chosen[1, t] for t in holding[0, 1]])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 20
+    solver.parameters.max_time_in_seconds = seconds
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return ExactResult("none")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ExactResult("unknown")
+    schedule = tuple(
+        _ordered([tables[t] for t in range(len(tables)) if solver.boolean_value(chosen[r, t])])
+        for r in range(rounds)
+    )
+    return ExactResult("found", schedule)
 
 
 def _canonical(schedule: Schedule) -> Schedule:

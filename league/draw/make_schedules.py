@@ -8,7 +8,8 @@ they are (docs/draw.md, "Round robin and groups").
 known design fits (hours on one core; fields already there are kept unless `--again`, and a
 field is only replaced by a better schedule): from the counting bound up, a number of rounds
 is tried as one base round developed over a cyclic group (backtracking), by simulated
-annealing (several seeds), then by CP-SAT, which may also prove it impossible; the schedule
+annealing (several seeds), then by CP-SAT, which may also prove it impossible (the smaller
+model of `covering.exact_one_repeat` where every seat has one seat to spare); the schedule
 found is then evened out (the most-met pair as few times as annealing or CP-SAT can, then as
 few pairs at that count). `table` reads the designs and the catalogue and prints, for every
 field, the rounds and the spread of meetings next to their lower bounds.
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from league.draw import catalogue
 from league.draw.covering import (
+    ExactResult,
     anneal,
     counting_bound,
     decode,
@@ -30,6 +32,8 @@ from league.draw.covering import (
     encode,
     evenness,
     exact,
+    exact_one_repeat,
+    one_to_spare,
     profile,
 )
 from league.draw.designs import Schedule, exact_schedule
@@ -119,7 +123,6 @@ def search(
     the smallest. First, the next field's schedule without a seat where it fits and takes
     fewer rounds. From `start` (a catalogued entry), only one round fewer is tried, and then
     a more even schedule; without, rounds from the counting bound up."""
-    count, sizes = field.count, field.sizes
     derived = without_a_seat(field)
     if derived is not None and (start is None or len(derived) < len(start[0])):
         print(f"  {len(derived)} rounds: the next field without a seat", flush=True)
@@ -137,15 +140,22 @@ def search(
         if not fewest:
             fewer, impossible = _rounds(field, len(found) - 1, seconds)
             if fewer is not None:
-                found, fewest = fewer, "bound" if len(fewer) == field.bound else ""
+                found, fewest, even = fewer, "bound" if len(fewer) == field.bound else "", ""
             elif impossible:
                 fewest = "cp-sat"
-        elif even:
+        if even:
             return found, fewest, even
     best, even = _evened(field, found, seconds)
-    if not fewest and exact(count, sizes, len(best) - 1, seconds=seconds).status == "none":
+    if not fewest and _exact(field, len(best) - 1, seconds).status == "none":
         fewest = "cp-sat"
     return best, fewest, even
+
+
+def _exact(field: Field, rounds: int, seconds: float) -> ExactResult:
+    """CP-SAT on `rounds` rounds: the smaller model where every seat has one to spare."""
+    if one_to_spare(field.count, field.sizes, rounds):
+        return exact_one_repeat(field.count, field.sizes, rounds, seconds=seconds)
+    return exact(field.count, field.sizes, rounds, seconds=seconds)
 
 
 def _rounds(field: Field, rounds: int, seconds: float) -> tuple[Schedule | None, bool]:
@@ -160,7 +170,7 @@ def _rounds(field: Field, rounds: int, seconds: float) -> tuple[Schedule | None,
             break
     impossible = False
     if found is None:
-        result = exact(field.count, field.sizes, rounds, seconds=seconds)
+        result = _exact(field, rounds, seconds)
         found, impossible = result.schedule, result.status == "none"
     outcome = "found" if found else ("impossible" if impossible else "not found")
     print(f"  {rounds} rounds: {outcome} ({time.monotonic() - started:.0f} s)", flush=True)

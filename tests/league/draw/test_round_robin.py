@@ -2,12 +2,28 @@
 
 import itertools
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from league.draw import DrawError, Round, group_round_robin, round_robin, snake_groups, table_sizes
+from league.draw import (
+    DrawError,
+    Round,
+    group_round_robin,
+    make_schedules,
+    round_robin,
+    snake_groups,
+    table_sizes,
+)
 from league.draw.catalogue import SCHEDULES
-from league.draw.covering import counting_bound, exact, greedy, shorten
+from league.draw.covering import (
+    counting_bound,
+    exact,
+    exact_one_repeat,
+    greedy,
+    one_to_spare,
+    shorten,
+)
 from league.draw.designs import exact_schedule
 
 
@@ -165,6 +181,46 @@ def test_cp_sat_proves_one_round_fewer_impossible_for_small_fields(count, table_
 
 
 @pytest.mark.parametrize(
+    ("count", "sizes", "rounds", "status"),
+    [
+        (4, (2, 2), 4, "found"),
+        (8, (2, 2, 2, 2), 8, "found"),
+        (6, (3, 3), 3, "none"),  # as `exact` proves (above)
+        (12, (4, 4, 4), 4, "none"),
+    ],
+)
+def test_the_model_with_one_seat_to_spare_finds_or_refutes_small_fields(
+    count, sizes, rounds, status
+):
+    assert one_to_spare(count, sizes, rounds)
+    result = exact_one_repeat(count, sizes, rounds, seconds=30)
+    assert result.status == status
+    if result.schedule is not None:
+        assert len(result.schedule) == rounds
+        for tables in result.schedule:
+            assert sorted(seat for table in tables for seat in table) == list(range(count))
+            assert sorted(len(table) for table in tables) == sorted(sizes)
+        met = Counter(
+            frozenset(pair)
+            for tables in result.schedule
+            for table in tables
+            for pair in itertools.combinations(table, 2)
+        )
+        assert len(met) == count * (count - 1) // 2, "every pair meets"
+
+
+@pytest.mark.parametrize(("count", "table_size"), [(18, 3), (24, 3)])
+def test_one_seat_to_spare_means_the_pairs_met_twice_are_a_perfect_matching(count, table_size):
+    # The argument `exact_one_repeat` rests on, checked on the project's schedules of the
+    # fields that reach the rounds where every seat has one to spare (9 and 12).
+    rounds = round_robin(list(range(count)), table_size=table_size)
+    assert one_to_spare(count, table_sizes(count, table_size), len(rounds))
+    twice = [pair for pair, n in meetings(rounds).items() if n == 2]
+    assert max(meetings(rounds).values()) == 2
+    assert sorted(seat for pair in twice for seat in pair) == list(range(count))
+
+
+@pytest.mark.parametrize(
     ("count", "table_size"),
     [
         (8, 3),
@@ -207,3 +263,10 @@ def test_shortening_drops_rounds_from_a_greedy_schedule():
     start = greedy(25, sizes)
     shorter = shorten(start, 25, seed="test", steps=20_000)
     assert len(shorter) < len(start)
+
+
+def test_the_docs_table_of_rounds_and_meetings_is_what_the_command_prints():
+    # docs/draw.md, "Rounds and meetings for 3 to 24 players": regenerate it with
+    # `python -m league.draw.make_schedules table` when the catalogue changes.
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "draw.md").read_text()
+    assert make_schedules.table() in docs
