@@ -436,7 +436,11 @@ def stage_start(*, stage_id: int) -> Stage:
     it has none of its own; docs/standings.md, "League points")."""
     stage = _locked(stage_id)
     if stage.status != StageStatus.DRAFT:
-        raise StageConflict("stage_started", f"Stage {stage.pk} has already started.")
+        raise StageConflict(
+            "stage_started",
+            f"Stage {stage.pk} has already started.",
+            details={"stage": stage.pk},
+        )
     game_services.ensure_event_open(stage.event)
     absent_dropped(stage)  # an event using check-in seats only the players checked in
     if stage.source_stage_id is not None:

@@ -110,6 +110,7 @@ def test_starting_a_stage_twice_answers_409(bracket, as_organizer):
     response = as_organizer.post(f"/api/v1/stages/{bracket['id']}/start/")
     assert response.status_code == 409
     assert response.json()["code"] == "stage_started"
+    assert response.json()["details"] == {"stage": bracket["id"]}  # as every stage_started
 
 
 @pytest.mark.django_db
