@@ -144,7 +144,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (12, 4): (
-        "",
+        "cp-sat",
         "arithmetic",
         (
             "abcccbddabad",
@@ -157,7 +157,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (13, 3): (
-        "",
+        "cp-sat",
         "",
         (
             "aaaaabbbbcccc",
