@@ -3,6 +3,7 @@ they are (docs/draw.md, "Round robin and groups").
 
     python -m league.draw.make_schedules table            # the table in docs/draw.md (quick)
     python -m league.draw.make_schedules search [--seconds S] [--only N/K ...] [--again]
+    python -m league.draw.make_schedules prove N/K [N/K ...] [--seconds S]
 
 `search` fills `league/draw/catalogue.py` for 3 to 24 players at tables of 3, 4 and 5 where no
 known design fits (hours on one core; fields already there are kept unless `--again`, and a
@@ -12,7 +13,9 @@ annealing (several seeds), then by CP-SAT, which may also prove it impossible (t
 model of `covering.exact_one_repeat` where every seat has one seat to spare); the schedule
 found is then evened out (the most-met pair as few times as annealing or CP-SAT can, then as
 few pairs at that count). `table` reads the designs and the catalogue and prints, for every
-field, the rounds and the spread of meetings next to their lower bounds.
+field, the rounds and the spread of meetings next to their lower bounds. `prove` only asks
+CP-SAT whether a catalogued field not yet proven could take one round fewer, and marks its
+rounds proven fewest when it cannot (nothing else is searched: minutes, not hours).
 """
 
 import argparse
@@ -290,6 +293,31 @@ def _meetings_cell(count: int, schedule: Schedule, even: str) -> str:
     return f"{mark}{spread}{mark}{detail}{floor}"
 
 
+def prove(field: Field, seconds: float) -> bool:
+    """Mark the catalogued field's rounds proven fewest if CP-SAT proves one round fewer
+    impossible within `seconds`; whether it did."""
+    found = known(field)
+    if found is None or found[1]:
+        state = "not catalogued" if found is None else "already proven"
+        print(f"{field.count} players at tables of {field.table_size}: {state}", flush=True)
+        return False
+    schedule, _, even = found
+    started = time.monotonic()
+    result = _exact(field, len(schedule) - 1, seconds)
+    took = time.monotonic() - started
+    print(
+        f"{field.count} players at tables of {field.table_size}, {len(schedule) - 1} rounds: "
+        f"{result.status} ({took:.0f} s)",
+        flush=True,
+    )
+    if result.status != "none":
+        return False
+    entries = dict(catalogue.SCHEDULES)
+    entries[field.count, len(field.sizes)] = ("cp-sat", even, encode(schedule, field.count))
+    write_catalogue(entries)
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m league.draw.make_schedules")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -298,9 +326,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     searching.add_argument("--seconds", type=float, default=60.0, help="CP-SAT limit per call")
     searching.add_argument("--only", nargs="*", default=[], help="fields as N/K, e.g. 12/3")
     searching.add_argument("--again", action="store_true", help="search catalogued fields too")
+    proving = commands.add_parser("prove", help="prove catalogued fields' rounds fewest")
+    proving.add_argument("fields", nargs="+", help="fields as N/K, e.g. 14/5")
+    proving.add_argument("--seconds", type=float, default=600.0, help="CP-SAT limit per field")
     args = parser.parse_args(argv)
     if args.command == "table":
         print(table())
+        return
+    if args.command == "prove":
+        for item in args.fields:
+            count, table_size = (int(x) for x in item.split("/"))
+            prove(Field(count, table_size), args.seconds)
         return
     only = {tuple(int(x) for x in item.split("/")) for item in args.only}
     entries = dict(catalogue.SCHEDULES)

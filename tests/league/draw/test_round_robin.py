@@ -270,3 +270,18 @@ def test_the_docs_table_of_rounds_and_meetings_is_what_the_command_prints():
     # `python -m league.draw.make_schedules table` when the catalogue changes.
     docs = (Path(__file__).resolve().parents[3] / "docs" / "draw.md").read_text()
     assert make_schedules.table() in docs
+
+
+def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypatch):
+    # 10 players at tables of 5: 4 rounds, 3 impossible (above), its mark taken away first.
+    key = (10, 2)
+    _, even, rounds = SCHEDULES[key]
+    monkeypatch.setitem(SCHEDULES, key, ("", even, rounds))
+    written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
+    monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
+    assert make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
+    assert written[0][key] == ("cp-sat", even, rounds)
+    # Already proven: nothing asked, nothing written.
+    monkeypatch.setitem(SCHEDULES, key, ("cp-sat", even, rounds))
+    assert not make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
+    assert len(written) == 1
