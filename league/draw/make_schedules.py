@@ -312,9 +312,13 @@ def prove(field: Field, seconds: float) -> bool:
     )
     if result.status != "none":
         return False
-    entries = dict(catalogue.SCHEDULES)
-    entries[field.count, len(field.sizes)] = ("cp-sat", even, encode(schedule, field.count))
-    write_catalogue(entries)
+    # Kept in the loaded catalogue too, so the next field proven in this run writes both.
+    catalogue.SCHEDULES[field.count, len(field.sizes)] = (
+        "cp-sat",
+        even,
+        encode(schedule, field.count),
+    )
+    write_catalogue(dict(catalogue.SCHEDULES))
     return True
 
 
