@@ -194,7 +194,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (14, 3): (
-        "",
+        "cp-sat",
         "",
         (
             "aaaaabbbbbcccc",
