@@ -24,11 +24,14 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from league.draw.designs import Schedule
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Annealing temperatures at the first and last step: hot enough to climb out of a local
 # minimum early, cold enough to settle at the end.
@@ -476,10 +479,7 @@ def exact(
             for t, table in enumerate(round_tables):
                 for p in range(count):
                     model.add_hint(seat_at[r, p, t], p in table)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 20
-    solver.parameters.max_time_in_seconds = seconds / 2
+    solver = _solver(seconds / 2)
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return ExactResult("none")
@@ -510,6 +510,18 @@ def exact(
         for r in range(rounds)
     )
     return ExactResult("found", schedule, proved_even=proved)
+
+
+def _solver(seconds: float) -> "cp_model.CpSolver":
+    """CP-SAT as the searches run it: one worker and a fixed seed, so that a proof or a
+    schedule comes out the same again; `seconds` of wall time at most."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 20
+    solver.parameters.max_time_in_seconds = seconds
+    return solver
 
 
 def one_to_spare(count: int, sizes: Sequence[int], rounds: int) -> bool:
@@ -554,10 +566,7 @@ def exact_one_repeat(
     if sizes[0] > 2:
         model.add_bool_or([chosen[0, t] for t in holding[0, 1] if 2 in tables[t]])
     model.add_bool_or([chosen[1, t] for t in holding[0, 1]])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 20
-    solver.parameters.max_time_in_seconds = seconds
+    solver = _solver(seconds)
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return ExactResult("none")

@@ -322,27 +322,38 @@ def prove(field: Field, seconds: float) -> bool:
     return True
 
 
+def _field_size(text: str) -> tuple[int, int]:
+    """A field as the command line names it, N/K: N players at tables of K."""
+    try:
+        count, table_size = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N/K, as 12/3") from None
+    return count, table_size
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m league.draw.make_schedules")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("table", help="print the table of rounds and spreads (docs/draw.md)")
     searching = commands.add_parser("search", help="search schedules into the catalogue")
-    searching.add_argument("--seconds", type=float, default=60.0, help="CP-SAT limit per call")
-    searching.add_argument("--only", nargs="*", default=[], help="fields as N/K, e.g. 12/3")
+    seconds = "CP-SAT's time per call (the general model: half of it for its first phase)"
+    searching.add_argument("--seconds", type=float, default=60.0, help=seconds)
+    searching.add_argument(
+        "--only", nargs="*", type=_field_size, default=[], help="fields as N/K, e.g. 12/3"
+    )
     searching.add_argument("--again", action="store_true", help="search catalogued fields too")
     proving = commands.add_parser("prove", help="prove catalogued fields' rounds fewest")
-    proving.add_argument("fields", nargs="+", help="fields as N/K, e.g. 14/5")
-    proving.add_argument("--seconds", type=float, default=600.0, help="CP-SAT limit per field")
+    proving.add_argument("fields", nargs="+", type=_field_size, help="fields as N/K, e.g. 14/5")
+    proving.add_argument("--seconds", type=float, default=600.0, help=seconds)
     args = parser.parse_args(argv)
     if args.command == "table":
         print(table())
         return
     if args.command == "prove":
-        for item in args.fields:
-            count, table_size = (int(x) for x in item.split("/"))
+        for count, table_size in args.fields:
             prove(Field(count, table_size), args.seconds)
         return
-    only = {tuple(int(x) for x in item.split("/")) for item in args.only}
+    only = set(args.only)
     entries = dict(catalogue.SCHEDULES)
     for count, table_size in itertools.product(COUNTS, TABLE_SIZES):
         field = Field(count, table_size)

@@ -285,3 +285,9 @@ def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypat
     monkeypatch.setitem(SCHEDULES, key, ("cp-sat", even, rounds))
     assert not make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
     assert len(written) == 1
+
+
+def test_the_command_refuses_a_field_not_written_n_over_k(capsys):
+    with pytest.raises(SystemExit):
+        make_schedules.main(["prove", "12/x"])
+    assert "'12/x' is not N/K" in capsys.readouterr().err
