@@ -6,6 +6,12 @@ from django.urls import include, path
 
 from config.health import healthz
 
+# Under /api/ every error Django answers itself is in the API's error shape (config/errors.py).
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
+
 urlpatterns = [
     # The API first: no page's URL starts with api/v1/, and a turn's URL is then found without
     # trying every page's pattern first (docs/benchmarks.md).

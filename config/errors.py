@@ -1,0 +1,65 @@
+"""Django's error views (`handler400` to `handler500` in config/urls.py): under /api/ the API's
+error shape, `{"code", "message", "details"}`, so that an API client never gets HTML; the pages
+keep Django's views and the project's templates.
+
+They answer what Django turns into a response itself, outside DRF's exception handler: a Host
+header not in ALLOWED_HOSTS, a query string with more fields than
+`DATA_UPLOAD_MAX_NUMBER_FIELDS`, another suspicious request (400), a PermissionDenied raised
+outside a view (403), an uncaught error (500, logged by Django with its traceback). Under DEBUG
+Django shows its technical pages for a 400 and a 500 instead, as it does for every view."""
+
+from typing import Any
+
+from django.core.exceptions import DisallowedHost, TooManyFieldsSent
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+from api.exceptions import error_body
+
+API_PREFIX = "/api/"
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def _bad_request_body(exception: Exception) -> dict[str, Any]:
+    if isinstance(exception, DisallowedHost):
+        return error_body(
+            "disallowed_host", "The request's Host header names a site this server does not serve."
+        )
+    if isinstance(exception, TooManyFieldsSent):
+        return error_body("too_many_fields", "The request has too many query or form fields.")
+    return error_body("bad_request", "The request was refused as malformed.")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(_bad_request_body(exception), status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            error_body("permission_denied", "You do not have permission to do this."), status=403
+        )
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            error_body(
+                "server_error",
+                "The server failed to answer this request; the error is logged for the organizers.",
+            ),
+            status=500,
+        )
+    return defaults.server_error(request)
