@@ -2,7 +2,8 @@
 keeps its `draw/generator/` (docs/draw.md). A service loads rows, calls these functions on plain
 values, and saves what they return.
 
-- Seeding: `random_seeding`, `rating_seeding`, `snake_groups`, `qualifiers`, `group_qualifiers`.
+- Seeding: `random_seeding`, `rating_seeding`, `snake_groups`, `qualifiers`, `group_qualifiers`,
+  `groups_apart` (group-mates meet late in the next stage).
 - Round robin and groups: `round_robin`, `group_round_robin` (at tables, from the known designs
   of `designs`, the catalogue of `catalogue` searched by `make_schedules`, or the searches of
   `covering`).
@@ -10,7 +11,8 @@ values, and saves what they return.
   `swiss_rounds` for how many.
 - Elimination: `single_elimination`, `double_elimination` draw a whole `Bracket`;
   `advance_bracket` says where it stands given the results; `dependent_slots` says which later
-  slots a result feeds; `rematches` measures the double-elimination drop orders.
+  slots a result feeds; `meeting_rounds` when two seeds can first meet; `rematches`
+  measures the double-elimination drop orders.
 """
 
 from league.draw.advancement import Tiebreak, advance_bracket, dependent_slots
@@ -18,6 +20,7 @@ from league.draw.elimination import (
     double_elimination,
     first_round,
     link_slots,
+    meeting_rounds,
     single_elimination,
 )
 from league.draw.errors import CODES, DrawError
@@ -42,6 +45,7 @@ from league.draw.round_robin import group_round_robin, round_robin
 from league.draw.seeding import (
     bracket_order,
     group_qualifiers,
+    groups_apart,
     qualifiers,
     random_seeding,
     rating_seeding,
@@ -75,7 +79,9 @@ __all__ = [
     "first_round",
     "group_qualifiers",
     "group_round_robin",
+    "groups_apart",
     "link_slots",
+    "meeting_rounds",
     "qualifiers",
     "random_seeding",
     "rating_seeding",

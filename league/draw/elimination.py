@@ -288,3 +288,27 @@ def link_slots(slots: Iterable[Slot]) -> tuple[Slot, ...]:
     return tuple(
         replace(slot, exits=tuple(sorted(exits[slot.key], key=lambda e: e.rank))) for slot in slots
     )
+
+
+def meeting_rounds(bracket: Bracket) -> dict[tuple[int, int], int]:
+    """For every two seeds that can meet in the winners bracket (lower seed first), the
+    earliest round in which they can sit at one table there: 1 when the draw seats them
+    together, r when their paths first join in round r. The losers bracket, a grand final and
+    a third-place match are left out: who reaches them depends on results."""
+    reach: dict[str, frozenset[int]] = {}
+    earliest: dict[tuple[int, int], int] = {}
+    for slot in bracket.slots:
+        if slot.bracket != "winners":
+            continue
+        seeds: set[int] = set()
+        for source in slot.sources:
+            if source.kind == "seed" and source.seed is not None:
+                seeds.add(source.seed)
+            elif source.kind == "winner" and source.slot in reach:
+                seeds |= reach[source.slot]
+        reach[slot.key] = frozenset(seeds)
+        for first in seeds:
+            for second in seeds:
+                if first < second:
+                    earliest.setdefault((first, second), slot.round)
+    return earliest

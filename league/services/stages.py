@@ -4,9 +4,11 @@ The draw itself is pure (`league.draw`, docs/draw.md); these services load rows,
 save what it returns. Locks are always taken match first, then stage, so a finishing match and
 an organizer's forfeit never deadlock."""
 
+import itertools
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -463,6 +465,8 @@ def _standings_moved(stage: Stage) -> None:
     """Byes, walkovers and entrants count in the stage's, event's and league's tables; a
     change to them outside a finished match marks those tables stale (a finished match marks
     them itself)."""
+    if _held.get() == stage.pk:
+        return
     standings_mark(
         [
             (StandingsScope.STAGE, stage.pk),
@@ -494,16 +498,26 @@ def _take_qualifiers(stage: Stage) -> None:
         ]
 
     overall = cut_order(source.ranking)
-    if stage.source_per_group:
+    in_groups: list[list[int]] = []
+    if source.played_in_groups:
         group_ranking = source.group_ranking or _table_ranking(source)[1] or {}
+        in_groups = [cut_order(group_ranking.get(str(n), ())) for n in range(1, source.groups + 1)]
+    if stage.source_per_group:
         taken = draw.group_qualifiers(
-            [cut_order(group_ranking.get(str(n), ())) for n in range(1, source.groups + 1)],
+            in_groups,
             stage.source_per_group,
             best_rest=stage.source_best_rest,
             overall=overall,
         )
     else:
         taken = draw.qualifiers(overall, stage.source_top or 0)
+    if in_groups:
+        taken = draw.groups_apart(
+            taken,
+            groups={p: number for number, group in enumerate(in_groups) for p in group},
+            places={p: place for group in in_groups for place, p in enumerate(group)},
+            meetings=format_of(stage).meetings(stage, len(taken)),
+        )
     StageEntry.objects.filter(stage=stage).delete()
     StageEntry.objects.bulk_create(
         StageEntry(stage=stage, player_id=player_id, seed=seed)
@@ -563,7 +577,14 @@ def _decide(stage: Stage, stage_match: StageMatch, seeds: dict[int, int]) -> Non
     stage_match.save(update_fields=["order"])
 
 
+# The stage whose advance and standings marks wait until a withdrawal has forfeited every
+# match of the player (`stage_withdraw`): once at the end, not once per forfeit.
+_held: ContextVar[int | None] = ContextVar("league_stage_held", default=None)
+
+
 def _advance(stage: Stage) -> None:
+    if _held.get() == stage.pk:
+        return
     seeds = dict(stage.entries.values_list("player_id", "seed"))
     stage_matches = _stage_matches(stage)
     for stage_match in stage_matches:
@@ -1000,22 +1021,26 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
         .select_related("match")
         .order_by("round", "slot", "pk")
     )
-    for stage_match in list(open_matches):
-        match = stage_match.match
-        assert match is not None  # noqa: S101 - filtered on its status
-        if match.status == MatchStatus.IN_PROGRESS:
-            result.in_progress.append(match.pk)
-            continue
-        decided = stage_forfeit(
-            stage_match_id=stage_match.pk,
-            player_id=player_id,
-            reason=ForfeitReason.WITHDREW,
-            by=by,
-        )
-        if decided.walkover:
-            result.walkovers.append(decided.pk)
-        elif decided.match_id is not None:
-            result.replayed.append({"stage_match": decided.pk, "match": decided.match_id})
+    held = _held.set(stage.pk)  # advance once, below
+    try:
+        for stage_match in list(open_matches):
+            match = stage_match.match
+            assert match is not None  # noqa: S101 - filtered on its status
+            if match.status == MatchStatus.IN_PROGRESS:
+                result.in_progress.append(match.pk)
+                continue
+            decided = stage_forfeit(
+                stage_match_id=stage_match.pk,
+                player_id=player_id,
+                reason=ForfeitReason.WITHDREW,
+                by=by,
+            )
+            if decided.walkover:
+                result.walkovers.append(decided.pk)
+            elif decided.match_id is not None:
+                result.replayed.append({"stage_match": decided.pk, "match": decided.match_id})
+    finally:
+        _held.reset(held)
     if stage.status == StageStatus.RUNNING:
         _advance(stage)  # a Swiss round or bracket slot waiting on nobody else
     _standings_moved(stage)
@@ -1213,6 +1238,20 @@ class StageFormatRules:
             for round_ in schedule:
                 _seat_round(stage, round_, group=number)
 
+    def meetings(self, stage: Stage, count: int) -> dict[tuple[int, int], int]:
+        """When the seeds of `count` players can first meet (lower seed first; pairs that
+        never meet are left out), which `draw.groups_apart` reads to keep players of one
+        earlier group apart: in a round robin played in groups, the seeds of one group
+        (round 1: the whole group is one draw); without groups everyone meets anyway."""
+        if stage.groups <= 1:
+            return {}
+        seeds = list(range(1, count + 1))
+        return {
+            pair: 1
+            for group in draw.snake_groups(seeds, stage.groups)
+            for pair in itertools.combinations(sorted(group), 2)
+        }
+
     def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
         if all(sm.order is not None for sm in stage_matches):
             _finish(stage, *_table_ranking(stage))
@@ -1227,6 +1266,19 @@ class StageFormatRules:
 
 class SwissRules(StageFormatRules):
     """Rounds drawn one at a time from the standings; byes count."""
+
+    def meetings(self, stage: Stage, count: int) -> dict[tuple[int, int], int]:
+        """Round 1 is drawn from the seeds; later rounds from the results."""
+        first = draw.swiss_round(
+            [draw.SwissStanding(player=seed) for seed in range(1, count + 1)],
+            number=1,
+            table_size=stage.table_size,
+        )
+        return {
+            pair: 1
+            for table in first.tables
+            for pair in itertools.combinations(sorted(table.players), 2)
+        }
 
     def start(self, stage: Stage, players: list[int]) -> None:
         stage.rounds = stage.rounds or draw.swiss_rounds(len(players), stage.table_size)
@@ -1275,6 +1327,9 @@ class EliminationRules(StageFormatRules):
 
     def check(self, stage: Stage, players: list[int]) -> None:
         self.bracket(stage, players)
+
+    def meetings(self, stage: Stage, count: int) -> dict[tuple[int, int], int]:
+        return draw.meeting_rounds(self.bracket(stage, list(range(1, count + 1))))
 
     def start(self, stage: Stage, players: list[int]) -> None:
         stage.bracket = self.bracket(stage, players).to_json()

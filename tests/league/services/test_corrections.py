@@ -5,6 +5,7 @@ mistake is taken back (item 10). Played through the services on PostgreSQL, the 
 playing every game."""
 
 import random
+from typing import Any
 
 import pytest
 
@@ -293,6 +294,27 @@ def test_item8_at_tables_of_four_the_others_play_on_without_the_player(league_ev
         match = Match.objects.get(pk=item["match"])
         assert len(_seated(match)) == 3
         assert leaving not in _seated(match)
+
+
+@pytest.mark.django_db
+def test_item8_a_withdrawal_advances_the_stage_once_not_once_per_forfeit(league_event, monkeypatch):
+    players = new_players("W", 8)
+    stage = _started(league_event.pk, "round_robin", players)  # 7 rounds of pairs
+    rules = stages.format_of(stage)
+    advanced: list[int] = []
+    real_advance = rules.advance
+
+    def counted(stage: Stage, *args: Any) -> None:
+        advanced.append(stage.pk)
+        real_advance(stage, *args)
+
+    monkeypatch.setattr(rules, "advance", counted)
+    withdrawal = stages.stage_withdraw(stage_id=stage.pk, player_id=players[0])
+    assert len(withdrawal.walkovers) == 7
+    assert advanced == [stage.pk]
+    # The stage still moved on: every walkover is decided, the withdrawn player last.
+    decided = StageMatch.objects.filter(pk__in=withdrawal.walkovers)
+    assert all(sm.order and sm.order[-1] == players[0] for sm in decided)
 
 
 @pytest.mark.django_db

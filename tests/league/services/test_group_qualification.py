@@ -118,8 +118,12 @@ def test_item3_a_knockout_takes_the_top_two_of_each_group_and_the_two_best_third
     rest = [p for p in cut(groups.ranking) if p not in top_two]
     assert set(seeded) == top_two | set(rest[:2])
     assert len(seeded) == 8
-    # Seeded in the group stage's final order: the three group winners first.
-    assert seeded == [p for p in cut(groups.ranking) if p in set(seeded)]
+    # Seeded place by place: the three group winners first, then the runners-up, then the two
+    # best thirds (within a place, the final order but for swaps that keep group-mates apart).
+    place_of = {
+        p: cut(tiers).index(p) for tiers in groups.group_ranking.values() for p in cut(tiers)
+    }
+    assert [place_of[p] for p in seeded] == [0, 0, 0, 1, 1, 1, 2, 2]
     assert {seeded[0], seeded[1], seeded[2]} == {
         cut(tiers)[0] for tiers in groups.group_ranking.values()
     }
@@ -199,3 +203,48 @@ def test_item3_more_groups_than_pairs_of_players_is_refused_at_creation(event):
     with pytest.raises(DrawError) as error:
         _groups(event, new_players("G", 5))  # three groups need six players
     assert error.value.code == "groups"
+
+
+def _group_of(stage: Stage) -> dict[int, int]:
+    return dict(stage.entries.values_list("player_id", "group"))
+
+
+def _first_round_tables(stage: Stage) -> list[set[int]]:
+    return [
+        set(Match.objects.get(pk=sm.match_id).seats.values_list("player_id", flat=True))
+        for sm in stage.stage_matches.filter(round=1).exclude(match=None)
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", range(6))
+def test_item3_group_mates_do_not_meet_in_the_knockouts_first_round(event, seed):
+    """The merged order alone can seat a group's winner against its own runner-up or third
+    (seeds 1 v 8, 2 v 7, 3 v 6); swaps within a place keep them apart."""
+    groups = _groups(event, new_players("G", 12))
+    knockout = fed_stage(groups, source_per_group=2, source_best_rest=2)
+    stages.stage_start(stage_id=groups.pk)
+    _play_out(groups, seed=10 + seed)
+    groups.refresh_from_db()
+    stages.stage_start(stage_id=knockout.pk)
+    group_of = _group_of(groups)
+    tables = _first_round_tables(knockout)
+    assert len(tables) == 4
+    for table in tables:
+        assert len({group_of[p] for p in table}) == len(table), table
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", range(3))
+def test_item3_a_swiss_after_groups_seats_no_group_mates_together_in_round_one(event, seed):
+    groups = _groups(event, new_players("G", 12))
+    swiss = fed_stage(groups, name="Swiss", format="swiss", source_top=12)
+    stages.stage_start(stage_id=groups.pk)
+    _play_out(groups, seed=20 + seed)
+    groups.refresh_from_db()
+    stages.stage_start(stage_id=swiss.pk)
+    group_of = _group_of(groups)
+    tables = _first_round_tables(swiss)
+    assert sum(len(t) for t in tables) == 12
+    for table in tables:
+        assert len({group_of[p] for p in table}) == len(table), table
