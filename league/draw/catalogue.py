@@ -283,7 +283,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (18, 4): (
-        "",
+        "bound",
         "arithmetic",
         (
             "caabbcabdcacadbddb",
@@ -324,7 +324,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (19, 4): (
-        "",
+        "bound",
         "arithmetic",
         (
             "adbbcaaaccbbdddcabc",
@@ -366,7 +366,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
         ),
     ),
     (20, 4): (
-        "",
+        "bound",
         "",
         (
             "abccdaabaddccbbbdacd",

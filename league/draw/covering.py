@@ -44,11 +44,46 @@ _GROWTH = 4
 
 
 def counting_bound(count: int, sizes: Sequence[int]) -> int:
-    """The fewest rounds that could let every pair meet: enough table seats for all pairs, and
-    enough for a player always at the largest table to meet everyone."""
+    """The fewest rounds that could let every pair meet, by counting (docs/draw.md, "How the
+    catalogue is found"): enough table seats for all pairs; enough for a player always at the
+    largest table to meet everyone; and enough spare seats for the pairs that any two rounds
+    must share (`rounds_share_too_much`)."""
+    if len(sizes) == 1:
+        return 1
     pairs = count * (count - 1) // 2
     per_round = sum(size * (size - 1) // 2 for size in sizes)
-    return max(-(-pairs // per_round), -(-(count - 1) // (sizes[0] - 1)))
+    rounds = max(-(-pairs // per_round), -(-(count - 1) // (sizes[0] - 1)))
+    while rounds_share_too_much(count, sizes, rounds):
+        rounds += 1
+    return rounds
+
+
+def rounds_share_too_much(count: int, sizes: Sequence[int], rounds: int) -> bool:
+    """Whether `rounds` rounds (each at tables of `sizes`, at least two rounds and two tables)
+    are too few because every two rounds seat some pairs together twice.
+
+    A table of s seats, in another round, sits at t tables, so at least the pairs of s split
+    as evenly as possible into t parts meet in both rounds: `shared` pairs for every two rounds
+    at the least, C(R, 2) x `shared` in all. Counted by pair instead, a pair meeting m times
+    is met again in C(m, 2) of the two rounds; with every pair met, the meetings past each
+    pair's first add up to the spare seats, R x (pairs of a round) - C(N, 2), and, each pair
+    meeting at most R times, C(m, 2) adds up to the most when as few pairs as possible hold
+    them all. 20 players at 4 tables of 5 in 5 rounds have 10 spare meetings: 2 pairs meeting
+    5 times and one 3 times give 23 at most, but each two rounds share 4 (a table of 5 at 4
+    tables), 40 in all; so 6 rounds at least."""
+    if rounds < 2:
+        return True
+    tables = len(sizes)
+    shared = 0
+    for size in sizes:
+        part, larger = divmod(size, tables)
+        shared += larger * math.comb(part + 1, 2) + (tables - larger) * math.comb(part, 2)
+    spare = rounds * sum(math.comb(size, 2) for size in sizes) - math.comb(count, 2)
+    if spare < 0:
+        return True
+    full, rest = divmod(spare, rounds - 1)
+    most = full * math.comb(rounds, 2) + math.comb(rest + 1, 2)
+    return math.comb(rounds, 2) * shared > most
 
 
 def meetings(count: int, schedule: Schedule) -> list[list[int]]:

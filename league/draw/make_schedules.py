@@ -64,7 +64,7 @@ class Field:
     @property
     def bound(self) -> int:
         """The counting bound on rounds (1 for a single table)."""
-        return 1 if len(self.sizes) == 1 else counting_bound(self.count, self.sizes)
+        return counting_bound(self.count, self.sizes)
 
 
 def even_floor(count: int, schedule: Schedule) -> tuple[int, int]:
@@ -294,14 +294,22 @@ def _meetings_cell(count: int, schedule: Schedule, even: str) -> str:
 
 
 def prove(field: Field, seconds: float) -> bool:
-    """Mark the catalogued field's rounds proven fewest if CP-SAT proves one round fewer
-    impossible within `seconds`; whether it did."""
+    """Mark the catalogued field's rounds proven fewest if they are the counting bound, or
+    if CP-SAT proves one round fewer impossible within `seconds`; whether it did."""
     found = known(field)
     if found is None or found[1]:
         state = "not catalogued" if found is None else "already proven"
         print(f"{field.count} players at tables of {field.table_size}: {state}", flush=True)
         return False
     schedule, _, even = found
+    if len(schedule) == field.bound:
+        print(
+            f"{field.count} players at tables of {field.table_size}: {len(schedule)} rounds, "
+            "the counting bound",
+            flush=True,
+        )
+        _mark_proven(field, "bound", even, schedule)
+        return True
     started = time.monotonic()
     result = _exact(field, len(schedule) - 1, seconds)
     took = time.monotonic() - started
@@ -312,14 +320,14 @@ def prove(field: Field, seconds: float) -> bool:
     )
     if result.status != "none":
         return False
-    # Kept in the loaded catalogue too, so the next field proven in this run writes both.
-    catalogue.SCHEDULES[field.count, len(field.sizes)] = (
-        "cp-sat",
-        even,
-        encode(schedule, field.count),
-    )
-    write_catalogue(dict(catalogue.SCHEDULES))
+    _mark_proven(field, "cp-sat", even, schedule)
     return True
+
+
+def _mark_proven(field: Field, how: str, even: str, schedule: Schedule) -> None:
+    # Kept in the loaded catalogue too, so the next field proven in this run writes both.
+    catalogue.SCHEDULES[field.count, len(field.sizes)] = (how, even, encode(schedule, field.count))
+    write_catalogue(dict(catalogue.SCHEDULES))
 
 
 def _field_size(text: str) -> tuple[int, int]:

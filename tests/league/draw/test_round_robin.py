@@ -22,6 +22,7 @@ from league.draw.covering import (
     exact_one_repeat,
     greedy,
     one_to_spare,
+    rounds_share_too_much,
     shorten,
 )
 from league.draw.designs import exact_schedule
@@ -177,7 +178,38 @@ def test_fields_named_in_issue_20_take_the_fewest_rounds_possible(count, table_s
 @pytest.mark.parametrize(("count", "table_size"), [(6, 3), (10, 5)])
 def test_cp_sat_proves_one_round_fewer_impossible_for_small_fields(count, table_size):
     sizes = table_sizes(count, table_size)
-    assert exact(count, sizes, counting_bound(count, sizes), seconds=10).status == "none"
+    # The counting bound says so (two rounds share too many pairs); CP-SAT agrees.
+    assert counting_bound(count, sizes) == 4
+    assert exact(count, sizes, 3, seconds=10).status == "none"
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes", "rounds", "too_few"),
+    [
+        # 20 at 5: 10 spare meetings hold at most 23 shared pairs; two rounds share 4 each.
+        ((20, (5, 5, 5, 5), 5, True)),
+        ((20, (5, 5, 5, 5), 6, False)),
+        ((19, (5, 5, 5, 4), 5, True)),
+        ((18, (5, 5, 4, 4), 5, True)),
+        ((6, (3, 3), 3, True)),
+        ((6, (3, 3), 4, False)),
+        # A table of 4 can sit at four of five tables: two rounds need share nothing.
+        ((24, (4, 4, 4, 4, 4, 4), 8, False)),
+        ((16, (4, 4, 4, 4), 5, False)),  # the affine plane of order 4: 5 rounds exist
+        ((25, (5, 5, 5, 5, 5), 6, False)),  # and of order 5: 6
+    ],
+)
+def test_two_rounds_that_must_share_too_many_pairs_raise_the_counting_bound(
+    count, sizes, rounds, too_few
+):
+    assert rounds_share_too_much(count, sizes, rounds) is too_few
+
+
+@pytest.mark.parametrize("count", [18, 19, 20])
+def test_18_to_20_players_at_tables_of_5_need_6_rounds_by_counting(count):
+    sizes = table_sizes(count, 5)
+    assert counting_bound(count, sizes) == 6
+    assert len(round_robin(list(range(count)), table_size=5)) == 6
 
 
 @pytest.mark.parametrize(
@@ -273,10 +305,12 @@ def test_the_docs_table_of_rounds_and_meetings_is_what_the_command_prints():
 
 
 def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypatch):
-    # 10 players at tables of 5: 4 rounds, 3 impossible (above), its mark taken away first.
+    # 10 players at tables of 5: 4 rounds, 3 impossible (above), its mark taken away first,
+    # and the counting bound lowered to what its first two arguments give, so CP-SAT decides.
     key = (10, 2)
     _, even, rounds = SCHEDULES[key]
     monkeypatch.setitem(SCHEDULES, key, ("", even, rounds))
+    monkeypatch.setattr(make_schedules.Field, "bound", property(lambda field: 3))
     written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
     monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
     assert make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
@@ -285,6 +319,21 @@ def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypat
     monkeypatch.setitem(SCHEDULES, key, ("cp-sat", even, rounds))
     assert not make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
     assert len(written) == 1
+
+
+def test_prove_marks_a_field_at_the_counting_bound_without_cp_sat(monkeypatch):
+    key = (20, 4)  # 20 players at four tables of 5: 6 rounds, the bound
+    _, even, rounds = SCHEDULES[key]
+    monkeypatch.setitem(SCHEDULES, key, ("", even, rounds))
+    written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
+    monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
+
+    def no_cp_sat(*args: object, **kwargs: object) -> None:
+        raise AssertionError("CP-SAT asked")
+
+    monkeypatch.setattr(make_schedules, "_exact", no_cp_sat)
+    assert make_schedules.prove(make_schedules.Field(20, 5), seconds=20)
+    assert written[0][key] == ("bound", even, rounds)
 
 
 def test_the_command_refuses_a_field_not_written_n_over_k(capsys):
