@@ -5,7 +5,8 @@ annealing: docs/draw.md): do not edit by hand.
 (players, tables a round): (how the rounds are known to be the fewest, how the spread of meetings
 is known to be the smallest, the rounds). "bound": the counting bound; "cp-sat": CP-SAT proved
 one round fewer impossible, or no more even schedule possible; "arithmetic": meetings are
-shared as evenly as their number allows; "": the best found, not proved. Each round is one
+shared as evenly as their number allows; "counting": as evenly as the pairs every two rounds
+share allow; "": the best found, not proved. Each round is one
 letter per seat (seed 1 first): the table it sits at, larger tables first."""
 
 from typing import Final
@@ -134,7 +135,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
     ),
     (12, 3): (
         "cp-sat",
-        "",
+        "counting",
         (
             "abacbacbacbc",
             "abbbacccbaca",
@@ -158,7 +159,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
     ),
     (13, 3): (
         "cp-sat",
-        "",
+        "counting",
         (
             "aaaaabbbbcccc",
             "bacacbcabbaac",
@@ -244,7 +245,7 @@ SCHEDULES: Final[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = {
     ),
     (17, 4): (
         "bound",
-        "",
+        "counting",
         (
             "aaaaabbbbccccdddd",
             "bacdacadbdcbadcab",

@@ -73,17 +73,56 @@ def rounds_share_too_much(count: int, sizes: Sequence[int], rounds: int) -> bool
     tables), 40 in all; so 6 rounds at least."""
     if rounds < 2:
         return True
+    spare = rounds * sum(math.comb(size, 2) for size in sizes) - math.comb(count, 2)
+    if spare < 0:
+        return True
+    return math.comb(rounds, 2) * shared_pairs(sizes) > _most_met_again(spare, rounds)
+
+
+def shared_pairs(sizes: Sequence[int]) -> int:
+    """The fewest pairs two rounds at tables of `sizes` can both seat together: each table of
+    one round split as evenly as possible among the other round's tables."""
     tables = len(sizes)
     shared = 0
     for size in sizes:
         part, larger = divmod(size, tables)
         shared += larger * math.comb(part + 1, 2) + (tables - larger) * math.comb(part, 2)
-    spare = rounds * sum(math.comb(size, 2) for size in sizes) - math.comb(count, 2)
-    if spare < 0:
-        return True
-    full, rest = divmod(spare, rounds - 1)
-    most = full * math.comb(rounds, 2) + math.comb(rest + 1, 2)
-    return math.comb(rounds, 2) * shared > most
+    return shared
+
+
+def _most_met_again(spare: int, most: int) -> int:
+    """The largest sum of C(m, 2) over pairs whose meetings past the first add up to `spare`,
+    none meeting more than `most` times: as few pairs as possible take them all."""
+    if most < 2:
+        return 0
+    full, rest = divmod(spare, most - 1)
+    return full * math.comb(most, 2) + math.comb(rest + 1, 2)
+
+
+def spread_floor(
+    count: int, sizes: Sequence[int], rounds: int, *, two_rounds: bool = True
+) -> tuple[int, int]:
+    """The most meetings of a pair that no schedule of `rounds` rounds meeting every pair can
+    go below, and the fewest pairs meeting that often, by counting: the meetings past each
+    pair's first add up to the spare seats (shared as evenly as possible: every pair m or
+    m + 1 times), and, with `two_rounds`, every two rounds seat at least `shared_pairs` pairs
+    together again, which a spread too even cannot hold (`rounds_share_too_much`)."""
+    pairs = math.comb(count, 2)
+    spare = rounds * sum(math.comb(size, 2) for size in sizes) - pairs
+    again = math.comb(rounds, 2) * shared_pairs(sizes) if two_rounds and len(sizes) > 1 else 0
+    if spare <= 0:
+        return 1, pairs
+    for most in range(2, rounds + 1):
+        # `at_most` pairs meet `most` times, the rest at most once fewer: what they can hold.
+        for at_most in range(1, pairs + 1):
+            left = spare - at_most * (most - 1)
+            if left < 0:
+                break
+            if left > (pairs - at_most) * (most - 2):
+                continue
+            if at_most * math.comb(most, 2) + _most_met_again(left, most - 1) >= again:
+                return most, at_most
+    return rounds, pairs
 
 
 def meetings(count: int, schedule: Schedule) -> list[list[int]]:

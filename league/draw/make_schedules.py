@@ -38,6 +38,7 @@ from league.draw.covering import (
     exact_one_repeat,
     one_to_spare,
     profile,
+    spread_floor,
 )
 from league.draw.designs import Schedule, exact_schedule
 from league.draw.seeding import table_sizes
@@ -67,13 +68,24 @@ class Field:
         return counting_bound(self.count, self.sizes)
 
 
-def even_floor(count: int, schedule: Schedule) -> tuple[int, int]:
-    """The most meetings of a pair, and how many pairs meet that often, if the schedule's
-    meetings were shared out as evenly as arithmetic allows (every pair at least once)."""
-    pairs = count * (count - 1) // 2
-    total = sum(len(t) * (len(t) - 1) // 2 for tables in schedule for t in tables)
-    even, extra = divmod(total, pairs)
-    return (even + 1, extra) if extra else (even, pairs)
+def even_floor(count: int, schedule: Schedule, *, two_rounds: bool = True) -> tuple[int, int]:
+    """The most meetings of a pair, and how many pairs meet that often, that no schedule of
+    these rounds and tables can go below (`covering.spread_floor`): shared out as evenly as
+    arithmetic allows (every pair at least once), and, with `two_rounds`, holding the pairs
+    that every two rounds must share."""
+    sizes = tuple(len(table) for table in schedule[0])
+    return spread_floor(count, sizes, len(schedule), two_rounds=two_rounds)
+
+
+def even_mark(count: int, schedule: Schedule) -> str:
+    """How the schedule's spread is known to be the smallest by counting alone: "arithmetic"
+    (shared as evenly as their number allows), "counting" (as evenly as the pairs that every
+    two rounds share allow), or "" (not by counting)."""
+    counts = profile(count, schedule)
+    reached = (len(counts) - 1, counts[-1])
+    if counts[0] or reached != even_floor(count, schedule):
+        return ""
+    return "arithmetic" if reached == even_floor(count, schedule, two_rounds=False) else "counting"
 
 
 def known(field: Field) -> tuple[Schedule, str, str] | None:
@@ -186,7 +198,7 @@ def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule,
     schedule under it; then CP-SAT on the pairs at the top."""
     count, sizes, rounds = field.count, field.sizes, len(schedule)
     best = schedule
-    while not _is_even(count, best):
+    while not even_mark(count, best):
         most = len(profile(count, best)) - 2
         lower = None
         for attempt in range(_ANNEAL_SEEDS):
@@ -211,18 +223,12 @@ def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule,
             return best, ""
         print(f"  at most {most} meetings a pair: found", flush=True)
         best = lower
-    if _is_even(count, best):
-        return best, "arithmetic"
+    if even_mark(count, best):
+        return best, even_mark(count, best)
     result = exact(count, sizes, rounds, seconds=seconds, hint=best)
     if result.schedule is not None and evenness(count, result.schedule) < evenness(count, best):
         best = result.schedule
     return best, "cp-sat" if result.proved_even else ""
-
-
-def _is_even(count: int, schedule: Schedule) -> bool:
-    counts = profile(count, schedule)
-    most, at_most = even_floor(count, schedule)
-    return counts[0] == 0 and len(counts) - 1 == most and counts[-1] == at_most
 
 
 def write_catalogue(entries: dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]) -> None:
@@ -294,34 +300,35 @@ def _meetings_cell(count: int, schedule: Schedule, even: str) -> str:
 
 
 def prove(field: Field, seconds: float) -> bool:
-    """Mark the catalogued field's rounds proven fewest if they are the counting bound, or
-    if CP-SAT proves one round fewer impossible within `seconds`; whether it did."""
+    """Mark what counting proves of a catalogued field (its rounds at the counting bound, its
+    spread at the floor of `even_floor`), then, if its rounds are still not proven fewest,
+    whether CP-SAT proves one round fewer impossible within `seconds`; whether a mark was
+    added."""
     found = known(field)
-    if found is None or found[1]:
-        state = "not catalogued" if found is None else "already proven"
-        print(f"{field.count} players at tables of {field.table_size}: {state}", flush=True)
+    name = f"{field.count} players at tables of {field.table_size}"
+    if found is None:
+        print(f"{name}: not catalogued", flush=True)
         return False
-    schedule, _, even = found
-    if len(schedule) == field.bound:
-        print(
-            f"{field.count} players at tables of {field.table_size}: {len(schedule)} rounds, "
-            "the counting bound",
-            flush=True,
-        )
-        _mark_proven(field, "bound", even, schedule)
-        return True
-    started = time.monotonic()
-    result = _exact(field, len(schedule) - 1, seconds)
-    took = time.monotonic() - started
-    print(
-        f"{field.count} players at tables of {field.table_size}, {len(schedule) - 1} rounds: "
-        f"{result.status} ({took:.0f} s)",
-        flush=True,
-    )
-    if result.status != "none":
-        return False
-    _mark_proven(field, "cp-sat", even, schedule)
-    return True
+    schedule, fewest, even = found
+    marked = False
+    if not even and even_mark(field.count, schedule):
+        even, marked = even_mark(field.count, schedule), True
+        print(f"{name}: the spread is the floor of counting", flush=True)
+    if fewest:
+        print(f"{name}: rounds already proven", flush=True)
+    elif len(schedule) == field.bound:
+        fewest, marked = "bound", True
+        print(f"{name}: {len(schedule)} rounds, the counting bound", flush=True)
+    else:
+        started = time.monotonic()
+        result = _exact(field, len(schedule) - 1, seconds)
+        took = time.monotonic() - started
+        print(f"{name}, {len(schedule) - 1} rounds: {result.status} ({took:.0f} s)", flush=True)
+        if result.status == "none":
+            fewest, marked = "cp-sat", True
+    if marked:
+        _mark_proven(field, fewest, even, schedule)
+    return marked
 
 
 def _mark_proven(field: Field, how: str, even: str, schedule: Schedule) -> None:

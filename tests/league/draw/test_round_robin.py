@@ -24,6 +24,7 @@ from league.draw.covering import (
     one_to_spare,
     rounds_share_too_much,
     shorten,
+    spread_floor,
 )
 from league.draw.designs import exact_schedule
 
@@ -148,6 +149,10 @@ def test_the_catalogue_holds_what_it_claims(count, tables):
         total = sum(met.values())
         pairs = count * (count - 1) // 2
         assert max(met.values()) == -(-total // pairs)
+    if even == "counting":
+        met = meetings(rounds)
+        most = max(met.values())
+        assert (most, list(met.values()).count(most)) == spread_floor(count, sizes, len(rounds))
 
 
 @pytest.mark.parametrize(
@@ -203,6 +208,23 @@ def test_two_rounds_that_must_share_too_many_pairs_raise_the_counting_bound(
     count, sizes, rounds, too_few
 ):
     assert rounds_share_too_much(count, sizes, rounds) is too_few
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes", "rounds", "two_rounds", "floor"),
+    [
+        (12, (4, 4, 4), 5, False, (2, 24)),  # 90 meetings for 66 pairs: 24 twice
+        (12, (4, 4, 4), 5, True, (3, 6)),  # but two rounds share 3 pairs: 30 in all
+        (17, (5, 4, 4, 4), 5, True, (5, 1)),  # one pair meets in every round
+        (20, (5, 5, 5, 5), 6, True, (3, 10)),
+        (16, (4, 4, 4, 4), 5, True, (1, 120)),  # the affine plane: every pair once
+        (6, (3, 3), 4, True, (3, 3)),  # below what is reached (CP-SAT: 4, once)
+    ],
+)
+def test_the_spread_floor_counts_the_pairs_two_rounds_share(
+    count, sizes, rounds, two_rounds, floor
+):
+    assert spread_floor(count, sizes, rounds, two_rounds=two_rounds) == floor
 
 
 @pytest.mark.parametrize("count", [18, 19, 20])
@@ -334,6 +356,16 @@ def test_prove_marks_a_field_at_the_counting_bound_without_cp_sat(monkeypatch):
     monkeypatch.setattr(make_schedules, "_exact", no_cp_sat)
     assert make_schedules.prove(make_schedules.Field(20, 5), seconds=20)
     assert written[0][key] == ("bound", even, rounds)
+
+
+def test_prove_marks_a_spread_at_the_floor_of_counting(monkeypatch):
+    key = (17, 4)  # 17 players at tables of 5: one pair meets in every round, as it must
+    fewest, _, rounds = SCHEDULES[key]
+    monkeypatch.setitem(SCHEDULES, key, (fewest, "", rounds))
+    written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
+    monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
+    assert make_schedules.prove(make_schedules.Field(17, 5), seconds=1)
+    assert written[0][key] == (fewest, "counting", rounds)
 
 
 def test_the_command_refuses_a_field_not_written_n_over_k(capsys):
