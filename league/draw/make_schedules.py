@@ -4,6 +4,7 @@ they are (docs/draw.md, "Round robin and groups").
     python -m league.draw.make_schedules table            # the table in docs/draw.md (quick)
     python -m league.draw.make_schedules search [--seconds S] [--only N/K ...] [--again]
     python -m league.draw.make_schedules prove N/K [N/K ...] [--seconds S]
+    python -m league.draw.make_schedules offer FILE.json [FILE.json ...]
 
 `search` fills `league/draw/catalogue.py` for 3 to 24 players at tables of 3, 4 and 5 where no
 known design fits (hours on one core; fields already there are kept unless `--again`, and a
@@ -13,13 +14,18 @@ annealing (several seeds), then by CP-SAT, which may also prove it impossible (t
 model of `covering.exact_one_repeat` where every seat has one seat to spare); the schedule
 found is then evened out (the most-met pair as few times as annealing or CP-SAT can, then as
 few pairs at that count). `table` reads the designs and the catalogue and prints, for every
-field, the rounds and the spread of meetings next to their lower bounds. `prove` only asks
-CP-SAT whether a catalogued field not yet proven could take one round fewer, and marks its
-rounds proven fewest when it cannot (nothing else is searched: minutes, not hours).
+field, the rounds and the spread of meetings next to their lower bounds. `prove` marks what
+counting proves, then only asks CP-SAT whether a catalogued field not yet proven could take
+one round fewer, and marks its rounds proven fewest when it cannot (nothing else is
+searched: minutes, not hours). `offer` checks schedules found outside the project (a file
+each: `{"players": N, "rounds": [[[seats of a table], ...], ...]}`, seats from 0) and keeps
+each in the catalogue if it is better than the one there, with what counting proves of it.
 """
 
 import argparse
 import itertools
+import json
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -331,6 +337,61 @@ def prove(field: Field, seconds: float) -> bool:
     return marked
 
 
+class Refused(ValueError):
+    """A schedule `offer` cannot take, with the reason."""
+
+
+def offered(text: str) -> tuple[Field, Schedule]:
+    """The field and the schedule of an offered file's text, checked: every round seats
+    everyone once at this field's tables, and every pair meets (`Refused` otherwise)."""
+    try:
+        data = json.loads(text)
+        count = int(data["players"])
+        schedule: Schedule = tuple(
+            tuple(
+                tuple(sorted(int(seat) for seat in table))
+                for table in sorted(tables, key=lambda t: (-len(t), min(t)))
+            )
+            for tables in data["rounds"]
+        )
+    except (ValueError, KeyError, TypeError) as error:
+        raise Refused(f"not a schedule: {error}") from None
+    if not schedule or not schedule[0]:
+        raise Refused("no rounds")
+    field = Field(count, max(len(table) for table in schedule[0]))
+    for number, tables in enumerate(schedule, start=1):
+        if tuple(len(table) for table in tables) != field.sizes:
+            raise Refused(f"round {number} is not at tables of {field.sizes}")
+        if sorted(seat for table in tables for seat in table) != list(range(count)):
+            raise Refused(f"round {number} does not seat players 0 to {count - 1} once each")
+    if profile(count, schedule)[0]:
+        raise Refused(f"{profile(count, schedule)[0]} pairs never meet")
+    return field, schedule
+
+
+def offer(text: str) -> bool:
+    """Keep the offered schedule (`offered`) in the catalogue if it has fewer rounds than the
+    catalogued one, or as many and a smaller spread; its marks are what counting proves (and
+    the catalogued proof of its rounds, when it has as many). Whether it was kept."""
+    field, schedule = offered(text)
+    name = f"{field.count} players at tables of {field.table_size}"
+    if exact_schedule(field.count, field.sizes) is not None:
+        print(f"{name}: a known design, every pair once; nothing to improve", flush=True)
+        return False
+    old = known(field)
+    new_key = (len(schedule), evenness(field.count, schedule))
+    if old is not None and new_key >= (len(old[0]), evenness(field.count, old[0])):
+        print(f"{name}: not better than the catalogue's {len(old[0])} rounds", flush=True)
+        return False
+    fewest = "bound" if len(schedule) == field.bound else ""
+    if not fewest and old is not None and len(old[0]) == len(schedule):
+        fewest = old[1]
+    even = even_mark(field.count, schedule)
+    print(f"{name}: kept, {len(schedule)} rounds, {profile(field.count, schedule)}", flush=True)
+    _mark_proven(field, fewest, even, schedule)
+    return True
+
+
 def _mark_proven(field: Field, how: str, even: str, schedule: Schedule) -> None:
     # Kept in the loaded catalogue too, so the next field proven in this run writes both.
     catalogue.SCHEDULES[field.count, len(field.sizes)] = (how, even, encode(schedule, field.count))
@@ -360,7 +421,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     proving = commands.add_parser("prove", help="prove catalogued fields' rounds fewest")
     proving.add_argument("fields", nargs="+", type=_field_size, help="fields as N/K, e.g. 14/5")
     proving.add_argument("--seconds", type=float, default=600.0, help=seconds)
+    offering = commands.add_parser("offer", help="keep schedules found elsewhere, if better")
+    offering.add_argument("files", nargs="+", type=Path, help="JSON files (players, rounds)")
     args = parser.parse_args(argv)
+    if args.command == "offer":
+        for path in args.files:
+            try:
+                offer(path.read_text())
+            except (OSError, Refused) as error:
+                print(f"{path}: refused: {error}", file=sys.stderr, flush=True)
+                raise SystemExit(2) from None
+        return
     if args.command == "table":
         print(table())
         return

@@ -1,6 +1,8 @@
 """`league.draw.round_robin`: everyone meets everyone, in pairs or at tables."""
 
 import itertools
+import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +20,8 @@ from league.draw import (
 from league.draw.catalogue import SCHEDULES
 from league.draw.covering import (
     counting_bound,
+    decode,
+    encode,
     exact,
     exact_one_repeat,
     greedy,
@@ -26,7 +30,7 @@ from league.draw.covering import (
     shorten,
     spread_floor,
 )
-from league.draw.designs import exact_schedule
+from league.draw.designs import Schedule, exact_schedule
 
 
 def meetings(rounds: tuple[Round, ...]) -> Counter[frozenset[int]]:
@@ -366,6 +370,53 @@ def test_prove_marks_a_spread_at_the_floor_of_counting(monkeypatch):
     monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
     assert make_schedules.prove(make_schedules.Field(17, 5), seconds=1)
     assert written[0][key] == (fewest, "counting", rounds)
+
+
+def _as_file(count: int, schedule: Schedule) -> str:
+    return json.dumps({"players": count, "rounds": [list(map(list, t)) for t in schedule]})
+
+
+def test_offer_keeps_a_schedule_found_elsewhere_with_fewer_rounds(monkeypatch):
+    key = (7, 2)  # 7 players at tables of 4 (4 and 3): 3 rounds, the bound
+    _, _, rounds = SCHEDULES[key]
+    best = decode(rounds)
+    worse = (*best, best[0])  # one round more
+    monkeypatch.setitem(SCHEDULES, key, ("", "", encode(worse, 7)))
+    written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
+    monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
+    # Seats listed in any order: the file need not be laid out as the catalogue is.
+    shuffled = tuple(tuple(tuple(reversed(t)) for t in reversed(tables)) for tables in best)
+    assert make_schedules.offer(_as_file(7, shuffled))
+    assert written[-1][key] == ("bound", "counting", encode(best, 7))
+    # The same again, or the worse one: not better, nothing written.
+    monkeypatch.setitem(SCHEDULES, key, ("bound", "counting", rounds))
+    assert not make_schedules.offer(_as_file(7, best))
+    assert not make_schedules.offer(_as_file(7, worse))
+    assert len(written) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("not json", "not a schedule"),
+        ('{"players": 7}', "not a schedule"),
+        ('{"players": 4, "rounds": [[[0, 1], [2, 3]], [[0, 2], [1, 3]]]}', "2 pairs never meet"),
+        ('{"players": 4, "rounds": [[[0, 1], [2, 2]]]}', "does not seat players 0 to 3"),
+        ('{"players": 5, "rounds": [[[0, 1, 2, 3], [4]]]}', "is not at tables of (3, 2)"),
+    ],
+)
+def test_offer_refuses_what_is_not_a_round_robin_of_the_field(text, reason):
+    with pytest.raises(make_schedules.Refused, match=re.escape(reason)):
+        make_schedules.offer(text)
+
+
+def test_the_offer_command_says_why_it_refuses_a_file(tmp_path, capsys):
+    path = tmp_path / "found.json"
+    path.write_text('{"players": 4, "rounds": [[[0, 1], [2, 3]]]}')
+    with pytest.raises(SystemExit) as exit_:
+        make_schedules.main(["offer", str(path)])
+    assert exit_.value.code == 2
+    assert "refused: 4 pairs never meet" in capsys.readouterr().err
 
 
 def test_the_command_refuses_a_field_not_written_n_over_k(capsys):
