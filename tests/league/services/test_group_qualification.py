@@ -217,34 +217,27 @@ def _first_round_tables(stage: Stage) -> list[set[int]]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("seed", range(6))
-def test_item3_group_mates_do_not_meet_in_the_knockouts_first_round(event, seed):
-    """The merged order alone can seat a group's winner against its own runner-up or third
-    (seeds 1 v 8, 2 v 7, 3 v 6); swaps within a place keep them apart."""
+@pytest.mark.parametrize(
+    ("format", "options", "seated"),
+    [
+        # The merged order alone can seat a group's winner against its own runner-up or third
+        # (seeds 1 v 8, 2 v 7, 3 v 6); swaps within a place keep them apart.
+        ("single_elimination", {"source_per_group": 2, "source_best_rest": 2}, 8),
+        ("swiss", {"source_top": 12}, 12),  # round 1 pairs seeds 1 v 7, 2 v 8, ...
+    ],
+)
+@pytest.mark.parametrize("seed", range(5))
+def test_item3_group_mates_sit_apart_in_the_next_stages_first_round(
+    event, format, options, seated, seed
+):
     groups = _groups(event, new_players("G", 12))
-    knockout = fed_stage(groups, source_per_group=2, source_best_rest=2)
+    following = fed_stage(groups, name="Next", format=format, **options)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=10 + seed)
     groups.refresh_from_db()
-    stages.stage_start(stage_id=knockout.pk)
+    stages.stage_start(stage_id=following.pk)
     group_of = _group_of(groups)
-    tables = _first_round_tables(knockout)
-    assert len(tables) == 4
-    for table in tables:
-        assert len({group_of[p] for p in table}) == len(table), table
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("seed", range(3))
-def test_item3_a_swiss_after_groups_seats_no_group_mates_together_in_round_one(event, seed):
-    groups = _groups(event, new_players("G", 12))
-    swiss = fed_stage(groups, name="Swiss", format="swiss", source_top=12)
-    stages.stage_start(stage_id=groups.pk)
-    _play_out(groups, seed=20 + seed)
-    groups.refresh_from_db()
-    stages.stage_start(stage_id=swiss.pk)
-    group_of = _group_of(groups)
-    tables = _first_round_tables(swiss)
-    assert sum(len(t) for t in tables) == 12
+    tables = _first_round_tables(following)
+    assert sum(len(table) for table in tables) == seated
     for table in tables:
         assert len({group_of[p] for p in table}) == len(table), table
