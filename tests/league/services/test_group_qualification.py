@@ -241,3 +241,30 @@ def test_item3_group_mates_sit_apart_in_the_next_stages_first_round(
     assert sum(len(table) for table in tables) == seated
     for table in tables:
         assert len({group_of[p] for p in table}) == len(table), table
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", range(3))
+def test_item3_a_round_robin_in_groups_after_groups_deals_group_mates_apart(event, seed):
+    """Four groups of three, then three groups of four: each new group can hold one player of
+    every old group (the snake alone would put the best two of a group together)."""
+    first = stages.stage_create(
+        event_id=event.pk,
+        name="Groups",
+        format="round_robin",
+        player_ids=new_players("G", 12),
+        table_size=3,
+        groups=4,
+    )
+    second = fed_stage(first, name="Second groups", format="round_robin", source_top=12, groups=3)
+    stages.stage_start(stage_id=first.pk)
+    _play_out(first, seed=30 + seed)
+    first.refresh_from_db()
+    stages.stage_start(stage_id=second.pk)
+    old_group = _group_of(first)
+    new_groups: dict[int, list[int]] = {}
+    for player, group in _group_of(second).items():
+        new_groups.setdefault(group, []).append(player)
+    assert sorted(len(g) for g in new_groups.values()) == [4, 4, 4]
+    for players in new_groups.values():
+        assert len({old_group[p] for p in players}) == 4, players
