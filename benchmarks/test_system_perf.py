@@ -319,23 +319,34 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     # Open loop at half the floor's capacity as measured in this run.
     rate = floor.per_second / 2
     jobs_waiting = int(stack.redis("LLEN", "celery") or 0)
-    cpu_before = cpu_seconds(stack)
     open_loop = Figures("turns open loop", TURN_CLIENTS)
-    loop_p99s = []
+    # The floor open loop too, at the same rate and arrivals, before each turns loop: what the
+    # machine alone does to a p99 at that rate (the 50 ms goal is not a ratio).
+    floor_open_loop = Figures("floor open loop", TURN_CLIENTS)
+    loop_p99s: list[float] = []
+    floor_loop_p99s: list[float] = []
+    open_loop_cpu: dict[str, float] = {}  # CPU seconds of the turns loops and their pauses
     for seed in range(OPEN_LOOPS):
-        time.sleep(OPEN_LOOP_PAUSE)
-        one_loop = run_open_loop(
-            stack.base_url,
-            "turns open loop",
-            turn_queues,
-            rate=rate,
-            count=OPEN_LOOP_TURNS,
-            seconds=OPEN_LOOP_SECONDS,
-            seed=seed,
-        )
-        loop_p99s.append(round(one_loop.p99 * 1000, 1))
-        open_loop.merge(one_loop)
-    open_loop_cpu = cpu_used(stack, cpu_before)
+        for pooled, queues, p99s in (
+            (floor_open_loop, floor_queues, floor_loop_p99s),
+            (open_loop, turn_queues, loop_p99s),
+        ):
+            cpu_before = cpu_seconds(stack)
+            time.sleep(OPEN_LOOP_PAUSE)
+            one_loop = run_open_loop(
+                stack.base_url,
+                pooled.name,
+                queues,
+                rate=rate,
+                count=OPEN_LOOP_TURNS,
+                seconds=OPEN_LOOP_SECONDS,
+                seed=seed,
+            )
+            p99s.append(round(one_loop.p99 * 1000, 1))
+            pooled.merge(one_loop)
+            if pooled is open_loop:
+                for part, seconds in cpu_used(stack, cpu_before).items():
+                    open_loop_cpu[part] = round(open_loop_cpu.get(part, 0.0) + seconds, 2)
     calls = _python_calls(stack)
 
     ratios = [cost_ratio(f, t) for f, t in rounds]
@@ -343,7 +354,7 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     p99_ratio = turns.p99 / floor.p99
     calls_ratio = calls["turn"] / calls["floor"]
     report(
-        [floor, turns, open_loop],
+        [floor, turns, floor_open_loop, open_loop],
         {
             "turns_vs_floor": round(ratio, 2),
             "turns_vs_floor_rounds": [round(r, 2) for r in ratios],
@@ -351,6 +362,9 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
             "open_loop_rate": round(rate, 1),
             "open_loop_p99_ms": round(open_loop.p99 * 1000, 1),
             "open_loop_p99_ms_each_loop": loop_p99s,
+            "floor_open_loop_p99_ms": round(floor_open_loop.p99 * 1000, 1),
+            "floor_open_loop_p99_ms_each_loop": floor_loop_p99s,
+            "open_loop_p99_vs_floor_open_loop_p99": round(open_loop.p99 / floor_open_loop.p99, 2),
             "open_loop_jobs_waiting_at_start": jobs_waiting,
             "open_loop_last_turns_ms": sorted(
                 round(s * 1000, 1) for s in open_loop.by_kind.get("last", [])
@@ -373,6 +387,7 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     assert not floor.failures, floor.failures
     assert not turns.failures, turns.failures
     assert not open_loop.failures, open_loop.failures
+    assert not floor_open_loop.failures, floor_open_loop.failures
     accepted = turns.statuses[201] + open_loop.statuses[201] + TURN_WARMUP
     stored = stack.sql("SELECT count(*) FROM games_turn")[0][0]
     assert stored == accepted + PROFILED  # every 201 is a stored turn, and nothing else is
