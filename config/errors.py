@@ -6,7 +6,8 @@ They answer what Django turns into a response itself, outside DRF's exception ha
 header not in ALLOWED_HOSTS, a query string with more fields than
 `DATA_UPLOAD_MAX_NUMBER_FIELDS`, another suspicious request (400), a PermissionDenied raised
 outside a view (403), an uncaught error (500, logged by Django with its traceback). Under DEBUG
-Django shows its technical pages for a 400 and a 500 instead, as it does for every view."""
+Django shows its technical pages for a 400 and a 500 instead, as it does for every view; a
+Host not allowed is refused in the error shape even then (`config.middleware.ApiHostMiddleware`)."""
 
 from typing import Any
 
@@ -23,7 +24,7 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
-def _bad_request_body(exception: Exception) -> dict[str, Any]:
+def bad_request_body(exception: Exception) -> dict[str, Any]:
     if isinstance(exception, DisallowedHost):
         return error_body(
             "disallowed_host", "The request's Host header names a site this server does not serve."
@@ -35,7 +36,7 @@ def _bad_request_body(exception: Exception) -> dict[str, Any]:
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse(_bad_request_body(exception), status=400)
+        return JsonResponse(bad_request_body(exception), status=400)
     return defaults.bad_request(request, exception)
 
 

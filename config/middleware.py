@@ -1,5 +1,7 @@
 """Middleware of the project.
 
+- Refuse a request to the API whose Host header is not allowed, in the API's error shape, also
+  under DEBUG.
 - Refuse oversized request bodies before anything reads them: 413 with the API's error shape
   (Django would only notice once the body is read, and answer with an HTML 400).
 - A page whose database cannot be reached answers 503 "briefly unavailable", not a 500 (the API
@@ -13,17 +15,37 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from api.exceptions import too_large_body
+from config.errors import API_PREFIX, bad_request_body
 
 logger = logging.getLogger(__name__)
 
 
 def too_large_response(limit: int) -> JsonResponse:
     return JsonResponse(too_large_body(limit), status=413)
+
+
+class ApiHostMiddleware:
+    """A request under /api/ whose Host header is not in ALLOWED_HOSTS: 400 `disallowed_host`
+    in the API's error shape, checked first. Without DEBUG Django's own check, further in,
+    ends at `config.errors.bad_request` with the same answer; under DEBUG (`make run`) it
+    would show its technical page, settings and all, to an API client."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(API_PREFIX):
+            try:
+                request.get_host()
+            except DisallowedHost as error:
+                return JsonResponse(bad_request_body(error), status=400)
+        return self.get_response(request)
 
 
 class RequestSizeLimitMiddleware:

@@ -28,6 +28,14 @@ def test_a_host_not_allowed_gets_400_in_the_error_shape_on_the_api():
 
 
 @pytest.mark.django_db
+def test_a_host_not_allowed_gets_the_error_shape_on_the_api_under_debug_too(settings):
+    settings.DEBUG = True  # as `make run` serves: Django's technical page, settings and all
+    response = _client().get("/api/v1/matches/", HTTP_HOST="elsewhere.example")
+    _assert_api_error(response, 400, "disallowed_host")
+    assert b"ALLOWED_HOSTS" not in response.content
+
+
+@pytest.mark.django_db
 def test_a_host_not_allowed_gets_the_html_400_page_elsewhere():
     response = _client().get("/", HTTP_HOST="elsewhere.example")
     assert response.status_code == 400
