@@ -4,7 +4,13 @@ game rule). Domain errors are mapped to HTTP statuses here and nowhere else."""
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
+from django.core.exceptions import (
+    DisallowedHost,
+    ObjectDoesNotExist,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+)
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -90,11 +96,24 @@ def too_large_body(limit: int) -> dict[str, Any]:
     )
 
 
+def bad_request_body(exception: Exception) -> dict[str, Any]:
+    """The body of a request Django refuses as suspicious (a SuspiciousOperation)."""
+    if isinstance(exception, DisallowedHost):
+        return error_body(
+            "disallowed_host", "The request's Host header names a site this server does not serve."
+        )
+    if isinstance(exception, TooManyFieldsSent):
+        return error_body("too_many_fields", "The request has too many query or form fields.")
+    return error_body("bad_request", "The request was refused as malformed.")
+
+
 def _domain_response(exc: Exception) -> Response | None:
     if isinstance(exc, DomainError):
         return Response(exc.to_json(), status=status_of(exc))
     if isinstance(exc, RequestDataTooBig):  # a body sent without a length, read past the limit
         return Response(too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE), status=413)
+    if isinstance(exc, SuspiciousOperation):  # too many fields in the query or the body
+        return Response(bad_request_body(exc), status=400)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return Response(error_body("not_found", "Not found."), status=404)
     if isinstance(exc, OperationalError):

@@ -2,36 +2,23 @@
 error shape, `{"code", "message", "details"}`, so that an API client never gets HTML; the pages
 keep Django's views and the project's templates.
 
-They answer what Django turns into a response itself, outside DRF's exception handler: a Host
-header not in ALLOWED_HOSTS, a query string with more fields than
-`DATA_UPLOAD_MAX_NUMBER_FIELDS`, another suspicious request (400), a PermissionDenied raised
-outside a view (403), an uncaught error (500, logged by Django with its traceback). Under DEBUG
-Django shows its technical pages for a 400 and a 500 instead, as it does for every view; a
-Host not allowed is refused in the error shape even then (`config.middleware.ApiHostMiddleware`)."""
+They answer what Django turns into a response itself, outside DRF's exception handler (which
+answers a view's own errors, too many query or form fields among them, `api.exceptions`): a
+Host header not in ALLOWED_HOSTS or another suspicious request met outside a view (400), a
+PermissionDenied raised outside a view (403), an uncaught error (500, logged by Django with its
+traceback). Under DEBUG Django shows its technical pages for a 400 and a 500 instead; a Host
+not allowed is refused in the error shape even then (`config.middleware.ApiHostMiddleware`)."""
 
-from typing import Any
-
-from django.core.exceptions import DisallowedHost, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from api.exceptions import error_body
+from api.exceptions import bad_request_body, error_body
 
 API_PREFIX = "/api/"
 
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
-
-
-def bad_request_body(exception: Exception) -> dict[str, Any]:
-    if isinstance(exception, DisallowedHost):
-        return error_body(
-            "disallowed_host", "The request's Host header names a site this server does not serve."
-        )
-    if isinstance(exception, TooManyFieldsSent):
-        return error_body("too_many_fields", "The request has too many query or form fields.")
-    return error_body("bad_request", "The request was refused as malformed.")
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -20,8 +20,8 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from api.exceptions import too_large_body
-from config.errors import API_PREFIX, bad_request_body
+from api.exceptions import bad_request_body, too_large_body
+from config.errors import API_PREFIX
 
 logger = logging.getLogger(__name__)
 

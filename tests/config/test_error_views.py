@@ -49,7 +49,19 @@ def test_too_many_query_fields_get_400_in_the_error_shape():
 
 
 @pytest.mark.django_db
-def test_too_many_form_fields_in_a_turn_get_400_and_store_nothing(players, seat_match):
+def test_too_many_query_fields_get_400_in_the_error_shape_under_debug_too(settings):
+    # Django's technical page for it read the query again and failed: a 500 after 37 s.
+    settings.DEBUG = True
+    query = "&".join(f"f{n}=1" for n in range(1_001))
+    _assert_api_error(_client().get(f"/api/v1/matches/?{query}"), 400, "too_many_fields")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True])
+def test_too_many_form_fields_in_a_turn_get_400_and_store_nothing(
+    players, seat_match, settings, debug
+):
+    settings.DEBUG = debug
     match = seat_match("yardzee", players[:2])
     body = "&".join(f"f{n}=1" for n in range(1_001))
     response = _client().post(
