@@ -28,14 +28,16 @@ def _play_out(stage: Stage, seed: int = 0) -> None:
     raise AssertionError("the stage did not finish")
 
 
-def _groups(event: Event, players: list[int], **options: object) -> Stage:
+def _groups(
+    event: Event, players: list[int], *, groups: int = 3, table_size: int = 4, **options: object
+) -> Stage:
     return stages.stage_create(
         event_id=event.pk,
         name="Groups",
         format="round_robin",
         player_ids=players,
-        table_size=4,
-        groups=3,
+        table_size=table_size,
+        groups=groups,
         **options,  # type: ignore[arg-type]
     )
 
@@ -248,14 +250,7 @@ def test_item3_group_mates_sit_apart_in_the_next_stages_first_round(
 def test_item3_a_round_robin_in_groups_after_groups_deals_group_mates_apart(event, seed):
     """Four groups of three, then three groups of four: each new group can hold one player of
     every old group (the snake alone would put the best two of a group together)."""
-    first = stages.stage_create(
-        event_id=event.pk,
-        name="Groups",
-        format="round_robin",
-        player_ids=new_players("G", 12),
-        table_size=3,
-        groups=4,
-    )
+    first = _groups(event, new_players("G", 12), groups=4, table_size=3)
     second = fed_stage(first, name="Second groups", format="round_robin", source_top=12, groups=3)
     stages.stage_start(stage_id=first.pk)
     _play_out(first, seed=30 + seed)
