@@ -10,6 +10,7 @@ Double elimination is for pairs: a winners bracket, a losers bracket fed by its 
 final and, when asked for, a reset played only if the losers-bracket player wins the first.
 """
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -293,8 +294,9 @@ def link_slots(slots: Iterable[Slot]) -> tuple[Slot, ...]:
 def meeting_rounds(bracket: Bracket) -> dict[tuple[int, int], int]:
     """For every two seeds that can meet in the winners bracket (lower seed first), the
     earliest round in which they can sit at one table there: 1 when the draw seats them
-    together, r when their paths first join in round r. The losers bracket, a grand final and
-    a third-place match are left out: who reaches them depends on results."""
+    together, r when their paths first join in round r. A round-1 table of byes (no more seeds
+    than go on) is not played: its seeds meet where it leads. The losers bracket, a grand
+    final and a third-place match are left out: who reaches them depends on results."""
     reach: dict[str, frozenset[int]] = {}
     earliest: dict[tuple[int, int], int] = {}
     for slot in bracket.slots:
@@ -307,8 +309,7 @@ def meeting_rounds(bracket: Bracket) -> dict[tuple[int, int], int]:
             elif source.kind == "winner" and source.slot in reach:
                 seeds |= reach[source.slot]
         reach[slot.key] = frozenset(seeds)
-        for first in seeds:
-            for second in seeds:
-                if first < second:
-                    earliest.setdefault((first, second), slot.round)
+        if len(slot.sources) > slot.advance:
+            for pair in itertools.combinations(sorted(seeds), 2):
+                earliest.setdefault(pair, slot.round)
     return earliest

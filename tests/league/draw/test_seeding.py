@@ -12,6 +12,7 @@ from league.draw import (
     DrawError,
     bracket_order,
     double_elimination,
+    first_round,
     group_qualifiers,
     groups_apart,
     meeting_rounds,
@@ -128,20 +129,17 @@ def test_meeting_rounds_of_a_double_elimination_are_its_winners_brackets():
 
 def test_meeting_rounds_at_tables_seat_a_round_one_table_together():
     meetings = meeting_rounds(single_elimination(list(range(1, 17)), table_size=4, advance=2))
-    for seeds in _first_round_seeds(16, 4, 2):
-        assert all(meetings[pair] == 1 for pair in itertools.combinations(sorted(seeds), 2))
+    for seeds in first_round(16, 4, 2):
+        assert all(meetings[pair] == 1 for pair in itertools.combinations(seeds, 2))
     assert max(meetings.values()) == 3
 
 
-def _first_round_seeds(players: int, table_size: int, advance: int) -> list[tuple[int, ...]]:
-    bracket = single_elimination(
-        list(range(1, players + 1)), table_size=table_size, advance=advance
-    )
-    return [
-        tuple(source.seed for source in slot.sources if source.seed is not None)
-        for slot in bracket.slots
-        if slot.round == 1
-    ]
+def test_seeds_at_a_table_of_byes_meet_where_it_leads_not_in_round_one():
+    # 5 players at tables of 4, top 2 on: seeds 1 and 4 go on without playing.
+    assert first_round(5, 4, 2) == ((1, 4), (2, 3, 5))
+    meetings = meeting_rounds(single_elimination(list(range(1, 6)), table_size=4, advance=2))
+    assert meetings[(1, 4)] == 2
+    assert meetings[(2, 3)] == meetings[(2, 5)] == meetings[(3, 5)] == 1
 
 
 def _clashes(order, groups, meetings) -> tuple[int, ...]:
