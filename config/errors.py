@@ -12,23 +12,23 @@ not allowed is refused in the error shape even then (`config.middleware.ApiHostM
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from api.exceptions import bad_request_body, error_body
+from api.exceptions import bad_request_body, error_body, not_found
 
 API_PREFIX = "/api/"
 
 
-def _is_api(request: HttpRequest) -> bool:
+def is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse(bad_request_body(exception), status=400)
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse(
             error_body("permission_denied", "You do not have permission to do this."), status=403
         )
@@ -36,13 +36,13 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    if _is_api(request):
-        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    if is_api(request):
+        return not_found(request)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    if _is_api(request):
+    if is_api(request):
         return JsonResponse(
             error_body(
                 "server_error",

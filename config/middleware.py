@@ -20,8 +20,8 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from api.exceptions import bad_request_body, too_large_body
-from config.errors import API_PREFIX
+from api.exceptions import too_large_body
+from config.errors import bad_request, is_api
 
 logger = logging.getLogger(__name__)
 
@@ -40,11 +40,11 @@ class ApiHostMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path.startswith(API_PREFIX):
+        if is_api(request):
             try:
                 request.get_host()
             except DisallowedHost as error:
-                return JsonResponse(bad_request_body(error), status=400)
+                return bad_request(request, error)
         return self.get_response(request)
 
 

@@ -1,10 +1,15 @@
 """Errors Django answers itself, outside DRF's exception handler: under /api/ in the API's error
 shape, never HTML; the pages keep their HTML error pages (config/errors.py)."""
 
+import json
+
 import pytest
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.http import Http404
 from django.test import Client
 
 from api.views import MatchViewSet
+from config import errors
 from games.models import Turn
 
 
@@ -15,7 +20,7 @@ def _client() -> Client:
 def _assert_api_error(response, status: int, code: str) -> None:
     assert response.status_code == status
     assert response["Content-Type"] == "application/json"
-    body = response.json()
+    body = json.loads(response.content)  # also for a view called directly
     assert body["code"] == code
     assert body["message"].endswith(".")
     assert body["details"] == {}
@@ -91,3 +96,22 @@ def test_a_404_outside_the_api_keeps_the_html_page():
     response = _client().get("/no-such-page/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("handler", "exception", "status", "code"),
+    [
+        (errors.bad_request, SuspiciousOperation("a forged header"), 400, "bad_request"),
+        (errors.permission_denied, PermissionDenied(), 403, "permission_denied"),
+        (errors.page_not_found, Http404(), 404, "not_found"),
+    ],
+)
+def test_each_error_view_answers_the_error_shape_under_the_api_and_html_elsewhere(
+    rf, handler, exception, status, code
+):
+    """The views Django calls itself for what is raised outside a view (config/urls.py);
+    called directly, as no route of the project raises these outside DRF."""
+    _assert_api_error(handler(rf.get("/api/v1/matches/"), exception), status, code)
+    page = handler(rf.get("/leagues/"), exception)
+    assert page.status_code == status
+    assert page["Content-Type"].startswith("text/html")
