@@ -73,10 +73,15 @@ def rounds_share_too_much(count: int, sizes: Sequence[int], rounds: int) -> bool
     tables), 40 in all; so 6 rounds at least."""
     if rounds < 2:
         return True
-    spare = rounds * sum(math.comb(size, 2) for size in sizes) - math.comb(count, 2)
+    spare = _spare(count, sizes, rounds)
     if spare < 0:
         return True
     return math.comb(rounds, 2) * shared_pairs(sizes) > _most_met_again(spare, rounds)
+
+
+def _spare(count: int, sizes: Sequence[int], rounds: int) -> int:
+    """The meetings `rounds` rounds at tables of `sizes` hold beyond one for every pair."""
+    return rounds * sum(math.comb(size, 2) for size in sizes) - math.comb(count, 2)
 
 
 def shared_pairs(sizes: Sequence[int]) -> int:
@@ -108,7 +113,7 @@ def spread_floor(
     m + 1 times), and, with `two_rounds`, every two rounds seat at least `shared_pairs` pairs
     together again, which a spread too even cannot hold (`rounds_share_too_much`)."""
     pairs = math.comb(count, 2)
-    spare = rounds * sum(math.comb(size, 2) for size in sizes) - pairs
+    spare = _spare(count, sizes, rounds)
     again = math.comb(rounds, 2) * shared_pairs(sizes) if two_rounds and len(sizes) > 1 else 0
     if spare <= 0:
         return 1, pairs

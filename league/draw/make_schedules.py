@@ -229,8 +229,8 @@ def _evened(field: Field, schedule: Schedule, seconds: float) -> tuple[Schedule,
             return best, ""
         print(f"  at most {most} meetings a pair: found", flush=True)
         best = lower
-    if even_mark(count, best):
-        return best, even_mark(count, best)
+    if mark := even_mark(count, best):
+        return best, mark
     result = exact(count, sizes, rounds, seconds=seconds, hint=best)
     if result.schedule is not None and evenness(count, result.schedule) < evenness(count, best):
         best = result.schedule
@@ -317,8 +317,8 @@ def prove(field: Field, seconds: float) -> bool:
         return False
     schedule, fewest, even = found
     marked = False
-    if not even and even_mark(field.count, schedule):
-        even, marked = even_mark(field.count, schedule), True
+    if not even and (mark := even_mark(field.count, schedule)):
+        even, marked = mark, True
         print(f"{name}: the spread is the floor of counting", flush=True)
     if fewest:
         print(f"{name}: rounds already proven", flush=True)
@@ -364,8 +364,8 @@ def offered(text: str) -> tuple[Field, Schedule]:
             raise Refused(f"round {number} is not at tables of {field.sizes}")
         if sorted(seat for table in tables for seat in table) != list(range(count)):
             raise Refused(f"round {number} does not seat players 0 to {count - 1} once each")
-    if profile(count, schedule)[0]:
-        raise Refused(f"{profile(count, schedule)[0]} pairs never meet")
+    if unmet := profile(count, schedule)[0]:
+        raise Refused(f"{unmet} pairs never meet")
     return field, schedule
 
 

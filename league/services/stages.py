@@ -1267,13 +1267,16 @@ class StageFormatRules:
 class SwissRules(StageFormatRules):
     """Rounds drawn one at a time from the standings; byes count."""
 
+    @staticmethod
+    def _first_round(stage: Stage, players: Sequence[int]) -> draw.Round:
+        """Round 1, drawn from the seeds alone (players in seed order)."""
+        return draw.swiss_round(
+            [draw.SwissStanding(player=p) for p in players], number=1, table_size=stage.table_size
+        )
+
     def meetings(self, stage: Stage, count: int) -> dict[tuple[int, int], int]:
         """Round 1 is drawn from the seeds; later rounds from the results."""
-        first = draw.swiss_round(
-            [draw.SwissStanding(player=seed) for seed in range(1, count + 1)],
-            number=1,
-            table_size=stage.table_size,
-        )
+        first = self._first_round(stage, range(1, count + 1))
         return {
             pair: 1
             for table in first.tables
@@ -1282,10 +1285,7 @@ class SwissRules(StageFormatRules):
 
     def start(self, stage: Stage, players: list[int]) -> None:
         stage.rounds = stage.rounds or draw.swiss_rounds(len(players), stage.table_size)
-        first = draw.swiss_round(
-            [draw.SwissStanding(player=p) for p in players], number=1, table_size=stage.table_size
-        )
-        _seat_round(stage, first)
+        _seat_round(stage, self._first_round(stage, players))
 
     def advance(self, stage: Stage, stage_matches: list[StageMatch], seeds: dict[int, int]) -> None:
         if not all(sm.order is not None for sm in stage_matches):
