@@ -13,7 +13,7 @@ PORT ?= 8000
 
 help:
 	@echo "make run    set up .venv, migrate, build the strategy tables, load demo data, serve on http://$(HOST):$(PORT)"
-	@echo "make test   set up .venv, run the whole test suite, then make lint"
+	@echo "make test   set up .venv, run the whole test suite (two processes, then the system tests), then make lint"
 	@echo "make lint   ruff check, ruff format --check, mypy, import-linter contracts"
 	@echo "make bench  benchmarks (never part of make test)"
 	@echo "make lock   re-pin requirements.lock (runtime) and requirements-dev.lock from pyproject.toml"
@@ -31,8 +31,14 @@ run: $(STAMP)
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The suite in two passes: every test but the system ones in $(TEST_PROCESSES) processes (pytest-xdist;
+# each process has its own test database and Redis database), then the system tests alone, since
+# they stop and restart the machine's PostgreSQL and Redis. Exit 5 means no test was selected
+# (PYTEST_ARGS can name a part of the suite that has no system test, or only system tests).
+TEST_PROCESSES ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not system" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -m system $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(MAKE) --no-print-directory lint
 
 lint: $(STAMP)

@@ -181,3 +181,24 @@ def test_no_log_line_holds_a_short_link_code_or_a_sign_up_key(line: str, logged:
     )
     assert RedactScoringKeys().filter(record)
     assert record.getMessage() == f'"{logged}" 200'
+
+
+@pytest.mark.parametrize(
+    ("url", "worker", "expected"),
+    [
+        ("redis://127.0.0.1:6379/5", "gw0", "redis://127.0.0.1:6379/5"),
+        ("redis://127.0.0.1:6379/5", "gw1", "redis://127.0.0.1:6379/6"),
+        ("redis://127.0.0.1:6379", "gw1", "redis://127.0.0.1:6379/1"),
+        ("rediss://:secret@cache:6380/2", "gw3", "rediss://:secret@cache:6380/5"),
+        ("redis://127.0.0.1:6379/5", "", "redis://127.0.0.1:6379/5"),
+        ("amqp://guest@127.0.0.1//", "gw1", "amqp://guest@127.0.0.1//"),
+    ],
+)
+def test_each_parallel_test_process_takes_its_own_redis_database(
+    url: str, worker: str, expected: str
+):
+    """`make test` runs two pytest-xdist processes: a real Celery worker that one starts must
+    never take the other's jobs (docs/development.md, Parallel runs)."""
+    from config.settings.test import _broker_of_this_worker
+
+    assert _broker_of_this_worker(url, worker) == expected
