@@ -37,40 +37,27 @@ def test_a_turn_may_stop_after_the_first_roll():
     assert game.play(one_roll([2, 3, 4, 5, 6], "large_straight")).points == 40
 
 
-def test_a_turn_may_stop_after_the_second_roll():
+@pytest.mark.parametrize(
+    ("first", "keep", "second", "category", "points"),
+    [
+        ([1, 2, 3, 3, 6], [1, 2, 3], [1, 2, 3, 4, 5], "large_straight", 40),
+        ([6, 6, 6, 6, 6], [6], [6, 1, 1, 1, 1], "aces", 4),
+        ([1, 1, 2, 2, 3], [], [6, 6, 6, 5, 5], "full_house", 25),
+        ([4, 1, 4, 2, 4], [4, 4, 4], [1, 4, 6, 4, 4], "fours", 12),
+    ],
+    ids=[
+        "a-turn-may-stop-after-the-second-roll",
+        "the-box-is-filled-with-the-dice-showing-after-the-last-roll",
+        "a-further-roll-may-keep-no-dice-and-rethrow-all-five",
+        "kept-dice-may-be-given-in-any-order",
+    ],
+)
+def test_a_two_roll_turn_scores_the_dice_showing_after_its_second_roll(
+    first, keep, second, category, points
+):
     game = YardzeeGame(players=2)
-    turn = {
-        "rolls": [{"dice": [1, 2, 3, 3, 6]}, {"keep": [1, 2, 3], "dice": [1, 2, 3, 4, 5]}],
-        "category": "large_straight",
-    }
-    assert game.play(turn).points == 40
-
-
-def test_the_box_is_filled_with_the_dice_showing_after_the_last_roll():
-    game = YardzeeGame(players=2)
-    turn = {
-        "rolls": [{"dice": [6, 6, 6, 6, 6]}, {"keep": [6], "dice": [6, 1, 1, 1, 1]}],
-        "category": "aces",
-    }
-    assert game.play(turn).points == 4
-
-
-def test_a_further_roll_may_keep_no_dice_and_rethrow_all_five():
-    game = YardzeeGame(players=2)
-    turn = {
-        "rolls": [{"dice": [1, 1, 2, 2, 3]}, {"keep": [], "dice": [6, 6, 6, 5, 5]}],
-        "category": "full_house",
-    }
-    assert game.play(turn).points == 25
-
-
-def test_kept_dice_may_be_given_in_any_order():
-    game = YardzeeGame(players=2)
-    turn = {
-        "rolls": [{"dice": [4, 1, 4, 2, 4]}, {"keep": [4, 4, 4], "dice": [1, 4, 6, 4, 4]}],
-        "category": "fours",
-    }
-    assert game.play(turn).points == 12
+    turn = {"rolls": [{"dice": first}, {"keep": keep, "dice": second}], "category": category}
+    assert game.play(turn).points == points
 
 
 def test_the_player_key_is_accepted_and_ignored():
