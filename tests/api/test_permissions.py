@@ -229,19 +229,26 @@ def test_token_login_with_a_wrong_password_answers_400_with_the_error_shape(orga
 
 
 @pytest.mark.django_db
-def test_seating_an_unknown_or_duplicate_player_is_refused(as_organizer, players):
-    unknown = as_organizer.post(
-        "/api/v1/matches/",
-        {"game": "yardzee", "players": [players[0].pk, 987654]},
-        format="json",
+@pytest.mark.parametrize(
+    ("seats", "code"),
+    [
+        pytest.param(lambda first: [first, 987654], "unknown_player", id="unknown"),
+        pytest.param(lambda first: [first, first], "duplicate_player", id="twice"),
+        pytest.param(
+            lambda first: [first, 27627487456780500992],
+            "invalid",
+            id="id-too-large-for-the-database",
+        ),
+    ],
+)
+def test_seating_an_unknown_duplicate_or_out_of_range_player_is_refused(
+    as_organizer, players, seats, code
+):
+    response = as_organizer.post(
+        "/api/v1/matches/", {"game": "yardzee", "players": seats(players[0].pk)}, format="json"
     )
-    assert unknown.status_code == 400
-    assert unknown.json()["code"] == "unknown_player"
-    twice = as_organizer.post(
-        "/api/v1/matches/", {"game": "yardzee", "players": [players[0].pk] * 2}, format="json"
-    )
-    assert twice.status_code == 400
-    assert twice.json()["code"] == "duplicate_player"
+    assert response.status_code == 400
+    assert response.json()["code"] == code
 
 
 @pytest.mark.django_db
