@@ -20,6 +20,7 @@ from league.models import Event, League, Player, Stage, StageFormat, StageStatus
 from league.services import event_close, event_create, event_reopen
 from league.services import stages as stage_services
 from organize import selectors
+from organize.forms import page_status
 from organize.forms.events import CloseForm, EventForm, StageForm, WithdrawForm
 from organize.permissions import require_event, require_league
 from organize.selectors import StageRow, TableRow
@@ -40,12 +41,6 @@ def organized_stage(request: HttpRequest, stage_id: int) -> Stage:
     stage = get_object_or_404(Stage.objects.select_related("event__league"), pk=stage_id)
     require_event(request.user, stage.event)
     return stage
-
-
-def _answered(form: Any) -> int:
-    """A form page's status: 400 when the form, or the service behind it, refused it (as the
-    other organizer pages answer; docs/organizing.md)."""
-    return 400 if form.is_bound and form.errors else 200
 
 
 def _event_url(event_id: int, anchor: str = "") -> str:
@@ -74,7 +69,7 @@ def league_events(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "organize/events/league_events.html",
         {"league": league, "events": events, "form": form},
-        status=_answered(form),
+        status=page_status(form),
     )
 
 
@@ -234,7 +229,7 @@ def _stage_form_page(
         request,
         "organize/events/stage_form.html",
         {"event": event, "form": form, "stage": stage, "league": event.league},
-        status=_answered(form),
+        status=page_status(form),
     )
 
 
@@ -341,7 +336,7 @@ def event_close_page(request: HttpRequest, event_id: int) -> HttpResponse:
         request,
         "organize/events/close.html",
         {"event": event, "league": event.league, "form": form, "in_progress": in_progress},
-        status=_answered(form),
+        status=page_status(form),
     )
 
 
@@ -423,5 +418,5 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
         request,
         "organize/events/withdraw.html",
         {"event": event, "league": event.league, "form": form, "changes": changes},
-        status=_answered(form),
+        status=page_status(form),
     )

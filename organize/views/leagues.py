@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import standings
 from league.models import League
 from league.services import organization
+from organize.forms import page_status
 from organize.forms.leagues import (
     LeagueCreateForm,
     LeagueSettingsForm,
@@ -34,10 +35,6 @@ TIEBREAK_CODES = frozenset(
 
 def _league(request: HttpRequest, slug: str) -> League:
     return require_league(request.user, get_object_or_404(League, slug=slug))
-
-
-def _status(*forms: object) -> int:
-    return 400 if any(getattr(form, "errors", None) for form in forms) else 200
 
 
 # --- A new league ------------------------------------------------------------------------------
@@ -59,7 +56,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{league.name} is created, and you organize it.")
             return redirect("organize:league", league.slug)
-    return render(request, "organize/leagues/new.html", {"form": form}, status=_status(form))
+    return render(request, "organize/leagues/new.html", {"form": form}, status=page_status(form))
 
 
 # --- Settings ----------------------------------------------------------------------------------
@@ -122,7 +119,7 @@ def _settings_page(
         "remove_form": remove_form,
     }
     forms = (settings_form, tiebreak_form, add_form, remove_form)
-    return render(request, "organize/leagues/settings.html", context, status=_status(*forms))
+    return render(request, "organize/leagues/settings.html", context, status=page_status(*forms))
 
 
 @login_required

@@ -16,6 +16,7 @@ from league.errors import LeagueError
 from league.models import League, Player
 from league.services import organization
 from league.services.organization import NewPlayer
+from organize.forms import page_status
 from organize.forms.players import (
     PlayerAddForm,
     PlayerImportForm,
@@ -28,10 +29,6 @@ from scoring.errors import DomainError
 
 def _league(request: HttpRequest, slug: str) -> League:
     return require_league(request.user, get_object_or_404(League, slug=slug))
-
-
-def _status(form: PlayerAddForm | PlayerImportForm | PlayerMergeForm | PlayerRenameForm) -> int:
-    return 400 if form.errors else 200
 
 
 def _added(created: list[Player]) -> str:
@@ -66,7 +63,7 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "organize/players/roster.html",
         {"league": league, "players": players, "form": form},
-        status=_status(form),
+        status=page_status(form),
     )
 
 
@@ -92,7 +89,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "organize/players/import.html",
         {"league": league, "form": form, "problems": problems},
-        status=_status(form),
+        status=page_status(form),
     )
 
 
@@ -118,7 +115,7 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         request,
         "organize/players/rename.html",
         {"league": league, "player": player, "form": form, "other_leagues": other_leagues},
-        status=_status(form),
+        status=page_status(form),
     )
 
 
@@ -153,7 +150,7 @@ def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "organize/players/merge.html",
         {"league": league, "form": form, "pair": pair},
-        status=_status(form),
+        status=page_status(form),
     )
 
 

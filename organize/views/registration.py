@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import Event, Registration, RegistrationStatus, SignUp
 from league.services import registration as services
+from organize.forms import page_status
 from organize.forms.registration import RegistrationAddForm, SignUpSettingsForm
 from organize.permissions import require_event
 from organize.views.events import organized_event
@@ -73,7 +74,6 @@ def _render(
     registrations = list(
         event.registrations.select_related("event__league", "player").order_by("created_at", "pk")
     )
-    failed = (form.is_bound and form.errors) or (add_form.is_bound and add_form.errors)
     return render(
         request,
         "organize/events/sign_up.html",
@@ -87,7 +87,7 @@ def _render(
             "places_taken": services.places_taken(event.pk),
             "public_url": request.build_absolute_uri(reverse("league:sign_up", args=[event.pk])),
         },
-        status=400 if failed else 200,
+        status=page_status(form, add_form),
     )
 
 

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from league.services import schedule
 from organize import selectors
+from organize.forms import page_status
 from organize.forms.schedule import RoundScheduleForm
 from organize.views.events import organized_stage
 from scoring.errors import DomainError
@@ -57,5 +58,5 @@ def round_schedule_page(request: HttpRequest, stage_id: int, number: int) -> Htt
             "rows": [row for row in rows if row.match is not None],
             "form": form,
         },
-        status=400 if form.is_bound and form.errors else 200,
+        status=page_status(form),
     )

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import League
+from organize.forms import page_status
 from organize.forms.webhooks import EndpointForm
 from organize.permissions import require_league
 from scoring.errors import DomainError
@@ -67,9 +68,7 @@ def webhooks(request: HttpRequest, slug: str) -> HttpResponse:
         "endpoints": list(selectors.league_endpoints(league.pk)),
         "form": form,
     }
-    return render(
-        request, "organize/webhooks/list.html", context, status=400 if form.errors else 200
-    )
+    return render(request, "organize/webhooks/list.html", context, status=page_status(form))
 
 
 @login_required
