@@ -332,13 +332,26 @@ def turn_undo(
     carries what the organizer confirmed, e.g. re-seeding later stages). A match of a
     finished or cancelled event is not changed (EventClosed)."""
     match = _lock(match_id)
+    turns = _turns_to_take_back(match, "undo")
+    return _remove_last_turn(match, turns, undone_by=undone_by, then=then or {})
+
+
+def _ensure_changeable(match: Match) -> None:
+    """The turns of a void match (MatchClosed) or of a match of a finished or cancelled event
+    (EventClosed) are not changed."""
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
     ensure_event_open(match.event)
+
+
+def _turns_to_take_back(match: Match, action: str) -> list[Turn]:
+    """Every turn of the locked `match` in order, with its seat, for removing the last one
+    (`action` names it: "undo", "take back"); NothingToUndo when it has none."""
+    _ensure_changeable(match)
     turns = list(match.turns.select_related("seat").order_by("sequence"))
     if not turns:
-        raise NothingToUndo(f"Match {match.pk} has no turn to undo.")
-    return _remove_last_turn(match, turns, undone_by=undone_by, then=then or {})
+        raise NothingToUndo(f"Match {match.pk} has no turn to {action}.")
+    return turns
 
 
 def _remove_last_turn(
@@ -414,12 +427,7 @@ def turn_take_back(
     - it did not finish the match: withdrawing a result is for organizers (MatchClosed);
     - it was sent at most TAKE_BACK_SECONDS ago (TakeBackTooLate)."""
     match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
-    if match.status == MatchStatus.VOID:
-        raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
-    ensure_event_open(match.event)
-    turns = list(match.turns.select_related("seat").order_by("sequence"))
-    if not turns:
-        raise NothingToUndo(f"Match {match.pk} has no turn to take back.")
+    turns = _turns_to_take_back(match, "take back")
     last = turns[-1]
     if turn_number is not None and turn_number != last.sequence:
         raise TurnNumberMismatch(
@@ -971,9 +979,7 @@ def turn_correct(
     follow. A result left as it was sends nothing. A void match (MatchClosed) or a match of a
     finished or cancelled event (EventClosed) is not changed."""
     match = _lock(match_id)
-    if match.status == MatchStatus.VOID:
-        raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
-    ensure_event_open(match.event)
+    _ensure_changeable(match)
     if not 1 <= sequence <= match.turns_played:
         raise NoSuchTurn(
             f"Match {match.pk} has no turn {sequence}; it has played {match.turns_played}.",
