@@ -61,24 +61,34 @@ def test_undoing_the_only_turn_leaves_a_scheduled_match(zee, play):
     assert (zee.status, zee.turns_played, zee.state) == (MatchStatus.SCHEDULED, 0, fresh_state)
 
 
-def test_a_match_without_turns_has_nothing_to_undo(zee, play):
-    play(zee, turns=1)
-    services.turn_undo(match_id=zee.pk, undone_by=None)
-    before = stored(zee.pk)
-    with pytest.raises(NothingToUndo) as refused:
-        services.turn_undo(match_id=zee.pk, undone_by=None)
-    assert refused.value.code == "nothing_to_undo"
-    assert stored(zee.pk) == before
+def _undo(match: Match) -> None:
+    services.turn_undo(match_id=match.pk, undone_by=None)
 
 
-def test_a_void_match_has_no_turn_undone(zee, play):
-    play(zee, turns=2)
-    services.match_void(match_id=zee.pk, voided_by=None)
+def _void(match: Match) -> None:
+    services.match_void(match_id=match.pk, voided_by=None)
+
+
+@pytest.mark.parametrize(
+    ("turns", "then", "error", "code", "details"),
+    [
+        pytest.param(1, _undo, NothingToUndo, "nothing_to_undo", None, id="without-turns"),
+        pytest.param(
+            2, _void, MatchClosed, "match_closed", {"status": MatchStatus.VOID}, id="void"
+        ),
+    ],
+)
+def test_a_match_without_turns_or_void_has_no_turn_undone(
+    zee, play, turns, then, error, code, details
+):
+    play(zee, turns=turns)
+    then(zee)
     before = stored(zee.pk)
-    with pytest.raises(MatchClosed) as refused:
-        services.turn_undo(match_id=zee.pk, undone_by=None)
-    assert refused.value.code == "match_closed"
-    assert refused.value.details == {"status": MatchStatus.VOID}
+    with pytest.raises(error) as refused:
+        _undo(zee)
+    assert refused.value.code == code
+    if details is not None:
+        assert refused.value.details == details
     assert stored(zee.pk) == before
 
 
