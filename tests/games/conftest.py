@@ -11,7 +11,7 @@ from django.dispatch import Signal
 
 from games import services, signals
 from games.models import Match, SubmissionReceipt, TurnUndo
-from league.models import Player
+from league.models import Event, Player
 from scoring.yardzee import CATEGORIES
 from tests.playing import simulated_turns
 
@@ -137,6 +137,12 @@ def zee(seat: Callable[..., Match]) -> Match:
 @pytest.fixture
 def kle(seat: Callable[..., Match]) -> Match:
     return seat("yardkle", rules=YARDKLE_RULES)
+
+
+@pytest.fixture
+def event_zee(seat: Callable[..., Match], yardzee_event: Event) -> Match:
+    """A Yardzee match seated at `yardzee_event`, in its league."""
+    return seat(event_id=yardzee_event.pk, league_id=yardzee_event.league_id)
 
 
 @pytest.fixture

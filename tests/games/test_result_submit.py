@@ -112,12 +112,11 @@ def test_a_finished_match_takes_no_second_result(finished_zee):
 
 
 @pytest.mark.parametrize("status", [EventStatus.FINISHED, EventStatus.CANCELLED])
-def test_a_finished_or_cancelled_event_takes_no_result(seat, yardzee_event, status):
-    match = seat(event_id=yardzee_event.pk, league_id=yardzee_event.league_id)
+def test_a_finished_or_cancelled_event_takes_no_result(event_zee, yardzee_event, status):
     yardzee_event.status = status
     yardzee_event.save()
     with pytest.raises(EventClosed) as refused:
-        services.result_submit(match_id=match.pk, turns=SCRIPTED_YARDZEE)
+        services.result_submit(match_id=event_zee.pk, turns=SCRIPTED_YARDZEE)
     assert refused.value.details == {"event": yardzee_event.pk, "status": status}
     assert not Turn.objects.exists()
-    assert Match.objects.get(pk=match.pk).status == MatchStatus.SCHEDULED
+    assert Match.objects.get(pk=event_zee.pk).status == MatchStatus.SCHEDULED

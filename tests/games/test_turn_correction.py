@@ -326,15 +326,14 @@ def test_a_void_match_is_not_corrected(finished_zee):
 
 
 @pytest.mark.parametrize("status", [EventStatus.FINISHED, EventStatus.CANCELLED])
-def test_a_match_of_a_closed_event_is_not_corrected(seat, yardzee_event, status):
-    match = seat(event_id=yardzee_event.pk, league_id=yardzee_event.league_id)
-    services.result_submit(match_id=match.pk, turns=CLOSE_YARDZEE)
+def test_a_match_of_a_closed_event_is_not_corrected(event_zee, yardzee_event, status):
+    services.result_submit(match_id=event_zee.pk, turns=CLOSE_YARDZEE)
     yardzee_event.status = status
     yardzee_event.save()
-    before = everything(match.pk)
+    before = everything(event_zee.pk)
     with pytest.raises(EventClosed):
-        correct(match, 7, FEWER_FOURS)
-    assert everything(match.pk) == before
+        correct(event_zee, 7, FEWER_FOURS)
+    assert everything(event_zee.pk) == before
 
 
 def test_a_receiver_that_refuses_the_changed_result_leaves_everything_as_it_was(close_zee, refuse):

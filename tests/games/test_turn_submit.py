@@ -182,26 +182,24 @@ def test_a_finished_or_void_match_takes_no_turn(zee, close, status):
 
 
 @pytest.mark.parametrize("status", [EventStatus.UPCOMING, EventStatus.RUNNING])
-def test_an_event_still_open_takes_turns(seat, yardzee_event, status):
-    match = seat(event_id=yardzee_event.pk, league_id=yardzee_event.league_id)
+def test_an_event_still_open_takes_turns(event_zee, yardzee_event, status):
     yardzee_event.status = status
     yardzee_event.save()
-    services.turn_submit(match_id=match.pk, turn=SCRIPTED_YARDZEE[0])
-    assert Turn.objects.filter(match=match).count() == 1
+    services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[0])
+    assert Turn.objects.filter(match=event_zee).count() == 1
 
 
 @pytest.mark.parametrize("status", [EventStatus.FINISHED, EventStatus.CANCELLED])
-def test_a_finished_or_cancelled_event_takes_no_turn(seat, yardzee_event, status):
-    match = seat(event_id=yardzee_event.pk, league_id=yardzee_event.league_id)
-    services.turn_submit(match_id=match.pk, turn=SCRIPTED_YARDZEE[0])
+def test_a_finished_or_cancelled_event_takes_no_turn(event_zee, yardzee_event, status):
+    services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[0])
     yardzee_event.status = status
     yardzee_event.save()
-    before = stored(match.pk)
+    before = stored(event_zee.pk)
     with pytest.raises(EventClosed) as refused:
-        services.turn_submit(match_id=match.pk, turn=SCRIPTED_YARDZEE[1])
+        services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[1])
     assert refused.value.code == "event_closed"
     assert refused.value.details == {"event": yardzee_event.pk, "status": status}
-    assert stored(match.pk) == before
+    assert stored(event_zee.pk) == before
 
 
 @pytest.mark.parametrize("whole", WHOLE_GAMES)
