@@ -175,6 +175,10 @@ def _store_turn(
     )
 
 
+# What a seat holds of a finished match's result: what standings, stages and ratings read.
+_SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
+
+
 def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
     """Store the new state; on the first turn the `match_started` signal, and when the game is
     over, the totals, placements and `match_finished`."""
@@ -187,13 +191,8 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
     if game.is_over:
         match.status = MatchStatus.FINISHED
         match.finished_at = now
-        for seat, placement in zip(seats, game.placements(), strict=True):
-            seat.total = game.total(seat.order)
-            seat.placement = placement
-        _record_game_counts(match, game, seats)
-        Seat.objects.bulk_update(
-            seats, ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
-        )
+        _place_seats(match, game, seats)
+        Seat.objects.bulk_update(seats, _SEAT_RESULT)
     match.save(
         update_fields=["state", "turns_played", "status", "started_at", "finished_at", "version"]
     )
@@ -201,6 +200,24 @@ def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
         signals.match_started.send(sender=Match, match=match)
     if game.is_over:
         signals.match_finished.send(sender=Match, match=match)
+
+
+def _place_seats(match: Match, game: Game, seats: list[Seat]) -> None:
+    """Set each seat's result of the finished `game` on it (not yet stored): its total, its
+    placement and its game counts."""
+    for seat, placement in zip(seats, game.placements(), strict=True):
+        seat.total = game.total(seat.order)
+        seat.placement = placement
+    _record_game_counts(match, game, seats)
+
+
+def _clear_results(seats: list[Seat]) -> None:
+    """Withdraw the result the seats held (stored): on the seats themselves, so the match's
+    prefetched seats stay what is stored."""
+    for seat in seats:
+        for name in _SEAT_RESULT:
+            setattr(seat, name, None)
+    Seat.objects.bulk_update(seats, _SEAT_RESULT)
 
 
 def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
@@ -396,12 +413,7 @@ def _remove_last_turn(
     match.version += 1
     match.save(update_fields=["state", "turns_played", "status", "finished_at", "version"])
     if was_finished:
-        # On the seats themselves, so the match's prefetched seats stay what is stored.
-        fields = ["total", "placement", "yardzees", "upper_bonus", "yardkles"]
-        for seat in seats:
-            for name in fields:
-                setattr(seat, name, None)
-        Seat.objects.bulk_update(seats, fields)
+        _clear_results(seats)
         signals.match_reopened.send(sender=Match, match=match, then=then)
     return record
 
@@ -944,10 +956,6 @@ class CorrectionOutcome:
     game: Game
 
 
-# What a seat holds of a finished match's result: what standings, stages and ratings read.
-_SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
-
-
 @transaction.atomic
 def turn_correct(
     *,
@@ -1135,10 +1143,7 @@ def _settle_correction(
     stood = [tuple(getattr(seat, name) for name in _SEAT_RESULT) for seat in seats]
     placed = None
     if game.is_over:
-        for seat, placement in zip(seats, game.placements(), strict=True):
-            seat.total = game.total(seat.order)
-            seat.placement = placement
-        _record_game_counts(match, game, seats)
+        _place_seats(match, game, seats)
         placed = [tuple(getattr(seat, name) for name in _SEAT_RESULT) for seat in seats]
     match.state = game.to_json()
     match.version += 1
@@ -1146,10 +1151,7 @@ def _settle_correction(
     if placed == stood:
         return  # finished with the same result: every table and bracket already counts it
     if was_finished:
-        for seat in seats:
-            for name in _SEAT_RESULT:
-                setattr(seat, name, None)
-        Seat.objects.bulk_update(seats, list(_SEAT_RESULT))
+        _clear_results(seats)
         match.status = MatchStatus.IN_PROGRESS
         match.finished_at = None
         match.save(update_fields=["status", "finished_at"])
@@ -1159,7 +1161,7 @@ def _settle_correction(
     for seat, values in zip(seats, placed, strict=True):
         for name, value in zip(_SEAT_RESULT, values, strict=True):
             setattr(seat, name, value)
-    Seat.objects.bulk_update(seats, list(_SEAT_RESULT))
+    Seat.objects.bulk_update(seats, _SEAT_RESULT)
     match.status = MatchStatus.FINISHED
     match.finished_at = finished_at or timezone.now()
     match.save(update_fields=["status", "finished_at"])
