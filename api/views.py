@@ -354,13 +354,9 @@ class EventViewSet(
         require_organizer(
             event.league, request.user, "Only an organizer of this league may add stages."
         )
-        data = dict(s.validated(s.StageCreateSerializer, request.data))
-        stage = stage_services.stage_create(
-            event_id=event.pk,
-            player_ids=data.pop("participants"),
-            source_stage_id=data.pop("source_stage", None),
-            **data,
-        )
+        parsed = s.StageCreateSerializer(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        stage = stage_services.stage_create(event_id=event.pk, **parsed.stage_options())
         return Response(s.StageDetailSerializer(stage).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
