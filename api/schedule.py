@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -27,10 +26,7 @@ PATTERN_MAX = TABLE_LABEL_MAX + 8
 
 
 def _when(value: str, field: str) -> datetime:
-    try:
-        parsed = parse_datetime(value)
-    except ValueError:
-        parsed = None
+    parsed = schedule_services.typed_start(value)
     if parsed is None:
         raise serializers.ValidationError(
             {field: "Give a date and time as ISO 8601, e.g. 2026-07-04T18:30 or with an offset."}

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.errors import EventClosed, MatchAlreadyStarted, MatchClosed
 from games.models import TABLE_LABEL_MAX, Match, MatchStatus
@@ -29,6 +30,15 @@ PAST_GRACE = timedelta(hours=1)
 FUTURE_LIMIT = timedelta(days=2 * 366)
 MAX_INTERVAL_MINUTES = 24 * 60
 MAX_TABLES = 512
+
+
+def typed_start(value: str) -> datetime | None:
+    """A start as typed on the page or sent to the API (ISO 8601, with or without an offset),
+    or None when it is not one: badly written, or well written but impossible (2026-02-30)."""
+    try:
+        return parse_datetime(value)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,8 @@ from datetime import datetime
 
 from django import forms
 from django.conf import settings
-from django.utils.dateparse import parse_datetime
 
-from league.services.schedule import DEFAULT_PATTERN, MAX_INTERVAL_MINUTES, MAX_TABLES
+from league.services.schedule import DEFAULT_PATTERN, MAX_INTERVAL_MINUTES, MAX_TABLES, typed_start
 from organize.forms.events import ServiceForm
 
 
@@ -54,10 +53,7 @@ class RoundScheduleForm(ServiceForm):
 
     def clean_first_start(self) -> datetime:
         value = self.cleaned_data["first_start"]
-        try:
-            parsed = parse_datetime(value)
-        except ValueError:
-            parsed = None
+        parsed = typed_start(value)
         if parsed is None:
             raise forms.ValidationError("Give a date and a time, as 2026-07-04 18:30.")
         return parsed
