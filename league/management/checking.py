@@ -1,18 +1,32 @@
 """What the two recompute commands share: their `--league SLUG` and `--check [--wait SECONDS]`
-options, and how they report a check (`league.services.checks.CheckReport`): skipped ones
-listed, differences on stderr and exit 1, else one line of success."""
+options, the recompute with a progress bar, and how they report a check
+(`league.services.checks.CheckReport`): skipped ones listed, differences on stderr and exit 1,
+else one line of success. A command says what its targets are, how one is recomputed, how they
+are checked, and its messages."""
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
 
 from league.services import checks
 
+Target = TypeVar("Target")
 
-class RecomputeCommand(BaseCommand):
+
+class RecomputeCommand(BaseCommand, Generic[Target]):
     # What --check compares and what may be marked stale, in the options' help.
     compared: str
     marked: str
+    # The progress bar's description and unit.
+    progress: str
+    unit: str
+    # The closing lines: `failure` takes {differences} and {targets}, `success` {compared}
+    # (how many the check compared), `done` {targets}.
+    failure: str
+    success: str
+    done: str
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--league", help=f"only this league's {self.marked} (its slug)")
@@ -30,12 +44,30 @@ class RecomputeCommand(BaseCommand):
             "STANDINGS_SWEEP_SECONDS)",
         )
 
+    def targets(self, options: dict[str, Any]) -> Sequence[Target]:
+        raise NotImplementedError
+
+    def compare(self, targets: Sequence[Target], *, wait: float) -> checks.CheckReport:
+        raise NotImplementedError
+
+    def recompute(self, target: Target) -> None:
+        raise NotImplementedError
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        targets = self.targets(options)
+        if options["check"]:
+            self.report(self.compare(targets, wait=self.wait(options)), len(targets))
+            return
+        for target in tqdm(targets, desc=self.progress, unit=self.unit, file=self.stderr):
+            self.recompute(target)
+        self.stdout.write(self.style.SUCCESS(self.done.format(targets=len(targets))))
+
     @staticmethod
     def wait(options: dict[str, Any]) -> float:
         wait: float | None = options["wait"]
         return checks.default_check_wait() if wait is None else wait
 
-    def report(self, report: checks.CheckReport, *, failure: str, success: str) -> None:
+    def report(self, report: checks.CheckReport, targets: int) -> None:
         """Print the check's notes and differences; raise (exit 1) with `failure` when it found
         any, else print `success` and how many were skipped."""
         for note in report.skipped:
@@ -43,7 +75,10 @@ class RecomputeCommand(BaseCommand):
         for problem in report.differences:
             self.stderr.write(problem)
         if report.differences:
-            raise CommandError(failure)
+            raise CommandError(
+                self.failure.format(differences=len(report.differences), targets=targets)
+            )
+        success = self.success.format(compared=report.compared)
         self.stdout.write(
             self.style.SUCCESS(
                 success + (f"; {len(report.skipped)} skipped (above)." if report.skipped else ".")

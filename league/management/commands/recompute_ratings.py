@@ -4,37 +4,36 @@ compare the stored leaderboards with a from-scratch replay: exit 1 on a real dif
 ratings still marked stale after --wait seconds (leagues never rated, or marked again while the
 check ran, are skipped and listed; see `league.services.checks.ratings_check`)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.management.base import CommandError
-from tqdm import tqdm
 
 from league.management.checking import RecomputeCommand
 from league.models import League
 from league.services import checks, ratings
 
 
-class Command(RecomputeCommand):
+class Command(RecomputeCommand[int]):
     help = "Replay ratings from scratch (all leagues, or one)."
     compared = "ratings with a from-scratch replay"
     marked = "ratings"
+    progress = "ratings"
+    unit = "league"
+    failure = "{differences} differences in the ratings of {targets} leagues."
+    success = "The ratings of all {compared} leagues compared are current"
+    done = "Replayed the ratings of {targets} leagues."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def targets(self, options: dict[str, Any]) -> list[int]:
         leagues = League.objects.all()
         if options["league"]:
             leagues = leagues.filter(slug=options["league"])
             if not leagues.exists():
                 raise CommandError(f"No league with slug {options['league']!r}.")
-        ids = list(leagues.values_list("pk", flat=True))
-        if options["check"]:
-            report = checks.ratings_check(ids, wait=self.wait(options))
-            self.report(
-                report,
-                failure=f"{len(report.differences)} differences in the ratings of {len(ids)} "
-                "leagues.",
-                success=f"The ratings of all {report.compared} leagues compared are current",
-            )
-            return
-        for league_id in tqdm(ids, desc="ratings", unit="league", file=self.stderr):
-            ratings.ratings_replay(league_id=league_id)
-        self.stdout.write(self.style.SUCCESS(f"Replayed the ratings of {len(ids)} leagues."))
+        return list(leagues.values_list("pk", flat=True))
+
+    def compare(self, targets: Sequence[int], *, wait: float) -> checks.CheckReport:
+        return checks.ratings_check(targets, wait=wait)
+
+    def recompute(self, target: int) -> None:
+        ratings.ratings_replay(league_id=target)

@@ -5,40 +5,39 @@ exit 1 on a real difference, or a table still marked stale after --wait seconds 
 computed, or marked again while the check ran, are skipped and listed; see
 `league.services.checks.standings_check`)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
-from tqdm import tqdm
 
 from league.management.checking import RecomputeCommand
 from league.models import Event, League, StandingsScope
 from league.services import checks, standings_refresh
 
 
-class Command(RecomputeCommand):
+class Command(RecomputeCommand[tuple[str, int]]):
     help = "Recompute standings tables from scratch (all, or one league's or event's)."
     compared = "tables with a from-scratch computation"
     marked = "tables"
+    progress = "standings"
+    unit = "table"
+    failure = "{differences} differences found (above): these standings tables are not current."
+    success = "All {compared} standings tables compared are current"
+    done = "Recomputed {targets} standings tables."
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
         parser.add_argument("--event", type=int, help="only this event's tables (its id)")
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        scopes = self._scopes(options["league"], options["event"])
-        if options["check"]:
-            report = checks.standings_check(scopes, wait=self.wait(options))
-            self.report(
-                report,
-                failure=f"{len(report.differences)} differences found (above): these "
-                "standings tables are not current.",
-                success=f"All {report.compared} standings tables compared are current",
-            )
-            return
-        for kind, scope_id in tqdm(scopes, desc="standings", unit="table", file=self.stderr):
-            table = standings_refresh.standings_table_computed_on_miss((kind, scope_id))
-            standings_refresh.standings_recompute(table_id=table.pk)
-        self.stdout.write(self.style.SUCCESS(f"Recomputed {len(scopes)} standings tables."))
+    def targets(self, options: dict[str, Any]) -> list[tuple[str, int]]:
+        return self._scopes(options["league"], options["event"])
+
+    def compare(self, targets: Sequence[tuple[str, int]], *, wait: float) -> checks.CheckReport:
+        return checks.standings_check(targets, wait=wait)
+
+    def recompute(self, target: tuple[str, int]) -> None:
+        table = standings_refresh.standings_table_computed_on_miss(target)
+        standings_refresh.standings_recompute(table_id=table.pk)
 
     def _scopes(self, slug: str | None, event_id: int | None) -> list[tuple[str, int]]:
         leagues = League.objects.all()
