@@ -289,14 +289,16 @@ def _locked(stage_id: int) -> Stage:
     return Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
 
 
-def _locked_draft(stage_id: int, *, since: str) -> Stage:
-    """`_locked` for a change of a stage not started (409 `stage_started` saying what it
-    cannot be `since` then) of an event still open."""
+def _locked_draft(stage_id: int, *, since: str | None = None) -> Stage:
+    """`_locked` for a stage not started of an event still open: 409 `stage_started` saying
+    what it cannot be `since` then (None: to start it, that it has already started)."""
     stage = _locked(stage_id)
     if stage.status != StageStatus.DRAFT:
         raise StageConflict(
             "stage_started",
-            f"Stage {stage.pk} has started: {since}.",
+            f"Stage {stage.pk} has started: {since}."
+            if since is not None
+            else f"Stage {stage.pk} has already started.",
             details={"stage": stage.pk},
         )
     game_services.ensure_event_open(stage.event)
@@ -436,14 +438,7 @@ def stage_start(*, stage_id: int) -> Stage:
     """Draw the first round (round robin: every round; elimination: the whole bracket) and
     seat its matches. From then on the stage keeps its points scheme (the league's now, when
     it has none of its own; docs/standings.md, "League points")."""
-    stage = _locked(stage_id)
-    if stage.status != StageStatus.DRAFT:
-        raise StageConflict(
-            "stage_started",
-            f"Stage {stage.pk} has already started.",
-            details={"stage": stage.pk},
-        )
-    game_services.ensure_event_open(stage.event)
+    stage = _locked_draft(stage_id)
     absent_dropped(stage)  # an event using check-in seats only the players checked in
     if stage.source_stage_id is not None:
         _take_qualifiers(stage)
