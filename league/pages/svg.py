@@ -92,6 +92,16 @@ class _Placed:
         return self.x + BOX_WIDTH, self.y + self.height / 2
 
 
+def _svg(attributes: str, parts: Sequence[str], *, title: str, id_prefix: str) -> str:
+    """An SVG element with `attributes` holding `parts`, labelled by its title (its id is
+    `{id_prefix}-title`)."""
+    title_id = f"{id_prefix}-title"
+    return (
+        f'<svg xmlns="{SVG_NS}" {attributes} aria-labelledby="{escape(title_id)}">'
+        f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    )
+
+
 def slot_height(slot: SlotBox) -> float:
     """A slot box's height: a head line (key and status) and one row per seat."""
     return HEAD_HEIGHT + ROW_HEIGHT * max(1, len(slot.seats))
@@ -253,11 +263,12 @@ def bracket_svg(slots: Sequence[SlotBox], *, title: str, id_prefix: str = "brack
         top = bottom + SECTION_GAP
     width = columns * BOX_WIDTH + (columns - 1) * COLUMN_GAP + 2
     height = max(top - SECTION_GAP, 1) + 2
-    title_id = f"{id_prefix}-title"
-    return (
-        f'<svg xmlns="{SVG_NS}" class="bracket" viewBox="-1 -1 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" aria-labelledby="{escape(title_id)}">'
-        f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    return _svg(
+        f'class="bracket" viewBox="-1 -1 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}"',
+        parts,
+        title=title,
+        id_prefix=id_prefix,
     )
 
 
@@ -377,11 +388,11 @@ def rating_chart_svg(
             f"{escape(short(line.label, 24))}</text></g>"
         )
         legend_x += 30 + 7 * len(short(line.label, 24))
-    title_id = f"{id_prefix}-title"
-    return (
-        f'<svg xmlns="{SVG_NS}" class="chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
-        f'role="img" aria-labelledby="{escape(title_id)}">'
-        f'<title id="{escape(title_id)}">{escape(title)}</title>' + "".join(parts) + "</svg>"
+    return _svg(
+        f'class="chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img"',
+        parts,
+        title=title,
+        id_prefix=id_prefix,
     )
 
 
