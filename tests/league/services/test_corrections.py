@@ -55,6 +55,12 @@ def _started(event_id: int, fmt: str, players: list[int], **options) -> Stage:
     return stages.stage_start(stage_id=stage.pk)
 
 
+def _first_match(event_id: int, fmt: str, players: list[int]) -> tuple[Stage, Match]:
+    """A stage started with `players`, and its first match to play."""
+    stage = _started(event_id, fmt, players)
+    return stage, _scheduled(stage)[0]
+
+
 def _seated(match: Match) -> list[int]:
     return list(match.seats.order_by("order").values_list("player_id", flat=True))
 
@@ -105,8 +111,7 @@ def test_item1_voiding_a_finished_grand_final_seats_a_replay_and_the_stage_finis
 
 @pytest.mark.django_db
 def test_item1_voiding_a_round_robin_match_not_started_replays_it(league_event, field):
-    stage = _started(league_event.pk, "round_robin", field[:4])
-    first = _scheduled(stage)[0]
+    stage, first = _first_match(league_event.pk, "round_robin", field[:4])
     game_services.match_void(match_id=first.pk, voided_by=None)
     slot = StageVoid.objects.get(match=first).stage_match
     assert slot.match.status == "scheduled"
@@ -119,8 +124,7 @@ def test_item1_voiding_a_round_robin_match_not_started_replays_it(league_event, 
 
 @pytest.mark.django_db
 def test_item1_a_walkover_against_the_named_player_sends_the_other_on(league_event, field):
-    stage = _started(league_event.pk, "single_elimination", field[:4])
-    semi = _scheduled(stage)[0]
+    stage, semi = _first_match(league_event.pk, "single_elimination", field[:4])
     _start_a_turn(semi)
     loser, winner = _seated(semi)
     game_services.match_void(
@@ -138,8 +142,7 @@ def test_item1_a_walkover_against_the_named_player_sends_the_other_on(league_eve
 
 @pytest.mark.django_db
 def test_item1_no_result_in_a_round_robin_finishes_the_stage_without_that_game(league_event, field):
-    stage = _started(league_event.pk, "round_robin", field[:4])
-    voided = _scheduled(stage)[0]
+    stage, voided = _first_match(league_event.pk, "round_robin", field[:4])
     play(voided, seed=2)
     game_services.match_void(match_id=voided.pk, voided_by=None, then={"outcome": "no_result"})
     _play_out(stage, seed=30)
@@ -163,8 +166,7 @@ def test_item1_no_result_in_a_round_robin_finishes_the_stage_without_that_game(l
     ],
 )
 def test_item1_a_bad_choice_is_refused_and_the_match_is_not_voided(league_event, field, then, code):
-    stage = _started(league_event.pk, "single_elimination", field[:4])
-    semi = _scheduled(stage)[0]
+    _, semi = _first_match(league_event.pk, "single_elimination", field[:4])
     if then.get("forfeits") == [1]:
         then = {**then, "forfeits": [_seated(semi)[0]]}
     with pytest.raises(LeagueError) as refused:
@@ -321,8 +323,7 @@ def test_item8_a_withdrawal_advances_the_stage_once_not_once_per_forfeit(league_
 def test_item8_a_double_elimination_player_who_withdrew_does_not_drop_to_the_losers_bracket(
     league_event, field
 ):
-    stage = _started(league_event.pk, "double_elimination", field[:4])
-    first = _scheduled(stage)[0]
+    stage, first = _first_match(league_event.pk, "double_elimination", field[:4])
     play(first, seed=7)
     leaving = StageMatch.objects.get(match=first).order[1]  # lost: would drop
     stages.stage_withdraw(stage_id=stage.pk, player_id=leaving)
@@ -406,8 +407,7 @@ def test_item8_an_event_withdrawal_covers_every_stage_still_to_play(league_event
 def test_item10_unvoid_gives_the_slot_its_match_back_and_deletes_the_unplayed_replay(
     league_event, field
 ):
-    stage = _started(league_event.pk, "single_elimination", field[:4])
-    semi = _scheduled(stage)[0]
+    _, semi = _first_match(league_event.pk, "single_elimination", field[:4])
     play(semi, seed=3)
     slot = StageMatch.objects.get(match=semi)
     decided = slot.order
@@ -426,8 +426,7 @@ def test_item10_unvoid_gives_the_slot_its_match_back_and_deletes_the_unplayed_re
 
 @pytest.mark.django_db
 def test_item10_unvoid_of_a_walkover_takes_its_forfeit_back(league_event, field):
-    stage = _started(league_event.pk, "single_elimination", field[:4])
-    semi = _scheduled(stage)[0]
+    _, semi = _first_match(league_event.pk, "single_elimination", field[:4])
     stages.stage_forfeit(stage_match_id=semi.stage_match.pk, player_id=_seated(semi)[0])
     assert StageMatch.objects.get(pk=semi.stage_match.pk).walkover
     game_services.match_unvoid(match_id=semi.pk, unvoided_by=None)
@@ -439,8 +438,7 @@ def test_item10_unvoid_of_a_walkover_takes_its_forfeit_back(league_event, field)
 
 @pytest.mark.django_db
 def test_item10_unvoid_is_refused_once_the_replay_has_started(league_event, field):
-    stage = _started(league_event.pk, "single_elimination", field[:4])
-    semi = _scheduled(stage)[0]
+    _, semi = _first_match(league_event.pk, "single_elimination", field[:4])
     game_services.match_void(match_id=semi.pk, voided_by=None)
     replay = StageVoid.objects.get(match=semi).replay
     _start_a_turn(replay)
