@@ -1,6 +1,6 @@
 """A league night played through the services, for the tests of standings and ratings jobs:
-players on every league's roster, matches seated and finished by the simulator, jobs held back;
-the stored tables and ratings against a computation from scratch."""
+players on every league's roster, a stage played in groups, matches seated and finished by the
+simulator, jobs held back; the stored tables and ratings against a computation from scratch."""
 
 import json
 from collections.abc import Iterator
@@ -17,10 +17,11 @@ from league.models import (
     Player,
     PlayerRating,
     RatingChange,
+    Stage,
     StandingsScope,
     StandingsTable,
 )
-from league.services import standings_refresh
+from league.services import stages, standings_refresh
 from tests.playing import play
 
 
@@ -34,6 +35,22 @@ def new_players(tag: str, count: int) -> list[int]:
     for league in League.objects.all():
         league.players.add(*players)
     return [player.pk for player in players]
+
+
+def groups_stage(
+    event: Event, players: list[int], *, groups: int = 3, table_size: int = 4, **options: object
+) -> Stage:
+    """A draft round robin "Groups" of `players` at `event`, played in `groups` groups at
+    tables of `table_size` (three groups of four, with twelve players)."""
+    return stages.stage_create(
+        event_id=event.pk,
+        name="Groups",
+        format="round_robin",
+        player_ids=players,
+        table_size=table_size,
+        groups=groups,
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def finish(match_id: int, seed: int) -> None:

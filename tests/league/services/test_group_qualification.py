@@ -10,10 +10,10 @@ import pytest
 from games.models import Match
 from league import standings
 from league.errors import DrawError, LeagueError
-from league.models import Event, Stage, StageEntry, StandingsScope
+from league.models import Stage, StageEntry, StandingsScope
 from league.results import load_results
 from league.services import stages, standings_refresh
-from tests.league.services.league_night import finish, new_players
+from tests.league.services.league_night import finish, groups_stage, new_players
 from tests.playing import fed_stage
 
 
@@ -28,20 +28,6 @@ def _play_out(stage: Stage, seed: int = 0) -> None:
     raise AssertionError("the stage did not finish")
 
 
-def _groups(
-    event: Event, players: list[int], *, groups: int = 3, table_size: int = 4, **options: object
-) -> Stage:
-    return stages.stage_create(
-        event_id=event.pk,
-        name="Groups",
-        format="round_robin",
-        player_ids=players,
-        table_size=table_size,
-        groups=groups,
-        **options,  # type: ignore[arg-type]
-    )
-
-
 def _order(tiers: list[list[int]]) -> list[int]:
     return [player for tier in tiers for player in tier]
 
@@ -49,7 +35,7 @@ def _order(tiers: list[list[int]]) -> list[int]:
 @pytest.mark.django_db
 def test_item3_each_group_is_ranked_from_its_own_results_alone(event):
     players = new_players("G", 12)
-    groups = _groups(event, players)
+    groups = groups_stage(event, players)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=1)
     groups.refresh_from_db()
@@ -78,7 +64,7 @@ def test_item3_each_group_is_ranked_from_its_own_results_alone(event):
 
 @pytest.mark.django_db
 def test_item3_the_final_order_goes_place_by_place_group_winners_first(event):
-    groups = _groups(event, new_players("G", 12))
+    groups = groups_stage(event, new_players("G", 12))
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=2)
     groups.refresh_from_db()
@@ -104,7 +90,7 @@ def _with_places(tiers: list[list[int]]) -> list[tuple[int, int]]:
 
 @pytest.mark.django_db
 def test_item3_a_knockout_takes_the_top_two_of_each_group_and_the_two_best_thirds(event):
-    groups = _groups(event, new_players("G", 12))
+    groups = groups_stage(event, new_players("G", 12))
     knockout = fed_stage(groups, source_per_group=2, source_best_rest=2)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=3)
@@ -136,7 +122,7 @@ def test_item3_a_knockout_takes_the_top_two_of_each_group_and_the_two_best_third
 
 @pytest.mark.django_db
 def test_item3_source_top_still_takes_the_top_n_of_the_final_order(event):
-    groups = _groups(event, new_players("G", 12))
+    groups = groups_stage(event, new_players("G", 12))
     final = fed_stage(groups, name="Final table", format="round_robin", source_top=4, table_size=4)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=5)
@@ -158,7 +144,7 @@ def test_item3_source_top_still_takes_the_top_n_of_the_final_order(event):
     ],
 )
 def test_item3_contradictory_ways_of_taking_players_are_refused(event, options, field):
-    groups = _groups(event, new_players("G", 12))
+    groups = groups_stage(event, new_players("G", 12))
     with pytest.raises(LeagueError) as error:
         fed_stage(groups, **options)
     assert error.value.code == "invalid_option"
@@ -167,7 +153,7 @@ def test_item3_contradictory_ways_of_taking_players_are_refused(event, options, 
 
 
 @pytest.mark.django_db
-def test_item3_the_top_of_each_group_is_refused_from_a_stage_not_played_in_groups(event):
+def test_item3_the_top_of_each_group_is_refused_from_a_stage_not_played_ingroups_stage(event):
     swiss = stages.stage_create(
         event_id=event.pk, name="Swiss", format="swiss", player_ids=new_players("S", 8)
     )
@@ -180,14 +166,14 @@ def test_item3_the_top_of_each_group_is_refused_from_a_stage_not_played_in_group
 @pytest.mark.django_db
 @pytest.mark.parametrize(("per_group", "best_rest"), [(5, 0), (4, 1), (3, 4)])
 def test_item3_taking_more_than_the_groups_hold_is_refused_at_creation(event, per_group, best_rest):
-    groups = _groups(event, new_players("G", 12))  # three groups of four
+    groups = groups_stage(event, new_players("G", 12))  # three groups of four
     with pytest.raises(DrawError) as error:
         fed_stage(groups, source_per_group=per_group, source_best_rest=best_rest)
     assert error.value.code == "qualifiers"
 
 
 @pytest.mark.django_db
-def test_item3_only_a_round_robin_is_played_in_groups(event):
+def test_item3_only_a_round_robin_is_played_ingroups_stage(event):
     with pytest.raises(LeagueError) as error:
         stages.stage_create(
             event_id=event.pk,
@@ -203,7 +189,7 @@ def test_item3_only_a_round_robin_is_played_in_groups(event):
 @pytest.mark.django_db
 def test_item3_more_groups_than_pairs_of_players_is_refused_at_creation(event):
     with pytest.raises(DrawError) as error:
-        _groups(event, new_players("G", 5))  # three groups need six players
+        groups_stage(event, new_players("G", 5))  # three groups need six players
     assert error.value.code == "groups"
 
 
@@ -232,7 +218,7 @@ def _first_round_tables(stage: Stage) -> list[set[int]]:
 def test_item3_group_mates_sit_apart_in_the_next_stages_first_round(
     event, format, options, seated, seed
 ):
-    groups = _groups(event, new_players("G", 12))
+    groups = groups_stage(event, new_players("G", 12))
     following = fed_stage(groups, name="Next", format=format, **options)
     stages.stage_start(stage_id=groups.pk)
     _play_out(groups, seed=10 + seed)
@@ -250,7 +236,7 @@ def test_item3_group_mates_sit_apart_in_the_next_stages_first_round(
 def test_item3_a_round_robin_in_groups_after_groups_deals_group_mates_apart(event, seed):
     """Four groups of three, then three groups of four: each new group can hold one player of
     every old group (the snake alone would put the best two of a group together)."""
-    first = _groups(event, new_players("G", 12), groups=4, table_size=3)
+    first = groups_stage(event, new_players("G", 12), groups=4, table_size=3)
     second = fed_stage(first, name="Second groups", format="round_robin", source_top=12, groups=3)
     stages.stage_start(stage_id=first.pk)
     _play_out(first, seed=30 + seed)

@@ -10,19 +10,12 @@ from games.errors import EventClosed
 from league.errors import DrawError, LeagueError, StageConflict
 from league.models import Event, Stage
 from league.services import stages
-from tests.league.services.league_night import new_players
+from tests.league.services.league_night import groups_stage, new_players
 from tests.playing import fed_stage
 
 
-def _groups(event: Event, count: int = 12) -> Stage:
-    return stages.stage_create(
-        event_id=event.pk,
-        name="Groups",
-        format="round_robin",
-        player_ids=new_players("G", count),
-        table_size=4,
-        groups=3,
-    )
+def _groups(event: Event) -> Stage:
+    return groups_stage(event, new_players("G", 12))
 
 
 def _playoff(source: Stage, **options: Any) -> Stage:
