@@ -59,6 +59,19 @@ def _kept_here() -> bool:
     return connection.vendor == "postgresql"
 
 
+def _version(
+    read: Callable[[], table_cache.Version | None], *, missing: str
+) -> table_cache.Version | None:
+    """A page's version as `read` finds it in one query (404 `missing` when it finds none),
+    or None where pages are not kept (`_kept_here`): then nothing is read."""
+    if not _kept_here():
+        return None
+    found = read()
+    if found is None:
+        raise Http404(missing)
+    return found
+
+
 def _page(
     request: HttpRequest,
     template: str,
@@ -228,12 +241,7 @@ def league_context(slug: str) -> PageData:
     context (five queries)."""
 
     def version() -> table_cache.Version | None:
-        if not _kept_here():
-            return None
-        found = selectors.league_page_version(slug)
-        if found is None:
-            raise Http404("No such league.")
-        return found
+        return _version(lambda: selectors.league_page_version(slug), missing="No such league.")
 
     def context() -> dict[str, Any]:
         league = get_object_or_404(League, slug=slug)
@@ -308,12 +316,7 @@ def event_context(event_id: int) -> PageData:
     list is kept MATCHES_KEEP_SECONDS per version of its lines, and so is the page."""
 
     def version() -> table_cache.Version | None:
-        if not _kept_here():
-            return None
-        found = selectors.event_page_version(event_id)
-        if found is None:
-            raise Http404("No such event.")
-        return found
+        return _version(lambda: selectors.event_page_version(event_id), missing="No such event.")
 
     def context() -> dict[str, Any]:
         event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
