@@ -101,8 +101,18 @@ class SeatResult:
 
     player: int
     name: str
-    total: int | None
-    placement: int | None
+    total: int | None = None
+    placement: int | None = None
+
+
+def seat_result(seat: Seat) -> SeatResult:
+    """A seat read with its player (prefetched) as a `SeatResult`."""
+    return SeatResult(
+        player=seat.player_id,
+        name=seat.player.display_name,
+        total=seat.total,
+        placement=seat.placement,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,15 +273,7 @@ def match_result(match: Match) -> MatchResult:
         id=match.pk,
         status=match.status,
         status_text=match.get_status_display(),
-        seats=tuple(
-            SeatResult(
-                player=seat.player_id,
-                name=seat.player.display_name,
-                total=seat.total,
-                placement=seat.placement,
-            )
-            for seat in sorted(match.seats.all(), key=lambda s: s.order)
-        ),
+        seats=tuple(seat_result(seat) for seat in sorted(match.seats.all(), key=lambda s: s.order)),
         turns_played=match.turns_played,
         finished_at=match.finished_at,
         table_label=match.table_label,

@@ -12,16 +12,9 @@ from django.db.models import Count, Prefetch
 
 from games.models import Match, MatchStatus, Seat
 from league.models import Event, Player, Stage, StageEntry, StageMatch
+from league.selectors import SeatResult, seat_result
 
 OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    player: int
-    name: str
-    total: int | None = None
-    placement: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +30,7 @@ class TableRow:
     match: int | None
     status: str
     status_text: str
-    seats: tuple[SeatRow, ...]
+    seats: tuple[SeatResult, ...]
     # Where and when it is played, once scheduled (league.services.schedule).
     table_label: str = ""
     planned_at: datetime | None = None
@@ -98,7 +91,8 @@ def _row(stage_match: StageMatch, names: dict[int, str]) -> TableRow:
             status="walkover",
             status_text="Walkover",
             seats=tuple(
-                SeatRow(player=p, name=seated.get(p) or names.get(p, f"Player {p}")) for p in order
+                SeatResult(player=p, name=seated.get(p) or names.get(p, f"Player {p}"))
+                for p in order
             ),
         )
     return _played_row(match, stage_match)
@@ -114,15 +108,7 @@ def _played_row(match: Match, stage_match: StageMatch | None) -> TableRow:
         match=match.pk,
         status=match.status,
         status_text=match.get_status_display(),
-        seats=tuple(
-            SeatRow(
-                player=seat.player_id,
-                name=seat.player.display_name,
-                total=seat.total,
-                placement=seat.placement,
-            )
-            for seat in match.seats.all()
-        ),
+        seats=tuple(seat_result(seat) for seat in match.seats.all()),
         table_label=match.table_label,
         planned_at=match.planned_at,
         time_zone=match.display_zone,
