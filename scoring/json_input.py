@@ -1,13 +1,14 @@
 """Strict reading of turn and ruleset JSON: objects, arrays and keys, or a `RuleViolation`.
 
 Input comes from clients, so nothing is trusted: anything that is not the expected shape is a
-rule error with a code (RULES.md, "What a submitted turn must carry"), never a `TypeError`.
+rule error with a code (RULES.md, "What a submitted turn must carry"; for a ruleset, "Ruleset
+options"), never a `TypeError`.
 """
 
 from collections.abc import Set
 from typing import Any
 
-from scoring.errors import RuleViolation
+from scoring.errors import RULESET, RuleViolation
 
 
 def brief(value: object) -> str:
@@ -16,11 +17,17 @@ def brief(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def wrong_type(field: str, expected: str, must_be: str) -> RuleViolation:
+def wrong_type(
+    field: str, expected: str, must_be: str, *, rule: str | None = None
+) -> RuleViolation:
     """The error for a value of the wrong JSON type: `expected` names the type ("array"),
-    `must_be` says it ("a JSON array")."""
+    `must_be` says it ("a JSON array"); `rule` the RULES.md section when it is not the
+    code's (a turn's, "What a submitted turn must carry")."""
     return RuleViolation(
-        "wrong_type", f"{field} must be {must_be}.", details={"field": field, "expected": expected}
+        "wrong_type",
+        f"{field} must be {must_be}.",
+        rule=rule,
+        details={"field": field, "expected": expected},
     )
 
 
@@ -91,19 +98,27 @@ def check_points(claimed: object, computed: int) -> None:
         )
 
 
+def read_rules_object(value: object) -> dict[str, Any]:
+    """A ruleset's JSON as a JSON object, whatever its options: anything else (an array, a
+    string, a number, `null`) is `wrong_type` under RULES.md "Ruleset options", since it is no
+    turn. For callers that combine rulesets (a league's, then an event's) before reading them."""
+    if type(value) is not dict:
+        raise wrong_type("rules", "object", "a JSON object", rule=RULESET)
+    return value
+
+
 def read_options(value: object, *, allowed: Set[str]) -> dict[str, Any]:
     """A ruleset's JSON: an object whose keys are known options (RULES.md, "Ruleset options");
     absent options take their defaults."""
-    if type(value) is not dict:
-        raise wrong_type("rules", "object", "a JSON object")
-    for key in value:
+    options = read_rules_object(value)
+    for key in options:
         if key not in allowed:
             raise RuleViolation(
                 "unknown_rule_option",
                 f"Unknown rule option {key_name(key)!r}; options: {', '.join(sorted(allowed))}.",
                 details={"option": key_name(key)},
             )
-    return value
+    return options
 
 
 def invalid_option(option: str, value: object, expected: str) -> RuleViolation:

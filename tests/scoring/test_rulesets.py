@@ -2,6 +2,7 @@
 
 import pytest
 
+import scoring
 from scoring import RuleViolation
 from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import YardzeeGame, YardzeeRules
@@ -29,12 +30,19 @@ def test_an_unknown_rule_option_is_rejected(rules_class, value):
     assert error.value.rule == "Ruleset options"
 
 
-@pytest.mark.parametrize("value", [[], None, "forced", 1])
-def test_a_ruleset_that_is_not_a_json_object_is_rejected(value):
+@pytest.mark.parametrize("value", [[], None, "forced", 1, 0, "", False])
+def test_a_ruleset_that_is_not_a_json_object_is_rejected_under_ruleset_options(value):
+    """A ruleset is no turn: its `wrong_type` names "Ruleset options", not the section on what
+    a submitted turn must carry."""
     for rules_class in (YardzeeRules, YardkleRules):
         with pytest.raises(RuleViolation) as error:
             rules_class.from_json(value)
         assert error.value.code == "wrong_type"
+        assert error.value.rule == "Ruleset options"
+        assert error.value.details == {"field": "rules", "expected": "object"}
+    with pytest.raises(RuleViolation) as error:
+        scoring.new_game("yardzee", 2, value)
+    assert (error.value.code, error.value.rule) == ("wrong_type", "Ruleset options")
 
 
 @pytest.mark.parametrize(
