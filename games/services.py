@@ -112,8 +112,9 @@ def match_create(
     created_by: UserLike | None = None,
 ) -> Match:
     """Seat `player_ids` in that order at a new match of `game` under `rules` (options not
-    given take the game's defaults; the full ruleset is stored on the match)."""
-    fresh = scoring.new_game(game, len(player_ids), rules or {})
+    given take the game's defaults, and None all of them; the full ruleset is stored on the
+    match). `rules` that are not a JSON object are the rulebook's `wrong_type`."""
+    fresh = scoring.new_game(game, len(player_ids), {} if rules is None else rules)
     match = Match.objects.create(
         game=game,
         rules=fresh.rules.to_json(),

@@ -41,6 +41,7 @@ from league.services.standings_marks import (
     stages_of_player,
 )
 from scoring import RuleViolation
+from scoring.json_input import read_rules_object
 
 # --- Names ------------------------------------------------------------------------------------
 
@@ -112,9 +113,20 @@ def _validated_standings(game: str, fields: dict[str, Any]) -> None:
         standings.LeaguePoints.from_json(fields["points"])
 
 
-def _validated_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
-    """The full ruleset for `game` with `rules` applied (RuleViolation on a bad option)."""
+def _validated_rules(game: str, rules: object) -> dict[str, Any]:
+    """The full ruleset for `game` with `rules` applied (RuleViolation on a bad option, and
+    `wrong_type` when `rules` is not a JSON object)."""
     return scoring.new_game(game, 2, rules).rules.to_json()
+
+
+def event_rules_checked(league: League, rules: object) -> dict[str, Any]:
+    """An event's `rules` as it may store them: a JSON object (`wrong_type` otherwise, before
+    it is laid over the league's) whose options, on top of the league's, make a ruleset of its
+    game (`unknown_rule_option`, `invalid_rule_option`). An override is checked only with the
+    league's: `entry_minimum` 15000 is right under a league's `target` of 20000."""
+    overrides = read_rules_object(rules)
+    _validated_rules(league.game, {**league.rules, **overrides})
+    return overrides
 
 
 def ruleset_for_event(event: Event) -> dict[str, Any]:
@@ -132,7 +144,8 @@ def league_create(
     created_by: User,
     **settings: Any,
 ) -> League:
-    """A new league; its creator is its first organizer. `settings`: its standings
+    """A new league; its creator is its first organizer. `rules`: its ruleset's options (None:
+    the game's defaults; anything not a JSON object is `wrong_type`). `settings`: its standings
     `tiebreak` order and league `points` (docs/standings.md). `slug_taken` when another
     league has the slug (it is the league's address)."""
     name = clean_name(name, field="name")
@@ -144,7 +157,11 @@ def league_create(
         )
     _validated_standings(game, settings)
     league = League.objects.create(
-        name=name, slug=slug, game=game, rules=_validated_rules(game, rules or {}), **settings
+        name=name,
+        slug=slug,
+        game=game,
+        rules=_validated_rules(game, {} if rules is None else rules),
+        **settings,
     )
     league.organizers.add(created_by)
     return league
@@ -183,17 +200,20 @@ def league_update(*, league: League, **fields: Any) -> League:
 
 
 def event_create(*, league: League, **fields: Any) -> Event:
+    """A new event of `league`; its `rules` (overrides of the league's) are checked by
+    `event_rules_checked`."""
     _clean_names(fields, "name", "venue")
+    fields["rules"] = event_rules_checked(league, fields.get("rules", {}))
     event = Event(league=league, **fields)
-    _validated_rules(league.game, event.ruleset())
     event.save()
     return event
 
 
 def event_update(*, event: Event, **fields: Any) -> Event:
+    """Change an event; its `rules`, new or kept, are checked by `event_rules_checked`."""
     _clean_names(fields, "name", "venue")
+    fields["rules"] = event_rules_checked(event.league, fields.get("rules", event.rules))
     _assign(event, fields)
-    _validated_rules(event.league.game, event.ruleset())
     event.save()
     return event
 
@@ -790,10 +810,11 @@ def match_create(
             f"{league.name} plays {league.game}, not {game}.",
             details={"league_game": league.game},
         )
-    ruleset = {**league.rules, **(rules or {})}
+    overrides = {} if rules is None else read_rules_object(rules)
+    ruleset = {**league.rules, **overrides}
     if event is not None:
         game_services.ensure_event_open(event)
-        ruleset = {**event.ruleset(), **(rules or {})}
+        ruleset = {**event.ruleset(), **overrides}
     if game not in scoring.GAMES:
         raise RuleViolation("unknown_game", f"There is no game {game!r}.")
     return game_services.match_create(
