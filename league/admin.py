@@ -67,8 +67,10 @@ class LeagueAdmin(admin.ModelAdmin[League]):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """A league's game, ruleset, points and tiebreak change only through its service
-        (`league_update`, from the API or the organizer's pages), which re-ranks every table."""
-        return ["game", "rules", "points", "tiebreak"] if obj is not None else []
+        (`league_update`, from the API or the organizer's pages), which re-ranks every table.
+        Its ruleset is not written here even when it is added (the rulebook checks it in
+        `league_create` and `league_update`): a league added here plays the game's defaults."""
+        return ["game", "rules", "points", "tiebreak"] if obj is not None else ["rules"]
 
 
 @admin.register(Event)
@@ -78,6 +80,9 @@ class EventAdmin(admin.ModelAdmin[Event]):
     search_fields = ["name", "venue"]
     date_hierarchy = "date"
     list_select_related = ["league"]
+    # An event's rules are checked on top of its league's (`event_rules_checked`) by
+    # `event_create` and `event_update`, from the API or the organizer's pages; not here.
+    readonly_fields = ["rules"]
 
 
 class StageEntryInline(admin.TabularInline[StageEntry, Stage]):

@@ -1,12 +1,14 @@
 """Issue 15, "Every write through a service": the admin cannot change what only services may
 write, and its actions call the services."""
 
+import json
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import MatchStatus
-from league.models import Event
+from league.models import Event, League
 from tests.playing import play
 
 from .conftest import make_players
@@ -77,3 +79,45 @@ def test_turns_their_undos_and_corrections_and_stage_matches_are_records_only(
     points = turn.points
     turn.refresh_from_db()
     assert turn.points == points
+
+
+def test_rules_are_not_written_in_the_admin_but_through_the_services(admin_client, zee_event):
+    """A league's or an event's rules, added or changed in the admin, would skip the rulebook's
+    checks (`[]` there made every later match of the event a 500): they are read-only there,
+    and set with the API or the organizer's pages."""
+    league = zee_event.league
+    for path in (
+        "/admin/league/league/add/",
+        "/admin/league/event/add/",
+        f"/admin/league/event/{zee_event.pk}/change/",
+    ):
+        page = admin_client.get(path).content.decode()
+        assert 'name="rules"' not in page, path
+        assert 'name="name"' in page, path
+    admin_client.post(
+        f"/admin/league/event/{zee_event.pk}/change/",
+        {
+            "league": league.pk,
+            "name": "Renamed",
+            "date": "2026-06-01",
+            "status": zee_event.status,
+            "rules": "[]",
+        },
+    )
+    zee_event.refresh_from_db()
+    assert (zee_event.name, zee_event.rules) == ("Renamed", {})
+    admin_client.post(
+        "/admin/league/league/add/",
+        {
+            "name": "New",
+            "slug": "new-league",
+            "game": "yardzee",
+            "rules": "[]",
+            "tiebreak": json.dumps(league.tiebreak),
+            "points": "{}",
+            "events-TOTAL_FORMS": "0",
+            "events-INITIAL_FORMS": "0",
+        },
+    )
+    added = League.objects.get(slug="new-league")
+    assert added.rules == {}
