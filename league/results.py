@@ -101,7 +101,7 @@ def load_results(
         elif match_id in seats:
             seats[match_id].append(
                 standings.SeatResult(
-                    player=player, placement=len(seats[match_id]) + 1, score=0, forfeited=True
+                    player=player, placement=len(seats[match_id]) + 1, score=None, forfeited=True
                 )
             )
     results = [
@@ -119,7 +119,7 @@ def load_results(
                     match_id=-stage_match_id,
                     seats=tuple(
                         standings.SeatResult(
-                            player=p, placement=place, score=0, forfeited=p in forfeited
+                            player=p, placement=place, score=None, forfeited=p in forfeited
                         )
                         for place, p in enumerate(order, start=1)
                     ),

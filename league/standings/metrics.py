@@ -255,16 +255,15 @@ class MedianBuchholz(Metric):
 
 @register
 class AverageScore(Metric):
-    """Total game score over matches played (0 with no match)."""
+    """Total game score over the matches played with a score (0 with none): a walkover or a
+    forfeit has no game score."""
 
     key = "average_score"
     label = "Average score"
-    description = "Game score per match played (0 with no match)."
+    description = "Game score per game played (0 with none; walkovers and forfeits not counted)."
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        return {
-            p: r.total_score / r.matches if r.matches else 0.0 for p, r in tally.records.items()
-        }
+        return {p: r.average_score for p, r in tally.records.items()}
 
 
 @register

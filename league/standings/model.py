@@ -32,14 +32,17 @@ class SeatResult:
     """One player's line in a finished match.
 
     `placement` is 1-based and tied players share the better place (1, 1, 3); only the order of
-    placements is used, and a forfeited seat counts as last whatever its placement.
+    placements is used, and a forfeited seat counts as last whatever its placement. `score` is
+    the seat's game score, None when the player played no game at this table (a walkover, or a
+    forfeit added to a table that played on): such a seat counts as a match, a win or a loss,
+    but not in the scores' total, average and best.
     `yardzees` is, for Yardzee, the Yardzee box when it scored 50 (1) plus every Yardzee bonus
     (one per 100-point check mark); `upper_bonus` is 1 when the upper bonus of 35 was scored.
     `yardkles` is, for Yardkle, how many of the player's turns ended in a Yardkle."""
 
     player: PlayerId
     placement: int
-    score: int
+    score: int | None
     forfeited: bool = False
     yardzees: int = 0
     upper_bonus: int = 0

@@ -205,7 +205,7 @@ def _standing(
         placements=tuple(record.placements),
         points=tally.league_points(player),
         total_score=record.total_score,
-        average_score=record.total_score / record.matches if record.matches else 0.0,
+        average_score=record.average_score,
         best_score=record.best_score,
         yardzees=record.yardzees if yardzee else None,
         upper_bonuses=record.upper_bonuses if yardzee else None,

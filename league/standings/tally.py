@@ -33,7 +33,7 @@ from league.standings.model import (
 )
 from league.standings.points import LeaguePoints
 
-TALLY_VERSION: Final = 2
+TALLY_VERSION: Final = 3
 
 Column = npt.NDArray[np.int64]
 
@@ -44,6 +44,7 @@ _COUNTS: Final = (
     "byes",
     "forfeits",
     "points_units",
+    "scored",
     "total_score",
     "yardzees",
     "upper_bonuses",
@@ -80,7 +81,9 @@ def _decode(stored: Mapping[str, str]) -> Column:
 class PlayerTally:
     """One player's running totals. `placements[i]` counts matches finished in place i + 1
     (byes not included); `points_units` are league points times the tally's `scale`; `wins`
-    counts sole first places and byes, `draws` shared first places."""
+    counts sole first places and byes, `draws` shared first places; `scored` counts the
+    matches with a game score (not walkovers, nor forfeits of a table that played on), which
+    `total_score` and `best_score` are of."""
 
     __slots__ = (
         "best_score",
@@ -90,6 +93,7 @@ class PlayerTally:
         "matches",
         "placements",
         "points_units",
+        "scored",
         "total_score",
         "upper_bonuses",
         "wins",
@@ -105,11 +109,17 @@ class PlayerTally:
         self.forfeits = 0
         self.placements: list[int] = []
         self.points_units = 0
+        self.scored = 0
         self.total_score = 0
         self.best_score: int | None = None
         self.yardzees = 0
         self.upper_bonuses = 0
         self.yardkles = 0
+
+    @property
+    def average_score(self) -> float:
+        """The mean game score of the matches with one (0.0 with none)."""
+        return self.total_score / self.scored if self.scored else 0.0
 
 
 class Seating:
@@ -256,9 +266,11 @@ class Tally:
                 placements.extend([0] * (place - len(placements)))
             placements[place - 1] += 1
             score = seat.score
-            record.total_score += score
-            if record.best_score is None or score > record.best_score:
-                record.best_score = score
+            if score is not None:
+                record.scored += 1
+                record.total_score += score
+                if record.best_score is None or score > record.best_score:
+                    record.best_score = score
             record.yardzees += seat.yardzees
             record.upper_bonuses += seat.upper_bonus
             record.yardkles += seat.yardkles

@@ -12,7 +12,7 @@ import pytest
 import scoring
 from games import services as game_services
 from games.errors import CorrectionBreaksLaterTurn, MatchNotVoid, UndoBlocked
-from games.models import Match
+from games.models import Match, Seat
 from league.errors import LeagueError, StageConflict
 from league.models import (
     Stage,
@@ -279,9 +279,22 @@ def test_item8_a_round_robin_withdrawal_turns_every_unplayed_match_into_a_walkov
     _play_out(stage, seed=60)
     stage.refresh_from_db()
     assert stage.status == "finished"
-    row = {r.player: r for r in compute_table(("stage", stage.pk))[1]}[leaving]
+    rows = {r.player: r for r in compute_table(("stage", stage.pk))[1]}
+    row = rows[leaving]
     assert row.matches == 3, "the played game stands, the two walkovers are losses"
     assert row.forfeits == 2
+    # docs/standings.md, "Forfeits in the table": a walkover has no game score, for either side.
+    for player, standing in rows.items():
+        totals = list(
+            Seat.objects.filter(
+                player_id=player, match__stage_match__stage=stage, match__status="finished"
+            ).values_list("total", flat=True)
+        )
+        assert standing.total_score == sum(totals)
+        assert standing.best_score == max(totals)
+        assert standing.average_score == pytest.approx(sum(totals) / len(totals))
+        if player == walkover.order[0]:
+            assert (standing.matches, len(totals)) == (3, 2), "two games and the walkover won"
 
 
 @pytest.mark.django_db

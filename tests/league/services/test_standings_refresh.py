@@ -3,11 +3,14 @@ computation whatever order results arrive in, coalesced, computed on a miss when
 for, in a constant number of queries; the stored tally a refresh adds to, and when it is
 counted afresh instead."""
 
+import importlib
 import random
 import uuid
+from types import SimpleNamespace
 from typing import cast
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +23,7 @@ from league import results as result_rows
 from league import tasks
 from league.models import Event, League, StandingsScope, StandingsTable, StandingsTally
 from league.services import checks, stages, standings_refresh
+from league.standings.tally import TALLY_VERSION
 from scoring import simulate
 from tests.league.services.league_night import (
     assert_converged,
@@ -207,7 +211,7 @@ def test_an_unreadable_stored_tally_is_counted_afresh(league_event, field, damag
     stored.save()
     finish(seat(league_event, field[2:5]), 2)
     assert stored_table(*scope).rows == fresh_rows(scope)
-    assert _tally(scope).data["version"] == 2
+    assert _tally(scope).data["version"] == TALLY_VERSION
 
 
 @pytest.mark.django_db(transaction=True)
@@ -304,3 +308,25 @@ def test_standings_equal_a_from_scratch_computation_after_any_run_of_results_und
     standings_refresh.standings_sweep()
     kept = [s for s in scopes if StandingsTable.objects.filter(scope=s[0], scope_id=s[1]).exists()]
     assert list(checks.standings_check(kept).differences) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0010_marks_every_table_stale_and_a_version_2_tally_is_counted_afresh(
+    league_event, field
+):
+    """Tally version 3 (walkovers have no game score): the migration marks every stored table
+    for the sweep, and a version 2 tally is not added to but counted again."""
+    migration = importlib.import_module(
+        "league.migrations.0010_standings_without_scores_of_walkovers"
+    )
+    finish(seat(league_event, field[:2]), 1)
+    table = stored_table(StandingsScope.EVENT, league_event.pk)
+    assert not table.pending
+    StandingsTally.objects.filter(table=table).update(data={"version": 2})
+    migration.mark_every_table_stale(apps, SimpleNamespace(connection=connection))
+    assert stored_table(StandingsScope.EVENT, league_event.pk).pending
+    assert standings_refresh.standings_sweep()["standings"] >= 1
+    table = stored_table(StandingsScope.EVENT, league_event.pk)
+    assert not table.pending
+    assert StandingsTally.objects.get(table=table).data["version"] == TALLY_VERSION == 3
+    assert table.rows == fresh_rows((StandingsScope.EVENT, league_event.pk))

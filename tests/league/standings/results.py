@@ -20,7 +20,7 @@ def at(minutes: int) -> datetime:
 def seat(
     player: int,
     placement: int,
-    score: int = 0,
+    score: int | None = 0,
     *,
     forfeited: bool = False,
     yardzees: int = 0,

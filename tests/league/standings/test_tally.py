@@ -155,3 +155,23 @@ def test_only_the_order_of_placements_counts_and_forfeits_go_last():
     match = result(1, seat(A, 2), seat(B, 2), seat(C, 4, forfeited=True), seat(D, 4), seat(E, 1))
     assert effective_placements(match) == (2, 2, 5, 4, 1)
     assert effective_placements(table(2, A, B, C)) == (1, 2, 3)
+
+
+def test_a_walkover_or_a_forfeit_counts_as_a_match_but_not_in_the_game_scores():
+    """docs/standings.md, "Forfeits in the table": a seat without a game (score None) is a
+    match, a win or a loss, and leaves the total, average and best score as they were."""
+    played = result(1, seat(A, 1, 300), seat(B, 2, 200))
+    walkover = result(2, seat(A, 1, None), seat(C, 2, None, forfeited=True))
+    rows = {
+        row.player: row
+        for row in compute_standings([played, walkover], game="yardzee", tiebreak_order=ORDER)
+    }
+    assert (rows[A].matches, rows[A].wins, rows[A].forfeits) == (2, 2, 0)
+    assert (rows[A].total_score, rows[A].average_score, rows[A].best_score) == (300, 300.0, 300)
+    assert rows[A].metrics["average_score"] == 300.0
+    assert (rows[C].matches, rows[C].forfeits, rows[C].wins) == (1, 1, 0)
+    assert (rows[C].total_score, rows[C].average_score, rows[C].best_score) == (0, 0.0, None)
+    tally = Tally(game="yardzee")
+    tally.add_results([played, walkover])
+    stored = Tally.from_json(json.loads(json.dumps(tally.to_json())))
+    assert (stored.records[A].scored, stored.records[A].average_score) == (1, 300.0)
