@@ -3,7 +3,7 @@ two. The CSV form reads the file's shape (encoding, columns, header); whether ea
 be added (names, handles) is the service's to say, row by row (`players_create`)."""
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django import forms
@@ -45,18 +45,38 @@ def _delimiter(line: str) -> str:
     return ","
 
 
+def _records(reader: Any) -> Iterator[list[str]]:
+    """The rows of a `csv.reader`. ValidationError, naming the row, for one it cannot read:
+    a cell longer than the csv module takes (`csv.field_size_limit()`, 131,072 characters),
+    as a quote opened and never closed makes of every line after it."""
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            raise forms.ValidationError(
+                f"Row {start} cannot be read: a cell there is longer than "
+                f"{csv.field_size_limit():,} characters (is a quote left open?). A row is a name "
+                "and, if you like, a handle. Nothing was saved."
+            ) from None
+        yield cells
+
+
 def read_rows(text: str) -> list[NewPlayer]:
     """The players of a CSV text: a name and an optional handle a line. A first line naming
     the columns (`name`, and `handle` if any, in either order) is a header; row numbers are
     the text's line numbers, as a spreadsheet shows them. ValidationError for a shape that
-    is not one (too many columns, too many rows, nothing)."""
+    is not one (a row the csv module cannot read, too many columns, too many rows,
+    nothing)."""
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     reader = csv.reader(lines, delimiter=_delimiter(first))
     columns: Sequence[str] = COLUMNS
     rows: list[NewPlayer] = []
     too_wide: list[int] = []
-    for cells in reader:
+    for cells in _records(reader):
         cells = [cell.strip() for cell in cells]
         if not any(cells):
             continue
@@ -87,7 +107,7 @@ def read_rows(text: str) -> list[NewPlayer]:
 
 class PlayerImportForm(RefusalForm):
     """Players pasted as text or uploaded as a file (UTF-8, comma-, semicolon- or
-    tab-separated): one of the two."""
+    tab-separated): one of the two, at most MAX_FILE_BYTES either way."""
 
     text = forms.CharField(
         required=False,
@@ -119,6 +139,15 @@ class PlayerImportForm(RefusalForm):
                     "The file is not UTF-8 text: save it from the spreadsheet as "
                     "'CSV UTF-8' and upload it again."
                 ) from None
+            if "\x00" in text:  # Django's own check, as for the pasted text
+                raise forms.ValidationError(
+                    "The file holds NUL characters, so it is not a text file: save it from the "
+                    "spreadsheet as 'CSV UTF-8' and upload it again."
+                )
+        elif len(text.encode()) > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                f"The text is larger than {MAX_FILE_BYTES // 1024} KB: split it."
+            )
         self.rows = read_rows(text)
         return data
 

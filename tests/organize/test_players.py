@@ -212,6 +212,12 @@ def test_one_bad_row_saves_nothing_and_each_bad_row_is_listed_with_its_number(
             {"file": SimpleUploadedFile("p.csv", "Zoë".encode("latin-1"))},
             "The file is not UTF-8 text",
         ),
+        ({"file": SimpleUploadedFile("p.csv", b"Bo\x00,bo\nCy")}, "holds NUL characters"),
+        # Under 256 KB, but one cell longer than the csv module reads (131,072 characters).
+        ({"text": "X" * 140_000}, "Row 1 cannot be read"),
+        ({"file": SimpleUploadedFile("p.csv", b"Bo\n" + b"X" * 140_000)}, "Row 2 cannot be read"),
+        ({"text": 'Bo\n"Cy\n' + "Dee\n" * 50_000}, "Row 2 cannot be read"),  # a quote left open
+        ({"text": "Bo\n" * 90_000}, "The text is larger than 256 KB"),
     ],
 )
 def test_a_file_that_is_not_a_list_of_players_is_refused(
