@@ -112,12 +112,7 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
                 raise serializers.ValidationError(
                     {"slug": "Give the league a slug: its name has no letters to make one from."}
                 )
-        slug = attrs.get("slug")
-        others = League.objects.all()
-        if self.instance is not None:
-            others = others.exclude(pk=self.instance.pk)
-        if slug and others.filter(slug=slug).exists():
-            raise serializers.ValidationError({"slug": f"The slug {slug!r} is taken."})
+        # Whether the slug is free (and not the organizer pages'): `check_slug`, in the service.
         return attrs
 
 

@@ -18,7 +18,7 @@ from league.models import (
     StageMatch,
 )
 from league.services import LeagueError
-from league.services.organization import clean_name
+from league.services.organization import check_slug, clean_name
 from league.services.standings_marks import player_renamed
 
 
@@ -49,6 +49,18 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             player_renamed(player_id=obj.pk)
 
 
+class LeagueForm(forms.ModelForm[League]):
+    def clean_slug(self) -> str:
+        """The same address rules as the API's and the pages' (`check_slug`): not another
+        league's, not one the organizer pages use (`new`)."""
+        slug: str = self.cleaned_data["slug"]
+        try:
+            check_slug(slug, league=self.instance if self.instance.pk else None)
+        except LeagueError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+        return slug
+
+
 class EventInline(admin.TabularInline[Event, League]):
     model = Event
     extra = 0
@@ -58,6 +70,7 @@ class EventInline(admin.TabularInline[Event, League]):
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin[League]):
+    form = LeagueForm
     list_display = ["name", "slug", "game", "created_at"]
     list_filter = ["game"]
     search_fields = ["name", "slug"]

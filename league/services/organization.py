@@ -134,6 +134,32 @@ def ruleset_for_event(event: Event) -> dict[str, Any]:
     return _validated_rules(event.league.game, event.ruleset())
 
 
+# Addresses the organizer pages keep beside a league's: /organize/leagues/new/ creates one.
+RESERVED_SLUGS = frozenset({"new"})
+
+
+def check_slug(slug: str, *, league: League | None = None) -> None:
+    """`slug_taken` when `slug` cannot be a league's address (`league`'s, when it moves):
+    another league has it, or the organizer pages use it (`RESERVED_SLUGS`). The API, the
+    pages and the admin all come here."""
+    if slug in RESERVED_SLUGS:
+        raise LeagueError(
+            "slug_taken",
+            f"The address {slug!r} is the organizer pages' own (/organize/leagues/{slug}/); "
+            "choose another.",
+            details={"field": "slug", "slug": slug},
+        )
+    others = League.objects.filter(slug=slug)
+    if league is not None:
+        others = others.exclude(pk=league.pk)
+    if others.exists():
+        raise LeagueError(
+            "slug_taken",
+            f"Another league has the address {slug!r}; choose another.",
+            details={"field": "slug", "slug": slug},
+        )
+
+
 @transaction.atomic
 def league_create(
     *,
@@ -146,15 +172,10 @@ def league_create(
 ) -> League:
     """A new league; its creator is its first organizer. `rules`: its ruleset's options (None:
     the game's defaults; anything not a JSON object is `wrong_type`). `settings`: its standings
-    `tiebreak` order and league `points` (docs/standings.md). `slug_taken` when another
-    league has the slug (it is the league's address)."""
+    `tiebreak` order and league `points` (docs/standings.md). `slug_taken` when the slug (the
+    league's address) is another league's or the organizer pages' (`check_slug`)."""
     name = clean_name(name, field="name")
-    if League.objects.filter(slug=slug).exists():
-        raise LeagueError(
-            "slug_taken",
-            f"Another league has the address {slug!r}; choose another.",
-            details={"field": "slug", "slug": slug},
-        )
+    check_slug(slug)
     _validated_standings(game, settings)
     league = League.objects.create(
         name=name,
@@ -172,8 +193,11 @@ def league_update(*, league: League, **fields: Any) -> League:
     """Change a league. A new tiebreak order or points scheme re-ranks every table of it
     (the same scheme written another way does not). The game changes only while the league
     has no event and no match (`game_settled`); its rules then start from the new game's
-    defaults unless given, and its tiebreak order must suit the new game."""
+    defaults unless given, and its tiebreak order must suit the new game. A new slug must be
+    free (`check_slug`)."""
     _clean_names(fields, "name")
+    if "slug" in fields:
+        check_slug(fields["slug"], league=league)
     game = fields.get("game", league.game)
     if game != league.game:
         if league.game_is_settled():

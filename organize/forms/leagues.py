@@ -22,8 +22,6 @@ from scoring.yardkle import MAX_TARGET, YardkleRules
 from scoring.yardzee import YardzeeRules
 
 SLUG_LENGTH = 60  # League.slug's max_length
-# The address of the page that creates a league (/organize/leagues/new/): no league's.
-RESERVED_SLUGS = frozenset({"new"})
 ORDINALS = ("1st", "2nd", "3rd")
 
 
@@ -68,8 +66,6 @@ class LeagueCreateForm(RefusalForm):
                 self.add_error(
                     "slug", "The name has no letters or digits to make an address from: give one."
                 )
-        if data.get("slug") in RESERVED_SLUGS:
-            self.add_error("slug", f"{data['slug']!r} is not a league's address; choose another.")
         return data
 
 

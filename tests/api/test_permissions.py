@@ -275,3 +275,22 @@ def test_seating_too_many_yardzee_players_is_refused(as_organizer, players, yard
     )
     assert response.status_code == 422
     assert response.json()["code"] == "player_count"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["new", "taken"])
+def test_a_league_address_that_is_taken_or_the_pages_own_is_refused(player_account, slug):
+    """`new` is /organize/leagues/new/, the page that creates a league (docs/organizing.md)."""
+    League.objects.create(name="Taken", slug="taken", game="yardzee")
+    client = client_for(player_account)
+    response = client.post(
+        "/api/v1/leagues/", {"name": "Zz", "game": "yardzee", "slug": slug}, format="json"
+    )
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "slug_taken"
+    assert response.json()["details"] == {"field": "slug", "slug": slug}
+    assert client.post("/api/v1/leagues/", {"name": "Zz", "game": "yardzee"}).status_code == 201
+    moved = client.patch("/api/v1/leagues/zz/", {"slug": slug}, format="json")
+    assert (moved.status_code, moved.json()["code"]) == (400, "slug_taken")
+    assert League.objects.filter(slug="zz").exists()
+    assert sorted(League.objects.values_list("slug", flat=True)) == ["taken", "zz"]

@@ -113,7 +113,7 @@ def test_anyone_signed_in_creates_a_league_and_organizes_it(player_account):
     [
         ({"name": "Backyard Yardzee", "slug": "yardzee"}, "Another league has the address"),
         ({"name": "!!!", "slug": ""}, "no letters or digits to make an address"),
-        ({"name": "New", "slug": ""}, "is not a league&#x27;s address"),
+        ({"name": "New", "slug": ""}, "is the organizer pages&#x27; own"),
         ({"name": "Bad\u202ename", "slug": "bad"}, "invisible or control characters"),
         ({"name": "Spaces", "slug": "not a slug"}, "Enter a valid"),
         ({"name": "", "slug": "blank"}, "This field is required."),

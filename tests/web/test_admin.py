@@ -121,3 +121,16 @@ def test_rules_are_not_written_in_the_admin_but_through_the_services(admin_clien
     )
     added = League.objects.get(slug="new-league")
     assert added.rules == {}
+
+
+def test_a_league_cannot_take_an_address_of_the_organizer_pages_in_the_admin(
+    admin_client: Client, zee_event: Event
+):
+    """`new` is /organize/leagues/new/ (league.services.organization.check_slug)."""
+    league = zee_event.league
+    page = admin_client.post(
+        f"/admin/league/league/{league.pk}/change/", {"name": league.name, "slug": "new"}
+    ).content.decode()
+    assert "the organizer pages&#x27; own" in page
+    league.refresh_from_db()
+    assert league.slug != "new"

@@ -142,3 +142,28 @@ def test_a_league_address_is_one_league_s(organizer, league):
         organization.league_create(name="Lawn 2", slug="lawn", game="yardzee", created_by=organizer)
     assert taken.value.code == "slug_taken"
     assert taken.value.details["field"] == "slug"
+
+
+@pytest.mark.django_db
+def test_an_address_the_organizer_pages_use_is_no_league_s(organizer, league):
+    """/organize/leagues/new/ is the page that creates a league: a league there could not
+    reach its settings."""
+    with pytest.raises(LeagueError) as refused:
+        organization.league_create(name="New", slug="new", game="yardzee", created_by=organizer)
+    assert refused.value.code == "slug_taken"
+    assert refused.value.details == {"field": "slug", "slug": "new"}
+    assert not League.objects.filter(slug="new").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["new", "taken"])
+def test_a_league_moves_only_to_a_free_address(organizer, league, slug):
+    League.objects.create(name="Taken", slug="taken", game="yardzee")
+    with pytest.raises(LeagueError) as refused:
+        organization.league_update(league=league, slug=slug)
+    assert refused.value.code == "slug_taken"
+    assert refused.value.details["field"] == "slug"
+    league.refresh_from_db()
+    assert league.slug == "lawn"
+    assert organization.league_update(league=league, slug="lawn").slug == "lawn"  # its own
+    assert organization.league_update(league=league, slug="lawn-2").slug == "lawn-2"
