@@ -295,6 +295,54 @@ def test_a_walkover_naming_no_one_is_refused_by_the_service(bracket, organizer):
     assert "names the players who forfeit" in page.content.decode()
 
 
+def test_a_walkover_naming_no_one_offers_no_confirm_until_someone_is_named(bracket, organizer):
+    final = _final(bracket)
+    client = _client(organizer)
+    url = f"/organize/matches/{final.pk}/walkover/"
+    page = client.get(url).content.decode()
+    assert "Not possible now" in page
+    assert 'name="confirm"' not in page
+    # Ticking who forfeits swaps #void-check, with htmx: the confirm button is in it.
+    forfeits = [final.seats.order_by("order").first().player_id]
+    chosen = {"outcome": "walkover", "forfeits": forfeits, "reason": "no_show"}
+    swapped = client.get(url, chosen, HTTP_HX_REQUEST="true").content.decode()
+    check = swapped[swapped.index('id="void-check"') :]
+    assert 'id="confirm-void"' in check
+    assert "Not possible now" not in check
+
+
+def test_on_a_closed_event_every_control_says_why_and_offers_no_confirm(
+    bracket, yardzee_event, organizer
+):
+    """docs/organizing.md, "Match control": a refusal is shown, and no confirm button."""
+    final = _final(bracket)
+    play(final, seed=4, turns=2)
+    voided = _casual(yardzee_event, turns=2)
+    game_services.match_void(match_id=voided.pk, voided_by=organizer)
+    Event.objects.filter(pk=yardzee_event.pk).update(status="finished")
+    client = _client(organizer)
+    before = _everything(final)
+    pages = {
+        "undo": client.get(f"/organize/matches/{final.pk}/undo/"),
+        "void": client.get(f"/organize/matches/{final.pk}/void/"),
+        "walkover": client.get(
+            f"/organize/matches/{final.pk}/walkover/",
+            {"outcome": "walkover", "forfeits": [final.seats.first().player_id]},
+        ),
+        "unvoid": client.get(f"/organize/matches/{voided.pk}/unvoid/"),
+        "correct": client.post(
+            f"/organize/matches/{final.pk}/correct/?turn=1",
+            {"dice_1": "6 6 6 6 5", "category": "chance", "check": "1"},
+        ),
+    }
+    for name, response in pages.items():
+        page = response.content.decode()
+        assert "Not possible" in page, name
+        assert f"Event {yardzee_event.pk} is finished" in page, name
+        assert 'name="confirm"' not in page, name
+    assert _everything(final) == before
+
+
 def test_a_casual_match_is_voided_and_the_void_taken_back(yardzee_event, organizer):
     match = _casual(yardzee_event, turns=2)
     client = _client(organizer)
