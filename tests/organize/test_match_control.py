@@ -303,8 +303,8 @@ def test_a_walkover_naming_no_one_offers_no_confirm_until_someone_is_named(brack
     assert "Not possible now" in page
     assert 'name="confirm"' not in page
     # Ticking who forfeits swaps #void-check, with htmx: the confirm button is in it.
-    forfeits = [final.seats.order_by("order").first().player_id]
-    chosen = {"outcome": "walkover", "forfeits": forfeits, "reason": "no_show"}
+    forfeits = [final.seats.order_by("order")[0].player_id]
+    chosen: dict[str, Any] = {"outcome": "walkover", "forfeits": forfeits, "reason": "no_show"}
     swapped = client.get(url, chosen, HTTP_HX_REQUEST="true").content.decode()
     check = swapped[swapped.index('id="void-check"') :]
     assert 'id="confirm-void"' in check
@@ -327,7 +327,7 @@ def test_on_a_closed_event_every_control_says_why_and_offers_no_confirm(
         "void": client.get(f"/organize/matches/{final.pk}/void/"),
         "walkover": client.get(
             f"/organize/matches/{final.pk}/walkover/",
-            {"outcome": "walkover", "forfeits": [final.seats.first().player_id]},
+            {"outcome": "walkover", "forfeits": [str(final.seats.order_by("order")[0].player_id)]},
         ),
         "unvoid": client.get(f"/organize/matches/{voided.pk}/unvoid/"),
         "correct": client.post(
