@@ -91,12 +91,15 @@ def _ensure_open(match: Match) -> None:
     ensure_event_open(match.event)
 
 
-def ensure_event_open(event: Any) -> None:
-    """EventClosed when `event` (a league Event, or None) is finished or cancelled."""
+def ensure_event_open(event: Any, *, then: str = "") -> None:
+    """EventClosed when `event` (a league Event, or None) is finished or cancelled, with
+    `details.event` and `details.status` as every `event_closed` carries them (docs/api.md):
+    raise it through here. `then`: what the refusal says after "Event N is finished: "
+    (default: that it takes no more matches or turns, until its organizers reopen it)."""
     if event is not None and event.is_closed:
         raise EventClosed(
-            f"Event {event.pk} is {event.get_status_display().lower()}: it takes no more "
-            "matches or turns. Its organizers can reopen it.",
+            f"Event {event.pk} is {event.get_status_display().lower()}: "
+            + (then or "it takes no more matches or turns. Its organizers can reopen it."),
             details={"event": event.pk, "status": event.status},
         )
 

@@ -15,7 +15,6 @@ from django.utils.text import slugify
 
 import scoring
 from games import services as game_services
-from games.errors import EventClosed
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league import signals, standings
 from league.errors import EventConflict, LeagueError
@@ -309,12 +308,7 @@ def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
     event = Event.objects.select_for_update().get(pk=event_id)
     if event.status == status:
         return event
-    if event.is_closed:
-        raise EventClosed(
-            f"Event {event.pk} is {event.get_status_display().lower()}; reopen it before "
-            f"closing it as {status}.",
-            details={"event": event.pk, "status": event.status},
-        )
+    game_services.ensure_event_open(event, then=f"reopen it before closing it as {status}.")
     in_progress = [
         pk for pk, match_status in open_matches if match_status == MatchStatus.IN_PROGRESS
     ]

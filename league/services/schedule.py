@@ -15,10 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games.errors import EventClosed, MatchAlreadyStarted, MatchClosed
+from games import services as game_services
+from games.errors import MatchAlreadyStarted, MatchClosed
 from games.models import TABLE_LABEL_MAX, Match, MatchStatus
 from league.errors import LeagueError, RoundNotFound, StageConflict
-from league.models import Stage, StageMatch
+from league.models import Event, Stage, StageMatch
 
 # `{n}` in a label pattern is the table's number.
 NUMBER = "{n}"
@@ -139,12 +140,8 @@ def _pattern(pattern: str, tables: int) -> list[str]:
     ]
 
 
-def _check_open(stage: Stage) -> None:
-    if stage.event.is_closed:
-        raise EventClosed(
-            f"{stage.event.name} is {stage.event.get_status_display().lower()}: "
-            "reopen it to schedule its matches.",
-        )
+def _check_open(event: Event | None) -> None:
+    game_services.ensure_event_open(event, then="reopen it to schedule its matches.")
 
 
 @transaction.atomic
@@ -180,7 +177,7 @@ def round_schedule(
         )
     start = _check_start(local_start(first_start, zone), field="first_start")
     stage = Stage.objects.select_related("event__league").get(pk=stage_id)
-    _check_open(stage)
+    _check_open(stage.event)
     slots = list(
         StageMatch.objects.filter(stage=stage, round=round_number, walkover=False)
         .exclude(match=None)
@@ -259,11 +256,7 @@ def match_schedule(
     that is finished or void is not moved (`match_closed`); one being played may change
     table (it moved) but not its start, which is past (`match_already_started`)."""
     match = Match.objects.select_for_update(of=("self",)).select_related("event").get(pk=match_id)
-    if match.event is not None and match.event.is_closed:
-        raise EventClosed(
-            f"{match.event.name} is {match.event.get_status_display().lower()}: "
-            "reopen it to schedule its matches.",
-        )
+    _check_open(match.event)
     if not match.is_open:
         raise MatchClosed(
             f"Match #{match.pk} is {match.get_status_display().lower()}: it is not scheduled "

@@ -211,6 +211,13 @@ def test_schedule_refuses_a_played_round_a_closed_event_and_a_finished_match(
     other.save()
     response = _schedule(as_organizer, stage, 1, first_start=start)
     assert (response.status_code, response.json()["code"]) == (409, "event_closed")
+    # Every event_closed names the event and its status (docs/api.md).
+    assert response.json()["details"] == {"event": other.pk, "status": "cancelled"}
+    response = as_organizer.post(
+        f"/api/v1/matches/{_round(stage, 1)[0].pk}/schedule/", {"table_label": "B"}, format="json"
+    )
+    assert (response.status_code, response.json()["code"]) == (409, "event_closed")
+    assert response.json()["details"] == {"event": other.pk, "status": "cancelled"}
 
 
 def test_a_match_being_played_may_change_table_but_not_start(as_organizer, yardzee_event, players):

@@ -3,9 +3,12 @@ first turn, running while played, finished once its last stage finishes (and not
 is still being played); its organizers close it (finished or cancelled) and reopen it, and a
 closed event refuses every write with `event_closed`."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 import scoring
 from games import services as game_services
@@ -13,7 +16,7 @@ from games.errors import EventClosed
 from games.models import Match, Turn
 from league.errors import EventConflict, LeagueError
 from league.models import Event, EventStatus, Stage, StageMatch
-from league.services import organization, stages
+from league.services import organization, schedule, stages
 from scoring import simulate
 from tests.league.services.league_night import finish, seat
 from tests.playing import fed_stage
@@ -168,6 +171,10 @@ def test_item6_a_closed_event_refuses_every_write_with_event_closed(league_event
             event_id=league_event.pk, name="More", format="round_robin", player_ids=field[:3]
         ),
         "stage start": lambda: stages.stage_start(stage_id=draft.pk),
+        "schedule a round": lambda: schedule.round_schedule(
+            stage_id=draft.pk, round_number=1, first_start=timezone.now() + timedelta(days=1)
+        ),
+        "schedule a match": lambda: schedule.match_schedule(match_id=started, table_label="B"),
     }
     for name, write in writes.items():
         with pytest.raises(EventClosed) as refused:
