@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league.models import Event, Player, Registration
+from league.models import Event, Player, Registration, SignUp
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as reg
 from tests.conftest import client_for
@@ -44,6 +44,37 @@ def test_the_organizer_opens_the_sign_up_and_anyone_reads_it(as_organizer, yardz
     )
     assert as_organizer.put(url, {"cap": 0}, format="json").json()["code"] == "invalid"
     assert APIClient().put(url, {}, format="json").status_code == 401
+
+
+@pytest.mark.parametrize("cap", [0, -1, 100_001])
+def test_a_cap_out_of_its_bounds_is_an_invalid_field_and_changes_nothing(
+    as_organizer, yardzee_event, cap
+):
+    """docs/api.md, "Sign-up and check-in": a field out of its bounds is 400 `invalid`."""
+    url = f"/api/v1/events/{yardzee_event.pk}/sign-up/"
+    response = as_organizer.put(url, {"cap": cap}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid"
+    assert list(body["details"]["fields"]) == ["cap"]
+    assert isinstance(body["details"]["fields"]["cap"], list)
+    assert not SignUp.objects.filter(event=yardzee_event).exists()
+
+
+def test_a_check_in_closing_before_it_opens_is_an_invalid_option(as_organizer, yardzee_event):
+    opens = timezone.now() + timedelta(days=1)
+    response = as_organizer.put(
+        f"/api/v1/events/{yardzee_event.pk}/sign-up/",
+        {
+            "check_in": True,
+            "check_in_opens": opens.isoformat(),
+            "check_in_closes": (opens - timedelta(hours=1)).isoformat(),
+        },
+        format="json",
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_option")
+    assert response.json()["details"] == {"field": "check_in_closes"}
+    assert not SignUp.objects.filter(event=yardzee_event).exists()
 
 
 def test_a_public_sign_up_answers_its_key_and_never_its_email(open_event):
