@@ -25,11 +25,13 @@ ERRORS = dict.fromkeys((400, 401, 403, 404, 409), ErrorSerializer)
 PATTERN_MAX = TABLE_LABEL_MAX + 8
 
 
-def _when(value: str, field: str) -> datetime:
+def _when(value: str) -> datetime:
+    """A field's date and time. Called from `validate_<field>`, so the error is the field's
+    own sentence: DRF files it under the field (a dict here would nest it a second time)."""
     parsed = schedule_services.typed_start(value)
     if parsed is None:
         raise serializers.ValidationError(
-            {field: "Give a date and time as ISO 8601, e.g. 2026-07-04T18:30 or with an offset."}
+            "Give a date and time as ISO 8601, e.g. 2026-07-04T18:30 or with an offset."
         )
     return parsed
 
@@ -68,7 +70,7 @@ class RoundScheduleSerializer(serializers.Serializer[Any]):
     )
 
     def validate_first_start(self, value: str) -> datetime:
-        return _when(value, "first_start")
+        return _when(value)
 
 
 class MatchScheduleSerializer(serializers.Serializer[Any]):
@@ -92,7 +94,7 @@ class MatchScheduleSerializer(serializers.Serializer[Any]):
     )
 
     def validate_planned_at(self, value: str | None) -> datetime | None:
-        return None if value is None else _when(value, "planned_at")
+        return None if value is None else _when(value)
 
 
 class ScheduledMatchSerializer(serializers.ModelSerializer[Match]):

@@ -255,3 +255,26 @@ def test_only_the_leagues_organizers_schedule(
         assert response.status_code == 403
     assert not Match.objects.exclude(table_label="").exists()
     assert api.post("/api/v1/stages/999999/rounds/1/schedule/", {}).status_code in (401, 404)
+
+
+def test_a_time_that_is_not_iso_8601_is_an_invalid_field_like_any_other(
+    as_organizer, yardzee_event, players
+):
+    """`details.fields.<field>`: a list of sentences, the message naming the field once."""
+    stage = _round_robin(yardzee_event, players[:4])
+    match = _round(stage, 1)[0]
+    answers = {
+        "first_start": _schedule(as_organizer, stage, 1, first_start="not a date"),
+        "planned_at": as_organizer.post(
+            f"/api/v1/matches/{match.pk}/schedule/", {"planned_at": "not a date"}, format="json"
+        ),
+    }
+    for field, response in answers.items():
+        assert response.status_code == 400, field
+        body = response.json()
+        assert body["code"] == "invalid"
+        assert body["message"].startswith(f"{field}: Give a date and time as ISO 8601"), field
+        assert f"{field}: {field}" not in body["message"]
+        assert body["details"]["fields"] == {field: [body["message"].split(": ", 1)[1]]}, field
+    match.refresh_from_db()
+    assert (match.table_label, match.planned_at) == ("", None)
