@@ -18,7 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from api.parsers import InvalidText
+from api.parsers import DuplicateKey, InvalidText
 from games import errors as game_errors
 from league import errors as league_errors
 from league.errors import (
@@ -133,8 +133,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    if isinstance(exc, InvalidText):
-        body = error_body("invalid_text", str(exc.detail))
+    if isinstance(exc, InvalidText | DuplicateKey):
+        body = error_body(exc.default_code, str(exc.detail))
     elif isinstance(exc, exceptions.ParseError):
         body = error_body("malformed_json", f"The request body is not valid JSON: {exc.detail}")
     elif isinstance(exc, exceptions.ValidationError):

@@ -5,9 +5,12 @@ Every view parses JSON with `SafeJSONParser`, and forms with `SafeFormParser` an
 takes them from there too). It refuses what Python's decoder would accept
 but nothing downstream can hold: JSON nested too deeply to decode (the decoder recurses), text
 that is not valid Unicode (a lone surrogate such as "\\ud800" cannot be encoded, so an error
-message echoing it could not be sent), the NUL character (PostgreSQL cannot store it) and
-numbers too large for a float (they decode to infinity)."""
+message echoing it could not be sent), the NUL character (PostgreSQL cannot store it),
+numbers too large for a float (they decode to infinity), and a key given twice in one JSON
+object (Python's decoder keeps the last: a turn naming two boxes would be scored as one)."""
 
+import codecs
+import json
 import math
 from collections.abc import Mapping
 from typing import IO, Any, cast
@@ -21,12 +24,33 @@ from rest_framework.parsers import (
     JSONParser,
     MultiPartParser,
 )
+from rest_framework.utils.json import strict_constant
+
+# DRF's check of the request's charset (a 400 for one that is unknown or not text); its stubs
+# leave it out.
+from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # isort: skip
 
 
 class InvalidText(ParseError):
     """Text in the request that no database column or JSON answer can hold."""
 
     default_code = "invalid_text"
+
+
+class DuplicateKey(ParseError):
+    """A JSON object of the request that names a key twice."""
+
+    default_code = "duplicate_key"
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A decoded JSON object; DuplicateKey when it names a key twice."""
+    decoded = dict(pairs)
+    if len(decoded) < len(pairs):
+        keys = [key for key, _ in pairs]
+        twice = next(key for index, key in enumerate(keys) if key in keys[:index])
+        raise DuplicateKey(f"The key {twice!r} appears twice in one object of the request's JSON.")
+    return decoded
 
 
 def refuse_unstorable(data: Any) -> None:
@@ -80,9 +104,31 @@ class _Refusing(BaseParser):
         refuse_unstorable(parsed)
 
 
-class SafeJSONParser(_Refusing, JSONParser):
-    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later:
-    JSON nested too deeply to decode, lone surrogates, NUL characters, infinite numbers."""
+class _UniqueKeysJSONParser(JSONParser):
+    """DRF's JSON parser (its charset and its strictness about NaN and Infinity), whose objects
+    may not name a key twice (DuplicateKey)."""
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        reader = codecs.getreader(get_encoding(parser_context or {}))(stream)
+        try:
+            return json.load(
+                reader,
+                parse_constant=strict_constant if self.strict else None,
+                object_pairs_hook=_object,
+            )
+        except ValueError as error:
+            raise ParseError(f"JSON parse error - {error}") from None
+
+
+class SafeJSONParser(_Refusing, _UniqueKeysJSONParser):
+    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later
+    or read in a way the client did not mean: JSON nested too deeply to decode, lone
+    surrogates, NUL characters, infinite numbers, a key twice in one object."""
 
 
 class _FieldsChecked(_Refusing):

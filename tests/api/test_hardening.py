@@ -129,6 +129,51 @@ def test_item_2_a_form_body_with_a_nul_is_refused_as_json_is(as_organizer, yardz
     assert not Event.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("path", "raw", "key"),
+    [
+        (
+            "turns",
+            '{"player": 1, "rolls": [{"dice": [1,2,3,4,6]}], "category": "chance", '
+            '"category": "aces"}',
+            "category",
+        ),
+        (
+            "turns",
+            '{"player": 1, "rolls": [{"dice": [1,2,3,4,6], "dice": [6,6,6,6,6]}], '
+            '"category": "chance"}',
+            "dice",
+        ),
+        (
+            "preview",
+            '{"rolls": [{"dice": [1,2,3,4,6]}], "category": "chance", "category": "x"}',
+            "category",
+        ),
+        ("result", '{"turns": [], "turns": []}', "turns"),
+    ],
+)
+def test_a_json_object_naming_a_key_twice_is_400_duplicate_key_and_changes_nothing(
+    zee, as_organizer, path, raw, key
+):
+    """Python's decoder keeps the last of two values: a turn naming two boxes would be scored
+    as one of them, silently. Every JSON body is parsed by SafeJSONParser, which refuses it."""
+    client = APIClient() if path == "preview" else as_organizer
+    response = _raw(client, f"/api/v1/matches/{zee['id']}/{path}/", raw)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "duplicate_key"
+    assert repr(key) in response.json()["message"]
+    assert not Turn.objects.exists()
+
+
+def test_the_same_key_in_two_objects_is_not_a_duplicate(zee, as_organizer):
+    turn = {
+        **_first_turn(zee),
+        "rolls": [{"dice": [6, 6, 1, 2, 3]}, {"keep": [6, 6], "dice": [6, 6, 6, 1, 1]}],
+    }
+    response = _raw(as_organizer, f"/api/v1/matches/{zee['id']}/turns/", json.dumps(turn))
+    assert response.status_code == 201, response.content
+
+
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity"])
 def test_item_2_numbers_that_are_not_finite_are_refused(as_organizer, number):
     raw = '{"name": "x", "game": "yardzee", "points": {"win": NUMBER}}'.replace("NUMBER", number)
