@@ -83,6 +83,10 @@ def check_text(value: str) -> None:
         ) from None
 
 
+# What DRF hands a parser beside the stream: the request, the view, the charset.
+_Context = Mapping[str, Any] | None
+
+
 class _Refusing(BaseParser):
     """A DRF parser answering 400 `invalid_text` for a body whose text `refuse` refuses."""
 
@@ -90,31 +94,33 @@ class _Refusing(BaseParser):
         self,
         stream: IO[Any],
         media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
+        parser_context: _Context = None,
     ) -> Any:
         try:
-            parsed = super().parse(stream, media_type, parser_context)
+            parsed = self.decode(stream, media_type, parser_context)
         except RecursionError:  # only JSON's decoder recurses
             raise ParseError("JSON nested too deeply.") from None
         self.refuse(parsed)
         return parsed
+
+    def decode(self, stream: IO[Any], media_type: str | None, context: _Context) -> Any:
+        """The body as the DRF parser this is mixed into reads it."""
+        return super().parse(stream, media_type, context)
 
     def refuse(self, parsed: Any) -> None:
         """Parsed JSON, walked whole."""
         refuse_unstorable(parsed)
 
 
-class _UniqueKeysJSONParser(JSONParser):
-    """DRF's JSON parser (its charset and its strictness about NaN and Infinity), whose objects
-    may not name a key twice (DuplicateKey)."""
+class SafeJSONParser(_Refusing, JSONParser):
+    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later
+    or read in a way the client did not mean: JSON nested too deeply to decode, lone
+    surrogates, NUL characters, infinite numbers, a key twice in one object (DuplicateKey)."""
 
-    def parse(
-        self,
-        stream: IO[Any],
-        media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
-    ) -> Any:
-        reader = codecs.getreader(get_encoding(parser_context or {}))(stream)
+    def decode(self, stream: IO[Any], media_type: str | None, context: _Context) -> Any:
+        """As DRF's JSON parser reads it (its charset, its strictness about NaN and Infinity),
+        but with no key twice in an object."""
+        reader = codecs.getreader(get_encoding(context or {}))(stream)
         try:
             return json.load(
                 reader,
@@ -123,12 +129,6 @@ class _UniqueKeysJSONParser(JSONParser):
             )
         except ValueError as error:
             raise ParseError(f"JSON parse error - {error}") from None
-
-
-class SafeJSONParser(_Refusing, _UniqueKeysJSONParser):
-    """DRF's JSON parser, refusing with a 400 what it would otherwise pass on to crash later
-    or read in a way the client did not mean: JSON nested too deeply to decode, lone
-    surrogates, NUL characters, infinite numbers, a key twice in one object."""
 
 
 class _FieldsChecked(_Refusing):
