@@ -9,8 +9,9 @@ follows `league/schemas/event-export.schema.json` (docs/api.md, "Event export an
 it creates the players (on the league's roster), the event and its stages (each seeded as the
 file lists its entries), starts each stage, plays each match at the point in time it was
 played (by its times in the file), turn by turn through the rulebook, and withdraws players and
-voids stage matches when they were (with the outcome chosen then), so every draw, bracket
-move and table follows from play as it did the first time. Then it computes every table of
+voids stage matches when they were (with the outcome chosen then; a withdrawal from a stage
+that had finished marks the entry, as `event_withdraw` did), so every draw, bracket move and
+table follows from play as it did the first time. Then it computes every table of
 the new event and compares it with the file's: the import stands only if each matches, else
 nothing is kept. It is one transaction: a bad file, a foreign one or a replay that does not
 give the file's results changes nothing."""
@@ -449,13 +450,11 @@ class _Replay:
             if step == "start":
                 self._start(item)
             elif step == "withdraw":
-                stage_services.stage_withdraw(
-                    stage_id=self.stages[item["stage"]],
-                    player_id=self.players[item["player"]],
-                    by=self.by,
-                )
+                self._withdraw(item)
             elif step == "void":
                 self._void(item)
+            elif step == "begin":
+                self._play(item, turns=1)
             else:
                 self._play(item)
         if source["status"] in (EventStatus.FINISHED, EventStatus.CANCELLED):
@@ -514,7 +513,9 @@ class _Replay:
         self.stages[stage["id"]] = created.pk
 
     def _steps(self) -> Iterable[tuple[datetime, int, str, dict[str, Any]]]:
-        """Each stage start and each match, at its time; at the same time a start comes first."""
+        """Each stage start and each match, at its time; at the same time a start comes first.
+        A match of more than one turn begins (its first turn) at that turn's time: what
+        happened while it was being played (a withdrawal leaves it alone) finds it so."""
         starts: dict[int, datetime] = {}
         for stage in self.export["stages"]:
             started = _time_of(stage["started_at"])
@@ -526,6 +527,13 @@ class _Replay:
             # A stage match is seated by its stage's start (before `started_at` is stored).
             at = _played_at(match)
             played[match["id"]] = max(at, starts.get(match["stage"], at))
+            if len(match["turns"]) > 1:
+                first = min(match["turns"], key=lambda t: t["sequence"])
+                begun = max(
+                    datetime.fromisoformat(first["submitted_at"]), starts.get(match["stage"], at)
+                )
+                # Never after its finish (a file's times may say otherwise).
+                yield min(begun, played[match["id"]]), 1, "begin", match
             yield played[match["id"]], 1, "play", match
         for stage in self.export["stages"]:
             for entry in stage["entries"]:
@@ -565,20 +573,17 @@ class _Replay:
 
     # Matches
 
-    def _play(self, match: dict[str, Any]) -> None:
-        seats = [self.players[seat["player"]] for seat in sorted(match["seats"], key=_order)]
-        if match["stage"] is None:
-            seated = match_create(
-                game=match["game"],
-                player_ids=seats,
-                rules=match["rules"],
-                event=self.event,
-                created_by=self.by,
-            )
+    def _play(self, match: dict[str, Any], turns: int | None = None) -> None:
+        """Seat the match (unless it has begun) and submit its turns not submitted yet: all of
+        them, or up to `turns` of them (its beginning)."""
+        if match["id"] in self.matches:
+            seated = Match.objects.get(pk=self.matches[match["id"]])
         else:
-            seated = self._drawn(match, seats)
-        self.matches[match["id"]] = seated.pk
-        for turn in sorted(match["turns"], key=lambda t: t["sequence"]):
+            seated = self._seat(match)
+            self.matches[match["id"]] = seated.pk
+        for turn in sorted(match["turns"], key=lambda t: t["sequence"])[
+            seated.turns_played : turns
+        ]:
             payload = dict(turn["payload"])
             named = payload.get("player")
             if isinstance(named, int) and not isinstance(named, bool):
@@ -596,9 +601,68 @@ class _Replay:
                         "refused": refused.to_json(),
                     },
                 ) from refused
-        if match["status"] == MatchStatus.VOID and match["stage"] is None:
+        if turns is None and match["status"] == MatchStatus.VOID and match["stage"] is None:
             game_services.match_void(match_id=seated.pk, voided_by=self.by)
         # A stage match is voided at the time of its void (a step of its own).
+
+    def _seat(self, match: dict[str, Any]) -> Match:
+        seats = [self.players[seat["player"]] for seat in sorted(match["seats"], key=_order)]
+        if match["stage"] is None:
+            return match_create(
+                game=match["game"],
+                player_ids=seats,
+                rules=match["rules"],
+                event=self.event,
+                created_by=self.by,
+            )
+        return self._drawn(match, seats)
+
+    def _withdraw(self, entry: dict[str, Any]) -> None:
+        """A player's withdrawal from a stage: from one still to finish, `stage_withdraw`; from
+        a finished one (an event withdrawal), their entry is marked, as the original's was
+        (`entry_withdraw`). A forfeit it makes again that the file does not list (its void was
+        taken back since, and the match left to be played) is taken back here too."""
+        withdrawal = stage_services.entry_withdraw(
+            stage_id=self.stages[entry["stage"]],
+            player_id=self.players[entry["player"]],
+            by=self.by,
+        )
+        if withdrawal is None:
+            return
+        matches = {match["id"]: match for match in self.export["matches"]}
+        stage = next(s for s in self.export["stages"] if s["id"] == entry["stage"])
+        listed = {
+            self._slot_of(matches[void["match"]])
+            for void in stage["voids"]
+            if void["reason"] == ForfeitReason.WITHDREW
+        }
+        decided = [*withdrawal.walkovers, *(r["stage_match"] for r in withdrawal.replayed)]
+        made: dict[int, StageVoid] = {}
+        for void in StageVoid.objects.filter(stage_match_id__in=decided).order_by(
+            "created_at", "pk"
+        ):
+            made[void.stage_match_id] = void  # a slot's latest void: the withdrawal's
+        for void in made.values():
+            stage_match = StageMatch.objects.get(pk=void.stage_match_id)
+            seats = Seat.objects.filter(match_id=void.match_id).order_by("order")
+            slot = (
+                stage_match.round,
+                stage_match.group,
+                stage_match.slot,
+                tuple(seats.values_list("player_id", flat=True)),
+            )
+            if slot not in listed:
+                game_services.match_unvoid(match_id=void.match_id, unvoided_by=self.by)
+
+    def _slot_of(self, match: Mapping[str, Any]) -> tuple[int, int, str, tuple[int, ...]]:
+        """Where a stage match of the file sits (round, group, bracket slot) and who at it, in
+        seat order, by their new ids."""
+        return (
+            match["round"],
+            match["group"],
+            match["slot"] or "",
+            tuple(self.players[seat["player"]] for seat in sorted(match["seats"], key=_order)),
+        )
 
     def _void(self, void: dict[str, Any]) -> None:
         """A stage match voided by an organizer or for a no-show, with what was done with its

@@ -981,20 +981,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     without them (a double-elimination player who withdrew does not drop to the losers
     bracket). Their played results stand. A stage fed by this one does not take them."""
     stage = _locked(stage_id)
-    game_services.ensure_event_open(stage.event)
-    entry = StageEntry.objects.filter(stage=stage, player_id=player_id).first()
-    if entry is None:
-        raise LeagueError(
-            "not_entered",
-            f"Player {player_id} is not entered in stage {stage.pk}.",
-            details={"player": player_id, "stage": stage.pk},
-        )
-    if entry.withdrawn_at is not None:
-        raise StageConflict(
-            "already_withdrawn",
-            f"Player {player_id} has already withdrawn from stage {stage.pk}.",
-            details={"player": player_id, "stage": stage.pk},
-        )
+    entry = _entry_to_withdraw(stage, player_id)
     if stage.status == StageStatus.FINISHED:
         raise StageConflict(
             "stage_finished",
@@ -1042,6 +1029,42 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     return result
 
 
+def _entry_to_withdraw(stage: Stage, player_id: int) -> StageEntry:
+    """The player's entry in the stage, at an open event, not withdrawn yet (`not_entered`,
+    `already_withdrawn`, `event_closed` otherwise)."""
+    game_services.ensure_event_open(stage.event)
+    entry = StageEntry.objects.filter(stage=stage, player_id=player_id).first()
+    if entry is None:
+        raise LeagueError(
+            "not_entered",
+            f"Player {player_id} is not entered in stage {stage.pk}.",
+            details={"player": player_id, "stage": stage.pk},
+        )
+    if entry.withdrawn_at is not None:
+        raise StageConflict(
+            "already_withdrawn",
+            f"Player {player_id} has already withdrawn from stage {stage.pk}.",
+            details={"player": player_id, "stage": stage.pk},
+        )
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdrawal | None:
+    """Withdraw a player from one stage as `event_withdraw` does from each stage of the event:
+    from a stage still to finish, `stage_withdraw`; from a finished one, their entry is marked
+    withdrawn (None: their results there stand, nothing is forfeited), so a stage that takes
+    players from it later passes them over. The import replays every withdrawal of an export
+    through it (league.services.exports), the finished stage's as the original was."""
+    stage = _locked(stage_id)
+    if stage.status != StageStatus.FINISHED:
+        return stage_withdraw(stage_id=stage.pk, player_id=player_id, by=by)
+    entry = _entry_to_withdraw(stage, player_id)
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    return None
+
+
 def _remove_entry(stage: Stage, entry: StageEntry) -> None:
     """Take a player off a draft stage; the seeds below close up, and the stage must still be
     drawable without them."""
@@ -1064,24 +1087,23 @@ def _remove_entry(stage: Stage, entry: StageEntry) -> None:
 def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Withdrawal]:
     """Withdraw a player from every stage of an event they are entered in and that has not
     finished. Their entries in finished stages are marked too (their results there stand), so
-    a stage that takes players from those later passes them over."""
+    a stage that takes players from those later passes them over (`entry_withdraw`, stage by
+    stage in their order)."""
     event = Event.objects.select_related("league").get(pk=event_id)
     game_services.ensure_event_open(event)
     entries = StageEntry.objects.filter(stage__event=event, player_id=player_id, withdrawn_at=None)
     stage_ids = list(
-        entries.exclude(stage__status=StageStatus.FINISHED)
-        .order_by("stage__position", "stage_id")
-        .values_list("stage_id", flat=True)
+        entries.order_by("stage__position", "stage_id").values_list("stage_id", flat=True)
     )
-    marked = entries.filter(stage__status=StageStatus.FINISHED).update(withdrawn_at=timezone.now())
-    if not stage_ids and not marked:
+    if not stage_ids:
         raise LeagueError(
             "not_entered",
             f"Player {player_id} is not entered in a stage of event {event.pk}, or has "
             "withdrawn from all of them.",
             details={"player": player_id, "event": event.pk},
         )
-    return [stage_withdraw(stage_id=pk, player_id=player_id, by=by) for pk in stage_ids]
+    done = [entry_withdraw(stage_id=pk, player_id=player_id, by=by) for pk in stage_ids]
+    return [withdrawal for withdrawal in done if withdrawal is not None]
 
 
 def withdrawn_players(stage: Stage) -> set[int]:

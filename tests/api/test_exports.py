@@ -29,7 +29,7 @@ from league.models import (
 )
 from league.services import exports, stages, standings_refresh
 from tests.conftest import client_for, next_turn_for
-from tests.playing import fed_stage, play, play_stage, start_stage
+from tests.playing import fed_stage, play, play_stage, simulated_turns, start_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -587,6 +587,117 @@ def test_item6_withdrawals_forfeits_and_voids_inside_stages_come_back(
     assert Match.objects.filter(event=new_event, status="void").count() == len(
         [m for m in data["matches"] if m["status"] == "void"]
     )
+
+
+def _comes_back(organizer: User, event: Event) -> Event:
+    """Export `event` and import the file into an empty league through the API; every stage's
+    status and entries (seeds, groups, who withdrew), every table and every void come back as
+    the original's. The copy."""
+    standings_refresh.standings_sweep()
+    event.refresh_from_db()
+    data = APIClient().get(f"/api/v1/events/{event.pk}/export/").json()
+    jsonschema.validate(data, exports.export_schema())
+    response = client_for(organizer).post(
+        f"/api/v1/leagues/{_empty_league(organizer).slug}/import/", data, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    answer = response.json()
+    back = {new: int(old) for old, new in answer["players"].items()}
+    copy = Event.objects.get(pk=answer["event"]["id"])
+    assert copy.status == event.status
+    for new_stage, old_stage in zip(
+        copy.stages.order_by("position"), event.stages.order_by("position"), strict=True
+    ):
+        assert new_stage.status == old_stage.status
+        assert [
+            (back[e.player_id], e.seed, e.group, e.withdrawn_at is not None)
+            for e in new_stage.entries.order_by("seed")
+        ] == [
+            (e.player_id, e.seed, e.group, e.withdrawn_at is not None)
+            for e in old_stage.entries.order_by("seed")
+        ]
+        assert _table((StandingsScope.STAGE, new_stage.pk), back) == _table(
+            (StandingsScope.STAGE, old_stage.pk)
+        )
+    assert _table((StandingsScope.EVENT, copy.pk), back) == _table((StandingsScope.EVENT, event.pk))
+    assert sorted(Match.objects.filter(event=copy).values_list("status", flat=True)) == sorted(
+        Match.objects.filter(event=event).values_list("status", flat=True)
+    )
+    return copy
+
+
+@pytest.mark.parametrize("knockout", ["started", "not started"])
+def test_item6_a_withdrawal_from_the_event_after_a_stage_finished_comes_back(
+    organizer: User, knockout: str
+) -> None:
+    """Withdrawn from the event once the groups have finished, a player's entry there is marked
+    withdrawn (their results stand) and they leave the knockout: its matches of theirs become
+    forfeits, or, not started yet, it passes them over. The import marks the finished entry as
+    the original was and replays the knockout's withdrawal."""
+    league = _league("leavers", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Cup", date="2026-06-01")
+    groups = start_stage(event, "round_robin", _players(8, "Hal"), name="Groups", groups=2)
+    cut = fed_stage(groups, source_per_group=2)
+    play_stage(groups, seed=60)
+    groups.refresh_from_db()
+    assert groups.status == "finished"
+    if knockout == "started":
+        stages.stage_start(stage_id=cut.pk)
+        leaver = cut.entries.get(seed=1).player_id
+    else:
+        leaver = groups.group_ranking["1"][0][0]
+    withdrawn = client_for(organizer).post(
+        f"/api/v1/events/{event.pk}/withdraw/", {"player": leaver}, format="json"
+    )
+    assert withdrawn.status_code == 200, withdrawn.json()
+    assert groups.entries.get(player_id=leaver).withdrawn_at is not None
+    if knockout == "not started":
+        stages.stage_start(stage_id=cut.pk)
+        assert not cut.entries.filter(player_id=leaver).exists()
+    play_stage(cut, seed=70)
+    copy = _comes_back(organizer, event)
+    assert copy.stages.get(name="Groups").entries.filter(withdrawn_at__isnull=False).count() == 1
+
+
+def test_item6_a_withdrawal_while_a_match_of_theirs_is_being_played_comes_back(
+    organizer: User,
+) -> None:
+    """Their match already being played is left as it is by the withdrawal and finished
+    after it: the import has it in progress when it replays the withdrawal, so it is left
+    again (not made a forfeit), and finished after."""
+    league = _league("leavers", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Night", date="2026-06-01")
+    stage = start_stage(event, "round_robin", _players(4, "Ida"), name="RR")
+    playing = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    leaver = playing.seats.order_by("order").first().player_id
+    turns = simulated_turns(playing, seed=3)
+    for turn in turns[:3]:
+        game_services.turn_submit(match_id=playing.pk, turn=turn)
+    withdrawal = stages.stage_withdraw(stage_id=stage.pk, player_id=leaver)
+    assert withdrawal.in_progress == [playing.pk]
+    for turn in turns[3:]:
+        game_services.turn_submit(match_id=playing.pk, turn=turn)
+    play_stage(stage, seed=90)
+    stage.refresh_from_db()
+    assert stage.status == "finished"
+    _comes_back(organizer, event)
+
+
+def test_item6_a_withdrawal_forfeit_taken_back_comes_back(organizer: User) -> None:
+    """The void a withdrawal made of a match of theirs, taken back (`unvoid`), leaves that match
+    to be played: the file lists no void of it, so the import takes back the one its
+    withdrawal makes again, and the match is played as it was."""
+    league = _league("leavers", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Night", date="2026-06-01")
+    stage = start_stage(event, "round_robin", _players(4, "Jo"), name="RR")
+    first = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    leaver = first.seats.order_by("order").first().player_id
+    withdrawal = stages.stage_withdraw(stage_id=stage.pk, player_id=leaver)
+    assert len(withdrawal.walkovers) == 3
+    game_services.match_unvoid(match_id=first.pk, unvoided_by=None)
+    play_stage(stage, seed=95)
+    assert Match.objects.get(pk=first.pk).status == "finished"
+    _comes_back(organizer, event)
 
 
 def test_item6_the_management_commands_export_and_import_a_file(
