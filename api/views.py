@@ -363,8 +363,10 @@ class EventViewSet(
         request=s.WithdrawSerializer,
         responses={200: s.WithdrawalSerializer(many=True), **ERRORS},
         description="Organizers only: withdraw a player from every stage of the event still to "
-        "finish (one answer per stage, as `stages/{id}/withdraw/`); later stages fed by them "
-        "do not take the player.",
+        "finish (one answer per stage, as `stages/{id}/withdraw/`); their entries in finished "
+        "stages are marked too, so later stages fed by them do not take the player. 400 "
+        "`not_entered` for a player entered in none of its stages; 409 `already_withdrawn` "
+        "once every entry of theirs is withdrawn.",
     )
     @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
     def withdraw(self, request: Request, pk: str | None = None) -> Response:

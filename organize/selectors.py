@@ -51,11 +51,12 @@ class StageRow:
 
 @dataclass(frozen=True, slots=True)
 class EntrantRow:
-    """A player entered in a stage of an event, not withdrawn from it."""
+    """A player entered in a stage of an event, and whether they have withdrawn from it."""
 
     player: int
     name: str
     stage: int
+    withdrawn: bool = False
 
 
 def event_stages(event: Event) -> list[StageRow]:
@@ -176,15 +177,13 @@ def score_keys(match_ids: Collection[int]) -> dict[int, str]:
 
 
 def event_entrants(event: Event) -> list[EntrantRow]:
-    """Every player entered in a stage of the event and not withdrawn from it, by name, with
-    each stage they are in: one query."""
+    """Every player entered in a stage of the event, by name, with each stage they are in and
+    whether they have withdrawn from it: one query."""
     return [
-        EntrantRow(player=player, name=name, stage=stage)
-        for player, name, stage in StageEntry.objects.filter(
-            stage__event=event, withdrawn_at__isnull=True
-        )
+        EntrantRow(player=player, name=name, stage=stage, withdrawn=withdrawn is not None)
+        for player, name, stage, withdrawn in StageEntry.objects.filter(stage__event=event)
         .order_by("player__display_name", "player_id", "stage__position")
-        .values_list("player_id", "player__display_name", "stage_id")
+        .values_list("player_id", "player__display_name", "stage_id", "withdrawn_at")
     ]
 
 

@@ -1088,18 +1088,28 @@ def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Wit
     """Withdraw a player from every stage of an event they are entered in and that has not
     finished. Their entries in finished stages are marked too (their results there stand), so
     a stage that takes players from those later passes them over (`entry_withdraw`, stage by
-    stage in their order)."""
+    stage in their order). A player entered in none of its stages: 400 `not_entered`; one
+    whose every entry is already withdrawn: 409 `already_withdrawn`, as from one stage."""
     event = Event.objects.select_related("league").get(pk=event_id)
     game_services.ensure_event_open(event)
-    entries = StageEntry.objects.filter(stage__event=event, player_id=player_id, withdrawn_at=None)
+    entries = StageEntry.objects.filter(stage__event=event, player_id=player_id)
     stage_ids = list(
-        entries.order_by("stage__position", "stage_id").values_list("stage_id", flat=True)
+        entries.filter(withdrawn_at=None)
+        .order_by("stage__position", "stage_id")
+        .values_list("stage_id", flat=True)
     )
     if not stage_ids:
+        withdrawn = list(entries.order_by("stage__position").values_list("stage_id", flat=True))
+        if withdrawn:
+            raise StageConflict(
+                "already_withdrawn",
+                f"Player {player_id} has already withdrawn from every stage of event "
+                f"{event.pk} they are entered in.",
+                details={"player": player_id, "event": event.pk, "stages": withdrawn},
+            )
         raise LeagueError(
             "not_entered",
-            f"Player {player_id} is not entered in a stage of event {event.pk}, or has "
-            "withdrawn from all of them.",
+            f"Player {player_id} is not entered in a stage of event {event.pk}.",
             details={"player": player_id, "event": event.pk},
         )
     done = [entry_withdraw(stage_id=pk, player_id=player_id, by=by) for pk in stage_ids]

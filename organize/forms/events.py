@@ -64,10 +64,15 @@ class WithdrawForm(ServiceForm):
         self, *args: Any, entrants: Sequence[EntrantRow], stages: Sequence[StageRow], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        players = {row.player: row.name for row in entrants}
-        entered = {row.stage for row in entrants}
-        self.player_names = players
-        self.set_choices("player", [("", "Choose a player"), *players.items()])
+        players = {row.player: row.name for row in entrants if not row.withdrawn}
+        entered = {row.stage for row in entrants if not row.withdrawn}
+        self.player_names = {row.player: row.name for row in entrants}
+        # Offered: the players still entered somewhere. Taken: every entrant, so that one who
+        # has withdrawn already (a second submit) hears it from the service (`already_withdrawn`).
+        self.set_choices("player", [("", "Choose a player"), *self.player_names.items()])
+        player = self.fields["player"]
+        assert isinstance(player, forms.ChoiceField)  # noqa: S101 - declared so above
+        player.widget.choices = [("", "Choose a player"), *players.items()]
         self.set_choices(
             "stage",
             [

@@ -143,6 +143,26 @@ def test_item8_withdraw_from_an_event_and_who_may(
 
 
 @pytest.mark.django_db
+def test_item8_withdrawing_from_an_event_again_is_409_already_withdrawn(
+    as_organizer, yardzee_event, field
+):
+    """As from one stage: sent twice, the second is 409 `already_withdrawn` and changes
+    nothing; a player entered in no stage of the event stays 400 `not_entered`."""
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="round_robin")
+    url = f"/api/v1/events/{yardzee_event.pk}/withdraw/"
+    assert as_organizer.post(url, {"player": field[0]}, format="json").status_code == 200
+    before = list(Match.objects.order_by("pk").values_list("pk", "status"))
+    again = as_organizer.post(url, {"player": field[0]}, format="json")
+    assert again.status_code == 409, again.json()
+    assert again.json()["code"] == "already_withdrawn"
+    assert again.json()["details"]["stages"] == [stage["id"]]
+    assert list(Match.objects.order_by("pk").values_list("pk", "status")) == before
+    stranger = as_organizer.post(url, {"player": field[5]}, format="json")
+    assert stranger.status_code == 400
+    assert stranger.json()["code"] == "not_entered"
+
+
+@pytest.mark.django_db
 def test_item10_unvoid_through_the_api(as_organizer, other_organizer, yardzee_event, field):
     stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
     semi = _scheduled(stage["id"])[0]

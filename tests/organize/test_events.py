@@ -423,9 +423,13 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
     assert f'<option value="{leaving.pk}">' not in html  # no longer entered
     # Said once: a reload shows the form alone.
     assert "What changed" not in as_organizer.get(url).content.decode()
+    # Sent again (a second submit): refused with the reason, nothing changed.
     again = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
     assert again.status_code == 400
-    assert "Select a valid choice" in again.content.decode()
+    assert f"Player {leaving.pk} has already withdrawn from every stage" in again.content.decode()
+    stranger = as_organizer.post(url, {"player": 999999, "stage": ""})
+    assert stranger.status_code == 400
+    assert "Select a valid choice" in stranger.content.decode()
 
 
 def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, yardzee_event):

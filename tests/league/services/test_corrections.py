@@ -500,6 +500,9 @@ def test_item8_a_player_who_withdrew_after_the_groups_is_passed_over_by_the_play
     groups.refresh_from_db()
     order = [p for tier in groups.ranking for p in tier]
     assert stages.event_withdraw(event_id=league_event.pk, player_id=order[0]) == []
+    with pytest.raises(StageConflict) as again:  # only their finished entry, marked already
+        stages.event_withdraw(event_id=league_event.pk, player_id=order[0])
+    assert again.value.code == "already_withdrawn"
     stages.stage_start(stage_id=playoff.pk)
     entered = list(playoff.entries.order_by("seed").values_list("player_id", flat=True))
     assert entered == order[1:3], "the next best takes the place"
