@@ -36,7 +36,6 @@ from games.models import Match, MatchStatus, Seat, Turn
 from league.errors import ImportRefused, LeagueConflict, LeagueError
 from league.models import (
     Event,
-    EventStatus,
     ForfeitReason,
     League,
     Player,
@@ -51,9 +50,11 @@ from league.models import (
 )
 from league.services import stages as stage_services
 from league.services.organization import (
+    CLOSED_STATUSES,
     NewPlayer,
     event_close,
     event_create,
+    event_reopen,
     league_update,
     match_create,
     players_create,
@@ -447,6 +448,9 @@ class _Replay:
         for stage in sorted(self.export["stages"], key=lambda s: s["position"]):
             self._create_stage(stage)
         for _, _, step, item in sorted(self._steps(), key=lambda s: (s[0], s[1])):
+            # The event finishes by itself once its stages and matches are over; a step after
+            # that was taken once the original's organizers had reopened it: so here too.
+            self._reopen()
             if step == "start":
                 self._start(item)
             elif step == "withdraw":
@@ -457,12 +461,18 @@ class _Replay:
                 self._play(item, turns=1)
             else:
                 self._play(item)
-        if source["status"] in (EventStatus.FINISHED, EventStatus.CANCELLED):
-            self.event = event_close(event_id=self.event.pk, status=source["status"])
+        if Event.objects.get(pk=self.event.pk).status != source["status"]:
+            self._reopen()  # finished by itself, the original's was reopened, or is cancelled
+            if source["status"] in CLOSED_STATUSES:
+                self.event = event_close(event_id=self.event.pk, status=source["status"])
         if self.league.points != self.export["league"]["points"]:
             self.league = league_update(league=self.league, points=self.export["league"]["points"])
         self._compare_tables()
         self.event.refresh_from_db()
+
+    def _reopen(self) -> None:
+        if Event.objects.filter(pk=self.event.pk, status__in=CLOSED_STATUSES).exists():
+            self.event = event_reopen(event_id=self.event.pk)
 
     # Players, the event, its stages
 

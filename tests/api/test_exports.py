@@ -28,6 +28,7 @@ from league.models import (
     StandingsTable,
 )
 from league.services import exports, stages, standings_refresh
+from league.services.organization import event_reopen
 from tests.conftest import client_for, next_turn_for
 from tests.playing import fed_stage, play, play_stage, simulated_turns, start_stage
 
@@ -657,6 +658,31 @@ def test_item6_a_withdrawal_from_the_event_after_a_stage_finished_comes_back(
     play_stage(cut, seed=70)
     copy = _comes_back(organizer, event)
     assert copy.stages.get(name="Groups").entries.filter(withdrawn_at__isnull=False).count() == 1
+
+
+def test_item6_what_was_done_after_the_event_finished_and_was_reopened_comes_back(
+    organizer: User,
+) -> None:
+    """Its last stage finished, the event finished by itself; reopened, a player was withdrawn
+    (their finished entry marked) and a match played outside the stages. The import reopens
+    the event it replays where the original must have been reopened."""
+    league = _league("leavers", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Night", date="2026-06-01")
+    players = _players(4, "Kit")
+    stage = start_stage(event, "round_robin", players, name="RR")
+    play_stage(stage, seed=40)
+    event.refresh_from_db()
+    assert event.status == "finished"
+    event_reopen(event_id=event.pk)
+    stages.event_withdraw(event_id=event.pk, player_id=players[0].pk)
+    play(
+        game_services.match_create(
+            game="yardzee", player_ids=[p.pk for p in players[1:]], event_id=event.pk
+        ),
+        seed=41,
+    )
+    copy = _comes_back(organizer, event)
+    assert copy.stages.get().entries.filter(withdrawn_at__isnull=False).count() == 1
 
 
 def test_item6_a_withdrawal_while_a_match_of_theirs_is_being_played_comes_back(
