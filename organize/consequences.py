@@ -32,7 +32,8 @@ class MatchRow:
 
     @property
     def label(self) -> str:
-        return f"match #{self.pk} ({' v '.join(self.players)})"
+        """The match as a sentence names it first, its players as they are written."""
+        return f"Match #{self.pk} ({' v '.join(self.players)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +169,14 @@ def describe(before: Snapshot, after: Snapshot, match_id: int) -> list[str]:
             continue
         now = after.matches.get(pk)
         if now is None:
-            lines.append(f"{row.label.capitalize()}, not started yet, is taken off the draw.")
+            lines.append(f"{row.label}, not started yet, is taken off the draw.")
         elif now.status != row.status:
             lines.append(
-                f"{row.label.capitalize()} becomes {_STATUS_WORDS.get(now.status, now.status)}."
+                f"{row.label} becomes {_STATUS_WORDS.get(now.status, now.status)}."
             )
     for pk, row in sorted(after.matches.items()):
         if pk not in before.matches:
-            lines.append(f"{row.label.capitalize()} is seated.")
+            lines.append(f"{row.label} is seated.")
     for pk, slot in sorted(after.slots.items()):
         old = before.slots.get(pk)
         if slot.walkover and (old is None or not old.walkover):

@@ -172,8 +172,11 @@ def test_undoing_a_finished_semi_final_says_the_final_is_taken_off_the_draw(brac
     before = _everything(semi)
     page = client.get(f"/organize/matches/{semi.pk}/undo/").content.decode()
     assert f"Match #{semi.pk} is open again: its result is withdrawn" in page
-    assert f"Match #{final.pk} (" in page
-    assert "not started yet, is taken off the draw" in page
+    names = " v ".join(
+        final.seats.order_by("order").values_list("player__display_name", flat=True)
+    )
+    # The players as they are written (a capitalized sentence once lowercased them).
+    assert f"Match #{final.pk} ({names}), not started yet, is taken off the draw" in page
     assert "The result that stood:" in page
     assert "standings of its event and league" in page
     assert _everything(semi) == before
