@@ -4,6 +4,7 @@ staggered in one request, or one match moved (docs/organizing.md, "Scheduling a 
 Times are stored aware, in UTC; each match keeps the IANA zone it was scheduled in, which the
 pages and the round sheet show it in (the site's `TIME_ZONE` when none was given)."""
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -66,8 +67,15 @@ def zone_named(name: str | None) -> str:
     return name
 
 
-def _zones() -> set[str]:
-    return available_timezones() | {"UTC"}
+# Names the machine's zoneinfo has that are not places: `localtime` (a link to whatever zone
+# the server runs in) and `Factory` (the database's placeholder, "-00").
+_NOT_PLACES = frozenset({"localtime", "Factory"})
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    """The IANA zone names a match may be scheduled in (read once: the list walks the disk)."""
+    return frozenset((available_timezones() - _NOT_PLACES) | {"UTC"})
 
 
 def local_start(value: datetime, zone: str) -> datetime:

@@ -158,6 +158,10 @@ def test_reschedule_one_match_moves_it_and_counts_the_change(as_organizer, yardz
         (1, {"first_start": "0001-01-01T00:00:00+01:00"}, 400, "start_in_past"),
         (1, {"time_zone": "Europe/Berlin\u0000"}, 400, "invalid_text"),  # the parser's NUL rule
         (1, {"time_zone": "Mars/Olympus_Mons"}, 400, "invalid_time_zone"),
+        # Names the machine's zoneinfo has that are no place: the server's own zone, a placeholder.
+        (1, {"time_zone": "localtime"}, 400, "invalid_time_zone"),
+        (1, {"time_zone": "Factory"}, 400, "invalid_time_zone"),
+        (1, {"time_zone": "posixrules"}, 400, "invalid_time_zone"),
         (1, {"table_label": "Table"}, 400, "invalid_label"),
         (1, {"table_label": "Table {n} of {m}"}, 400, "invalid_label"),
         (1, {"table_label": "Table\u200b{n}"}, 400, "invalid_label"),
