@@ -120,7 +120,7 @@ def accuracy_chart(matches: Sequence[MatchAccuracy], *, player: int, name: str) 
     points = tuple(
         ChartPoint(
             x=number,
-            value=round(row.accuracy, 1),
+            value=row.accuracy,
             label=f"{_when(row.finished_at)}, match #{row.match}",
         )
         for number, row in enumerate(matches, start=1)

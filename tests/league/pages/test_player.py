@@ -144,3 +144,15 @@ def test_accuracy_is_averaged_over_the_analysed_matches() -> None:
     assert page.accuracy_chart is not None
     assert (accuracy.matches, accuracy.mean, accuracy.loss_per_game) == (2, 85.0, 16.0)
     assert 'id="accuracy-7-' in page.accuracy_chart
+
+
+def test_the_accuracy_chart_names_each_value_to_the_hundredth_as_it_was_measured() -> None:
+    """The points' titles give two decimals: of the accuracy, not of it rounded to one first
+    (15.115 was titled 15.10)."""
+    analysed = [
+        MatchAccuracy(match=5, league=1, finished_at=START, accuracy=15.126, total_loss=12.0),
+        MatchAccuracy(match=6, league=1, finished_at=START, accuracy=80.0, total_loss=20.0),
+    ]
+    chart = _page(analysed=analysed).accuracy_chart
+    assert chart is not None
+    assert "match #5: 15.13</title>" in chart
