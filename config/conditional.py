@@ -2,16 +2,17 @@
 by itself").
 
 A league, event or match page, and the live part of it that `static/js/live.js` fetches every
-LIVE_SECONDS, answer with a strong ETag: a SHA-256 of the body. The browser keeps the answer
-(`Cache-Control: private, no-cache`: kept, but asked about every time) and sends its ETag back as
-`If-None-Match` on its next request, the page's own `fetch` included; when the body would be
-the same, the answer is 304 Not Modified without it. The view still runs: the ETag is of what it
-rendered, so it covers everything the page shows (a renamed player, an organizer's links)
-without a version to keep in step with the page. A page that anyone signed out sees is kept
-rendered with its ETag under the version of what it shows (`league.pages.table_cache`,
-`page_cached`), so its repeat requests and their 304s render and hash nothing. What a 304
-saves is the body on the wire (a 1,000-row table is 0.4 to 0.6 MB) and the browser's work to
-swap it in.
+LIVE_SECONDS, answer with a strong ETag: the first 128 bits of a SHA-256 of the body (32 hex
+digits). The browser keeps the answer (`Cache-Control: private, no-cache`: kept, but asked about
+every time) and sends its ETag back as `If-None-Match` on its next request, the page's own
+`fetch` included; when the body would be the same, the answer is 304 Not Modified without it.
+`If-None-Match` is compared weakly, as RFC 9110 (13.1.2) has it: `W/"x"` names `"x"`, and `*`
+names any body. The view still runs: the ETag is of what it rendered, so it covers everything
+the page shows (a renamed player, an organizer's links) without a version to keep in step with
+the page. A page that anyone signed out sees is kept rendered with its ETag under the version of
+what it shows (`league.pages.table_cache`, `page_cached`), so its repeat requests and their 304s
+render and hash nothing. What a 304 saves is the body on the wire (a 1,000-row table is 0.4 to
+0.6 MB) and the browser's work to swap it in.
 
 Applied in the URL confs (`league/urls.py`, `games/urls.py`), so the views stay as they are.
 Django's own `ConditionalGetMiddleware` does the same with MD5, three times slower than
@@ -52,11 +53,21 @@ def conditional(view: View) -> View:
         etag = response["ETag"] if response.has_header("ETag") else etag_of(response.content)
         response["ETag"] = etag
         patch_cache_control(response, private=True, no_cache=True)
-        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        if _names(request.headers.get("If-None-Match", ""), etag):
             return _not_modified(response)
         return response
 
     return answer
+
+
+def _names(if_none_match: str, etag: str) -> bool:
+    """Whether an `If-None-Match` header names `etag`: weak comparison (a `W/` prefix on either
+    side is left out), and `*` names any."""
+    tags = parse_etags(if_none_match)
+    if tags == ["*"]:
+        return True
+    bare = etag.removeprefix("W/")
+    return any(tag.removeprefix("W/") == bare for tag in tags)
 
 
 def _not_modified(full: HttpResponse) -> HttpResponse:

@@ -70,6 +70,26 @@ def test_a_match_page_answers_304_until_its_next_turn(client: Client, zee_event,
         assert client.get(url, HTTP_IF_NONE_MATCH=etags[url]).status_code == 200, url
 
 
+@pytest.mark.parametrize(
+    ("header", "status"),
+    [
+        ('W/"{etag}"', 304),  # weak comparison: a W/ prefix is left out (RFC 9110, 13.1.2)
+        ('"elsewhere", W/"{etag}"', 304),
+        ("*", 304),  # names any body
+        ('"{etag}x"', 200),
+        ('W/"elsewhere"', 200),
+    ],
+)
+def test_if_none_match_is_compared_weakly_and_star_names_any_body(
+    client: Client, zee_event, seat, header, status
+):
+    match = seat(zee_event, make_players(2))
+    url = f"/matches/{match.pk}/"
+    etag = client.get(url)["ETag"].strip('"')
+    answer = client.get(url, HTTP_IF_NONE_MATCH=header.format(etag=etag))
+    assert answer.status_code == status
+
+
 def test_a_league_page_answers_in_full_once_its_table_is_computed_again(
     client: Client, zee_event, seat
 ):
