@@ -171,9 +171,7 @@ def describe(before: Snapshot, after: Snapshot, match_id: int) -> list[str]:
         if now is None:
             lines.append(f"{row.label}, not started yet, is taken off the draw.")
         elif now.status != row.status:
-            lines.append(
-                f"{row.label} becomes {_STATUS_WORDS.get(now.status, now.status)}."
-            )
+            lines.append(f"{row.label} becomes {_STATUS_WORDS.get(now.status, now.status)}.")
     for pk, row in sorted(after.matches.items()):
         if pk not in before.matches:
             lines.append(f"{row.label} is seated.")

@@ -561,33 +561,11 @@ def test_item6_withdrawals_forfeits_and_voids_inside_stages_come_back(
         game_services.match_void(match_id=first.pk, voided_by=None, then={"outcome": "no_result"})
     play_stage(stage, seed=20)
     play_stage(knockout, seed=30)
-    standings_refresh.standings_sweep()
     event.refresh_from_db()
-    data = json.loads(json.dumps(exports.event_export(event=event)))
-    jsonschema.validate(data, exports.export_schema())
+    data = exports.event_export(event=event)
     assert all(m["stage"] is not None for m in data["matches"])
     assert sum(len(s["voids"]) for s in data["stages"]) >= 1
-    response = client_for(organizer).post(
-        f"/api/v1/leagues/{_empty_league(organizer).slug}/import/", data, format="json"
-    )
-    assert response.status_code == 201, response.json()
-    answer = response.json()
-    back = {new: int(old) for old, new in answer["players"].items()}
-    new_event = Event.objects.get(pk=answer["event"]["id"])
-    assert new_event.status == event.status
-    for new_stage, old_stage in zip(
-        new_event.stages.order_by("position"), event.stages.order_by("position"), strict=True
-    ):
-        assert new_stage.status == old_stage.status
-        assert _table((StandingsScope.STAGE, new_stage.pk), back) == _table(
-            (StandingsScope.STAGE, old_stage.pk)
-        )
-    assert _table((StandingsScope.EVENT, new_event.pk), back) == _table(
-        (StandingsScope.EVENT, event.pk)
-    )
-    assert Match.objects.filter(event=new_event, status="void").count() == len(
-        [m for m in data["matches"] if m["status"] == "void"]
-    )
+    _comes_back(organizer, event)
 
 
 def _comes_back(organizer: User, event: Event) -> Event:

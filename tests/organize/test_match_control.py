@@ -172,9 +172,7 @@ def test_undoing_a_finished_semi_final_says_the_final_is_taken_off_the_draw(brac
     before = _everything(semi)
     page = client.get(f"/organize/matches/{semi.pk}/undo/").content.decode()
     assert f"Match #{semi.pk} is open again: its result is withdrawn" in page
-    names = " v ".join(
-        final.seats.order_by("order").values_list("player__display_name", flat=True)
-    )
+    names = " v ".join(final.seats.order_by("order").values_list("player__display_name", flat=True))
     # The players as they are written (a capitalized sentence once lowercased them).
     assert f"Match #{final.pk} ({names}), not started yet, is taken off the draw" in page
     assert "The result that stood:" in page
