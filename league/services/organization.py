@@ -359,14 +359,18 @@ def player_create(*, display_name: str, handle: str, league: League | None = Non
 @transaction.atomic
 def player_update(*, player: Player, **fields: Any) -> Player:
     """Rename a player (or change their handle). The name is checked against every roster
-    they are on, and the tables that show it are marked to show the new one."""
+    they are on, and the tables that show it are marked to show the new one. Fields given as
+    they are (the same name, once cleaned) change nothing and save nothing."""
     _clean_names(fields, "display_name")
-    renamed = "display_name" in fields and fields["display_name"] != player.display_name
+    fields = {name: value for name, value in fields.items() if getattr(player, name) != value}
+    if not fields:
+        return player
+    renamed = "display_name" in fields
     if renamed:
         for league in player.leagues.all():
             _ensure_name_free(league, fields["display_name"], exclude=[player.pk])
     _assign(player, fields)
-    player.save()
+    player.save(update_fields=list(fields))
     if renamed:
         player_renamed(player_id=player.pk)
     return player
@@ -666,9 +670,8 @@ def _ensure_mergeable(keep: Player, remove: Player) -> set[int]:
     return removed_stages
 
 
-def _move_registrations(keep: Player, remove: Player) -> None:
-    """The removed player's registrations become the kept one's; both confirmed for one event
-    are two people (`players_met`)."""
+def _ensure_registrations_apart(keep: Player, remove: Player) -> None:
+    """Both confirmed for one event are two people (`players_met`)."""
     confirmed = Registration.objects.filter(status=RegistrationStatus.CONFIRMED)
     both = sorted(
         set(confirmed.filter(player=keep).values_list("event_id", flat=True))
@@ -681,7 +684,24 @@ def _move_registrations(keep: Player, remove: Player) -> None:
             f"{both[0]}: they are two people, not one entered twice.",
             details={"events": both},
         )
-    Registration.objects.filter(player=remove).update(player=keep)
+
+
+def player_merge_check(*, league: League, keep: Player, remove: Player) -> set[int]:
+    """Every refusal of `player_merge`, checked without writing anything: the page that asks
+    to confirm a merge shows the refusal instead of a merge the service would refuse. The
+    stages of the removed player."""
+    if keep.pk == remove.pk:
+        raise LeagueError(
+            "same_player",
+            "Choose two different players: the one to keep and the duplicate to remove.",
+            details={"field": "remove"},
+        )
+    ensure_on_roster(league, [keep.pk, remove.pk])
+    stage_ids = _ensure_mergeable(keep, remove)
+    for other in League.objects.filter(players=remove).exclude(players=keep):
+        _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
+    _ensure_registrations_apart(keep, remove)
+    return stage_ids
 
 
 @transaction.atomic
@@ -696,26 +716,17 @@ def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge
     roster they join (`name_taken`). The tables listing `remove` are counted again and their
     leagues' ratings rate again from the start (`standings_marks.player_merged`). Turns keep
     the player id they were submitted with (they are a record of what was sent)."""
-    if keep.pk == remove.pk:
-        raise LeagueError(
-            "same_player",
-            "Choose two different players: the one to keep and the duplicate to remove.",
-            details={"field": "remove"},
-        )
-    ensure_on_roster(league, [keep.pk, remove.pk])
     # Both rows locked, lower id first, so two merges (or a merge and a rename) take turns.
     locked = {
         player.pk: player
         for player in Player.objects.select_for_update()
-        .filter(pk__in=[keep.pk, remove.pk])
+        .filter(pk__in={keep.pk, remove.pk})
         .order_by("pk")
     }
-    keep, remove = locked[keep.pk], locked[remove.pk]
-    stage_ids = _ensure_mergeable(keep, remove)
+    keep, remove = locked.get(keep.pk, keep), locked.get(remove.pk, remove)
+    stage_ids = player_merge_check(league=league, keep=keep, remove=remove)
     joining = list(League.objects.filter(players=remove).exclude(players=keep))
-    for other in joining:
-        _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
-    _move_registrations(keep, remove)
+    Registration.objects.filter(player=remove).update(player=keep)
     rerated = player_merged(removed_id=remove.pk)
     seats = Seat.objects.filter(player=remove).update(player=keep)
     TurnUndo.objects.filter(player=remove).update(player=keep)

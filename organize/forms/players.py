@@ -11,6 +11,8 @@ from django import forms
 from league.models import Player
 from league.services.organization import HANDLE_LENGTH, NAME_LENGTH, NewPlayer
 from organize.forms.leagues import RefusalForm
+from organize.forms.words import about_field, refuse_on_field
+from scoring.errors import DomainError
 
 MAX_ROWS = 1000
 MAX_FILE_BYTES = 256 * 1024
@@ -18,7 +20,26 @@ COLUMNS = ("name", "handle")
 HANDLE_HELP = "Blank: made from the name (letters, digits and hyphens)."
 
 
-class PlayerAddForm(RefusalForm):
+# What the pages call a player's fields, where a sentence about one is not shown on it.
+FIELD_NAMES = {"display_name": "The name", "handle": "The handle"}
+
+
+def row_problem(problem: dict[str, Any]) -> dict[str, Any]:
+    """A row `players_create` refused, its sentence in the import page's words."""
+    field = problem.get("field")
+    subject = FIELD_NAMES.get(field, "It") if isinstance(field, str) else "It"
+    return {**problem, "message": about_field(problem["message"], field, subject)}
+
+
+class PlayerForm(RefusalForm):
+    """A roster form: a refusal is shown on the field it names in the page's words."""
+
+    def refuse(self, error: DomainError) -> None:
+        named = error.details.get("field") or error.details.get("option")
+        refuse_on_field(self, error, self.code_fields.get(error.code, named))
+
+
+class PlayerAddForm(PlayerForm):
     display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
     handle = forms.CharField(
         max_length=HANDLE_LENGTH,
@@ -31,7 +52,7 @@ class PlayerAddForm(RefusalForm):
         return NewPlayer(1, self.cleaned_data["display_name"], self.cleaned_data["handle"].strip())
 
 
-class PlayerRenameForm(RefusalForm):
+class PlayerRenameForm(PlayerForm):
     display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
 
 
@@ -105,7 +126,7 @@ def read_rows(text: str) -> list[NewPlayer]:
     return rows
 
 
-class PlayerImportForm(RefusalForm):
+class PlayerImportForm(PlayerForm):
     """Players pasted as text or uploaded as a file (UTF-8, comma-, semicolon- or
     tab-separated): one of the two, at most MAX_FILE_BYTES either way."""
 
@@ -152,7 +173,7 @@ class PlayerImportForm(RefusalForm):
         return data
 
 
-class PlayerMergeForm(RefusalForm):
+class PlayerMergeForm(PlayerForm):
     """Two players of the roster: the one kept and the duplicate merged into them. The page
     asks to confirm (`confirmed`) before it merges."""
 

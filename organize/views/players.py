@@ -22,7 +22,9 @@ from organize.forms.players import (
     PlayerImportForm,
     PlayerMergeForm,
     PlayerRenameForm,
+    row_problem,
 )
+from organize.forms.words import about_field
 from organize.permissions import require_league
 from scoring.errors import DomainError
 
@@ -57,7 +59,8 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
             return _create(request, league, [form.new_player()])
         except LeagueError as error:
             for problem in error.details.get("rows", [error.to_json()]):
-                form.add_error(problem.get("field"), problem["message"])
+                field = problem.get("field")
+                form.add_error(field, about_field(problem["message"], field))
     players = league.players.with_counts().order_by("display_name", "pk")
     return render(
         request,
@@ -82,7 +85,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, error.message)
             by_row = {row.row: row for row in form.rows}
             problems = [
-                {**problem, "name": by_row[problem["row"]].display_name}
+                {**row_problem(problem), "name": by_row[problem["row"]].display_name}
                 for problem in error.details.get("rows", [])
             ]
     return render(
@@ -108,7 +111,10 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         except DomainError as error:
             form.refuse(error)
         else:
-            messages.success(request, f"{old_name} is now {player.display_name}.")
+            if player.display_name == old_name:  # the same name, as the service stores it
+                messages.info(request, f"{old_name} is already the name: nothing changed.")
+            else:
+                messages.success(request, f"{old_name} is now {player.display_name}.")
             return redirect("organize:players", league.slug)
     other_leagues = list(player.leagues.exclude(pk=league.pk).order_by("name"))
     return render(
@@ -123,7 +129,9 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
     """Merge a duplicate into the player kept, in two steps: choose the two, then confirm on a
-    page that says what each has played and what will happen."""
+    page that says what each has played and what will happen. A merge the service refuses
+    (`player_merge_check`, the merge's own checks) is refused at the first step, on the form:
+    no confirmation is shown for it."""
     league = _league(request, slug)
     roster_players = list(league.players.order_by("display_name", "pk"))
     form = PlayerMergeForm(request.POST or None, roster=roster_players)
@@ -145,7 +153,12 @@ def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 return redirect("organize:players", league.slug)
         else:
-            pair = [keep, remove]
+            try:  # the same checks the merge makes, so no confirmation is shown for a refusal
+                organization.player_merge_check(league=league, keep=keep, remove=remove)
+            except DomainError as error:
+                form.refuse(error)
+            else:
+                pair = [keep, remove]
     return render(
         request,
         "organize/players/merge.html",

@@ -107,7 +107,7 @@ def test_a_player_is_added_with_a_handle_made_from_the_name(as_organizer, ana, y
         ({"display_name": "ANA"}, "&#x27;Ana&#x27; already plays in this league"),
         ({"display_name": "Bo", "handle": "ana"}, "Another player has the handle &#x27;ana&#x27;."),
         ({"display_name": "Bo", "handle": "b o"}, "A handle is letters, digits, hyphens"),
-        ({"display_name": "\u2066Bo"}, "invisible or control characters"),
+        ({"display_name": "\u2066Bo"}, "It holds invisible or control characters (U+2066)"),
         ({"display_name": ""}, "This field is required."),
     ],
 )
@@ -115,6 +115,7 @@ def test_a_player_who_cannot_be_added_is_not(as_organizer, ana, yardzee_league, 
     response = as_organizer.post(ROSTER, form)
     assert response.status_code == 400
     assert says in _text(response)
+    assert "display_name holds" not in _text(response)  # the page's words, not the API's
     assert _roster(yardzee_league) == [("Ana", "ana")]
 
 
@@ -142,6 +143,25 @@ def test_a_rename_to_a_name_taken_on_any_roster_of_theirs_is_refused(
     assert "&#x27;Bea&#x27; already plays in Elsewhere" in _text(response)
     ana.refresh_from_db()
     assert ana.display_name == "Ana"
+
+
+@pytest.mark.django_db
+def test_a_rename_to_the_same_name_changes_nothing_and_says_so(as_organizer, ana, yardzee_league):
+    response = as_organizer.post(f"{ROSTER}{ana.pk}/", {"display_name": " Ana "})
+    assert response.status_code == 302
+    page = _text(as_organizer.get(response["Location"]))
+    assert "Ana is already the name: nothing changed." in page
+    assert "is now" not in page
+    ana.refresh_from_db()
+    assert ana.display_name == "Ana"
+
+
+@pytest.mark.django_db
+def test_a_rename_refused_says_why_in_the_page_s_words(as_organizer, ana, yardzee_league):
+    response = as_organizer.post(f"{ROSTER}{ana.pk}/", {"display_name": "Ana\u202e"})
+    assert response.status_code == 400
+    assert "It holds invisible or control characters (U+202E)" in _text(response)
+    assert "display_name holds" not in _text(response)
 
 
 # --- Importing a CSV --------------------------------------------------------------------------
@@ -182,14 +202,16 @@ def test_one_bad_row_saves_nothing_and_each_bad_row_is_listed_with_its_number(
     as_organizer, ana, yardzee_league
 ):
     Player.objects.create(display_name="Elsewhere", handle="taken")
-    text = "name,handle\nBo\nana\nCy,taken\nDee\nbo\n"
+    text = "name,handle\nBo\nana\nCy,taken\nDee\nbo\nEd\u200b\n"
     response = as_organizer.post(IMPORT, {"text": text})
     assert response.status_code == 400
     page = _text(response)
-    assert "3 of 5 rows cannot be added (rows 3, 4, 6); nothing was saved." in page
+    assert "4 of 6 rows cannot be added (rows 3, 4, 6, 7); nothing was saved." in page
     assert "<td>3</td><td>ana</td><td>&#x27;Ana&#x27; already plays in this league" in page
     assert "<td>4</td><td>Cy</td><td>Another player has the handle &#x27;taken&#x27;." in page
     assert "<td>6</td><td>bo</td><td>Row 2 has the same name" in page
+    assert "The name holds invisible or control characters (U+200B)" in page
+    assert "display_name holds" not in page
     assert "<td>5</td>" not in page
     assert _roster(yardzee_league) == [("Ana", "ana")]
     assert "Bo\nana\nCy,taken" in page  # the text is kept to correct it
@@ -266,6 +288,38 @@ def test_two_people_who_met_are_not_merged_and_the_page_says_why(
     assert response.status_code == 400
     assert f"Ana and Player 1 both played in match {match.pk}" in _text(response)
     assert Player.objects.filter(pk=other.pk).exists()
+
+
+@pytest.mark.django_db
+def test_no_merge_is_offered_to_confirm_for_two_people_who_met(
+    as_organizer, ana, yardzee_league, players
+):
+    other = players[0]
+    yardzee_league.players.add(other)
+    match = game_services.match_create(
+        game="yardzee", player_ids=[ana.pk, other.pk], league_id=yardzee_league.pk
+    )
+    response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": other.pk})
+    assert response.status_code == 400
+    page = _text(response)
+    assert f"Ana and Player 1 both played in match {match.pk}" in page
+    assert "Merge them" not in page
+    assert "This cannot be undone" not in page
+    assert Player.objects.filter(pk=other.pk).exists()
+
+
+@pytest.mark.django_db
+def test_no_merge_is_offered_to_confirm_when_the_kept_name_is_taken_on_a_roster_they_join(
+    as_organizer, ana, yardzee_league, other_organizer
+):
+    duplicate = Player.objects.create(display_name="Ana L", handle="ana-l")
+    yardzee_league.players.add(duplicate)
+    elsewhere = League.objects.get(slug="elsewhere")
+    elsewhere.players.add(duplicate, Player.objects.create(display_name="ana", handle="ana-2"))
+    response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": duplicate.pk})
+    assert response.status_code == 400
+    assert "already plays in Elsewhere" in _text(response)
+    assert "Merge them" not in _text(response)
 
 
 @pytest.mark.django_db

@@ -272,3 +272,20 @@ def test_the_duplicate_may_carry_a_name_like_the_kept_one_on_another_roster(leag
     )
     assert merged.rosters_joined == 1
     assert list(elsewhere.players.values_list("display_name", flat=True)) == ["Bo"]
+
+
+@pytest.mark.django_db
+def test_the_merge_check_refuses_what_the_merge_refuses_and_writes_nothing(league_event):
+    keep, remove, other = new_players("T", 3)
+    finish(seat(league_event, [keep, remove, other]), seed=1)
+    league = league_event.league
+    with pytest.raises(LeagueError) as refused:
+        organization.player_merge_check(league=league, keep=_player(keep), remove=_player(remove))
+    assert refused.value.code == "players_met"
+    with pytest.raises(LeagueError) as same:
+        organization.player_merge_check(league=league, keep=_player(keep), remove=_player(keep))
+    assert same.value.code == "same_player"
+    (alone,) = new_players("U", 1)
+    organization.player_merge_check(league=league, keep=_player(alone), remove=_player(other))
+    assert Seat.objects.filter(player_id=other).count() == 1  # checked, not merged
+    assert Player.objects.filter(pk=other).exists()
