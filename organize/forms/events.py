@@ -7,7 +7,7 @@ that cannot be made, a closed event) is the service's to refuse: `refuse` shows 
 on the field it names, or above the form."""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -15,21 +15,48 @@ from django.http import QueryDict
 
 from league.models import EventStatus, Seeding, Stage, StageFormat
 from league.services.stages import MAX_ENTRANTS
+from organize.forms.words import refuse_on_field
 from organize.selectors import EntrantRow, StageRow
 from scoring.errors import DomainError
 
 
+def stage_words(
+    error: DomainError, stage_names: Mapping[int, str], stage: int | None = None
+) -> str:
+    """A stage service's refusal as an event page says it: the stages it names by their names
+    (the API's sentences name them by id: "Stage 12 has started", "Stage 13 takes its players
+    from stage 12"). `stage`: the stage the page acts on, where the refusal does not say."""
+    details = error.details
+    stage = details.get("stage", stage)
+    if error.code == "stage_is_source" and isinstance(stage, int):
+        fed = [stage_names.get(pk, f"stage {pk}") for pk in details.get("stages", [])]
+        one = len(fed) == 1
+        return (
+            f"{' and '.join(fed)} take{'s' if one else ''} {'its' if one else 'their'} players "
+            f"from {stage_names.get(stage, 'this stage')}: delete {'it' if one else 'them'}, "
+            f"or give {'it' if one else 'them'} another source, first."
+        )
+    if isinstance(stage, int) and stage in stage_names:
+        return re.sub(rf"\b[Ss]tage {stage}\b", lambda _: stage_names[stage], error.message)
+    return error.message
+
+
 class ServiceForm(forms.Form):
+    # The event's stages by id, to name them in a refusal (set by the forms that know them).
+    stage_names: Mapping[int, str] = {}
+
     def set_choices(self, name: str, choices: Sequence[tuple[Any, str]]) -> None:
         field = self.fields[name]
         assert isinstance(field, forms.ChoiceField)  # noqa: S101 - declared so above
         field.choices = list(choices)
 
     def refuse(self, error: DomainError) -> None:
-        """Show a service's refusal: on the field it names (`details.field`), else above."""
-        field = error.details.get("field")
-        named = isinstance(field, str) and field in self.fields
-        self.add_error(field if named else None, error.message)
+        """Show a service's refusal: on the field it names (`details.field`), without the
+        field's API name that begins the sentence, else above; stages by their names."""
+        if error.code in ("stage_started", "stage_is_source"):
+            self.add_error(None, stage_words(error, self.stage_names))
+            return
+        refuse_on_field(self, error, error.details.get("field"))
 
 
 class EventForm(ServiceForm):
@@ -61,9 +88,16 @@ class WithdrawForm(ServiceForm):
     )
 
     def __init__(
-        self, *args: Any, entrants: Sequence[EntrantRow], stages: Sequence[StageRow], **kwargs: Any
+        self,
+        *args: Any,
+        entrants: Sequence[EntrantRow],
+        stages: Sequence[StageRow],
+        event_name: str = "the event",
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.event_name = event_name
+        self.stage_names = {row.stage.pk: row.stage.name for row in stages}
         players = {row.player: row.name for row in entrants if not row.withdrawn}
         entered = {row.stage for row in entrants if not row.withdrawn}
         self.player_names = {row.player: row.name for row in entrants}
@@ -80,6 +114,27 @@ class WithdrawForm(ServiceForm):
                 *((row.stage.pk, row.stage.name) for row in stages if row.stage.pk in entered),
             ],
         )
+
+    def refuse(self, error: DomainError) -> None:
+        """The service's sentences name the player, the stage and the event by id (the API's
+        words); the page names them."""
+        player = error.details.get("player")
+        if error.code not in ("already_withdrawn", "not_entered") or not isinstance(player, int):
+            super().refuse(error)
+            return
+        name = self.player_names.get(player, f"Player {player}")
+        stage = error.details.get("stage")
+        where = (
+            self.stage_names.get(stage, "this stage")
+            if isinstance(stage, int)
+            else f"every stage of {self.event_name} they are entered in"
+        )
+        if error.code == "already_withdrawn":
+            self.add_error(None, f"{name} has already withdrawn from {where}.")
+        elif isinstance(stage, int):
+            self.add_error(None, f"{name} is not entered in {where}.")
+        else:
+            self.add_error(None, f"{name} is not entered in a stage of {self.event_name}.")
 
 
 # --- Stages ---------------------------------------------------------------------------------
@@ -206,6 +261,7 @@ class StageForm(ServiceForm):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.stage_names = {row.stage.pk: row.stage.name for row in stages}
         self.roster = list(roster)
         sources = [row.stage for row in stages if stage is None or row.stage.pk != stage.pk]
         self.set_choices(

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +22,7 @@ from league.services import event_close, event_create, event_reopen
 from league.services import stages as stage_services
 from organize import selectors
 from organize.forms import page_status
-from organize.forms.events import CloseForm, EventForm, StageForm, WithdrawForm
+from organize.forms.events import CloseForm, EventForm, StageForm, WithdrawForm, stage_words
 from organize.permissions import require_event, require_league
 from organize.selectors import StageRow, TableRow
 from scoring.errors import DomainError
@@ -271,21 +272,53 @@ def stage_edit(request: HttpRequest, stage_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def stage_delete(request: HttpRequest, stage_id: int) -> HttpResponse:
-    """Delete a stage not started, after a confirmation (`stage_delete`)."""
+    """Delete a stage not started, after a confirmation (`stage_delete`). The confirmation
+    rehearses the deletion first (run and rolled back): one the service refuses (a stage
+    started, one another stage takes its players from, a closed event) is shown with its
+    reason and no button to confirm."""
     stage = organized_stage(request, stage_id)
+    names = _stage_names(stage.event_id)
     if request.method == "POST":
         try:
             stage_services.stage_delete(stage_id=stage.pk)
         except DomainError as error:
-            messages.error(request, error.message)
+            messages.error(request, stage_words(error, names, stage.pk))
         else:
             messages.success(request, f"{stage.name} is deleted.")
         return redirect(_event_url(stage.event_id))
+    refused = _refusal(lambda: stage_services.stage_delete(stage_id=stage.pk))
     return render(
         request,
         "organize/events/stage_delete.html",
-        {"stage": stage, "event": stage.event, "league": stage.event.league},
+        {
+            "stage": stage,
+            "event": stage.event,
+            "league": stage.event.league,
+            "refused": stage_words(refused, names, stage.pk) if refused else None,
+        },
     )
+
+
+class _RolledBack(Exception):
+    """Raised inside a savepoint to take back a rehearsed service call."""
+
+
+def _refusal(action: Callable[[], object]) -> DomainError | None:
+    """The refusal of a service call, found by running it in a savepoint that is rolled back
+    (so a confirmation is not offered for what the service will refuse); None if it would
+    be done."""
+    try:
+        with transaction.atomic():
+            action()
+            raise _RolledBack
+    except _RolledBack:
+        return None
+    except DomainError as error:
+        return error
+
+
+def _stage_names(event_id: int) -> dict[int, str]:
+    return dict(Stage.objects.filter(event_id=event_id).values_list("pk", "name"))
 
 
 @login_required
@@ -297,7 +330,7 @@ def stage_start(request: HttpRequest, stage_id: int) -> HttpResponseBase:
     try:
         started = stage_services.stage_start(stage_id=stage.pk)
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, stage_words(error, _stage_names(stage.event_id), stage.pk))
     else:
         messages.success(request, f"{stage.name} has started: its tables are seated.")
         if started.dropped:  # an event using check-in: who was not there
@@ -386,7 +419,10 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
     event = organized_event(request, event_id)
     stage_rows = selectors.event_stages(event)
     form = WithdrawForm(
-        request.POST or None, entrants=selectors.event_entrants(event), stages=stage_rows
+        request.POST or None,
+        entrants=selectors.event_entrants(event),
+        stages=stage_rows,
+        event_name=event.name,
     )
     if request.method == "POST" and form.is_valid():
         player, stage_id = form.cleaned_data["player"], form.cleaned_data["stage"]

@@ -302,10 +302,39 @@ def test_a_draft_stage_is_changed_and_deleted_and_a_started_one_refuses_both(
     )
     assert refused.status_code == 400
     assert "has started" in refused.content.decode()
+    asked = as_organizer.get(f"/organize/stages/{running.pk}/delete/").content.decode()
+    assert "Pool has started: it cannot be deleted." in asked  # said first, by name
+    assert "<button" not in asked.split("<main", 1)[-1]  # no deletion offered to confirm
     gone = as_organizer.post(f"/organize/stages/{running.pk}/delete/", follow=True)
-    assert "cannot be deleted" in gone.content.decode()
+    assert "Pool has started: it cannot be deleted." in gone.content.decode()
     running.refresh_from_db()
     assert running.name == "Pool"
+
+
+def test_a_stage_another_takes_its_players_from_is_not_offered_for_deletion(
+    as_organizer, yardzee_event
+):
+    pool = drafted(yardzee_event, roster(yardzee_event.league, 4))
+    fed_stage(pool, name="Final", source_top=2)
+    url = f"/organize/stages/{pool.pk}/delete/"
+    asked = as_organizer.get(url).content.decode()
+    said = "Final takes its players from Pool: delete it, or give it another source, first."
+    assert said in asked
+    assert "<button" not in asked.split("<main", 1)[-1]
+    assert f"stage {pool.pk}" not in asked
+    assert said in as_organizer.post(url, follow=True).content.decode()
+    assert Stage.objects.filter(pk=pool.pk).exists()
+
+
+def test_a_refusal_about_a_field_is_said_on_it_without_its_api_name(as_organizer, yardzee_event):
+    page = as_organizer.post(
+        f"/organize/leagues/{yardzee_event.league.slug}/events/",
+        {"name": "Week\u2066 2", "date": "2026-06-08", "venue": ""},
+    )
+    assert page.status_code == 400
+    html = page.content.decode()
+    assert "It holds invisible or control characters (U+2066)" in html
+    assert "name holds" not in html
 
 
 def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
@@ -426,7 +455,12 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
     # Sent again (a second submit): refused with the reason, nothing changed.
     again = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
     assert again.status_code == 400
-    assert f"Player {leaving.pk} has already withdrawn from every stage" in again.content.decode()
+    said = again.content.decode()
+    assert (
+        f"{leaving.display_name} has already withdrawn from every stage of "
+        f"{yardzee_event.name} they are entered in."
+    ) in said
+    assert f"Player {leaving.pk}" not in said
     stranger = as_organizer.post(url, {"player": 999999, "stage": ""})
     assert stranger.status_code == 400
     assert "Select a valid choice" in stranger.content.decode()
