@@ -8,12 +8,18 @@ from typing import Any
 from analysis.strategies import yardzee_strategy
 from scoring.analysis import Option, YardzeeState
 from scoring.analysis.game_analysis import turn_strategy
+from scoring.analysis.yardkle import read_need
 from scoring.errors import DomainError
 from scoring.yardkle import YardkleRules
 from scoring.yardzee import CATEGORIES
 
 # The most points a Yardkle final round can need: far past any target a league plays to.
 MAX_NEED = 100_000
+# What a position of each game may say; anything else is refused, not ignored.
+_KEYS = {
+    "yardzee": frozenset({"game", "joker", "filled", "dice", "rolls_left"}),
+    "yardkle": frozenset({"game", "on_board", "turn_total", "dice", "need", "rules"}),
+}
 
 
 class InvalidPosition(DomainError):
@@ -28,17 +34,20 @@ def position_advice(position: object) -> dict[str, Any]:
     "rules"?}`. Raises InvalidPosition."""
     if not isinstance(position, Mapping):
         raise InvalidPosition("wrong_type", "A position is a JSON object.", details={"field": ""})
+    game = position.get("game")
+    if game not in _KEYS:
+        raise InvalidPosition(
+            "unknown_game", "game must be yardzee or yardkle.", details={"field": "game"}
+        )
+    if unknown := sorted(str(key) for key in position.keys() - _KEYS[game]):
+        raise InvalidPosition(
+            "unknown_key",
+            f"A {game} position has no {unknown[0][:40]!r}; it has "
+            f"{', '.join(sorted(_KEYS[game]))}.",
+            details={"field": unknown[0][:40]},
+        )
     try:
-        if position.get("game") == "yardzee":
-            options = _yardzee(position)
-        elif position.get("game") == "yardkle":
-            options = _yardkle(position)
-        else:
-            raise InvalidPosition(
-                "unknown_game",
-                "game must be yardzee or yardkle.",
-                details={"field": "game"},
-            )
+        options = _yardzee(position) if game == "yardzee" else _yardkle(position)
     except InvalidPosition:
         raise
     except DomainError as error:
@@ -67,13 +76,14 @@ def _yardzee(position: Mapping[str, Any]) -> list[Option]:
         raise InvalidPosition(
             "unknown_box", f"There is no box {unknown[0]!r}.", details={"field": "filled"}
         )
-    if any(type(points) is not int or points < 0 for points in filled.values()):
+    if any(type(points) is not int for points in filled.values()):
         raise InvalidPosition(
             "wrong_type",
             "Each filled box holds its points (an integer).",
             details={"field": "filled"},
         )
-    state = YardzeeState.of_boxes({name: filled.get(name) for name in CATEGORIES})
+    # Points the rules cannot give a box are `invalid_state`, naming it ("filled.chance").
+    state = YardzeeState.of_boxes(filled, field="filled")
     rolls_left = position.get("rolls_left")
     if rolls_left not in (0, 1, 2) or type(rolls_left) is not int:
         raise InvalidPosition(
@@ -95,5 +105,7 @@ def _yardkle(position: Mapping[str, Any]) -> list[Option]:
             f"need is null, or the points still needed to pass the leader (1 to {MAX_NEED:,}).",
             details={"field": "need"},
         )
+    if need is not None:
+        need = read_need(rules, on_board, need)
     strategy = turn_strategy(rules, on_board, need)
     return strategy.options(position.get("turn_total"), position.get("dice"))

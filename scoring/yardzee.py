@@ -125,6 +125,39 @@ def _read_box(name: object) -> Box:
     return box
 
 
+def _said(values: frozenset[int]) -> str:
+    """A box's possible points for a message: runs of three or more as "5 to 30"."""
+    runs: list[list[int]] = []
+    for value in sorted(values):
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    said = [f"{run[0]} to {run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
+
+
+POSSIBLE_POINTS: Final[Mapping[str, str]] = {
+    name: _said(_POSSIBLE[box]) for box, name in enumerate(CATEGORIES)
+}
+"""Every box's possible points, said: "0 or 50" for the Yardzee box (RULES.md, "Boxes")."""
+
+
+def check_box_points(name: str, points: object, field: str) -> int | None:
+    """A filled box's points, or None for an open box: only points the rules can give that
+    box (RULES.md, "Boxes", "Joker": full house 0 or 25, chance 5 to 30, aces 0 to 5 ...);
+    anything else is `invalid_state` naming `field`. `name` is a box of `CATEGORIES`."""
+    box = _BOX_OF[name]
+    if points is None:
+        return None
+    if type(points) is not int or points not in _POSSIBLE[box]:
+        raise invalid_state(
+            field,
+            f"is {brief(points)}, not points the {name} box can hold ({POSSIBLE_POINTS[name]})",
+        )
+    return points
+
+
 def score(category: str, dice: object) -> int:
     """A box's plain value for five dice: no joker, no bonus (RULES.md, "Boxes").
 
@@ -507,11 +540,8 @@ def _read_scorecard(value: object, field: str) -> tuple[list[int | None], int]:
         card["boxes"], field=f"{field}.boxes", required=_BOX_KEYS, allowed=_BOX_KEYS
     )
     boxes: list[int | None] = []
-    for box, name in enumerate(CATEGORIES):
-        points = stored[name]
-        if points is not None and (type(points) is not int or points not in _POSSIBLE[box]):
-            raise invalid_state(f"{field}.boxes.{name}", "is not a value that box can hold")
-        boxes.append(points)
+    for name in CATEGORIES:
+        boxes.append(check_box_points(name, stored[name], f"{field}.boxes.{name}"))
     bonus_count = card["yardzee_bonus_count"]
     filled = sum(points is not None for points in boxes)
     # Each bonus came with a later turn, after a 50 in the Yardzee box.

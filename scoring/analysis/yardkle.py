@@ -209,10 +209,89 @@ def _best_of_throws(count: int) -> BestOfThrows:
     )
 
 
-def _read_total(turn_total: object) -> int:
+# Turn totals are checked exactly up to this many steps of 50; every larger one is reachable
+# before any throw (`_unreachable_totals`).
+_REACH_STEPS: Final = 40
+
+
+@cache
+def _unreachable_totals() -> dict[int, frozenset[int]]:
+    """For each number of dice about to be thrown (1 to 6), the turn totals (in steps of 50)
+    no turn can have collected before that throw (RULES.md, "Turn"): nothing before a throw
+    of three dice, since the three set aside score 150 or more; 100 before six dice, which
+    are thrown at the start (0) or after hot dice (300 or more). Found by walking every legal
+    set-aside from the start of a turn up to `_REACH_STEPS`; above it every total is
+    reachable, because each total of the last six steps is and hot dice from single 5s add
+    six steps (checked here, so a change of the rules cannot make this silently wrong)."""
+    moves = {
+        left: {
+            (len(selection), points // STEP)
+            for throw in combinations_with_replacement(range(1, 7), left)
+            for selection, points in set_aside_options(list(throw)).items()
+        }
+        for left in range(1, DICE + 1)
+    }
+    reached = {(DICE, 0)}
+    todo = [(DICE, 0)]
+    while todo:
+        left, steps = todo.pop()
+        for count, gained in moves[left]:
+            after = (left - count or DICE, steps + gained)
+            if after[1] <= _REACH_STEPS and after not in reached:
+                reached.add(after)
+                todo.append(after)
+    unreachable = {
+        left: frozenset(s for s in range(_REACH_STEPS + 1) if (left, s) not in reached)
+        for left in range(1, DICE + 1)
+    }
+    if any(max(steps) >= _REACH_STEPS - 6 for steps in unreachable.values()):
+        raise RuntimeError("some turn total near the top of the walk is unreachable: raise it")
+    return unreachable
+
+
+def _read_total(turn_total: object, thrown: int | None = None) -> int:
+    """A turn total collected before a throw of `thrown` dice: a multiple of 50 from 0 that
+    some turn can have collected before a throw of that many dice (`invalid_state`)."""
     if type(turn_total) is not int or turn_total < 0 or turn_total % STEP:
         raise invalid_state("turn_total", f"{turn_total!r} is not a turn total (0, 50, 100 ...)")
+    if thrown is not None and turn_total // STEP in _unreachable_totals()[thrown]:
+        dice = "1 die" if thrown == 1 else f"{thrown} dice"
+        raise invalid_state(
+            "turn_total",
+            f"{turn_total} is not a total a turn can have collected before throwing {dice} "
+            "(each die set aside scores 50 or more; six dice are thrown at the start, with 0, "
+            "or after hot dice, with 300 or more)",
+        )
     return turn_total
+
+
+def read_need(rules: YardkleRules, on_board: bool, need: int) -> int:
+    """A final round's `need` for a player, as a game can give it (RULES.md, "End"): the
+    leader's score minus the player's plus 1, where the leader has reached the target, the
+    player has not, and every score is a multiple of 50 (a player on the board has banked at
+    least 50 and the entry minimum; one off it has 0). Otherwise `invalid_state`."""
+    leader = ceil(rules.target / STEP) * STEP  # the least a leader can have
+    if on_board:
+        most = (rules.target - 1) // STEP * STEP  # the most a player below the target has
+        least = max(STEP, ceil(rules.entry_minimum / STEP) * STEP)
+        if least > most:
+            raise invalid_state(
+                "need",
+                f"is set for a player on the board, but with the target at {rules.target:,} "
+                f"and the entry minimum at {rules.entry_minimum:,} no one on the board is below "
+                "the target in a final round",
+            )
+        lowest = leader - most + 1
+    else:
+        lowest = leader + 1
+    if need < lowest or (need - 1) % STEP:
+        raise invalid_state(
+            "need",
+            f"{need:,} is not the leader's score minus yours plus 1 ({lowest:,}, "
+            f"{lowest + STEP:,} ... for a player {'on' if on_board else 'off'} the board with "
+            f"the target at {rules.target:,})",
+        )
+    return need
 
 
 class TurnStrategy:
@@ -396,8 +475,8 @@ class TurnStrategy:
         """For a throw of `dice` with `turn_total` collected before it: every legal set-aside
         (`scoring.yardkle.set_aside_options`) followed by banking or throwing again, best
         first. Empty for a Yardkle (no point dice: nothing to choose)."""
-        total = _read_total(turn_total)
         thrown = read_throw(dice)
+        total = _read_total(turn_total, len(thrown))
         found = []
         for selection, points in set_aside_options(list(thrown)).items():
             for then in self._then(total + points, len(thrown) - len(selection)):
@@ -407,8 +486,8 @@ class TurnStrategy:
     def set_aside_value(self, turn_total: object, dice: object, set_aside: object) -> float:
         """The value of setting aside `set_aside` from `dice` and then choosing well; a
         selection that is not legal raises what `scoring.yardkle` raises for it."""
-        total = _read_total(turn_total)
         thrown = read_throw(dice)
+        total = _read_total(turn_total, len(thrown))
         selection = read_dice(set_aside, "set_aside")
         if not selection:
             raise RuleViolation(

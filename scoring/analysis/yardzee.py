@@ -31,6 +31,7 @@ from scoring.analysis.table_file import load_table, save_table
 from scoring.dice import parts, read_dice, show
 from scoring.errors import RuleViolation
 from scoring.game import game_over, invalid_state
+from scoring.json_input import brief
 from scoring.yardzee import (
     CATEGORIES,
     DICE,
@@ -40,6 +41,7 @@ from scoring.yardzee import (
     UPPER_BOXES,
     YARDZEE,
     YardzeeRules,
+    check_box_points,
     placement_points,
     yardzee_bonus,
 )
@@ -93,12 +95,25 @@ class YardzeeState:
         return cls()
 
     @classmethod
-    def of_boxes(cls, boxes: Mapping[str, int | None]) -> Self:
-        """The state of a scorecard column: every box name to its points or None while open
-        (`Scorecard.boxes`, or the `boxes` of a stored Yardzee state)."""
-        filled = frozenset(name for name, points in boxes.items() if points is not None)
-        upper = sum(points or 0 for name, points in boxes.items() if name in UPPER_BOXES)
-        return cls(filled, upper, boxes.get("yardzee") == solver.YARDZEE_POINTS)
+    def of_boxes(cls, boxes: Mapping[str, object], field: str = "boxes") -> Self:
+        """The state of a scorecard column: box names to their points, or None (or absent)
+        while open (`Scorecard.boxes`, the `boxes` of a stored Yardzee state, or a position
+        from a client). Every box holds points the rules can give it
+        (`scoring.yardzee.check_box_points`): otherwise `invalid_state` naming
+        `{field}.{box}`; a name that is no box is `unknown_box`."""
+        for name in boxes:
+            if name not in _BOX_OF:
+                raise RuleViolation(
+                    "unknown_box",
+                    f"There is no box {brief(name)}; boxes: {', '.join(CATEGORIES)}.",
+                    details={"box": str(name)[:40], "field": field},
+                )
+        column = {
+            name: check_box_points(name, boxes.get(name), f"{field}.{name}") for name in CATEGORIES
+        }
+        filled = frozenset(name for name, points in column.items() if points is not None)
+        upper = sum(column[name] or 0 for name in UPPER_BOXES)
+        return cls(filled, upper, column["yardzee"] == solver.YARDZEE_POINTS)
 
     @property
     def mask(self) -> int:

@@ -109,3 +109,129 @@ def test_without_the_strategy_tables_yardzee_advice_is_a_503(settings, tmp_path)
     strategies.forget()
     assert answer.status_code == 503
     assert answer.json()["code"] == "analysis_unavailable"
+
+
+def _yardzee_box(filled: dict[str, int], dice: list[int] | None = None) -> dict[str, object]:
+    return {"game": "yardzee", "filled": filled, "dice": dice or [2, 3, 4, 5, 5], "rolls_left": 0}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "filled",
+    [
+        {"full_house": 24},
+        {"yardzee": 30},
+        {"yardzee": 100},
+        {"chance": 3},
+        {"chance": 31},
+        {"chance": 0},
+        {"large_straight": 39},
+        {"small_straight": 40},
+        {"three_of_a_kind": 1},
+        {"four_of_a_kind": 4},
+        {"four_of_a_kind": 31},
+        {"twos": 3},
+        {"aces": 7},
+        {"sixes": -6},
+    ],
+    ids=lambda filled: "-".join(f"{box}-{points}" for box, points in filled.items()),
+)
+def test_a_box_holding_points_the_rules_cannot_give_it_is_a_400_naming_the_box(tables, filled):
+    answer = _advice(_yardzee_box(filled))
+    assert answer.status_code == 400, answer.json()
+    (box,) = filled
+    assert answer.json()["code"] == "invalid_state"
+    assert answer.json()["details"]["field"] == f"filled.{box}"
+    assert box in answer.json()["message"]
+
+
+@pytest.mark.django_db
+def test_every_box_may_hold_any_points_the_rules_can_give_it(tables):
+    filled = {
+        "twos": 10,
+        "three_of_a_kind": 5,
+        "four_of_a_kind": 0,
+        "full_house": 25,
+        "small_straight": 0,
+        "large_straight": 40,
+        "yardzee": 50,
+        "chance": 30,
+    }
+    answer = _advice(_yardzee_box(filled))
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["options"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ({**_yardzee_box({"yardzee": 0}), "yardzee_bonus_count": 2}, "yardzee_bonus_count"),
+        ({**_yardzee_box({}), "filed": {"chance": 20}}, "filed"),
+        (
+            {"game": "yardkle", "on_board": True, "turn_total": 0, "dice": [1] * 6, "score": 9},
+            "score",
+        ),
+    ],
+    ids=["yardzee-bonus-count", "misspelt-filled", "yardkle-score"],
+)
+def test_a_position_with_a_key_the_advice_does_not_read_is_a_400(tables, body, key):
+    answer = _advice(body)
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["code"] == "unknown_key"
+    assert answer.json()["details"]["field"] == key
+
+
+def _throw(turn_total: int, dice: list[int], **more: object) -> dict[str, object]:
+    return {"game": "yardkle", "on_board": True, "turn_total": turn_total, "dice": dice, **more}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (_throw(100, [1, 2, 3, 4, 5, 6]), "turn_total"),  # six dice: a new turn, or hot dice
+        (_throw(250, [1, 2, 3, 4, 5, 6]), "turn_total"),
+        (_throw(0, [1, 5, 2]), "turn_total"),  # three dice set aside score 150 or more
+        (_throw(350, [1, 5, 2, 3]), "turn_total"),  # two dice set aside score 100 or 200
+        (_throw(75, [1, 5]), "turn_total"),
+        (_throw(0, [1] * 6, need=30), "need"),  # the leader has 50 more than you, at least
+        (_throw(0, [1] * 6, need=100), "need"),  # scores are multiples of 50: need is 51, 101
+        (_throw(0, [1] * 6, need=5_001, on_board=False), "need"),  # the leader has 10,000+
+        (_throw(0, [1] * 6, need=501, rules={"target": 500, "entry_minimum": 500}), "need"),
+    ],
+    ids=[
+        "hundred-before-six-dice",
+        "two-fifty-before-six-dice",
+        "nothing-before-three-dice",
+        "three-fifty-before-four-dice",
+        "not-a-multiple-of-fifty",
+        "need-below-fifty-one",
+        "need-not-one-past-a-score",
+        "need-below-the-target-off-the-board",
+        "on-the-board-cannot-be-below-the-target",
+    ],
+)
+def test_a_yardkle_position_no_turn_can_reach_is_a_400_naming_the_field(body, field):
+    answer = _advice(body)
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["code"] == "invalid_state"
+    assert answer.json()["details"]["field"] == field
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body",
+    [
+        _throw(0, [1, 2, 3, 4, 5, 6]),
+        _throw(300, [1, 2, 3, 4, 5, 6]),  # hot dice
+        _throw(150, [1, 5, 2]),
+        _throw(400, [1, 5, 2, 3]),
+        _throw(0, [1] * 6, need=51),
+        _throw(0, [1] * 6, need=10_001, on_board=False),
+    ],
+    ids=["new-turn", "hot-dice", "three-set-aside", "after-hot-dice", "need-51", "need-off"],
+)
+def test_a_yardkle_position_a_turn_can_reach_gets_advice(body):
+    answer = _advice(body)
+    assert answer.status_code == 200, answer.json()

@@ -10,6 +10,7 @@ import pytest
 
 from scoring import RuleViolation
 from scoring.analysis import TurnStrategy
+from scoring.analysis.yardkle import read_need
 from scoring.yardkle import YardkleRules
 
 from .oracle import bank_chance
@@ -153,7 +154,7 @@ def test_options_list_every_legal_set_aside_then_bank_or_throw_best_first():
 
 
 def test_a_yardkle_throw_has_no_options():
-    assert TurnStrategy().options(350, [2, 3, 4, 6]) == []
+    assert TurnStrategy().options(400, [2, 3, 4, 6]) == []
 
 
 @pytest.mark.parametrize(
@@ -196,3 +197,52 @@ def test_a_set_asides_value_is_its_best_continuation():
         if option.set_aside == (1,)
     )
     assert value == best
+
+
+@pytest.mark.parametrize(
+    ("turn_total", "dice"),
+    [(100, 6), (250, 6), (0, 5), (150, 5), (300, 5), (0, 3), (350, 3), (250, 4), (200, 1)],
+)
+def test_a_turn_total_no_turn_collects_before_that_many_dice_is_refused(turn_total, dice):
+    with pytest.raises(RuleViolation) as error:
+        TurnStrategy().options(turn_total, [1] * dice)
+    assert (error.value.code, error.value.details["field"]) == ("invalid_state", "turn_total")
+    with pytest.raises(RuleViolation):
+        TurnStrategy().set_aside_value(turn_total, [1] * dice, [1])
+
+
+def test_every_turn_total_a_turn_collects_before_a_throw_is_allowed():
+    # Walked by hand: one die set aside scores 50 or 100, two 100 to 200; hot dice 300 up.
+    for turn_total, dice in [(0, 6), (300, 6), (50, 5), (100, 5), (350, 5), (100, 4), (200, 4)]:
+        assert TurnStrategy().options(turn_total, [1] * dice)
+    for dice in range(1, 7):
+        assert TurnStrategy().options(2_000 + 50 * dice, [1] * dice)
+
+
+@pytest.mark.parametrize(
+    ("rules", "on_board", "need", "allowed"),
+    [
+        ({}, True, 51, True),  # the leader on 10,000, the player on 9,950
+        ({}, True, 10_000 - 500 + 1, True),
+        ({}, True, 1, False),
+        ({}, True, 50, False),
+        ({}, True, 100, False),
+        ({}, False, 10_001, True),
+        ({}, False, 9_951, False),
+        ({"target": 1_010}, True, 51, True),  # the leader on 1,050, the player on 1,000
+        ({"target": 1_010}, True, 61, False),
+        ({"target": 1_010}, False, 1_011, False),  # a leader has 1,050 or more
+        ({"target": 1_010}, False, 1_051, True),
+        ({"target": 500, "entry_minimum": 500}, True, 501, False),
+    ],
+)
+def test_a_final_round_need_is_the_leaders_score_minus_the_players_plus_one(
+    rules, on_board, need, allowed
+):
+    ruleset = YardkleRules.from_json(rules)
+    if allowed:
+        assert read_need(ruleset, on_board, need) == need
+    else:
+        with pytest.raises(RuleViolation) as error:
+            read_need(ruleset, on_board, need)
+        assert (error.value.code, error.value.details["field"]) == ("invalid_state", "need")

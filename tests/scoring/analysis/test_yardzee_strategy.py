@@ -269,6 +269,51 @@ def test_states_no_game_can_reach_are_refused(make, code):
     assert error.value.code == code
 
 
+@pytest.mark.parametrize(
+    ("box", "points"),
+    [
+        ("full_house", 24),
+        ("small_straight", 40),
+        ("large_straight", 39),
+        ("yardzee", 30),
+        ("yardzee", 100),
+        ("chance", 0),
+        ("chance", 3),
+        ("chance", 31),
+        ("three_of_a_kind", 1),
+        ("four_of_a_kind", 31),
+        ("twos", 3),
+        ("sixes", 36),
+        ("aces", -1),
+        ("chance", 20.0),
+        ("yardzee", True),
+    ],
+)
+def test_a_column_with_points_the_rules_cannot_give_a_box_is_refused(box, points):
+    with pytest.raises(RuleViolation) as error:
+        YardzeeState.of_boxes({box: points}, field="filled")
+    assert error.value.code == "invalid_state"
+    assert error.value.details["field"] == f"filled.{box}"
+
+
+def test_a_column_may_hold_every_points_the_rules_can_give_each_box():
+    possible = {
+        "aces": range(6),
+        "sixes": range(0, 31, 6),
+        "three_of_a_kind": [0, *range(5, 31)],
+        "four_of_a_kind": [0, *range(5, 31)],
+        "full_house": [0, 25],
+        "small_straight": [0, 30],
+        "large_straight": [0, 40],
+        "yardzee": [0, 50],
+        "chance": range(5, 31),
+    }
+    for box, points in possible.items():
+        for value in points:
+            assert box in YardzeeState.of_boxes({box: value}).filled
+    assert YardzeeState.of_boxes({"yardzee": 50}).yardzee_50
+
+
 def test_a_strategy_answers_a_positions_options_from_a_loaded_table(saved_forced):
     loaded = Strategy.load(None, saved_forced)
     assert isinstance(loaded._table, np.memmap)
