@@ -87,6 +87,7 @@ def _throws_with_points() -> frozenset[Dice]:
 _SELECTION_POINTS: Final = _best_splits()
 _WITH_POINTS: Final = _throws_with_points()
 _THROW_KEYS: Final = frozenset({"dice", "set_aside"})
+_PREVIEW_KEYS: Final = frozenset({"throws", "dice"})
 _TURN_REQUIRED: Final = frozenset({"throws", "end"})
 _TURN_KEYS: Final = _TURN_REQUIRED | {"points", "player"}
 _STATE_KEYS: Final = frozenset(
@@ -324,6 +325,7 @@ class YardkleGame(
         its points."""
         if not isinstance(partial, dict):
             raise RuleViolation("wrong_type", "A preview request is a JSON object.")
+        read_object(partial, field="preview", required=frozenset(), allowed=_PREVIEW_KEYS)
         state = self.turn_state(partial.get("throws", []))
         preview: JsonObject = {
             "game": self.name,
@@ -335,7 +337,14 @@ class YardkleGame(
             "on_board": self.on_board(self.current_player or 0),
         }
         if "dice" in partial:
-            options = set_aside_options(partial["dice"])
+            # The throw that comes next: none after a Yardkle, and as many dice as are left.
+            if state.yardkle:
+                raise RuleViolation(
+                    "throw_after_yardkle",
+                    f"Throw {state.throws + 1} comes after a Yardkle, which ends the turn.",
+                    details={"throw": state.throws + 1},
+                )
+            options = set_aside_options(read_dice(partial["dice"], "dice", state.dice_to_throw))
             preview["has_points"] = bool(options)
             preview["set_aside_options"] = [
                 {"dice": list(dice), "points": points} for dice, points in options.items()

@@ -110,6 +110,7 @@ _ROLL_KEYS: Final = frozenset({"keep", "dice"})
 _STATE_KEYS: Final = frozenset({"game", "version", "rules", "scorecards"})
 _SCORECARD_KEYS: Final = frozenset({"boxes", "yardzee_bonus_count"})
 _BOX_KEYS: Final = frozenset(CATEGORIES)
+_PREVIEW_KEYS: Final = frozenset({"dice"})
 
 
 def _read_box(name: object) -> Box:
@@ -462,6 +463,7 @@ class YardzeeGame(
             raise RuleViolation("wrong_type", "A preview request is a JSON object.")
         if "dice" not in partial:
             raise RuleViolation("missing_key", "Send the five dice showing as `dice`.")
+        read_object(partial, field="preview", required=_PREVIEW_KEYS, allowed=_PREVIEW_KEYS)
         return {
             "game": self.name,
             "options": self.box_options(partial["dice"]),

@@ -65,3 +65,13 @@ def test_preview_of_bad_dice_is_a_rule_violation_and_of_a_closed_match_409(playe
     assert bad.json()["code"] == "invalid_die"
     Match.objects.filter(pk=match["id"]).update(status="void")
     assert _preview(match, {"dice": [1, 1, 1, 1, 1]}).status_code == 409
+
+
+@pytest.mark.django_db
+def test_a_yardkle_preview_of_more_dice_than_are_left_to_throw_is_refused(players, seat_match):
+    match = seat_match("yardkle", players[:2])
+    throws = [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}]
+    answer = _preview(match, {"throws": throws, "dice": [1, 5, 2, 3, 4, 6]})
+    assert answer.status_code == 422, answer.json()
+    assert answer.json()["code"] == "wrong_dice_count"
+    assert _preview(match, {"throws": throws, "dice": [1, 5, 2]}).status_code == 200

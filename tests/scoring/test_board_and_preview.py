@@ -40,3 +40,29 @@ def test_previews_and_their_refusals():
     assert {"dice": [1], "points": 100} in preview["set_aside_options"]
     with pytest.raises(RuleViolation):
         kle.preview([1, 2])
+
+
+@pytest.mark.parametrize(
+    ("game", "partial", "code"),
+    [
+        ("yardzee", {"dice": [1, 2, 3, 4, 5], "rolls": []}, "unknown_key"),
+        ("yardkle", {"throws": [], "dice": [1, 2, 3], "bank": True}, "unknown_key"),
+        # Three dice set aside from the first throw: three are left to throw, not six.
+        (
+            "yardkle",
+            {"throws": [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}], "dice": [1] * 6},
+            "wrong_dice_count",
+        ),
+        ("yardkle", {"throws": [], "dice": [1, 5]}, "wrong_dice_count"),
+        (
+            "yardkle",
+            {"throws": [{"dice": [2, 2, 3, 3, 4, 6], "set_aside": []}], "dice": [1, 5]},
+            "throw_after_yardkle",
+        ),
+    ],
+    ids=["yardzee-rolls", "yardkle-bank", "six-after-three-set-aside", "two-first", "yardkle"],
+)
+def test_a_preview_of_dice_the_turn_cannot_throw_next_is_refused(game, partial, code):
+    with pytest.raises(RuleViolation) as error:
+        new_game(game, 2, {}).preview(partial)
+    assert error.value.code == code
