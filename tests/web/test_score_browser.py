@@ -344,3 +344,35 @@ def test_yardkle_turns_by_tapping_through_the_private_link(
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     _shot(page, "match-yardkle-desktop")
     context.close()
+
+
+def test_yardkle_dice_to_throw_follows_each_set_aside_tap(
+    browser: Any, live_server: Any, yardkle_event: Event
+) -> None:
+    """The dice left to throw change with each die tapped aside, as the turn total does, not
+    only once "Throw again" is pressed."""
+    expect = _expect()
+    players = make_players(2)
+    match = game_services.match_create(
+        game="yardkle", player_ids=[p.pk for p in players], event_id=yardkle_event.pk
+    )
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    shown = [1, 5, 2, 2, 3, 6]
+    _enter(page, shown)
+    expect(page.locator("#dice-left")).to_have_text("6")
+    _mark(page, shown, [1])
+    expect(page.locator("#turn-total")).to_have_text("100")
+    expect(page.locator("#dice-left")).to_have_text("5")
+    _mark(page, shown, [5])
+    expect(page.locator("#turn-total")).to_have_text("150")
+    expect(page.locator("#dice-left")).to_have_text("4")
+    _mark(page, shown, [5])  # tapped again: no longer set aside
+    expect(page.locator("#turn-total")).to_have_text("100")
+    expect(page.locator("#dice-left")).to_have_text("5")
+    page.click("#throw-again")
+    expect(page.locator("#throw-count")).to_have_text("2")
+    expect(page.locator("#dice-left")).to_have_text("5")
+    context.close()

@@ -49,7 +49,9 @@ export function createYardkle(scorer) {
     const option = legalSelection();
     const ready = isComplete(tray) && before !== null;
     throwCount.textContent = String(throws.length + 1);
-    diceLeft.textContent = String(diceToThrow);
+    // With a legal set-aside previewed, the dice it leaves (six again on hot dice), as the
+    // total; otherwise the dice this throw has.
+    diceLeft.textContent = String(after ? after.dice_to_throw : diceToThrow);
     const total = after ? after.turn_total : before ? before.turn_total : turnTotalSoFar;
     turnTotal.textContent = String(total);
     selectionPoints.textContent = option
