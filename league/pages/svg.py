@@ -43,6 +43,7 @@ SLOT_GAP: Final = 14
 SECTION_HEAD: Final = 44
 SECTION_GAP: Final = 24
 NAME_CHARACTERS: Final = 18
+LEGEND_WIDTH: Final = 168  # px: a chart's legend gives a name about 24 ordinary letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +108,51 @@ def slot_height(slot: SlotBox) -> float:
     return HEAD_HEIGHT + ROW_HEIGHT * max(1, len(slot.seats))
 
 
+# Widths of characters in the site's sans-serif fonts, in ems, by how wide they are: a name
+# is cut by its estimated width, not its length, as "WWWW" is about three times "iiii".
+NARROW: Final = frozenset("fijlrtI!|.,:;'`()[] ")
+WIDE: Final = frozenset("mwMW@%")
+EM_NARROW: Final = 0.3
+EM_LOWER: Final = 0.56
+EM_UPPER: Final = 0.7
+EM_WIDE: Final = 0.95
+BOLD: Final = 1.1  # a bold name (the one going through) is about a tenth wider
+NAME_FONT: Final = 13  # px, svg.bracket in static/css/site.css
+CHART_FONT: Final = 11  # px, svg.chart
+SEAT_NAME_X: Final = 28  # where a seat's name starts in its box (after the seed)
+SEAT_PADDING: Final = 6  # between the box's edge, or the name, and the score
+
+
+def text_width(text: str, font_size: float = NAME_FONT, *, bold: bool = False) -> float:
+    """An estimate of `text`'s width in px (a little over, rather than under)."""
+    ems = sum(
+        EM_NARROW
+        if char in NARROW
+        else EM_WIDE
+        if char in WIDE
+        else EM_UPPER
+        if char.isupper() or not char.isascii()
+        else EM_LOWER
+        for char in text
+    )
+    return ems * font_size * (BOLD if bold else 1)
+
+
+def fit(text: str, width: float, font_size: float = NAME_FONT, *, bold: bool = False) -> str:
+    """`text`, or as much of it as fits in `width` px followed by an ellipsis."""
+    if text_width(text, font_size, bold=bold) <= width:
+        return text
+    for end in range(len(text) - 1, 0, -1):
+        cut = text[:end].rstrip() + "\u2026"
+        if text_width(cut, font_size, bold=bold) <= width:
+            return cut
+    return "\u2026"
+
+
 def short(text: str, limit: int = NAME_CHARACTERS) -> str:
-    """`text` cut to `limit` characters with an ellipsis, so a long name stays in its box."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+    """`text` cut with an ellipsis to the width of `limit` ordinary letters (at the names'
+    size), so a long name stays in its box however wide its letters."""
+    return fit(text, limit * EM_LOWER * NAME_FONT)
 
 
 def round_title(section: str, number: int, rounds: int, slots_in_round: int) -> str:
@@ -162,8 +205,12 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
         classes.append("unknown")
     if seat.note:
         classes.append("forfeited")
-    name = short(seat.label)
     marker = "\u25b6 " if seat.advances else ""
+    right = seat.note if seat.note else f"{seat.score:,}" if seat.score is not None else ""
+    room: float = BOX_WIDTH - SEAT_NAME_X - SEAT_PADDING
+    if right:
+        room -= text_width(right) + SEAT_PADDING
+    name = fit(seat.label, room - text_width(marker), bold=seat.advances)
     seed = (
         f'<text class="seed" x="{x + 6:.0f}" y="{y + 15:.0f}">{seat.seed}</text>'
         if seat.seed is not None
@@ -185,7 +232,7 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
         f'<g class="{" ".join(classes)}">'
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{BOX_WIDTH}" height="{ROW_HEIGHT}"/>'
         f"{seed}"
-        f'<text class="name" x="{x + 28:.0f}" y="{y + 15:.0f}">{full}'
+        f'<text class="name" x="{x + SEAT_NAME_X:.0f}" y="{y + 15:.0f}">{full}'
         f"{escape(marker + name)}</text>"
         f"{score}</g>"
     )
@@ -381,13 +428,14 @@ def rating_chart_svg(
             f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"'
             f"{dash_attr}/>{dots}</g>"
         )
+        legend = fit(line.label, LEGEND_WIDTH, CHART_FONT)
         parts.append(
             f'<g class="legend"><line x1="{legend_x}" x2="{legend_x + 18}" '
             f'y1="{CHART_HEIGHT - 6}" y2="{CHART_HEIGHT - 6}" stroke="{colour}" '
             f'stroke-width="2"{dash_attr}/><text x="{legend_x + 22}" y="{CHART_HEIGHT - 2}">'
-            f"{escape(short(line.label, 24))}</text></g>"
+            f"{escape(legend)}</text></g>"
         )
-        legend_x += 30 + 7 * len(short(line.label, 24))
+        legend_x += 30 + round(text_width(legend, CHART_FONT))
     return _svg(
         f'class="chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img"',
         parts,

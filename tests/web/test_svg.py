@@ -11,6 +11,7 @@ import pytest
 
 from league.pages.svg import (
     HEAD_HEIGHT,
+    NAME_CHARACTERS,
     ROW_HEIGHT,
     SVG_NS,
     ChartPoint,
@@ -22,6 +23,7 @@ from league.pages.svg import (
     rating_chart_svg,
     round_title,
     short,
+    text_width,
 )
 
 NS = {"svg": SVG_NS}
@@ -247,3 +249,12 @@ def test_axis_ticks_are_round_steps_covering_the_values(low, high):
     mantissa = f"{steps.pop():e}".split("e")[0]
     assert float(mantissa) in (1.0, 2.0, 5.0)
     assert 2 <= len(ticks) <= 8
+
+
+def test_a_name_is_cut_by_its_width_so_wide_letters_are_cut_sooner():
+    wide, narrow = short("W" * 80), short("i" * 80)
+    assert wide.endswith("\u2026")
+    assert narrow.endswith("\u2026")
+    assert len(wide) < len(short("a" * 80)) < len(narrow)
+    assert text_width(wide) <= NAME_CHARACTERS * text_width("a")
+    assert short("Ada Lovelace") == "Ada Lovelace"
