@@ -56,7 +56,12 @@ def _pages(event: Event) -> list[str]:
         f"/organize/leagues/{league.slug}/players/{wide.pk}/",
         f"/organize/leagues/{league.slug}/players/merge/",
         f"/organize/leagues/{league.slug}/webhooks/",
+        f"/organize/events/{event.pk}/sign-up/",
+        f"/organize/stages/{stage.pk}/sheet/",
         f"/organize/stages/{stage.pk}/rounds/1/sheet/",
+        f"/organize/stages/{stage.pk}/rounds/1/schedule/",
+        f"/organize/matches/{match}/sheet/",
+        f"/matches/{match}/pad/",
         *(f"/organize/matches/{match}/{control}/" for control in ("undo", "correct", "void")),
         f"/organize/matches/{match}/walkover/",
     ]
