@@ -444,3 +444,19 @@ def _hidden(page: str, name: str) -> str:
     found = re.search(rf'name="{name}" value="([^"]*)"', page)
     assert found, f"no hidden {name}"
     return found.group(1)
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+def test_a_match_control_page_has_one_h1_and_its_htmx_fragment_none(
+    control: str, yardzee_event: Event, organizer: User
+) -> None:
+    """Each page has one <h1>; the fragment htmx loads into the match or scoring page (under
+    its "Match control" heading) adds none to it."""
+    match = _casual(yardzee_event, turns=1)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/{control}"
+    page = client.get(url).content.decode()
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert page.count("<h1") == 1, url
+    assert "<h1" not in fragment, url
+    assert "match-control-step" in fragment, url
