@@ -223,7 +223,8 @@ def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
         {**body, "first_start": _tomorrow(9, 0).strftime("%Y-%m-%dT%H:%M"), "label": "Yard"},
     )
     assert response.status_code == 400
-    assert "label must hold {n}" in response.content.decode()
+    # On its field, in the page's words: the API's sentence begins "label must hold {n}".
+    assert "It must hold {n}" in response.content.decode()
     assert not Match.objects.exclude(planned_at=None).exists()
     assert client.get(_form(stage, 9)).status_code == 404
     assert signed_in(player_account).post(_form(stage), body).status_code == 403
