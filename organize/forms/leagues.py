@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from games.models import GameName
 from league.models import League
 from league.standings import METRICS, LeaguePoints, Metric
+from organize.forms.words import refuse_on_field
 from scoring.errors import DomainError
 from scoring.yardkle import MAX_TARGET, YardkleRules
 from scoring.yardzee import YardzeeRules
@@ -33,10 +34,9 @@ class RefusalForm(forms.Form):
 
     def refuse(self, error: DomainError) -> None:
         """Show a domain error's sentence on the field it names (`details.field`, a rule's
-        `details.option`, or by its code), else above the form."""
+        `details.option`, or by its code), in the page's words, else above the form."""
         named = error.details.get("field") or error.details.get("option")
-        field = self.code_fields.get(error.code, named)
-        self.add_error(field if field in self.fields else None, error.message)
+        refuse_on_field(self, error, self.code_fields.get(error.code, named))
 
 
 def metrics_for(game: str) -> list[type[Metric]]:

@@ -114,7 +114,8 @@ def test_anyone_signed_in_creates_a_league_and_organizes_it(player_account):
         ({"name": "Backyard Yardzee", "slug": "yardzee"}, "Another league has the address"),
         ({"name": "!!!", "slug": ""}, "no letters or digits to make an address"),
         ({"name": "New", "slug": ""}, "is the organizer pages&#x27; own"),
-        ({"name": "Bad\u202ename", "slug": "bad"}, "invisible or control characters"),
+        # On its field, in the page's words: the API's sentence begins "name holds".
+        ({"name": "Bad\u202ename", "slug": "bad"}, "It holds invisible or control characters"),
         ({"name": "Spaces", "slug": "not a slug"}, "Enter a valid"),
         ({"name": "", "slug": "blank"}, "This field is required."),
     ],
@@ -185,7 +186,7 @@ def test_saved_settings_change_the_league_and_rerank_its_tables(as_organizer, ya
         ({"placement": "four: 3, 2, 1, 0"}, "is not a table size, a colon and points"),
         ({"win": "0", "draw": "1"}, "must not rise from win to draw to loss"),
         ({"name": "   "}, "This field is required."),
-        ({"name": "Zero\u200bwidth"}, "invisible or control characters"),
+        ({"name": "Zero\u200bwidth"}, "It holds invisible or control characters"),
         ({"joker": "whatever"}, "Select a valid choice"),
     ],
 )
