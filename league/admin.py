@@ -80,10 +80,12 @@ class LeagueAdmin(admin.ModelAdmin[League]):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """A league's game, ruleset, points and tiebreak change only through its service
-        (`league_update`, from the API or the organizer's pages), which re-ranks every table.
-        Its ruleset is not written here even when it is added (the rulebook checks it in
-        `league_create` and `league_update`): a league added here plays the game's defaults."""
-        return ["game", "rules", "points", "tiebreak"] if obj is not None else ["rules"]
+        (`league_update`, from the API or the organizer's pages), which checks them and
+        re-ranks every table. Its ruleset, points and tiebreak are not written here even when
+        it is added (`league_create` and `league_update` check them; JSON typed here would
+        not be): a league added here takes the game's defaults."""
+        settings = ["rules", "points", "tiebreak"]
+        return ["game", *settings] if obj is not None else settings
 
 
 @admin.register(Event)

@@ -113,14 +113,20 @@ def test_rules_are_not_written_in_the_admin_but_through_the_services(admin_clien
             "slug": "new-league",
             "game": "yardzee",
             "rules": "[]",
-            "tiebreak": json.dumps(league.tiebreak),
-            "points": "{}",
+            "tiebreak": json.dumps(["luck"]),
+            "points": json.dumps({"win": "many"}),
             "events-TOTAL_FORMS": "0",
             "events-INITIAL_FORMS": "0",
         },
     )
     added = League.objects.get(slug="new-league")
     assert added.rules == {}
+    # Nor points or a tiebreak the standings' checks never saw: the defaults.
+    default = League(game="yardzee")
+    assert (added.points, added.tiebreak) == (default.points, default.tiebreak)
+    page = admin_client.get("/admin/league/league/add/").content.decode()
+    assert 'name="points"' not in page
+    assert 'name="tiebreak"' not in page
 
 
 def test_a_league_cannot_take_an_address_of_the_organizer_pages_in_the_admin(
