@@ -11,7 +11,6 @@ from scoring.analysis.game_analysis import turn_strategy
 from scoring.analysis.yardkle import read_need
 from scoring.errors import DomainError
 from scoring.yardkle import YardkleRules
-from scoring.yardzee import CATEGORIES
 
 # The most points a Yardkle final round can need: far past any target a league plays to.
 MAX_NEED = 100_000
@@ -71,10 +70,6 @@ def _yardzee(position: Mapping[str, Any]) -> list[Option]:
     if not isinstance(filled, Mapping):
         raise InvalidPosition(
             "wrong_type", "filled maps box names to points.", details={"field": "filled"}
-        )
-    if unknown := sorted(set(filled) - set(CATEGORIES)):
-        raise InvalidPosition(
-            "unknown_box", f"There is no box {unknown[0]!r}.", details={"field": "filled"}
         )
     if any(type(points) is not int for points in filled.values()):
         raise InvalidPosition(

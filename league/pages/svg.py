@@ -123,30 +123,33 @@ SEAT_NAME_X: Final = 28  # where a seat's name starts in its box (after the seed
 SEAT_PADDING: Final = 6  # between the box's edge, or the name, and the score
 
 
+def _ems(char: str) -> float:
+    """A character's estimated width in ems."""
+    if char in NARROW:
+        return EM_NARROW
+    if char in WIDE:
+        return EM_WIDE
+    return EM_UPPER if char.isupper() or not char.isascii() else EM_LOWER
+
+
 def text_width(text: str, font_size: float = NAME_FONT, *, bold: bool = False) -> float:
     """An estimate of `text`'s width in px (a little over, rather than under)."""
-    ems = sum(
-        EM_NARROW
-        if char in NARROW
-        else EM_WIDE
-        if char in WIDE
-        else EM_UPPER
-        if char.isupper() or not char.isascii()
-        else EM_LOWER
-        for char in text
-    )
-    return ems * font_size * (BOLD if bold else 1)
+    return sum(map(_ems, text)) * font_size * (BOLD if bold else 1)
 
 
 def fit(text: str, width: float, font_size: float = NAME_FONT, *, bold: bool = False) -> str:
-    """`text`, or as much of it as fits in `width` px followed by an ellipsis."""
+    """`text`, or as much of it as fits in `width` px followed by an ellipsis (one pass over
+    the letters: a bracket cuts every seat's name)."""
+    scale = font_size * (BOLD if bold else 1)
     if text_width(text, font_size, bold=bold) <= width:
         return text
-    for end in range(len(text) - 1, 0, -1):
-        cut = text[:end].rstrip() + "\u2026"
-        if text_width(cut, font_size, bold=bold) <= width:
-            return cut
-    return "\u2026"
+    room = width / scale - _ems("\u2026")
+    used = 0.0
+    for end, char in enumerate(text):
+        used += _ems(char)
+        if used > room:
+            return text[:end].rstrip() + "\u2026"
+    return text[:-1].rstrip() + "\u2026"  # only if rounding left the whole text in room
 
 
 def short(text: str, limit: int = NAME_CHARACTERS) -> str:
