@@ -123,21 +123,35 @@ def snapshot(match: Match) -> Snapshot:
     return Snapshot(rows, stages, slots)
 
 
+def refusal_of(action: Callable[[], object]) -> DomainError | None:
+    """The refusal of a service call, found by running it in a savepoint that is rolled back
+    (so a confirmation is not offered for what the service will refuse); None if it would
+    be done."""
+    try:
+        with transaction.atomic():
+            action()
+            raise _TakeBack
+    except _TakeBack:
+        return None
+    except DomainError as error:
+        return error
+
+
 def rehearse(match: Match, action: Callable[[], list[str] | None]) -> Rehearsal:
     """Run `action` (a service call on `match`) and roll it back: what it changed, in words
     (first the sentences `action` returns, read before the rollback: what it did to the match
     itself), or its refusal."""
     before = snapshot(match)
-    own: list[str] = []
-    try:
-        with transaction.atomic():
-            own = action() or []
-            after = snapshot(match)
-            raise _TakeBack
-    except _TakeBack:
-        pass
-    except DomainError as refusal:
+    seen: list[tuple[list[str], Snapshot]] = []
+
+    def run() -> None:
+        own = action() or []
+        seen.append((own, snapshot(match)))  # read before the rollback
+
+    refusal = refusal_of(run)
+    if refusal is not None:
         return Rehearsal(refused=refusal)
+    own, after = seen[0]
     changes = own + describe(before, after, match.pk)
     this_before, this_after = before.matches[match.pk], after.matches.get(match.pk)
     counted = MatchStatus.FINISHED in (this_before.status, this_after and this_after.status)

@@ -11,8 +11,7 @@ from django import forms
 from league.models import Player
 from league.services.organization import HANDLE_LENGTH, NAME_LENGTH, NewPlayer
 from organize.forms.leagues import RefusalForm
-from organize.forms.words import about_field, refuse_on_field
-from scoring.errors import DomainError
+from organize.forms.words import about_field
 
 MAX_ROWS = 1000
 MAX_FILE_BYTES = 256 * 1024
@@ -31,15 +30,7 @@ def row_problem(problem: dict[str, Any]) -> dict[str, Any]:
     return {**problem, "message": about_field(problem["message"], field, subject)}
 
 
-class PlayerForm(RefusalForm):
-    """A roster form: a refusal is shown on the field it names in the page's words."""
-
-    def refuse(self, error: DomainError) -> None:
-        named = error.details.get("field") or error.details.get("option")
-        refuse_on_field(self, error, self.code_fields.get(error.code, named))
-
-
-class PlayerAddForm(PlayerForm):
+class PlayerAddForm(RefusalForm):
     display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
     handle = forms.CharField(
         max_length=HANDLE_LENGTH,
@@ -52,7 +43,7 @@ class PlayerAddForm(PlayerForm):
         return NewPlayer(1, self.cleaned_data["display_name"], self.cleaned_data["handle"].strip())
 
 
-class PlayerRenameForm(PlayerForm):
+class PlayerRenameForm(RefusalForm):
     display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
 
 
@@ -126,7 +117,7 @@ def read_rows(text: str) -> list[NewPlayer]:
     return rows
 
 
-class PlayerImportForm(PlayerForm):
+class PlayerImportForm(RefusalForm):
     """Players pasted as text or uploaded as a file (UTF-8, comma-, semicolon- or
     tab-separated): one of the two, at most MAX_FILE_BYTES either way."""
 
@@ -173,7 +164,7 @@ class PlayerImportForm(PlayerForm):
         return data
 
 
-class PlayerMergeForm(PlayerForm):
+class PlayerMergeForm(RefusalForm):
     """Two players of the roster: the one kept and the duplicate merged into them. The page
     asks to confirm (`confirmed`) before it merges."""
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,6 +20,7 @@ from league.models import Event, League, Player, Stage, StageFormat, StageStatus
 from league.services import event_close, event_create, event_reopen
 from league.services import stages as stage_services
 from organize import selectors
+from organize.consequences import refusal_of
 from organize.forms import page_status
 from organize.forms.events import CloseForm, EventForm, StageForm, WithdrawForm, stage_words
 from organize.permissions import require_event, require_league
@@ -286,7 +286,7 @@ def stage_delete(request: HttpRequest, stage_id: int) -> HttpResponse:
         else:
             messages.success(request, f"{stage.name} is deleted.")
         return redirect(_event_url(stage.event_id))
-    refused = _refusal(lambda: stage_services.stage_delete(stage_id=stage.pk))
+    refused = refusal_of(lambda: stage_services.stage_delete(stage_id=stage.pk))
     return render(
         request,
         "organize/events/stage_delete.html",
@@ -297,24 +297,6 @@ def stage_delete(request: HttpRequest, stage_id: int) -> HttpResponse:
             "refused": stage_words(refused, names, stage.pk) if refused else None,
         },
     )
-
-
-class _RolledBack(Exception):
-    """Raised inside a savepoint to take back a rehearsed service call."""
-
-
-def _refusal(action: Callable[[], object]) -> DomainError | None:
-    """The refusal of a service call, found by running it in a savepoint that is rolled back
-    (so a confirmation is not offered for what the service will refuse); None if it would
-    be done."""
-    try:
-        with transaction.atomic():
-            action()
-            raise _RolledBack
-    except _RolledBack:
-        return None
-    except DomainError as error:
-        return error
 
 
 def _stage_names(event_id: int) -> dict[int, str]:
