@@ -4,8 +4,8 @@ has, the tables of its stages (each with its players in seat order), and who may
 Each read is a fixed number of queries, whatever the size of the event. Scoring keys are read
 apart (`score_keys`), only by the page that prints them."""
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Prefetch
@@ -199,3 +199,30 @@ def event_matches(event: Event, match_ids: Collection[int]) -> list[TableRow]:
         .order_by("pk")
     )
     return [_played_row(match, None) for match in matches]
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """What a page calls the players, stages and events a service's sentence names by id
+    (the API's words: "player 15", "Stage 12 (Pool)", "Final (stage 13)", "Event 9")."""
+
+    players: Mapping[int, str] = field(default_factory=dict)
+    stages: Mapping[int, str] = field(default_factory=dict)
+    events: Mapping[int, str] = field(default_factory=dict)
+
+
+def names_of(ids: Mapping[str, Collection[int]]) -> Names:
+    """The names of the players, stages and events of these ids (`ids["player"]`, ...), for
+    a refusal in a page's words (organize.forms.words): a query for each kind asked."""
+
+    def read(model: type[Player | Stage | Event], column: str, kind: str) -> dict[int, str]:
+        wanted = ids.get(kind) or ()
+        if not wanted:
+            return {}
+        return dict(model.objects.filter(pk__in=wanted).values_list("pk", column))
+
+    return Names(
+        players=read(Player, "display_name", "player"),
+        stages=read(Stage, "name", "stage"),
+        events=read(Event, "name", "event"),
+    )

@@ -22,6 +22,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from league.models import Event, Registration, SignUp
+from league.pages.words import about_field
 from league.services import registration as services
 from scoring.errors import DomainError
 
@@ -60,8 +61,13 @@ class SignUpForm(forms.Form):
     )
 
     def refuse(self, error: DomainError) -> None:
+        """The service's sentence on the field it names, without the field's API name that
+        begins it ("It holds invisible ..."), else above the form."""
         field = error.details.get("field")
-        self.add_error(field if field in self.fields else None, error.message)
+        if isinstance(field, str) and field in self.fields:
+            self.add_error(field, about_field(error.message, field))
+        else:
+            self.add_error(None, error.message)
 
 
 def _sign_up_of(event: Event) -> SignUp | None:

@@ -15,7 +15,7 @@ from django.http import QueryDict
 
 from league.models import EventStatus, Seeding, Stage, StageFormat
 from league.services.stages import MAX_ENTRANTS
-from organize.forms.words import refuse_on_field
+from organize.forms.words import page_words, refuse_on_field
 from organize.selectors import EntrantRow, StageRow
 from scoring.errors import DomainError
 
@@ -27,6 +27,7 @@ def stage_words(
     (the API's sentences name them by id: "Stage 12 has started", "Stage 13 takes its players
     from stage 12"). `stage`: the stage the page acts on, where the refusal does not say."""
     details = error.details
+    message = page_words(error)
     stage = details.get("stage", stage)
     if error.code == "stage_is_source" and isinstance(stage, int):
         fed = [stage_names.get(pk, f"stage {pk}") for pk in details.get("stages", [])]
@@ -37,8 +38,8 @@ def stage_words(
             f"or give {'it' if one else 'them'} another source, first."
         )
     if isinstance(stage, int) and stage in stage_names:
-        return re.sub(rf"\b[Ss]tage {stage}\b", lambda _: stage_names[stage], error.message)
-    return error.message
+        return re.sub(rf"\b[Ss]tage {stage}\b", lambda _: stage_names[stage], message)
+    return message
 
 
 class ServiceForm(forms.Form):

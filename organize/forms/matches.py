@@ -10,6 +10,7 @@ from django import forms
 
 from games.scorecard import BOX_LABELS
 from league.models import ForfeitReason, VoidOutcome
+from organize.forms.words import ROW_WORDS
 
 OUTCOME_LABELS = {
     VoidOutcome.REPLAY: "Replay: the same players in the same seats at a fresh match "
@@ -38,6 +39,12 @@ def parse_dice(text: str, *, field: str) -> list[int]:
 
 def dice_text(dice: object) -> str:
     return " ".join(str(d) for d in dice) if isinstance(dice, list) else ""
+
+
+def _label(rows: str, number: int, name: str) -> str:
+    """A dice field's label ("Roll 2: dice kept"), in the words a refusal names it with."""
+    row, fields = ROW_WORDS[rows]
+    return f"{row} {number}: {fields[name]}"
 
 
 def _rows(stored: Mapping[str, Any], key: str) -> list[Any]:
@@ -109,12 +116,12 @@ class CorrectionForm(forms.Form):
                 if i > 1:
                     self.fields[f"keep_{i}"] = forms.CharField(
                         required=False,
-                        label=f"Roll {i}: dice kept",
+                        label=_label("rolls", i, "keep"),
                         initial=dice_text(roll.get("keep")),
                     )
                 self.fields[f"dice_{i}"] = forms.CharField(
                     required=i == 1,
-                    label=f"Roll {i}: dice showing",
+                    label=_label("rolls", i, "dice"),
                     initial=dice_text(roll.get("dice")),
                     help_text=helper if i == 1 else "",
                 )
@@ -129,13 +136,13 @@ class CorrectionForm(forms.Form):
                 )
                 self.fields[f"dice_{i}"] = forms.CharField(
                     required=i == 1,
-                    label=f"Throw {i}: dice thrown",
+                    label=_label("throws", i, "dice"),
                     initial=dice_text(throw.get("dice")),
                     help_text=helper if i == 1 else "",
                 )
                 self.fields[f"set_aside_{i}"] = forms.CharField(
                     required=False,
-                    label=f"Throw {i}: set aside",
+                    label=_label("throws", i, "set_aside"),
                     initial=dice_text(throw.get("set_aside")),
                 )
             self.fields["end"] = forms.ChoiceField(

@@ -9,9 +9,9 @@ from typing import Any
 from django import forms
 
 from league.models import Player
+from league.pages.words import about_field
 from league.services.organization import HANDLE_LENGTH, NAME_LENGTH, NewPlayer
 from organize.forms.leagues import RefusalForm
-from organize.forms.words import about_field
 
 MAX_ROWS = 1000
 MAX_FILE_BYTES = 256 * 1024

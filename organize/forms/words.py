@@ -4,25 +4,108 @@ language: a sentence about a field begins with its name as the API spells it
 labelled, or in a table that says which row. The API keeps its sentences; the pages put them
 this way."""
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 
+from league.pages.words import about_field
+from organize.selectors import Names, names_of
 from scoring.errors import DomainError
-
-
-def about_field(message: str, field: object, subject: str = "It") -> str:
-    """`message` with the field's API name that begins it put as `subject`: "It" for a
-    sentence shown on the field itself ("It must not be blank."), or what the page calls the
-    field elsewhere ("The name must not be blank."). Any other sentence is kept as it is."""
-    prefix = f"{field} "
-    if isinstance(field, str) and field and message.startswith(prefix):
-        return f"{subject} {message[len(prefix) :]}"
-    return message
 
 
 def refuse_on_field(form: forms.BaseForm, error: DomainError, field: object) -> None:
     """Show a service's refusal on `field` when the form has it (without the field's API name
-    that begins the sentence), else above the form as the service said it."""
+    that begins the sentence), else above the form; in the page's words (`page_words`)."""
+    message = page_words(error)
     if isinstance(field, str) and field in form.fields:
-        form.add_error(field, about_field(error.message, field))
+        form.add_error(field, about_field(message, field))
     else:
-        form.add_error(None, error.message)
+        form.add_error(None, message)
+
+
+_STAGE_THEN_NAME = re.compile(r"\b[Ss]tage (\d+) \(([^()]*)\)")
+_NAME_THEN_STAGE = re.compile(r" \(stage (\d+)\)")
+_BY_ID = re.compile(r"\b(Player|player|Stage|stage|Event|event) (\d+)\b")
+# The API's field for re-seeding later stages: the match-control pages offer it as a confirm.
+_RESEED = re.compile(r"Send reseed_later_stages: true to put those stages back to draft and seat")
+_TURN_PATH = re.compile(r"\b(rolls|throws)\[(\d+)\](?:\.(dice|keep|set_aside))?(?:\[(\d+)\])?")
+# What the correction form calls the dice of a roll or a throw (its labels: "Roll 2: dice
+# kept", "Throw 1: dice thrown").
+ROW_WORDS: Mapping[str, tuple[str, Mapping[str, str]]] = {
+    "rolls": ("Roll", {"dice": "dice showing", "keep": "dice kept"}),
+    "throws": ("Throw", {"dice": "dice thrown", "set_aside": "set aside"}),
+}
+
+
+def _turn_path(found: re.Match[str]) -> str:
+    """`rolls[1].keep` as the correction form calls it: "roll 2's dice kept"; a die in it:
+    "die 3 of roll 2's dice kept"."""
+    row, fields = ROW_WORDS[found[1]]
+    words = f"{row.lower()} {int(found[2]) + 1}"
+    if found[3]:
+        words = f"{words}'s {fields.get(found[3], found[3].replace('_', ' '))}"
+    if found[4]:
+        words = f"die {int(found[4]) + 1} of {words}"
+    return words[0].upper() + words[1:] if found.start() == 0 else words
+
+
+def in_page_words(message: str, names: Names) -> str:
+    """A service's sentence as an organizer page says it: the players, stages and events it
+    names by id by their names (those `names` holds: the ids the refusal's details name, so
+    that a name that reads "Player 1" is left alone), and the JSON paths of a turn
+    ("rolls[0].dice") in the words of the correction form ("roll 1's dice showing")."""
+    kinds = {"player": names.players, "stage": names.stages, "event": names.events}
+
+    def by_id(found: re.Match[str]) -> str:
+        return kinds[found[1].lower()].get(int(found[2]), found[0])
+
+    message = _STAGE_THEN_NAME.sub(lambda found: names.stages.get(int(found[1]), found[2]), message)
+    message = _NAME_THEN_STAGE.sub(
+        lambda found: "" if int(found[1]) in names.stages else found[0], message
+    )
+    message = _BY_ID.sub(by_id, message)
+    message = _RESEED.sub("Confirming here can put those stages back to draft and seat", message)
+    return _TURN_PATH.sub(_turn_path, message)
+
+
+# The keys of a refusal's details that hold the ids its sentence names, and what they are.
+_ID_KEYS: Mapping[str, str] = {
+    "player": "player",
+    "players": "player",
+    "expected_player": "player",
+    "stage": "stage",
+    "stages": "stage",
+    "event": "event",
+    "events": "event",
+}
+
+
+def ids_named(details: Mapping[str, Any]) -> dict[str, set[int]]:
+    """The ids of players, stages and events a refusal's `details` hold (`player`,
+    `stages`, ..., also inside a nested refusal such as a later turn's `violation`)."""
+    named: dict[str, set[int]] = {"player": set(), "stage": set(), "event": set()}
+
+    def walk(value: Mapping[str, Any]) -> None:
+        for key, item in value.items():
+            if key in _ID_KEYS:
+                items = item if isinstance(item, list) else [item]
+                named[_ID_KEYS[key]].update(i for i in items if type(i) is int)
+            elif isinstance(item, Mapping):
+                walk(item)
+
+    walk(details)
+    return named
+
+
+def page_words(error: DomainError) -> str:
+    """A service's sentence as an organizer page says it (`in_page_words`), the players,
+    stages and events its details name looked up (a query for each kind named)."""
+    return in_page_words(error.message, names_of(ids_named(error.details)))
+
+
+def worded(error: DomainError) -> DomainError:
+    """`error` with its sentence in the page's words (`page_words`); its code and details
+    kept."""
+    return DomainError(error.code, page_words(error), details=error.details)

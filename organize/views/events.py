@@ -23,6 +23,7 @@ from organize import selectors
 from organize.consequences import refusal_of
 from organize.forms import page_status
 from organize.forms.events import CloseForm, EventForm, StageForm, WithdrawForm, stage_words
+from organize.forms.words import page_words
 from organize.permissions import require_event, require_league
 from organize.selectors import StageRow, TableRow
 from scoring.errors import DomainError
@@ -363,7 +364,7 @@ def event_reopen_page(request: HttpRequest, event_id: int) -> HttpResponseBase:
     try:
         event = event_reopen(event_id=event.pk)
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, page_words(error))
     else:
         messages.success(request, f"{event.name} is open again ({event.get_status_display()}).")
     return redirect("organize:event", event.pk)

@@ -24,6 +24,7 @@ from organize.forms.leagues import (
     OrganizerRemoveForm,
     TiebreakForm,
 )
+from organize.forms.words import page_words
 from organize.permissions import require_league
 from scoring.errors import DomainError
 
@@ -90,7 +91,7 @@ def tiebreak_preview(order: list[str], game: str) -> TiebreakPreview:
     try:
         standings.validate_tiebreak_order(order, game=game)
     except standings.StandingsError as error:
-        return TiebreakPreview(lines, error.message)
+        return TiebreakPreview(lines, page_words(error))
     return TiebreakPreview(lines, "")
 
 

@@ -8,6 +8,7 @@ guessed: `organize.consequences.rehearse` runs the service in a savepoint and ro
 A confirmation also carries what it was shown (the turn, or a fingerprint of the options), so
 a change made meanwhile is shown again instead of being applied unseen."""
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from games.scorecard import turn_summary
 from league.models import StageFormat, StageMatch, VoidOutcome
 from organize.consequences import Rehearsal, rehearse
 from organize.forms.matches import CorrectionForm, VoidForm
+from organize.forms.words import worded
 from organize.permissions import require_match
 from scoring.errors import DomainError
 
@@ -56,11 +58,28 @@ def _show(
     refused the action, else 200, unless `status` says otherwise."""
     if status is None:
         status = 409 if "refused" in context else 200
+    context = _in_page_words(context)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, fragment, {**context, "fragment": fragment})
     return render(
         request, "organize/matches/page.html", {**context, "fragment": fragment}, status=status
     )
+
+
+def _in_page_words(context: dict[str, Any]) -> dict[str, Any]:
+    """The services' refusals in `context` (the confirmed action's, the rehearsal's) as the
+    page says them: players, stages and the event by their names, not the API's ids, and a
+    turn's dice by the correction form's labels, not JSON paths (`worded`)."""
+    refused = context.get("refused")
+    if refused is not None:
+        context = {**context, "refused": worded(refused)}
+    rehearsal = context.get("rehearsal")
+    if rehearsal is not None and rehearsal.refused is not None:
+        context = {
+            **context,
+            "rehearsal": dataclasses.replace(rehearsal, refused=worded(rehearsal.refused)),
+        }
+    return context
 
 
 def _done(request: HttpRequest, back: str) -> HttpResponse:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from league.errors import LeagueError
 from league.models import League, Player
+from league.pages.words import about_field
 from league.services import organization
 from league.services.organization import NewPlayer
 from organize.forms import page_status
@@ -24,7 +25,7 @@ from organize.forms.players import (
     PlayerRenameForm,
     row_problem,
 )
-from organize.forms.words import about_field
+from organize.forms.words import page_words
 from organize.permissions import require_league
 from scoring.errors import DomainError
 
@@ -82,7 +83,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             return _create(request, league, form.rows)
         except LeagueError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, page_words(error))
             by_row = {row.row: row for row in form.rows}
             problems = [
                 {**row_problem(problem), "name": by_row[problem["row"]].display_name}

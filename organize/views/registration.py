@@ -20,6 +20,7 @@ from league.models import Event, Registration, RegistrationStatus, SignUp
 from league.services import registration as services
 from organize.forms import page_status
 from organize.forms.registration import RegistrationAddForm, SignUpSettingsForm
+from organize.forms.words import page_words
 from organize.permissions import require_event
 from organize.views.events import organized_event
 from scoring.errors import DomainError
@@ -158,7 +159,7 @@ def registration_action(request: HttpRequest, registration_id: int, step: str) -
             services.registration_check_in(registration_id=registration.pk, present=present)
             message = f"{name} is {'checked in' if present else 'no longer checked in'}."
     except DomainError as error:
-        messages.error(request, f"{name}: {error.message}")
+        messages.error(request, f"{name}: {page_words(error)}")
     else:
         messages.success(request, message)
     return redirect(_page_url(registration.event_id, f"registration-{registration.pk}"))

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league.models import League
 from organize.forms import page_status
 from organize.forms.webhooks import EndpointForm
+from organize.forms.words import page_words
 from organize.permissions import require_league
 from scoring.errors import DomainError
 from webhooks import selectors, services
@@ -107,5 +108,5 @@ def endpoint_action(request: HttpRequest, slug: str, endpoint_id: int, step: str
             messages.success(request, f"The endpoint {endpoint.url} is deleted, with its log.")
             return redirect("organize:webhooks", endpoint.league.slug)
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, page_words(error))
     return back

@@ -391,6 +391,9 @@ def test_closing_is_refused_while_a_match_is_played_and_the_page_names_it(
     html = refused.content.decode()
     assert refused.status_code == 400
     assert "finish or void them before closing it" in html
+    # The page names the event and numbers the match as its pages do, not by the API's ids.
+    assert f"{yardzee_event.name} still has matches being played" in html
+    assert f"Event {yardzee_event.pk}" not in html
     assert f'href="/matches/{playing.pk}/"' in html
     assert f"Match #{playing.pk}" in html
     yardzee_event.refresh_from_db()
@@ -410,6 +413,8 @@ def test_an_event_is_closed_as_cancelled_and_reopened(as_organizer, yardzee_even
     # Finished after cancelled goes through a reopen: the service's sentence, on the form.
     twice = as_organizer.post(f"/organize/events/{yardzee_event.pk}/close/", {"status": "finished"})
     assert "reopen it before closing it as finished" in twice.content.decode()
+    assert f"{yardzee_event.name} is cancelled: reopen it" in twice.content.decode()
+    assert f"Event {yardzee_event.pk}" not in twice.content.decode()
     reopened = as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/", follow=True)
     assert "is open again (Upcoming)" in reopened.content.decode()
     yardzee_event.refresh_from_db()

@@ -17,6 +17,7 @@ from games import services as game_services
 from games.models import Match, MatchStatus, Turn, TurnCorrection, TurnUndo
 from league.models import Event, Stage, StageMatch, StageStatus, StageVoid
 from league.services import stages
+from scoring.errors import DomainError
 from tests.games.conftest import SCRIPTED_YARDZEE
 from tests.playing import fed_stage, play, play_stage, start_stage
 from tests.web.conftest import make_players
@@ -339,7 +340,8 @@ def test_on_a_closed_event_every_control_says_why_and_offers_no_confirm(
     for name, response in pages.items():
         page = response.content.decode()
         assert "Not possible" in page, name
-        assert f"Event {yardzee_event.pk} is finished" in page, name
+        assert f"{yardzee_event.name} is finished" in page, name
+        assert f"Event {yardzee_event.pk}" not in page, name
         assert 'name="confirm"' not in page, name
     assert _everything(final) == before
 
@@ -407,6 +409,91 @@ def test_a_correction_a_later_turn_no_longer_fits_is_refused_before_confirming(
     assert "Not possible" in page
     assert "turn 4" in page
     assert 'id="confirm-correct"' not in page
+
+
+def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
+    yardzee_event, organizer
+):
+    match = _casual(yardzee_event, turns=4)
+    url = f"/organize/matches/{match.pk}/correct/?turn=2"
+    client = _client(organizer)
+    short = client.post(url, {"dice_1": "6 6 6", "category": "chance", "check": "1"})
+    page = short.content.decode()
+    assert "Turn 2: roll 1&#x27;s dice showing must hold 5 dice, not 3." in page
+    assert "rolls[" not in page
+    assert 'id="confirm-correct"' not in page
+    kept = client.post(
+        url,
+        {"dice_1": "6 6 6 6 5", "keep_2": "6 6", "dice_2": "6 6", "category": "chance"}
+        | {"check": "1"},
+    ).content.decode()
+    assert "Turn 2: roll 2&#x27;s dice showing must hold 5 dice, not 2." in kept
+    assert "rolls[" not in kept
+    # The API keeps its own sentence, which names the JSON path.
+    with pytest.raises(DomainError, match=re.escape("Turn 2: rolls[0].dice must hold 5 dice")):
+        game_services.turn_correct(
+            match_id=match.pk,
+            sequence=2,
+            turn={"player": Turn.objects.get(match=match, sequence=2).seat.player_id}
+            | {"rolls": [{"dice": [6, 6, 6]}], "category": "chance"},
+            corrected_by=organizer,
+        )
+
+
+def test_a_yardkle_correction_refused_names_the_throw_as_the_form_does(yardkle_event, organizer):
+    players = make_players(2, prefix="Kle")
+    yardkle_event.league.players.add(*players)
+    match = game_services.match_create(
+        game="yardkle",
+        player_ids=[p.pk for p in players],
+        event_id=yardkle_event.pk,
+        league_id=yardkle_event.league_id,
+    )
+    game_services.turn_submit(
+        match_id=match.pk,
+        turn={"player": players[0].pk, "throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}]}
+        | {"end": "yardkle"},
+    )
+    page = (
+        _client(organizer)
+        .post(
+            f"/organize/matches/{match.pk}/correct/?turn=1",
+            {"dice_1": "1 2 3 4 6 6", "set_aside_1": "1", "dice_2": "2 3 4 6 6 2"}
+            | {"end": "yardkle", "check": "1"},
+        )
+        .content.decode()
+    )
+    assert "Turn 1: throw 2&#x27;s dice thrown must hold 5 dice, not 6." in page
+    assert "throws[" not in page
+
+
+def test_a_correction_a_later_turn_refuses_names_its_player_not_their_id(yardzee_event, organizer):
+    match = _casual(yardzee_event, turns=4)  # turn 4 fills Casual 2's sixes
+    page = (
+        _client(organizer)
+        .post(
+            f"/organize/matches/{match.pk}/correct/?turn=2",
+            {"dice_1": "6 6 6 6 6", "category": "sixes", "check": "1"},
+        )
+        .content.decode()
+    )
+    second = Turn.objects.get(match=match, sequence=4).seat.player
+    assert "turn 4 (Casual 2) no longer fits" in page
+    assert f"player {second.pk}" not in page
+
+
+def test_a_refused_undo_names_the_stages_and_not_their_ids(yardzee_event, organizer):
+    groups = start_stage(yardzee_event, "round_robin", make_players(4), name="Groups")
+    knockout = fed_stage(groups, source_top=4, table_size=2)
+    play_stage(groups, seed=3)
+    stages.stage_start(stage_id=knockout.pk)
+    play_stage(knockout, seed=3, limit=1)  # one semi-final of two
+    last = Match.objects.filter(stage_match__stage=groups).order_by("-finished_at", "-pk").first()
+    page = _client(organizer).get(f"/organize/matches/{last.pk}/undo/").content.decode()
+    assert "Not possible now" in page
+    assert "Groups has finished and Knockout took players by its ranking" in page
+    assert f"stage {knockout.pk}" not in page.lower()
+    assert f"stage {groups.pk}" not in page.lower()
 
 
 def test_dice_typed_wrong_are_shown_on_the_form(yardzee_event, organizer):

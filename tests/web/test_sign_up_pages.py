@@ -64,6 +64,9 @@ def test_the_form_shows_the_services_refusals_and_saves_nothing(client: Client, 
     assert "already signed up" in again.content.decode()
     hidden = post(client, open_event, "Ana\u2066lice", "alice@example.org")
     assert "invisible or control characters" in hidden.content.decode()
+    # On the name field, in the page's words: not the API's field name that begins it.
+    assert "It holds invisible or control characters" in hidden.content.decode()
+    assert "display_name holds" not in hidden.content.decode()
     assert Registration.objects.count() == 1
 
 

@@ -1,0 +1,57 @@
+"""A service's sentence in the words of the organizer pages (organize.forms.words): the ids
+its details name become names, a turn's JSON paths the correction form's labels; the API's
+sentence itself is not changed."""
+
+from organize.forms.words import ids_named, in_page_words
+from organize.selectors import Names
+
+
+def test_the_ids_the_details_name_are_found_also_in_a_nested_refusal():
+    details = {
+        "turn": 4,
+        "player": 15,
+        "violation": {"code": "not_your_turn", "details": {"expected_player": 16}},
+        "stages": [7, 8],
+        "events": [9],
+    }
+    assert ids_named(details) == {"player": {15, 16}, "stage": {7, 8}, "event": {9}}
+
+
+def test_players_stages_and_events_are_named_and_a_name_like_an_id_is_left_alone():
+    names = Names(players={15: "Ana", 16: "Ben"}, stages={7: "Final"}, events={9: "Day 1"})
+    assert (
+        in_page_words("It is not player 15's turn; player 16 plays next.", names)
+        == "It is not Ana's turn; Ben plays next."
+    )
+    assert (
+        in_page_words("Stage 5 (Groups) has finished and Final (stage 7) took players.", names)
+        == "Groups has finished and Final took players."
+    )
+    assert in_page_words("Event 9 is finished.", names) == "Day 1 is finished."
+    # "Player 1" is a display name here, not an id the refusal names.
+    assert in_page_words("Ana and Player 1 both played.", names) == "Ana and Player 1 both played."
+
+
+def test_a_turns_json_paths_read_as_the_correction_forms_labels():
+    none = Names()
+    assert (
+        in_page_words("Turn 2: rolls[0].dice must hold 5 dice, not 3.", none)
+        == "Turn 2: roll 1's dice showing must hold 5 dice, not 3."
+    )
+    assert (
+        in_page_words("rolls[2].keep[1] is not a die: dice are integers from 1 to 6.", none)
+        == "Die 2 of roll 3's dice kept is not a die: dice are integers from 1 to 6."
+    )
+    assert in_page_words("throws[1].set_aside must be an array.", none) == (
+        "Throw 2's set aside must be an array."
+    )
+
+
+def test_the_apis_reseed_field_is_not_named_on_a_page():
+    said = in_page_words(
+        "Send reseed_later_stages: true to put those stages back to draft and seat them again "
+        "from the new ranking.",
+        Names(),
+    )
+    assert "reseed_later_stages" not in said
+    assert said.endswith("back to draft and seat them again from the new ranking.")
