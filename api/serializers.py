@@ -342,7 +342,14 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
         max_length=10,
         help_text="Player ids in seat order (who plays first, second, ...).",
     )
-    rules = serializers.DictField(required=False, default=dict)
+    # Any JSON, as a league's and an event's `rules`: the rulebook refuses what is not an
+    # object (422 `wrong_type`, `read_rules_object`), as it does theirs; `null` is invalid.
+    rules = serializers.JSONField(
+        required=False,
+        default=dict,
+        help_text="Rule options over the league's and the event's (a JSON object; anything "
+        "else is 422 `wrong_type`).",
+    )
 
 
 class StoredTurnSerializer(serializers.Serializer[Any]):

@@ -1,8 +1,8 @@
 """A ruleset (`rules`) wherever the API takes one: leagues, events and matches (docs/api.md,
 "Rulesets"). It is a JSON object of rule options, and no `rules` is the default ruleset (no
-overrides for an event). Anything else is refused and changes nothing: a league's or an event's
-with the rulebook's 422 `wrong_type` under the rule "Ruleset options", a match's (and `null`
-anywhere) as an invalid field, 400 `invalid`."""
+overrides for an event). Anything else is refused and changes nothing: a league's, an event's
+or a match's with the rulebook's 422 `wrong_type` under the rule "Ruleset options", and `null`
+anywhere as an invalid field, 400 `invalid`."""
 
 import json
 from urllib.parse import urlencode
@@ -134,22 +134,29 @@ def test_an_events_rules_sent_in_a_form_body_as_json_that_is_not_an_object_are_r
     assert not Event.objects.exists()
 
 
+def _new_match(client, players, event, rules):
+    event.league.players.add(*players[:2])
+    return client.post(
+        "/api/v1/matches/",
+        {"event": event.pk, "game": "yardzee", "players": [p.pk for p in players[:2]]}
+        | {"rules": rules},
+        format="json",
+    )
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("rules", [*NOT_OBJECTS, None])
+@pytest.mark.parametrize("rules", NOT_OBJECTS)
 def test_a_new_match_with_rules_that_are_not_an_object_is_refused(
     as_organizer, players, yardzee_event, rules
 ):
-    yardzee_event.league.players.add(*players[:2])
-    response = as_organizer.post(
-        "/api/v1/matches/",
-        {
-            "event": yardzee_event.pk,
-            "game": "yardzee",
-            "players": [p.pk for p in players[:2]],
-            "rules": rules,
-        },
-        format="json",
-    )
+    """As a league's and an event's: the rulebook's 422 `wrong_type`, the same sentence."""
+    _refused_as_not_an_object(_new_match(as_organizer, players, yardzee_event, rules))
+    assert not Match.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_new_match_with_null_rules_is_an_invalid_field(as_organizer, players, yardzee_event):
+    response = _new_match(as_organizer, players, yardzee_event, None)
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
     assert list(response.json()["details"]["fields"]) == ["rules"]
