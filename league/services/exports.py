@@ -7,7 +7,8 @@ follows `league/schemas/event-export.schema.json` (docs/api.md, "Event export an
 
 `event_import` replays such a file through the services, as if the event were played again:
 it creates the players (on the league's roster), the event and its stages (each seeded as the
-file lists its entries), starts each stage, plays each match at the point in time it was
+file lists its entries; a fed stage in draft that was started once keeps the entries the file
+lists for it, who withdrew too), starts each stage, plays each match at the point in time it was
 played (by its times in the file), turn by turn through the rulebook, and withdraws players and
 voids stage matches when they were (with the outcome chosen then; a withdrawal from a stage
 that had finished marks the entry, as `event_withdraw` did), so every draw, bracket move and
@@ -521,6 +522,22 @@ class _Replay:
             source_best_rest=stage["source_best_rest"],
         )
         self.stages[stage["id"]] = created.pk
+        if fed and stage["status"] == StageStatus.DRAFT and entries:
+            # Started once and back to draft since: the entries its start took, kept as the
+            # file lists them (who withdrew too) until it starts again.
+            stage_services.draft_entries_keep(
+                stage_id=created.pk,
+                entries=[
+                    stage_services.KeptEntry(
+                        player_id=self.players[e["player"]],
+                        seed=e["seed"],
+                        group=e["group"],
+                        withdrawn_at=_time_of(e["withdrawn_at"])
+                        or (timezone.now() if e["withdrawn"] else None),
+                    )
+                    for e in entries
+                ],
+            )
 
     def _steps(self) -> Iterable[tuple[datetime, int, str, dict[str, Any]]]:
         """Each stage start and each match, at its time; at the same time a start comes first.

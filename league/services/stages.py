@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -1063,6 +1064,60 @@ def entry_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptEntry:
+    """An entry a fed stage kept when it went back to draft: its player, seed and group as
+    its start gave them, and when the player withdrew from it (None: they did not)."""
+
+    player_id: int
+    seed: int
+    group: int
+    withdrawn_at: datetime | None
+
+
+@transaction.atomic
+def draft_entries_keep(*, stage_id: int, entries: Sequence[KeptEntry]) -> None:
+    """Give a fed stage in draft the entries it kept when it went back to draft (a result of
+    its source withdrawn, `_back_to_draft`, keeps the players its start took, and who withdrew
+    since): the event import, whose file lists them (league.services.exports). They are a
+    record until it starts again, which takes its players from its source afresh
+    (`_take_qualifiers`). Only a fed stage in draft (`invalid_option` otherwise), each player
+    once, seeds 1 to n, groups among the stage's."""
+    stage = _locked_draft(stage_id, since="its entries are its start's")
+    players = [entry.player_id for entry in entries]
+    if stage.source_stage_id is None:
+        raise LeagueError(
+            "invalid_option",
+            f"Stage {stage.pk} takes no players from another stage: its entries are given "
+            "when it is made.",
+            details={"stage": stage.pk},
+        )
+    if (
+        len(set(players)) != len(players)
+        or sorted(entry.seed for entry in entries) != list(range(1, len(entries) + 1))
+        or any(not 1 <= entry.group <= stage.groups for entry in entries)
+    ):
+        raise LeagueError(
+            "invalid_option",
+            f"The entries of stage {stage.pk} must name each player once, with the seeds 1 to "
+            f"{len(entries)} and groups 1 to {stage.groups}.",
+            details={"stage": stage.pk},
+        )
+    ensure_on_roster(stage.event.league, players)
+    StageEntry.objects.filter(stage=stage).delete()
+    StageEntry.objects.bulk_create(
+        StageEntry(
+            stage=stage,
+            player_id=entry.player_id,
+            seed=entry.seed,
+            group=entry.group,
+            withdrawn_at=entry.withdrawn_at,
+        )
+        for entry in entries
+    )
+    _standings_moved(stage)
 
 
 def _remove_entry(stage: Stage, entry: StageEntry) -> None:

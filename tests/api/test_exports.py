@@ -456,6 +456,19 @@ def _crafted(data: dict[str, Any], name: str) -> dict[str, Any]:
         later = {**copy.deepcopy(first_stage), "id": 777, "position": 9, "status": "draft"}
         crafted["stages"].append({**later, "started_at": None, "entries": [], "voids": []})
         first_stage["source_stage"] = 777
+    elif name.startswith("a draft fed stage's entries"):
+        player = first_stage["entries"][0]["player"]
+        kept = [{"player": player, "seed": 1, "group": 1, "withdrawn": False, "withdrawn_at": None}]
+        if name.endswith("seed beyond the database"):
+            kept[0]["seed"] = 40000
+        elif name.endswith("group beyond the stage's"):
+            kept[0]["group"] = 40000
+        else:  # a player twice
+            kept.append({**kept[0], "seed": 2})
+        fed = {**copy.deepcopy(first_stage), "id": 778, "position": 9, "status": "draft"}
+        fed |= {"source_stage": first_stage["id"], "source_top": 2, "source_per_group": None}
+        fed |= {"groups": 1, "started_at": None, "finished_at": None, "voids": []}
+        crafted["stages"].append(fed | {"entries": kept, "forfeits": [], "byes": []})
     elif name == "rounds beyond the database":
         first_stage["rounds"] = 10**9
     elif name == "a turn naming a list as its player":
@@ -475,6 +488,9 @@ def _crafted(data: dict[str, Any], name: str) -> dict[str, Any]:
         ("a stage fed by itself", 400, "invalid_export"),
         ("a stage fed by a later one", 400, "invalid_export"),
         ("rounds beyond the database", 400, "invalid_option"),
+        ("a draft fed stage's entries: a seed beyond the database", 400, "invalid_option"),
+        ("a draft fed stage's entries: a group beyond the stage's", 400, "invalid_option"),
+        ("a draft fed stage's entries: a player twice", 400, "invalid_option"),
         ("a turn naming a list as its player", 422, "import_mismatch"),
         ("points beyond the exact sums", 400, "league_points"),
     ],
@@ -702,6 +718,35 @@ def test_item6_a_withdrawal_forfeit_taken_back_comes_back(organizer: User) -> No
     play_stage(stage, seed=95)
     assert Match.objects.get(pk=first.pk).status == "finished"
     _comes_back(organizer, event)
+
+
+@pytest.mark.parametrize("withdrawal", [False, True])
+def test_item6_a_fed_stage_back_in_draft_comes_back_with_the_entries_it_kept(
+    organizer: User, withdrawal: bool
+) -> None:
+    """A knockout fed by the groups, started, then put back to draft (a groups result undone,
+    re-seeding it): it keeps the entries its start took, a player who withdrew from it since
+    marked so, until it is started again. The import has them as the file lists them."""
+    league = _league("redraft", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Cup", date="2026-06-01")
+    groups = start_stage(event, "round_robin", _players(4, "Rex"), name="Groups")
+    knockout = fed_stage(groups, source_top=3)  # seed 1 has a bye to the final
+    play_stage(groups, seed=50)
+    stages.stage_start(stage_id=knockout.pk)
+    if withdrawal:  # the bye's player: no match of theirs is seated yet to forfeit
+        stages.stage_withdraw(
+            stage_id=knockout.pk, player_id=knockout.entries.get(seed=1).player_id
+        )
+    last = Match.objects.filter(stage_match__stage=groups).order_by("-finished_at", "-pk").first()
+    undone = Turn.objects.filter(match=last).order_by("-sequence").first()
+    game_services.turn_undo(match_id=last.pk, undone_by=None, then={"reseed_later_stages": True})
+    game_services.turn_submit(match_id=last.pk, turn=undone.payload)  # finished again
+    knockout.refresh_from_db()
+    assert (knockout.status, knockout.entries.count()) == ("draft", 3)
+    assert knockout.entries.filter(withdrawn_at__isnull=False).count() == int(withdrawal)
+    copy = _comes_back(organizer, event)
+    kept = copy.stages.get(name="Knockout").entries.order_by("seed")
+    assert [e.withdrawn_at is not None for e in kept] == [withdrawal, False, False]
 
 
 def test_item6_the_management_commands_export_and_import_a_file(
