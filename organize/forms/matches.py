@@ -192,4 +192,34 @@ class CorrectionForm(forms.Form):
                     cleaned[name] = parse_dice(cleaned[name] or "", field=str(field.label))
                 except forms.ValidationError as error:
                     self.add_error(name, error)
+        self._check_rows(cleaned)
         return cleaned
+
+    def _check_rows(self, cleaned: dict[str, Any]) -> None:
+        """The turn is its rows up to the first with no dice: a row after it that has dice,
+        or dice kept or set aside typed in a row with none, would be left out of the turn
+        without a word. Each is an error on the form instead."""
+        rows, _ = ROW_WORDS["rolls" if self.game == "yardzee" else "throws"]
+        other = "keep" if self.game == "yardzee" else "set_aside"
+        empty: int | None = None
+        for i in range(1, self.rows + 1):
+            if f"dice_{i}" not in cleaned:
+                continue  # refused above already
+            if cleaned[f"dice_{i}"]:
+                if empty is not None:
+                    self.add_error(
+                        f"dice_{empty}",
+                        f"{rows} {empty} has no dice, but {rows.lower()} {i} has: type the "
+                        f"{rows.lower()}s in order, with none left empty between them.",
+                    )
+                    return
+                continue
+            if cleaned.get(f"{other}_{i}"):
+                self.add_error(
+                    f"dice_{i}",
+                    f"{rows} {i} has dice {'kept' if other == 'keep' else 'set aside'} but none "
+                    f"{'showing' if other == 'keep' else 'thrown'}: type them too, or clear "
+                    f"this {rows.lower()}.",
+                )
+                return
+            empty = empty or i

@@ -505,6 +505,56 @@ def test_dice_typed_wrong_are_shown_on_the_form(yardzee_event, organizer):
     assert "a digit from 1 to 6" in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        (
+            {"dice_1": "6 6 6 6 5", "dice_3": "6 6 6 6 6", "keep_3": "6 6 6 6"},
+            "Roll 2 has no dice, but roll 3 has",
+        ),
+        ({"dice_1": "6 6 6 6 5", "keep_2": "6 6 6 6"}, "Roll 2 has dice kept but none showing"),
+    ],
+)
+def test_a_roll_the_correction_would_leave_out_is_a_form_error(
+    yardzee_event, organizer, typed, said
+):
+    """The turn is its rolls up to the first empty one: a roll typed after an empty one, or
+    dice kept in a roll with no dice showing, were dropped from the turn without a word."""
+    match = _casual(yardzee_event, turns=2)
+    before = _everything(match)
+    response = _client(organizer).post(
+        f"/organize/matches/{match.pk}/correct/?turn=2",
+        {**typed, "category": "chance", "check": "1"},
+    )
+    assert response.status_code == 400
+    assert said in response.content.decode()
+    assert "What the correction does" not in response.content.decode()
+    assert _everything(match) == before
+
+
+def test_a_throw_the_correction_would_leave_out_is_a_form_error(yardkle_event, organizer):
+    players = make_players(2, prefix="Kle")
+    yardkle_event.league.players.add(*players)
+    match = game_services.match_create(
+        game="yardkle",
+        player_ids=[p.pk for p in players],
+        event_id=yardkle_event.pk,
+        league_id=yardkle_event.league_id,
+    )
+    game_services.turn_submit(
+        match_id=match.pk,
+        turn={"player": players[0].pk, "throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}]}
+        | {"end": "yardkle"},
+    )
+    response = _client(organizer).post(
+        f"/organize/matches/{match.pk}/correct/?turn=1",
+        {"dice_1": "1 2 3 4 6 6", "set_aside_1": "1", "set_aside_2": "5"}
+        | {"end": "yardkle", "check": "1"},
+    )
+    assert response.status_code == 400
+    assert "Throw 2 has dice set aside but none thrown" in response.content.decode()
+
+
 def test_with_htmx_a_control_answers_its_fragment_alone(yardzee_event, organizer):
     match = _casual(yardzee_event, turns=1)
     response = _client(organizer).get(f"/organize/matches/{match.pk}/undo/", HTTP_HX_REQUEST="true")
