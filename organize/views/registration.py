@@ -124,14 +124,20 @@ def _organized(request: HttpRequest, registration_id: int) -> Registration:
     return registration
 
 
+class _Garbled(Exception):
+    """A posted action field that is none of the values the page's buttons send."""
+
+
 def _approve(request: HttpRequest, registration: Registration) -> str:
     choice = request.POST.get("player", "")
     if choice == "new":
         done = services.registration_approve(registration_id=registration.pk, new_player=True)
     elif choice.isdigit() and len(choice) <= 18:
         done = services.registration_approve(registration_id=registration.pk, player_id=int(choice))
-    else:
+    elif not choice:  # no one to choose between: the page sends no choice
         done = services.registration_approve(registration_id=registration.pk)
+    else:
+        raise _Garbled("choose the player it is, or a new player.")
     assert done.player is not None  # noqa: S101 - a confirmed registration names its player
     return (
         f"{done.display_name} is confirmed as {done.player.display_name} (@{done.player.handle})."
@@ -142,7 +148,8 @@ def _approve(request: HttpRequest, registration: Registration) -> str:
 @require_POST
 def registration_action(request: HttpRequest, registration_id: int, step: str) -> HttpResponseBase:
     """Approve (`player`: an existing player's id, or "new"), refuse, withdraw, or check in
-    (`present`: "1" or "0") one registration; the page then says what changed."""
+    (`present`: "1" or "0") one registration; the page then says what changed. Any other
+    `player` or `present` changes nothing and says so."""
     registration = _organized(request, registration_id)
     name = registration.display_name
     try:
@@ -155,11 +162,16 @@ def registration_action(request: HttpRequest, registration_id: int, step: str) -
             services.registration_withdraw(registration_id=registration.pk)
             message = f"{name} is withdrawn."
         else:
-            present = request.POST.get("present", "1") != "0"
+            asked = request.POST.get("present", "1")
+            if asked not in ("0", "1"):
+                raise _Garbled("check in (present 1) or undo a check-in (present 0).")
+            present = asked == "1"
             services.registration_check_in(registration_id=registration.pk, present=present)
             message = f"{name} is {'checked in' if present else 'no longer checked in'}."
     except DomainError as error:
         messages.error(request, f"{name}: {page_words(error)}")
+    except _Garbled as garbled:
+        messages.error(request, f"{name}: nothing changed; {garbled}")
     else:
         messages.success(request, message)
     return redirect(_page_url(registration.event_id, f"registration-{registration.pk}"))

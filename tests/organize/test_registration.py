@@ -105,6 +105,27 @@ def test_approving_a_match_without_a_choice_is_refused_with_a_message(as_organiz
     assert Registration.objects.get(pk=sam.pk).status == "pending"
 
 
+def test_an_approval_or_check_in_posted_with_garbage_changes_nothing_and_says_so(
+    as_organizer, yardzee_event
+):
+    """`player=abc` approved as if no one were chosen (a new player), `present=abc` checked
+    in: a value the page never sends now changes nothing."""
+    reg.sign_up_set(event=yardzee_event, check_in=True)
+    ana = sign(yardzee_event, "Ana")
+    refused = as_organizer.post(
+        f"/organize/registrations/{ana.pk}/approve/", {"player": "abc"}, follow=True
+    )
+    assert "Ana: nothing changed; choose the player it is" in refused.content.decode()
+    assert Registration.objects.get(pk=ana.pk).status == "pending"
+    as_organizer.post(f"/organize/registrations/{ana.pk}/approve/")
+    assert Registration.objects.get(pk=ana.pk).status == "confirmed"
+    garbled = as_organizer.post(
+        f"/organize/registrations/{ana.pk}/check-in/", {"present": "abc"}, follow=True
+    )
+    assert "nothing changed; check in (present 1)" in garbled.content.decode()
+    assert Registration.objects.get(pk=ana.pk).checked_in_at is None
+
+
 def test_adding_refusing_and_the_waiting_list_moving_up(as_organizer, yardzee_event):
     reg.sign_up_set(event=yardzee_event, cap=1)
     ana = sign(yardzee_event, "Ana")
