@@ -10,7 +10,9 @@ from django import forms
 
 from games.scorecard import BOX_LABELS
 from league.models import ForfeitReason, VoidOutcome
-from organize.forms.words import ROW_WORDS
+from organize.forms.words import ROW_WORDS, in_page_words
+from organize.selectors import Names
+from scoring.errors import DomainError, RuleViolation
 
 OUTCOME_LABELS = {
     VoidOutcome.REPLAY: "Replay: the same players in the same seats at a fresh match "
@@ -25,6 +27,19 @@ REASON_LABELS = {
     ForfeitReason.AWARDED: "Forfeited (walkover awarded)",
 }
 
+_PATH = re.compile(r"^(?:rolls|throws)\[(\d+)\]\.(dice|keep|set_aside)$")
+# The corrected turn's own refusals by the rulebook that name no field, and the field they
+# are about: a box, or how a Yardkle turn ended.
+_CODE_FIELDS = {
+    "unknown_box": "category",
+    "box_filled": "category",
+    "joker_forbids_box": "category",
+    "invalid_end": "end",
+    "end_contradicts_throws": "end",
+    "bank_after_hot_dice": "end",
+    "bank_below_entry_minimum": "end",
+    "throw_after_yardkle": "dice",
+}
 _DICE_TEXT = re.compile(r"^[\s,;/-]*([1-6][\s,;/-]*)*$")
 
 
@@ -194,6 +209,32 @@ class CorrectionForm(forms.Form):
                     self.add_error(name, error)
         self._check_rows(cleaned)
         return cleaned
+
+    def refuses(self, error: DomainError | None, sequence: int, players: Names) -> bool:
+        """Whether `error` is the rulebook's refusal of the turn typed (turn `sequence` itself
+        breaks a rule: bad input, not a consequence); if so it is shown on the field it is
+        about, in the page's words ("Roll 1's dice showing must hold 5 dice, not 3."), else
+        above the form."""
+        if not isinstance(error, RuleViolation) or error.details.get("turn") != sequence:
+            return False
+        message = in_page_words(error.message.removeprefix(f"Turn {sequence}: "), players)
+        self.add_error(self._field_of(error), message)
+        return True
+
+    def _field_of(self, error: RuleViolation) -> str | None:
+        details = error.details
+        named = details.get("field")
+        path = _PATH.match(named) if isinstance(named, str) else None
+        if path is not None:
+            name = f"{path[2]}_{int(path[1]) + 1}"
+        elif isinstance(details.get("roll"), int):
+            name = f"keep_{details['roll']}"
+        elif isinstance(details.get("throw"), int):
+            kind = _CODE_FIELDS.get(error.code, "set_aside")
+            name = f"{kind}_{details['throw']}"
+        else:
+            name = _CODE_FIELDS.get(error.code, "")
+        return name if name in self.fields else None
 
     def _check_rows(self, cleaned: dict[str, Any]) -> None:
         """The turn is its rows up to the first with no dice: a row after it that has dice,

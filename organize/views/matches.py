@@ -29,6 +29,7 @@ from organize.consequences import Rehearsal, rehearse
 from organize.forms.matches import CorrectionForm, VoidForm
 from organize.forms.words import worded
 from organize.permissions import require_match
+from organize.selectors import Names
 from scoring.errors import DomainError
 
 # A Yardkle correction offers this many empty throws beyond the stored ones.
@@ -376,6 +377,12 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
         return _correction_lines(match, turn, corrected, request.user, reseed)
 
     rehearsal, reseed = _confirmed_reseed(match, correct)
+    names = Names(players={turn.seat.player_id: turn.seat.player.display_name})
+    if form.refuses(rehearsal.refused, number, names):
+        # The turn typed breaks a rule itself: bad input, shown on the form (400), not a
+        # consequence to weigh.
+        context.pop("refused", None)
+        return _show(request, "organize/matches/_correct.html", context, status=400)
     context.update({"rehearsal": rehearsal, "checked": fingerprint, "reseed": reseed})
     return _show(request, "organize/matches/_correct.html", context)
 

@@ -419,16 +419,36 @@ def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
     client = _client(organizer)
     short = client.post(url, {"dice_1": "6 6 6", "category": "chance", "check": "1"})
     page = short.content.decode()
-    assert "Turn 2: roll 1&#x27;s dice showing must hold 5 dice, not 3." in page
+    # Bad input, said on the field it is about (the turn typed breaks a rule itself).
+    assert short.status_code == 400
+    assert re.search(
+        r'id="id_dice_1_error">Roll 1&#x27;s dice showing must hold 5 dice, not 3.<', page
+    )
     assert "rolls[" not in page
     assert 'id="confirm-correct"' not in page
+    assert "What the correction does" not in page
     kept = client.post(
         url,
         {"dice_1": "6 6 6 6 5", "keep_2": "6 6", "dice_2": "6 6", "category": "chance"}
         | {"check": "1"},
     ).content.decode()
-    assert "Turn 2: roll 2&#x27;s dice showing must hold 5 dice, not 2." in kept
+    assert re.search(
+        r'id="id_dice_2_error">Roll 2&#x27;s dice showing must hold 5 dice, not 2.<', kept
+    )
     assert "rolls[" not in kept
+    kept_wrong = client.post(
+        url,
+        {"dice_1": "6 6 6 6 5", "keep_2": "1 1", "dice_2": "1 1 2 3 4", "category": "chance"}
+        | {"check": "1"},
+    ).content.decode()
+    assert re.search(
+        r'id="id_keep_2_error">Roll 2 keeps 1-1, but the dice showing were 5-6-6-6-6', kept_wrong
+    )
+    filled = client.post(  # turn 4 is Casual 2's again, who filled the Yardzee box at 2
+        f"/organize/matches/{match.pk}/correct/?turn=4",
+        {"dice_1": "6 6 6 6 5", "category": "yardzee", "check": "1"},
+    ).content.decode()
+    assert re.search(r'id="id_category_error">The \w+ box is already filled', filled)
     # The API keeps its own sentence, which names the JSON path.
     with pytest.raises(DomainError, match=re.escape("Turn 2: rolls[0].dice must hold 5 dice")):
         game_services.turn_correct(
@@ -463,7 +483,9 @@ def test_a_yardkle_correction_refused_names_the_throw_as_the_form_does(yardkle_e
         )
         .content.decode()
     )
-    assert "Turn 1: throw 2&#x27;s dice thrown must hold 5 dice, not 6." in page
+    assert re.search(
+        r'id="id_dice_2_error">Throw 2&#x27;s dice thrown must hold 5 dice, not 6', page
+    )
     assert "throws[" not in page
 
 
