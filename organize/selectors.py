@@ -209,6 +209,8 @@ class Names:
     players: Mapping[int, str] = field(default_factory=dict)
     stages: Mapping[int, str] = field(default_factory=dict)
     events: Mapping[int, str] = field(default_factory=dict)
+    # The Yardzee boxes it names by their API keys ("three_of_a_kind"), by their labels.
+    boxes: Mapping[str, str] = field(default_factory=dict)
 
 
 def names_of(ids: Mapping[str, Collection[int]]) -> Names:

@@ -10,7 +10,7 @@ from django import forms
 
 from games.scorecard import BOX_LABELS
 from league.models import ForfeitReason, VoidOutcome
-from organize.forms.words import ROW_WORDS, in_page_words
+from organize.forms.words import ROW_WORDS, in_page_words, with_boxes
 from organize.selectors import Names
 from scoring.errors import DomainError, RuleViolation
 
@@ -217,7 +217,9 @@ class CorrectionForm(forms.Form):
         above the form."""
         if not isinstance(error, RuleViolation) or error.details.get("turn") != sequence:
             return False
-        message = in_page_words(error.message.removeprefix(f"Turn {sequence}: "), players)
+        message = in_page_words(
+            error.message.removeprefix(f"Turn {sequence}: "), with_boxes(players, error.details)
+        )
         self.add_error(self._field_of(error), message)
         return True
 

@@ -4,12 +4,14 @@ language: a sentence about a field begins with its name as the API spells it
 labelled, or in a table that says which row. The API keeps its sentences; the pages put them
 this way."""
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 
+from games.scorecard import BOX_LABELS
 from league.pages.words import about_field
 from organize.selectors import Names, names_of
 from scoring.errors import DomainError
@@ -54,7 +56,8 @@ def _turn_path(found: re.Match[str]) -> str:
 def in_page_words(message: str, names: Names) -> str:
     """A service's sentence as an organizer page says it: the players, stages and events it
     names by id by their names (those `names` holds: the ids the refusal's details name, so
-    that a name that reads "Player 1" is left alone), and the JSON paths of a turn
+    that a name that reads "Player 1" is left alone), the Yardzee boxes `names` holds by their
+    labels ("3 of a kind", not "three_of_a_kind"), and the JSON paths of a turn
     ("rolls[0].dice") in the words of the correction form ("roll 1's dice showing")."""
     kinds = {"player": names.players, "stage": names.stages, "event": names.events}
 
@@ -66,6 +69,9 @@ def in_page_words(message: str, names: Names) -> str:
         lambda found: "" if int(found[1]) in names.stages else found[0], message
     )
     message = _BY_ID.sub(by_id, message)
+    if names.boxes:
+        keys = "|".join(re.escape(key) for key in names.boxes)
+        message = re.sub(rf"\b({keys})\b", lambda found: names.boxes[found[1]], message)
     message = _RESEED.sub("Confirming here can put those stages back to draft and seat", message)
     return _TURN_PATH.sub(_turn_path, message)
 
@@ -99,10 +105,35 @@ def ids_named(details: Mapping[str, Any]) -> dict[str, set[int]]:
     return named
 
 
+def boxes_named(details: Mapping[str, Any]) -> dict[str, str]:
+    """The Yardzee boxes a refusal's `details` name (`box`, `allowed`, also inside a nested
+    refusal), each by its label ("three_of_a_kind": "3 of a kind")."""
+    found: dict[str, str] = {}
+
+    def walk(value: Mapping[str, Any]) -> None:
+        for key, item in value.items():
+            if key in ("box", "allowed"):
+                for box in item if isinstance(item, list) else [item]:
+                    if isinstance(box, str) and box in BOX_LABELS:
+                        found[box] = BOX_LABELS[box]
+            elif isinstance(item, Mapping):
+                walk(item)
+
+    walk(details)
+    return found
+
+
+def with_boxes(names: Names, details: Mapping[str, Any]) -> Names:
+    """`names` and the boxes `details` name (`boxes_named`)."""
+    return dataclasses.replace(names, boxes=boxes_named(details))
+
+
 def page_words(error: DomainError) -> str:
     """A service's sentence as an organizer page says it (`in_page_words`), the players,
-    stages and events its details name looked up (a query for each kind named)."""
-    return in_page_words(error.message, names_of(ids_named(error.details)))
+    stages and events its details name looked up (a query for each kind named), and the
+    boxes it names by their labels."""
+    names = with_boxes(names_of(ids_named(error.details)), error.details)
+    return in_page_words(error.message, names)
 
 
 def worded(error: DomainError) -> DomainError:

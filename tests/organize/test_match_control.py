@@ -448,7 +448,7 @@ def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
         f"/organize/matches/{match.pk}/correct/?turn=4",
         {"dice_1": "6 6 6 6 5", "category": "yardzee", "check": "1"},
     ).content.decode()
-    assert re.search(r'id="id_category_error">The \w+ box is already filled', filled)
+    assert re.search(r'id="id_category_error">The Yardzee box is already filled', filled)
     # The API keeps its own sentence, which names the JSON path.
     with pytest.raises(DomainError, match=re.escape("Turn 2: rolls[0].dice must hold 5 dice")):
         game_services.turn_correct(
@@ -500,7 +500,7 @@ def test_a_correction_a_later_turn_refuses_names_its_player_not_their_id(yardzee
         .content.decode()
     )
     second = Turn.objects.get(match=match, sequence=4).seat.player
-    assert "turn 4 (Casual 2) no longer fits" in page
+    assert "turn 4 (Casual 2) no longer fits: The Sixes box is already filled" in page
     assert f"player {second.pk}" not in page
 
 

@@ -2,7 +2,7 @@
 its details name become names, a turn's JSON paths the correction form's labels; the API's
 sentence itself is not changed."""
 
-from organize.forms.words import ids_named, in_page_words
+from organize.forms.words import boxes_named, ids_named, in_page_words, with_boxes
 from organize.selectors import Names
 
 
@@ -55,3 +55,22 @@ def test_the_apis_reseed_field_is_not_named_on_a_page():
     )
     assert "reseed_later_stages" not in said
     assert said.endswith("back to draft and seat them again from the new ranking.")
+
+
+def test_the_boxes_a_refusal_names_read_as_their_labels():
+    details = {
+        "turn": 12,
+        "violation": {"details": {"box": "three_of_a_kind", "allowed": ["sixes", "chance"]}},
+    }
+    assert boxes_named(details) == {
+        "three_of_a_kind": "3 of a kind",
+        "sixes": "Sixes",
+        "chance": "Chance",
+    }
+    said = in_page_words(
+        "The three_of_a_kind box is already filled; the joker rule allows: sixes, chance.",
+        with_boxes(Names(), details),
+    )
+    assert said == "The 3 of a kind box is already filled; the joker rule allows: Sixes, Chance."
+    # Boxes the details do not name are words like any other.
+    assert in_page_words("Take a chance.", Names()) == "Take a chance."
