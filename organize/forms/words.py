@@ -30,7 +30,8 @@ def refuse_on_field(form: forms.BaseForm, error: DomainError, field: object) -> 
 _STAGE_THEN_NAME = re.compile(r"\b[Ss]tage (\d+) \(([^()]*)\)")
 _NAME_THEN_STAGE = re.compile(r" \(stage (\d+)\)")
 _BY_ID = re.compile(r"\b(Player|player|Stage|stage|Event|event) (\d+)\b")
-# The API's field for re-seeding later stages: the match-control pages offer it as a confirm.
+# The API's field for re-seeding later stages (the match-control pages offer re-seeding as a
+# confirmation of its own when it is possible).
 _RESEED = re.compile(r"Send reseed_later_stages: true to put those stages back to draft and seat")
 _TURN_PATH = re.compile(r"\b(rolls|throws)\[(\d+)\](?:\.(dice|keep|set_aside))?(?:\[(\d+)\])?")
 # What the correction form calls the dice of a roll or a throw (its labels: "Roll 2: dice
@@ -72,7 +73,7 @@ def in_page_words(message: str, names: Names) -> str:
     if names.boxes:
         keys = "|".join(re.escape(key) for key in names.boxes)
         message = re.sub(rf"\b({keys})\b", lambda found: names.boxes[found[1]], message)
-    message = _RESEED.sub("Confirming here can put those stages back to draft and seat", message)
+    message = _RESEED.sub("Re-seeding them would put those stages back to draft and seat", message)
     return _TURN_PATH.sub(_turn_path, message)
 
 

@@ -54,6 +54,7 @@ def test_the_apis_reseed_field_is_not_named_on_a_page():
         Names(),
     )
     assert "reseed_later_stages" not in said
+    assert said.startswith("Re-seeding them would put those stages back to draft")
     assert said.endswith("back to draft and seat them again from the new ranking.")
 
 
