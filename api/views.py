@@ -50,6 +50,15 @@ from league.services import stages as stage_services
 from scoring.analysis import StrategyTableError
 
 _Row = TypeVar("_Row")
+
+
+def reads(request: Request) -> bool:
+    """Whether an action that both reads and writes (GET and POST) is asked to read: a GET, or
+    a HEAD, which DRF routes to the GET handler. A HEAD must never take the write branch (it
+    would store a turn or a stage with no throttle and no CSRF check, and answer no body)."""
+    return request.method in ("GET", "HEAD")
+
+
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), s.ErrorSerializer)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -277,7 +286,7 @@ class LeagueViewSet(
     def players(self, request: Request, slug: str | None = None) -> Response:
         """The league's roster: the players its matches and stages may seat."""
         league = self.get_object()
-        if request.method == "GET":
+        if reads(request):
             paginator = BoundedLimitOffsetPagination()
             page = paginator.paginate_queryset(league.players.all(), request, view=self)
             return paginator.get_paginated_response(s.PlayerSerializer(page, many=True).data)
@@ -349,7 +358,7 @@ class EventViewSet(
     @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def stages(self, request: Request, pk: str | None = None) -> Response:
         event = self.get_object()
-        if request.method == "GET":
+        if reads(request):
             return Response(s.StageSerializer(event.stages.all(), many=True).data)
         require_organizer(
             event.league, request.user, "Only an organizer of this league may add stages."
@@ -532,7 +541,7 @@ class MatchViewSet(
     )
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def turns(self, request: Request, pk: str | None = None) -> Response:
-        if request.method == "GET":
+        if reads(request):
             paginator = BoundedLimitOffsetPagination()
             page = paginator.paginate_queryset(
                 turns_newest_first(self.get_object()), request, view=self

@@ -1,5 +1,6 @@
 """Hostile input is refused quickly with a 4xx in the error shape, and changes nothing."""
 
+import json
 import time
 
 import pytest
@@ -7,6 +8,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Turn
+from league.models import League
 
 
 @pytest.fixture
@@ -124,3 +126,37 @@ def test_a_limit_or_offset_too_large_for_the_database_is_clamped_not_a_crash():
         response = APIClient().get(f"/api/v1/events/?{query}")
         assert response.status_code == 200, query
         assert response.json()["results"] == []
+
+
+@pytest.mark.django_db
+def test_a_head_request_reads_and_never_writes(
+    as_organizer, organizer, players, yardzee_event, seat_match
+):
+    """HEAD is GET without the body: on the actions that read with GET and write with POST
+    (a match's turns, a league's roster, an event's stages) it stores nothing, even with the
+    body a POST would take."""
+    match = seat_match("yardzee", players[:2], event=yardzee_event)
+    league = yardzee_event.league
+    newcomer = players[3]  # on another roster of the same organizer: theirs to add here
+    other = League.objects.create(name="Elsewhere", slug="elsewhere", game="yardzee")
+    other.organizers.add(organizer)
+    other.players.add(newcomer)
+    writes = [
+        (
+            f"/api/v1/matches/{match['id']}/turns/",
+            {"player": players[0].pk, "rolls": [{"dice": [1, 2, 3, 4, 5]}], "category": "chance"},
+        ),
+        (f"/api/v1/leagues/{league.slug}/players/", {"player": newcomer.pk}),
+        (
+            f"/api/v1/events/{yardzee_event.pk}/stages/",
+            {"name": "Cup", "format": "round_robin", "participants": [p.pk for p in players[:2]]},
+        ),
+    ]
+    for path, body in writes:
+        head = as_organizer.generic("HEAD", path, json.dumps(body), content_type="application/json")
+        get = as_organizer.get(path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.content == b"", path
+    assert not Turn.objects.exists()
+    assert not league.players.filter(pk=newcomer.pk).exists()
+    assert not yardzee_event.stages.exists()
