@@ -55,6 +55,7 @@ STATUS: dict[type[DomainError], int] = {
     game_errors.WrongScoreKey: 403,
     game_errors.IdempotencyKeyInvalid: 400,
     LeagueError: 400,
+    league_errors.LeagueForbidden: 403,
     StageConflict: 409,
     EventConflict: 409,
     league_errors.RoundNotFound: 404,

@@ -332,6 +332,7 @@ class RegistrationActionView(APIView):
                 registration_id=registration.pk,
                 player_id=data["player"],
                 new_player=data["new_player"],
+                by=request.user,
             )
         elif self.step == "refuse":
             registration = services.registration_refuse(registration_id=registration.pk)

@@ -11,6 +11,11 @@ class LeagueError(DomainError):
     """A request that contradicts the league's set-up; `code` names it (HTTP 400)."""
 
 
+class LeagueForbidden(LeagueError):
+    """The caller may not do this to what other leagues' organizers keep, e.g. put a player of
+    theirs on this league's roster (HTTP 403, code `permission_denied`)."""
+
+
 class StageConflict(LeagueError):
     """The stage cannot do this in its current state (HTTP 409)."""
 
@@ -39,6 +44,7 @@ __all__ = [
     "ImportRefused",
     "LeagueConflict",
     "LeagueError",
+    "LeagueForbidden",
     "StageConflict",
     "StandingsError",
 ]

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -23,7 +24,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games import services as game_services
-from league.errors import EventConflict, LeagueError
+from league.errors import EventConflict, LeagueError, LeagueForbidden
 from league.models import (
     Event,
     Player,
@@ -366,9 +367,19 @@ def _is_candidate(registration: Registration, player_id: int) -> bool:
     return any(c.player.pk == player_id for c in registration_candidates(registration))
 
 
+def _kept_elsewhere(player: Player, user: Any) -> bool:
+    """Whether `player` is on some league's roster and `user` organizes none of those leagues
+    (nor is staff): the player is those organizers' to put on another roster, not `user`'s."""
+    return player.leagues.exists() and not player.is_changeable_by(user)
+
+
 @transaction.atomic
 def registration_approve(
-    *, registration_id: int, player_id: int | None = None, new_player: bool = False
+    *,
+    registration_id: int,
+    player_id: int | None = None,
+    new_player: bool = False,
+    by: Any = None,
 ) -> Registration:
     """Confirm a registration waiting for approval: linked to an existing player (`player_id`:
     one it matches, or a player on the league's roster) or as a new player (`new_player`). A
@@ -376,7 +387,13 @@ def registration_approve(
     `details.candidates`): two people are never merged, nor one split in two, behind anyone's
     back. A player is confirmed once per event (`already_registered`); the confirmed player
     joins the league's roster. Only a pending registration is approved (`registration_decided`;
-    one on the waiting list moves up when a place frees: `on_waiting_list`)."""
+    one on the waiting list moves up when a place frees: `on_waiting_list`).
+
+    A player on other leagues' rosters is linked only when `by` (the approving organizer) may
+    already change them, as `POST leagues/{slug}/players/` has it: being on a roster lets
+    its organizers rename the player, so a sign-up naming someone's handle or email must not
+    hand another league's player to whoever approves it (`permission_denied`, 403: make a new
+    player instead). `by` None (a command, the demo) checks nothing."""
     _sign_up, registration = _locked_registration(registration_id)
     game_services.ensure_event_open(registration.event)
     if registration.status == RegistrationStatus.WAITING:
@@ -404,6 +421,14 @@ def registration_approve(
             raise RegistrationConflict(
                 "already_registered",
                 f"{player.display_name} is already confirmed for this event.",
+                details={"field": "player", "player": player.pk},
+            )
+        if not on_roster and by is not None and _kept_elsewhere(player, by):
+            raise LeagueForbidden(
+                "permission_denied",
+                f"{player.display_name} plays in leagues you do not organize: only their "
+                "organizers may put them on another roster. Make a new player of this "
+                "registration instead.",
                 details={"field": "player", "player": player.pk},
             )
         if not on_roster:

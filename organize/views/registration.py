@@ -7,6 +7,7 @@ Every page checks `organize.permissions` first and writes through one service of
 `league.services.registration`; a refusal is shown on the form or as a message, nothing
 saved."""
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -130,12 +131,15 @@ class _Garbled(Exception):
 
 def _approve(request: HttpRequest, registration: Registration) -> str:
     choice = request.POST.get("player", "")
+    approve = partial(
+        services.registration_approve, registration_id=registration.pk, by=request.user
+    )
     if choice == "new":
-        done = services.registration_approve(registration_id=registration.pk, new_player=True)
+        done = approve(new_player=True)
     elif choice.isdigit() and len(choice) <= 18:
-        done = services.registration_approve(registration_id=registration.pk, player_id=int(choice))
+        done = approve(player_id=int(choice))
     elif not choice:  # no one to choose between: the page sends no choice
-        done = services.registration_approve(registration_id=registration.pk)
+        done = approve()
     else:
         raise _Garbled("choose the player it is, or a new player.")
     assert done.player is not None  # noqa: S101 - a confirmed registration names its player

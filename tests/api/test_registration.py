@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league.models import Event, Player, Registration, SignUp
+from league.models import Event, League, Player, Registration, SignUp
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as reg
 from tests.conftest import client_for
@@ -214,3 +214,37 @@ def test_starting_a_stage_answers_who_was_dropped(open_event, as_organizer):
     assert started.status_code == 200, started.json()
     assert started.json()["dropped"] == [ids[1]]
     assert [e["player"]["id"] for e in started.json()["entries"]] == [ids[0], ids[2]]
+
+
+def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
+    open_event, as_organizer, other_organizer, staff
+):
+    """docs/api.md, "Whose data is whose": a league cannot take over, rename or seat the
+    players of another league's organizers. A sign-up naming their handle (public) or email
+    matches them, but linking it would put them on this roster, whose organizers may then
+    rename them: 403, nothing changes. Their own organizers (and staff) may link them."""
+    theirs = Player.objects.create(display_name="Ada Lovelace", handle="ada")
+    League.objects.get(slug="elsewhere").players.add(theirs)  # other_organizer's league
+    row = sign_up(open_event, "Ada", handle="ada").json()
+    url = f"/api/v1/registrations/{row['id']}/approve/"
+    candidates = as_organizer.post(url, {}, format="json").json()["details"]["candidates"]
+    assert [c["player"] for c in candidates] == [theirs.pk]
+    refused = as_organizer.post(url, {"player": theirs.pk}, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission_denied"
+    assert refused.json()["details"] == {"field": "player", "player": theirs.pk}
+    assert Registration.objects.get(pk=row["id"]).status == "pending"
+    assert not open_event.league.players.filter(pk=theirs.pk).exists()
+    renamed = as_organizer.patch(
+        f"/api/v1/players/{theirs.pk}/", {"display_name": "Taken"}, format="json"
+    )
+    assert renamed.status_code == 403
+    made = as_organizer.post(url, {"new_player": True}, format="json")
+    assert made.status_code == 200, made.json()
+    assert made.json()["player"] != theirs.pk
+    # Staff may change any player, so may link them.
+    again = sign_up(open_event, "Ada L", email="ada2@example.org", handle="ada").json()
+    linked = client_for(staff).post(
+        f"/api/v1/registrations/{again['id']}/approve/", {"player": theirs.pk}, format="json"
+    )
+    assert linked.status_code == 200, linked.json()

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from league.models import Event, Player, Registration, SignUp
+from league.models import Event, League, Player, Registration, SignUp
 from league.services import registration as reg
 from league.services import stages as stage_services
 
@@ -202,3 +202,21 @@ def test_the_sign_up_page_and_the_api_list_read_a_fixed_number_of_queries(
     assert "Known 5 (@known-5): the same handle" in page  # 6 and 7 wait in line
     assert "Then 5 (@then-5): the same email" in page
     assert counts[0] == counts[1]
+
+
+def test_a_player_of_another_leagues_organizers_is_not_linked_from_the_page(
+    as_organizer, yardzee_event, other_organizer
+):
+    """The page approves through the same rule as the API: a sign-up matching a player on
+    another league's roster, whose organizers the organizer is not among, is not linked (the
+    page says why); nothing changes."""
+    reg.sign_up_set(event=yardzee_event)
+    theirs = Player.objects.create(display_name="Sam Doe", handle="sam")
+    League.objects.get(slug="elsewhere").players.add(theirs)
+    sam = sign(yardzee_event, "Sam", handle="sam")
+    answer = as_organizer.post(
+        f"/organize/registrations/{sam.pk}/approve/", {"player": str(theirs.pk)}, follow=True
+    )
+    assert "only their organizers may put them on another roster" in answer.content.decode()
+    assert Registration.objects.get(pk=sam.pk).status == "pending"
+    assert not yardzee_event.league.players.filter(pk=theirs.pk).exists()
