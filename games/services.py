@@ -1041,7 +1041,13 @@ def _corrected_body(turn: object, sequence: int) -> dict[str, Any]:
         raise RuleViolation("wrong_type", "A corrected turn is a JSON object, as a turn is.")
     body = dict(turn)
     turn_number = body.pop("turn_number", None)
-    if turn_number is not None and (type(turn_number) is not int or turn_number != sequence):
+    if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
+        raise RuleViolation(  # as a submission's (`_turn_body`): not a number is no mismatch
+            "wrong_type",
+            "turn_number must be a positive integer.",
+            details={"field": "turn_number"},
+        )
+    if turn_number is not None and turn_number != sequence:
         raise TurnNumberMismatch(
             f"turn_number {turn_number} was sent to correct turn {sequence}.",
             details={"turn_number": turn_number, "expected": sequence},

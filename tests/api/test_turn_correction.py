@@ -158,6 +158,10 @@ def test_a_correction_a_later_turn_no_longer_fits_answers_409_naming_it(played, 
         (7, "not a turn", 422, "wrong_type"),
         (7, "box used", 422, "box_filled"),
         (7, "other turn number", 409, "turn_number_mismatch"),
+        # Not a number at all is the body's type, as for a submission, not a mismatch.
+        (7, "turn number as text", 422, "wrong_type"),
+        (7, "turn number true", 422, "wrong_type"),
+        (7, "turn number 7.0", 422, "wrong_type"),
         ("1234567890", "fours", 404, "not_found"),
     ],
 )
@@ -171,6 +175,9 @@ def test_bad_corrections_are_refused_with_a_code_and_change_nothing(
         "not a turn": [fours_of(played)],
         "box used": fours_of(played) | {"category": "aces"},
         "other turn number": fours_of(played) | {"turn_number": 8},
+        "turn number as text": fours_of(played) | {"turn_number": "7"},
+        "turn number true": fours_of(played) | {"turn_number": True},
+        "turn number 7.0": fours_of(played) | {"turn_number": 7.0},
     }
     before = everything(played["id"])
     response = as_organizer.post(url(played["id"], sequence), bodies[body], format="json")
