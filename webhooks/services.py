@@ -9,6 +9,7 @@ endpoint, with the reason kept for its organizers. No secret is ever logged."""
 import json
 import logging
 import time
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from django.utils import timezone
 from games.housekeeping import delete_oldest
 from games.jobs import enqueue_on_commit, send
 from league.models import League
+from league.services.organization import unshown_characters
 from webhooks import payloads, sender, signing
 from webhooks.errors import EndpointConflict, WebhookError
 from webhooks.models import (
@@ -63,6 +65,22 @@ def _checked_events(events: Any) -> list[str]:
     return [event for event in SUBSCRIBABLE if event in events]  # once each, in a fixed order
 
 
+def _checked_description(description: Any) -> str:
+    """The note as stored: NFC, trimmed; one holding control or invisible characters (a line
+    break, a bidirectional override, a zero-width space) is refused (`invalid_description`,
+    `details.characters`), as a name is: the organizer pages show it."""
+    text = unicodedata.normalize("NFC", str(description or "")).strip()
+    refused = unshown_characters(text)
+    if refused:
+        raise WebhookError(
+            "invalid_description",
+            f"The note holds invisible or control characters ({', '.join(refused[:5])}); "
+            "it is one line of plain text.",
+            details={"field": "description", "characters": refused},
+        )
+    return text[:200]
+
+
 def _checked_url(url: Any) -> str:
     if not isinstance(url, str) or not url.strip():
         raise WebhookError("invalid_url", "Give the endpoint's https:// address.")
@@ -91,7 +109,7 @@ def endpoint_create(
         league=league,
         url=_checked_url(url),
         events=_checked_events(events),
-        description=(description or "").strip()[:200],
+        description=_checked_description(description),
         created_by=created_by,
     )
 
@@ -109,7 +127,7 @@ def endpoint_update(*, endpoint_id: int, changes: dict[str, Any]) -> Endpoint:
         endpoint.events = _checked_events(changes["events"])
         fields.append("events")
     if "description" in changes:
-        endpoint.description = str(changes["description"] or "").strip()[:200]
+        endpoint.description = _checked_description(changes["description"])
         fields.append("description")
     if fields:
         endpoint.save(update_fields=fields)

@@ -51,13 +51,19 @@ from scoring.json_input import read_rules_object
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
+def unshown_characters(text: str) -> list[str]:
+    """The code points (`U+XXXX`, sorted) of `text`'s characters of `_REFUSED_CATEGORIES`:
+    what no name, nor any other text shown on a page (a webhook's note), may hold."""
+    return sorted(
+        {f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in _REFUSED_CATEGORIES}
+    )
+
+
 def clean_name(value: str, *, field: str) -> str:
     """A name as stored: Unicode NFC, every kind of space as one plain space, trimmed. A name
     holding a character of `_REFUSED_CATEGORIES`, or nothing, is refused (`invalid_name`)."""
     text = unicodedata.normalize("NFC", value)
-    refused = sorted(
-        {f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in _REFUSED_CATEGORIES}
-    )
+    refused = unshown_characters(text)
     if refused:
         raise LeagueError(
             "invalid_name",

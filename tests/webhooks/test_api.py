@@ -173,3 +173,31 @@ def test_item4_a_league_has_at_most_ten_endpoints(yardkle_league, organizer, rec
     assert refused.json()["code"] == "too_many_endpoints"
     assert refused.json()["details"] == {"limit": 10}
     assert Endpoint.objects.count() == 10
+
+
+@pytest.mark.parametrize(
+    ("description", "characters"),
+    [
+        ("scores\u202edraoB", ["U+202E"]),  # a right-to-left override reverses what follows
+        ("line one\nline two", ["U+000A"]),
+        ("bell\u0007", ["U+0007"]),
+        ("zero\u200bwidth", ["U+200B"]),
+    ],
+)
+def test_a_note_holding_invisible_or_control_characters_is_refused_and_changes_nothing(
+    yardkle_league, organizer, receiver, description, characters
+):
+    """A webhook's note is shown on the organizer pages: like a name, it may not hold control
+    or format characters (400 `invalid_description`, `details.characters`), on creation and on
+    a change; the endpoint is left as it was."""
+    client = client_for(organizer)
+    created = _create(client, url=receiver.url, description=description)
+    assert created.status_code == 400, created.json()
+    assert created.json()["code"] == "invalid_description"
+    assert created.json()["details"] == {"field": "description", "characters": characters}
+    assert Endpoint.objects.count() == 0
+    endpoint_id = _create(client, url=receiver.url, description="scoreboard").json()["id"]
+    changed = client.patch(f"{URL}{endpoint_id}/", {"description": description}, format="json")
+    assert changed.status_code == 400, changed.json()
+    assert changed.json()["code"] == "invalid_description"
+    assert Endpoint.objects.get().description == "scoreboard"

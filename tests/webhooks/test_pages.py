@@ -71,6 +71,18 @@ def test_item4_a_refused_address_is_shown_on_the_form_and_nothing_saved(
     assert Endpoint.objects.count() == 0
 
 
+def test_a_note_with_a_control_character_is_refused_on_the_form_and_nothing_saved(
+    yardkle_league, organizer_client, receiver: Receiver
+):
+    refused = organizer_client.post(
+        PAGE,
+        {"url": receiver.url, "events": ["match.finished"], "description": "scores\u202eboard"},
+    )
+    assert refused.status_code == 400
+    assert "invisible or control characters (U+202E)" in _text(refused)
+    assert Endpoint.objects.count() == 0
+
+
 def test_item4_the_log_shows_status_codes_and_errors_and_a_disabled_endpoint_says_why(
     endpoint, receiver: Receiver, organizer_client, settings
 ):
