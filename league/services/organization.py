@@ -145,16 +145,17 @@ RESERVED_SLUGS = frozenset({"new"})
 
 def check_slug(slug: str, *, league: League | None = None) -> None:
     """`slug_taken` when `slug` cannot be a league's address (`league`'s, when it moves):
-    another league has it, or the organizer pages use it (`RESERVED_SLUGS`). The API, the
-    pages and the admin all come here."""
-    if slug in RESERVED_SLUGS:
+    another league has it, or the organizer pages use it (`RESERVED_SLUGS`), in any case of
+    its letters: `Backyard` beside `backyard` is another address that reads the same, one to
+    pass a league off as another by. The API, the pages and the admin all come here."""
+    if slug.lower() in RESERVED_SLUGS:
         raise LeagueError(
             "slug_taken",
             f"The address {slug!r} is the organizer pages' own (/organize/leagues/{slug}/); "
             "choose another.",
             details={"field": "slug", "slug": slug},
         )
-    others = League.objects.filter(slug=slug)
+    others = League.objects.filter(slug__iexact=slug)
     if league is not None:
         others = others.exclude(pk=league.pk)
     if others.exists():

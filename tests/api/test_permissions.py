@@ -278,9 +278,10 @@ def test_seating_too_many_yardzee_players_is_refused(as_organizer, players, yard
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", ["new", "taken"])
+@pytest.mark.parametrize("slug", ["new", "taken", "NEW", "Taken"])
 def test_a_league_address_that_is_taken_or_the_pages_own_is_refused(player_account, slug):
-    """`new` is /organize/leagues/new/, the page that creates a league (docs/organizing.md)."""
+    """`new` is /organize/leagues/new/, the page that creates a league (docs/organizing.md).
+    An address is taken in any case of its letters: `Taken` reads as `taken`."""
     League.objects.create(name="Taken", slug="taken", game="yardzee")
     client = client_for(player_account)
     response = client.post(

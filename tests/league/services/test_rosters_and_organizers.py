@@ -156,7 +156,7 @@ def test_an_address_the_organizer_pages_use_is_no_league_s(organizer, league):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", ["new", "taken"])
+@pytest.mark.parametrize("slug", ["new", "taken", "New", "TAKEN"])
 def test_a_league_moves_only_to_a_free_address(organizer, league, slug):
     League.objects.create(name="Taken", slug="taken", game="yardzee")
     with pytest.raises(LeagueError) as refused:
@@ -167,3 +167,4 @@ def test_a_league_moves_only_to_a_free_address(organizer, league, slug):
     assert league.slug == "lawn"
     assert organization.league_update(league=league, slug="lawn").slug == "lawn"  # its own
     assert organization.league_update(league=league, slug="lawn-2").slug == "lawn-2"
+    assert organization.league_update(league=league, slug="Lawn-2").slug == "Lawn-2"  # its own
