@@ -160,3 +160,24 @@ def test_a_head_request_reads_and_never_writes(
     assert not Turn.objects.exists()
     assert not league.players.filter(pk=newcomer.pk).exists()
     assert not yardzee_event.stages.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "formats"),
+    [
+        ("/api/v1/leagues/?format=xml", "json, api"),
+        ("/api/v1/matches/?format=csv", "json, api"),  # CSV is for the tables only
+        ("/api/v1/leagues/?format=%00", "json, api"),
+        ("/api/v1/leagues/yardzee/standings/?format=xlsx", "json, api, csv"),
+    ],
+)
+def test_a_format_the_answer_does_not_come_in_is_406_not_a_404(yardzee_league, path, formats):
+    """The resource is there: `?format=` naming no format of it is 406 `not_acceptable`, as an
+    Accept header nothing satisfies is, and says which formats there are."""
+    response = APIClient().get(path)
+    assert response.status_code == 406, response.content
+    body = response.json()
+    assert body["code"] == "not_acceptable"
+    assert body["message"].endswith(f"this answer comes as: {formats}.")
+    assert APIClient().get(path.partition("?")[0]).status_code == 200
