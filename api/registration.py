@@ -17,7 +17,13 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api.permissions import require_organizer
-from api.serializers import ID_MAX, ErrorSerializer, PlayerSerializer, validated
+from api.serializers import (
+    ID_MAX,
+    ErrorSerializer,
+    PlayerSerializer,
+    RefusesUnknownFields,
+    validated,
+)
 from league.models import Event, Registration, SignUp
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as services
@@ -69,7 +75,7 @@ class SignUpSerializer(serializers.ModelSerializer[SignUp]):
         return sign_up.event.registrations.filter(status="waiting").count()
 
 
-class SignUpWriteSerializer(serializers.Serializer[Any]):
+class SignUpWriteSerializer(RefusesUnknownFields):
     open = serializers.BooleanField(default=True)
     deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
     cap = serializers.IntegerField(
@@ -153,13 +159,13 @@ class OrganizerRegistrationSerializer(RegistrationSerializer):
         return [CandidateSerializer(c).data for c in found]
 
 
-class RegistrationCreateSerializer(serializers.Serializer[Any]):
+class RegistrationCreateSerializer(RefusesUnknownFields):
     display_name = serializers.CharField(max_length=200, trim_whitespace=False)
     email = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
     handle = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
 
 
-class ApproveSerializer(serializers.Serializer[Any]):
+class ApproveSerializer(RefusesUnknownFields):
     player = serializers.IntegerField(
         min_value=1,
         max_value=ID_MAX,
@@ -179,7 +185,7 @@ class ApproveSerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class CheckInSerializer(serializers.Serializer[Any]):
+class CheckInSerializer(RefusesUnknownFields):
     present = serializers.BooleanField(default=True, help_text="false: not checked in after all.")
 
 

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.permissions import require_organizer
-from api.serializers import ErrorSerializer, validated
+from api.serializers import ErrorSerializer, RefusesUnknownFields, validated
 from games.models import TABLE_LABEL_MAX, Match
 from league.models import Stage
 from league.services import schedule as schedule_services
@@ -36,7 +36,7 @@ def _when(value: str) -> datetime:
     return parsed
 
 
-class RoundScheduleSerializer(serializers.Serializer[Any]):
+class RoundScheduleSerializer(RefusesUnknownFields):
     first_start = serializers.CharField(
         max_length=40,
         help_text="ISO 8601. Without an offset it is wall-clock time in `time_zone`.",
@@ -73,7 +73,7 @@ class RoundScheduleSerializer(serializers.Serializer[Any]):
         return _when(value)
 
 
-class MatchScheduleSerializer(serializers.Serializer[Any]):
+class MatchScheduleSerializer(RefusesUnknownFields):
     table_label = serializers.CharField(
         max_length=PATTERN_MAX,
         required=False,

@@ -1,6 +1,7 @@
 """Shapes of the API's JSON. Reads come from models and `games.selectors`; writes are parsed
 here and handed to services."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.text import slugify
@@ -39,6 +40,29 @@ def validated(
     return parsed.validated_data
 
 
+class RefusesUnknownFields(serializers.Serializer[Any]):
+    """A request body read field by field, in which a key that is no field to set is refused
+    (400 `invalid`, `details.fields` naming it), never ignored: `{"rule": {...}}` for `rules`,
+    or `"organizers"` on a league, would otherwise be answered 200 with nothing of it done.
+    Read-only fields are named as such. A form's CSRF token is no field, and allowed."""
+
+    ALLOWED_EXTRA = frozenset({"csrfmiddlewaretoken"})
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            refused = {}
+            for key in data:
+                field = self.fields.get(key)
+                if field is None and key not in self.ALLOWED_EXTRA:
+                    known = ", ".join(n for n, f in self.fields.items() if not f.read_only)
+                    refused[key] = [f"No such field; the fields here are {known}."]
+                elif field is not None and field.read_only:
+                    refused[key] = ["This field is read only; it is not set here."]
+            if refused:
+                raise serializers.ValidationError(refused)
+        return super().to_internal_value(data)
+
+
 # --- Errors (documentation of the one error shape) ---------------------------------------------
 
 
@@ -61,7 +85,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         read_only_fields = ["created_at"]
 
 
-class PlayerWriteSerializer(PlayerSerializer):
+class PlayerWriteSerializer(RefusesUnknownFields, PlayerSerializer):
     """A new player, on the roster of `league` (which the caller organizes; only staff may
     leave it out), or a change to one."""
 
@@ -78,13 +102,13 @@ class PlayerWriteSerializer(PlayerSerializer):
         fields = [*PlayerSerializer.Meta.fields, "league"]
 
 
-class RosterAddSerializer(serializers.Serializer[Any]):
+class RosterAddSerializer(RefusesUnknownFields):
     player = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="An existing player to put on the roster."
     )
 
 
-class LeagueSerializer(serializers.ModelSerializer[League]):
+class LeagueSerializer(RefusesUnknownFields, serializers.ModelSerializer[League]):
     organizers: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         many=True, read_only=True, slug_field="username"
     )
@@ -116,7 +140,7 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
         return attrs
 
 
-class EventSerializer(serializers.ModelSerializer[Event]):
+class EventSerializer(RefusesUnknownFields, serializers.ModelSerializer[Event]):
     league = serializers.SlugRelatedField(slug_field="slug", queryset=League.objects.all())
 
     class Meta:
@@ -146,7 +170,7 @@ class EventSerializer(serializers.ModelSerializer[Event]):
         return status
 
 
-class EventCloseSerializer(serializers.Serializer[Any]):
+class EventCloseSerializer(RefusesUnknownFields):
     status = serializers.ChoiceField(
         choices=[EventStatus.FINISHED, EventStatus.CANCELLED],
         default=EventStatus.FINISHED,
@@ -323,7 +347,7 @@ class MatchDetailSerializer(MatchSerializer):
         fields = [*MatchSerializer.Meta.fields, "turns"]
 
 
-class MatchCreateSerializer(serializers.Serializer[Any]):
+class MatchCreateSerializer(RefusesUnknownFields):
     event = serializers.PrimaryKeyRelatedField(
         queryset=Event.objects.select_related("league"), allow_null=True, required=False
     )
@@ -389,7 +413,7 @@ class TurnCreatedSerializer(serializers.Serializer[Any]):
     match = MatchAfterTurnSerializer()
 
 
-class ResultSerializer(serializers.Serializer[Any]):
+class ResultSerializer(RefusesUnknownFields):
     turns = serializers.ListField(
         child=serializers.JSONField(), help_text="Every turn of the game, in play order."
     )
@@ -404,7 +428,7 @@ class UndoneTurnSerializer(serializers.Serializer[Any]):
     undone_at = serializers.DateTimeField()
 
 
-class TakeBackSerializer(serializers.Serializer[Any]):
+class TakeBackSerializer(RefusesUnknownFields):
     turn_number = serializers.IntegerField(
         min_value=1,
         max_value=ID_MAX,
@@ -433,7 +457,7 @@ class CorrectionSerializer(serializers.Serializer[Any]):
 # --- Stages -----------------------------------------------------------------------------------
 
 
-class StageCreateSerializer(serializers.Serializer[Any]):
+class StageCreateSerializer(RefusesUnknownFields):
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(choices=StageFormat.choices)
     participants = serializers.ListField(
@@ -556,7 +580,7 @@ class StageDetailSerializer(StageSerializer):
         return stage_detail(stage).to_json()
 
 
-class ForfeitSerializer(serializers.Serializer[Any]):
+class ForfeitSerializer(RefusesUnknownFields):
     stage_match = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The stage match (not yet started)."
     )
@@ -599,13 +623,22 @@ class AnalysisPendingSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=["pending"])
 
 
-class ReseedSerializer(serializers.Serializer[Any]):
-    reseed_later_stages = serializers.BooleanField(
-        default=False,
-        help_text="When the match's stage has finished and later stages took players by its "
-        "ranking: put those later stages back to draft (refused once one of their matches has "
-        "started). Without it such a change is refused with `stage_in_use`.",
-    )
+RESEED_HELP = (
+    "When the match's stage has finished and later stages took players by its ranking: put "
+    "those later stages back to draft (refused once one of their matches has started). Without "
+    "it such a change is refused with `stage_in_use`."
+)
+
+
+class ReseedSerializer(RefusesUnknownFields):
+    reseed_later_stages = serializers.BooleanField(default=False, help_text=RESEED_HELP)
+
+
+class ReseedQuerySerializer(serializers.Serializer[Any]):
+    """`?reseed_later_stages=` of a correction, whose body is the turn: a query string, which
+    may carry other parameters too (`format`, `key`), read for this one alone."""
+
+    reseed_later_stages = serializers.BooleanField(default=False, help_text=RESEED_HELP)
 
 
 class VoidSerializer(ReseedSerializer):
@@ -624,7 +657,7 @@ class VoidSerializer(ReseedSerializer):
     )
 
 
-class WithdrawSerializer(serializers.Serializer[Any]):
+class WithdrawSerializer(RefusesUnknownFields):
     player = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The player who withdraws."
     )

@@ -707,7 +707,7 @@ class MatchViewSet(
         self, request: Request, pk: str | None = None, sequence: str | None = None
     ) -> Response:
         match = self.get_object()
-        then = dict(s.validated(s.ReseedSerializer, request.query_params))
+        then = dict(s.validated(s.ReseedQuerySerializer, request.query_params))
         outcome = game_services.turn_correct(
             match_id=match.pk,
             sequence=int(sequence or 0),

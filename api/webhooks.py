@@ -15,7 +15,7 @@ from rest_framework.routers import SimpleRouter
 
 from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import require_organizer
-from api.serializers import ID_IN_URL, ErrorSerializer, validated
+from api.serializers import ID_IN_URL, ErrorSerializer, RefusesUnknownFields, validated
 from league.models import League
 from webhooks import selectors, services
 from webhooks.models import SUBSCRIBABLE, Attempt, Delivery, Endpoint
@@ -23,7 +23,7 @@ from webhooks.models import SUBSCRIBABLE, Attempt, Delivery, Endpoint
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409), ErrorSerializer)
 
 
-class EndpointSerializer(serializers.ModelSerializer[Endpoint]):
+class EndpointSerializer(RefusesUnknownFields, serializers.ModelSerializer[Endpoint]):
     # Checked by the service (webhooks.sender.check_url), for one set of codes.
     url = serializers.CharField(
         max_length=2000, help_text="https:// only, to a public address; no user or password."

@@ -181,3 +181,55 @@ def test_a_format_the_answer_does_not_come_in_is_406_not_a_404(yardzee_league, p
     assert body["code"] == "not_acceptable"
     assert body["message"].endswith(f"this answer comes as: {formats}.")
     assert APIClient().get(path.partition("?")[0]).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_key_that_is_no_field_is_refused_not_ignored(
+    as_organizer, organizer, players, yardzee_event
+):
+    """A body's key that no field takes (a typo, or a read-only field) is 400 `invalid` naming
+    it in `details.fields`, and nothing changes: `rule` for `rules` would otherwise seat a
+    match under the league's rules, answered 201; `organizers` on a league, 200 and no one
+    added."""
+    league = yardzee_event.league
+    league.players.add(*players[:2])
+    ids = [p.pk for p in players[:2]]
+    writes = [
+        (
+            "post",
+            "/api/v1/matches/",
+            {
+                "event": yardzee_event.pk,
+                "game": "yardzee",
+                "players": ids,
+                "rule": {"joker": "free_choice"},
+            },
+            "rule",
+        ),
+        ("patch", f"/api/v1/leagues/{league.slug}/", {"organizers": ["someone"]}, "organizers"),
+        ("patch", f"/api/v1/leagues/{league.slug}/", {"name": "New", "nmae": "x"}, "nmae"),
+        ("patch", f"/api/v1/events/{yardzee_event.pk}/", {"id": 99, "venue": "Yard"}, "id"),
+        (
+            "post",
+            f"/api/v1/events/{yardzee_event.pk}/stages/",
+            {"name": "Cup", "format": "round_robin", "participants": ids, "table": 3},
+            "table",
+        ),
+        ("post", f"/api/v1/events/{yardzee_event.pk}/close/", {"state": "cancelled"}, "state"),
+    ]
+    for method, path, body, key in writes:
+        response = getattr(as_organizer, method)(path, body, format="json")
+        assert response.status_code == 400, (path, response.json())
+        answer = response.json()
+        assert answer["code"] == "invalid"
+        assert list(answer["details"]["fields"]) == [key], path
+    league.refresh_from_db()
+    yardzee_event.refresh_from_db()
+    assert (league.name, yardzee_event.venue, yardzee_event.status) == (
+        "Backyard Yardzee",
+        "",
+        "upcoming",
+    )
+    assert not yardzee_event.matches.exists()
+    assert not yardzee_event.stages.exists()
+    assert list(league.organizers.all()) == [organizer]
