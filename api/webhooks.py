@@ -135,6 +135,7 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
             events=data["events"],
             description=data.get("description", ""),
             created_by=request.user,  # type: ignore[arg-type]
+            enabled=data.get("enabled", True),
         )
         return Response(EndpointWithSecretSerializer(endpoint).data, status=201)
 

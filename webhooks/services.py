@@ -96,8 +96,11 @@ def endpoint_create(
     events: list[str],
     description: str = "",
     created_by: User | None = None,
+    enabled: bool = True,
 ) -> Endpoint:
-    """A new endpoint of `league`; its secret is on the returned object, shown this once."""
+    """A new endpoint of `league`; its secret is on the returned object, shown this once.
+    `enabled` False registers it turned off (as an organizer turns one off), to be enabled
+    later."""
     League.objects.select_for_update().filter(pk=league.pk).first()  # counts one at a time
     if Endpoint.objects.filter(league=league).count() >= MAX_ENDPOINTS:
         raise WebhookError(
@@ -105,13 +108,16 @@ def endpoint_create(
             f"A league has at most {MAX_ENDPOINTS} webhook endpoints; delete one first.",
             details={"limit": MAX_ENDPOINTS},
         )
-    return Endpoint.objects.create(
+    endpoint = Endpoint.objects.create(
         league=league,
         url=_checked_url(url),
         events=_checked_events(events),
         description=_checked_description(description),
         created_by=created_by,
     )
+    if not enabled:
+        _disable(endpoint, "Disabled by an organizer.")
+    return endpoint
 
 
 @transaction.atomic

@@ -201,3 +201,18 @@ def test_a_note_holding_invisible_or_control_characters_is_refused_and_changes_n
     assert changed.status_code == 400, changed.json()
     assert changed.json()["code"] == "invalid_description"
     assert Endpoint.objects.get().description == "scoreboard"
+
+
+def test_an_endpoint_registered_with_enabled_false_is_off_until_enabled(
+    yardkle_league, organizer, receiver
+):
+    """`enabled` is a field of the endpoint: `false` on registration is kept (it was ignored,
+    and the endpoint answered as on), as on a change."""
+    client = client_for(organizer)
+    created = _create(client, url=receiver.url, enabled=False)
+    assert created.status_code == 201, created.json()
+    assert created.json()["enabled"] is False
+    assert created.json()["disabled_reason"] == "Disabled by an organizer."
+    assert Endpoint.objects.get().enabled is False
+    enabled = client.post(f"{URL}{created.json()['id']}/enable/")
+    assert enabled.json()["enabled"] is True
