@@ -233,3 +233,32 @@ def test_a_key_that_is_no_field_is_refused_not_ignored(
     assert not yardzee_event.matches.exists()
     assert not yardzee_event.stages.exists()
     assert list(league.organizers.all()) == [organizer]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("limit=abc", "limit"),
+        ("limit=0", "limit"),
+        ("limit=-1", "limit"),
+        ("limit=1.5", "limit"),
+        ("limit=%2B5", "limit"),  # "+5": int() would take it
+        ("limit=%00", "limit"),
+        ("offset=-5", "offset"),
+        ("offset=1e3", "offset"),
+        ("offset=abc", "offset"),
+    ],
+)
+def test_a_limit_or_offset_that_is_no_number_of_its_range_is_400_not_the_default(
+    yardzee_event, query, field
+):
+    """DRF pages by its default when `limit` or `offset` is not a number it takes: a client
+    asking for `limit=0` got 50 rows. Each list says what is wrong instead."""
+    for path in ("/api/v1/events/", f"/api/v1/leagues/{yardzee_event.league.slug}/players/"):
+        response = APIClient().get(f"{path}?{query}")
+        assert response.status_code == 400, (path, response.content)
+        assert response.json()["code"] == "invalid"
+        assert list(response.json()["details"]["fields"]) == [field]
+    assert APIClient().get("/api/v1/events/?limit=1&offset=0").json()["count"] == 1
+    assert APIClient().get("/api/v1/events/?limit=&offset=").status_code == 200  # empty: none
