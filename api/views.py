@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import django_filters  # type: ignore[import-untyped]
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -185,6 +186,17 @@ class AdviceView(APIView):
             )
 
 
+class PlayerFilter(django_filters.FilterSet):
+    """`?handle=`: the player with this handle, in any case of its letters (a handle is one
+    player's in any case: `ADA` finds `ada`)."""
+
+    handle = django_filters.CharFilter(lookup_expr="iexact")
+
+    class Meta:
+        model = Player
+        fields = ["handle"]
+
+
 class PlayerViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -199,7 +211,7 @@ class PlayerViewSet(
 
     queryset = Player.objects.all()
     permission_classes = [IsOrganizerOrReadOnly]
-    filterset_fields = ["handle"]
+    filterset_class = PlayerFilter
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         if self.action in ("create", "update", "partial_update"):

@@ -28,7 +28,6 @@ from typing import Any, Final
 import jsonschema
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from games import services as game_services
@@ -56,6 +55,7 @@ from league.services.organization import (
     event_close,
     event_create,
     event_reopen,
+    handles_in_use,
     league_update,
     match_create,
     players_create,
@@ -479,20 +479,17 @@ class _Replay:
 
     def _create_players(self) -> None:
         rows = self.export["players"]
-        handles = [row["handle"] for row in rows]
-        taken = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
+        # Lowercased, as handles are taken in any case of their letters (`handles_in_use`).
+        taken = handles_in_use([row["handle"] for row in rows])
         if taken:  # the handles "-2", "-3", ... could take instead, in one more query
-            starts = Q()
-            for handle in taken:
-                starts |= Q(handle__startswith=f"{handle[:34]}-")
-            taken |= set(Player.objects.filter(starts).values_list("handle", flat=True))
+            taken |= handles_in_use([], [f"{handle[:34]}-" for handle in taken])
         wanted: list[NewPlayer] = []
         for row in rows:
             handle, number = row["handle"], 1
-            while handle in taken:  # a handle in use here gets "-2", "-3", ...: never merged
+            while handle.lower() in taken:  # a handle in use here gets "-2", "-3", ...
                 number += 1
                 handle = f"{row['handle'][:34]}-{number}"
-            taken.add(handle)
+            taken.add(handle.lower())
             wanted.append(
                 NewPlayer(row=len(wanted) + 1, display_name=row["display_name"], handle=handle)
             )

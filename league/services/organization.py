@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.text import slugify
 
 import scoring
@@ -352,11 +353,17 @@ def event_reopen(*, event_id: int) -> Event:
 
 
 @transaction.atomic
-def player_create(*, display_name: str, handle: str, league: League | None = None) -> Player:
-    """A new player, on `league`'s roster (only staff create players of no league)."""
+def player_create(
+    *, display_name: str, handle: str, league: League | None = None, handle_free: bool = False
+) -> Player:
+    """A new player, on `league`'s roster (only staff create players of no league). The handle
+    must be free in any case of its letters (`handle_taken`); `handle_free`: the caller chose it
+    among the handles in use (`handles_in_use`), which it need not be checked against again."""
     name = clean_name(display_name, field="display_name")
     if league is not None:
         _ensure_name_free(league, name)
+    if not handle_free:
+        ensure_handle_free(handle)
     player = Player.objects.create(display_name=name, handle=handle)
     if league is not None:
         league.players.add(player)
@@ -372,6 +379,8 @@ def player_update(*, player: Player, **fields: Any) -> Player:
     fields = {name: value for name, value in fields.items() if getattr(player, name) != value}
     if not fields:
         return player
+    if "handle" in fields:
+        ensure_handle_free(fields["handle"], player=player)
     renamed = "display_name" in fields
     if renamed:
         for league in player.leagues.all():
@@ -431,18 +440,41 @@ def handle_from_name(name: str) -> str:
     return slugify(name)[: HANDLE_LENGTH - _SUFFIX_ROOM].strip("-") or "player"
 
 
+def handles_in_use(given: Collection[str], prefixes: Collection[str] = ()) -> set[str]:
+    """The stored handles, lowercased, that are one of `given` or begin with one of `prefixes`,
+    in any case of their letters (`Ada` is taken by `ada`: one reads as the other), in one
+    query. Compare a handle with them lowercased."""
+    lowered = Player.objects.annotate(lowered=Lower("handle"))
+    matches = Q(lowered__in=[handle.lower() for handle in given])
+    for prefix in prefixes:
+        matches |= Q(lowered__startswith=prefix.lower())
+    return set(lowered.filter(matches).values_list("lowered", flat=True))
+
+
 def _handles_taken(bases: Collection[str], given: Collection[str]) -> set[str]:
-    """The stored handles that a handle made from one of `bases` (`base`, `base-2`, ...) or one
-    of `given` could clash with, in one query."""
-    starts = Q(handle__in=list(given))
-    for base in bases:
-        starts |= Q(handle__startswith=base)
-    return set(Player.objects.filter(starts).values_list("handle", flat=True))
+    """The stored handles (lowercased) that a handle made from one of `bases` (`base`,
+    `base-2`, ...) or one of `given` could clash with, in one query."""
+    return handles_in_use(given, bases)
+
+
+def ensure_handle_free(handle: str, *, player: Player | None = None) -> None:
+    """`handle_taken` when another player (than `player`) has `handle`, in any case of its
+    letters."""
+    others = Player.objects.filter(handle__iexact=handle)
+    if player is not None:
+        others = others.exclude(pk=player.pk)
+    if others.exists():
+        raise LeagueError(
+            "handle_taken",
+            f"Another player has the handle {handle!r} (in some case of its letters).",
+            details={"field": "handle", "handle": handle},
+        )
 
 
 def _free_handle(base: str, taken: set[str]) -> str:
+    """`base`, or `base-2`, `base-3`, ...: the first not in `taken` (lowercased handles)."""
     handle, number = base, 1
-    while handle in taken:
+    while handle.lower() in taken:
         number += 1
         handle = f"{base}-{number}"
     return handle
@@ -516,18 +548,18 @@ def _check_handle(new: NewPlayer, taken: set[str], seen: dict[str, int]) -> RowP
         check_handle(handle)
     except LeagueError as error:
         return RowProblem(new.row, "handle", error.code, error.message)
-    if handle in taken:
+    if handle.lower() in taken:
         return RowProblem(
             new.row, "handle", "handle_taken", f"Another player has the handle {handle!r}."
         )
-    if handle in seen:
+    if handle.lower() in seen:
         return RowProblem(
             new.row,
             "handle",
             "handle_repeated",
-            f"Row {seen[handle]} has the same handle; each handle belongs to one player.",
+            f"Row {seen[handle.lower()]} has the same handle; each handle belongs to one player.",
         )
-    seen[handle] = new.row
+    seen[handle.lower()] = new.row
     return None
 
 
@@ -567,11 +599,11 @@ def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Play
             f" {', '.join(map(str, rows))}); nothing was saved.",
             details={"rows": [p.to_json() for p in problems]},
         )
-    taken |= set(given)
+    taken |= {handle.lower() for handle in given}
     created = []
     for i, name in checked:
         handle = players[i].handle or _free_handle(bases[i], taken)
-        taken.add(handle)
+        taken.add(handle.lower())
         created.append(Player(display_name=name, handle=handle))
     Player.objects.bulk_create(created)
     league.players.add(*created)

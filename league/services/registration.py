@@ -301,7 +301,11 @@ def candidates_of(registrations: Sequence[Registration]) -> dict[int, list[Candi
         if row.player is not None and row.player not in by_email.get(row.email_key, []):
             by_email.setdefault(row.email_key, []).append(row.player)
     handles = {r.handle for r in registrations if r.handle}
-    by_handle = {p.handle: p for p in Player.objects.filter(handle__in=handles)} if handles else {}
+    # In any case of its letters: a registration's handle is lowercased, a player's may not be.
+    lowered = Player.objects.annotate(lowered=Lower("handle"))
+    by_handle = (
+        {p.handle.lower(): p for p in lowered.filter(lowered__in=handles)} if handles else {}
+    )
     by_name: dict[str, list[Player]] = {}
     for player in registrations[0].event.league.players.all():
         by_name.setdefault(folded(player.display_name), []).append(player)
@@ -359,7 +363,10 @@ def _new_player(registration: Registration) -> Player:
     if not handle or handle in taken:
         handle = _free_handle(base, taken)
     return player_create(
-        display_name=registration.display_name, handle=handle, league=registration.event.league
+        display_name=registration.display_name,
+        handle=handle,
+        league=registration.event.league,
+        handle_free=True,  # chosen among the handles in use, just read
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from league.models import League
+from league.models import League, Player
 from tests.conftest import client_for
 
 ROLES = [
@@ -295,3 +295,34 @@ def test_a_league_address_that_is_taken_or_the_pages_own_is_refused(player_accou
     assert (moved.status_code, moved.json()["code"]) == (400, "slug_taken")
     assert League.objects.filter(slug="zz").exists()
     assert sorted(League.objects.values_list("slug", flat=True)) == ["taken", "zz"]
+
+
+@pytest.mark.django_db
+def test_a_player_handle_another_player_has_in_another_case_is_taken(as_organizer, yardzee_league):
+    """POST players/ and PATCH players/{id}/: `Ada` beside `ada` is refused (400
+    `handle_taken`, `details.field`), and nothing is stored."""
+    yardzee_league.players.add(Player.objects.create(display_name="Ada", handle="ada"))
+    made = as_organizer.post(
+        "/api/v1/players/",
+        {"display_name": "Ada Two", "handle": "ADA", "league": yardzee_league.slug},
+        format="json",
+    )
+    assert made.status_code == 400, made.json()
+    assert (made.json()["code"], made.json()["details"]["field"]) == ("handle_taken", "handle")
+    bo = as_organizer.post(
+        "/api/v1/players/",
+        {"display_name": "Bo", "handle": "bo", "league": yardzee_league.slug},
+        format="json",
+    ).json()
+    moved = as_organizer.patch(f"/api/v1/players/{bo['id']}/", {"handle": "Ada"}, format="json")
+    assert (moved.status_code, moved.json()["code"]) == (400, "handle_taken")
+    assert sorted(Player.objects.values_list("handle", flat=True)) == ["ada", "bo"]
+
+
+@pytest.mark.django_db
+def test_players_are_found_by_handle_in_any_case_of_its_letters():
+    ada = Player.objects.create(display_name="Ada", handle="ada")
+    for handle in ("ada", "ADA", "Ada"):
+        found = APIClient().get(f"/api/v1/players/?handle={handle}").json()["results"]
+        assert [p["id"] for p in found] == [ada.pk], handle
+    assert APIClient().get("/api/v1/players/?handle=ad").json()["results"] == []

@@ -168,3 +168,35 @@ def test_a_league_moves_only_to_a_free_address(organizer, league, slug):
     assert organization.league_update(league=league, slug="lawn").slug == "lawn"  # its own
     assert organization.league_update(league=league, slug="lawn-2").slug == "lawn-2"
     assert organization.league_update(league=league, slug="Lawn-2").slug == "Lawn-2"  # its own
+
+
+@pytest.mark.django_db
+def test_a_handle_is_taken_in_any_case_of_its_letters(league):
+    """`@Bo` beside `@bo` reads as the same player: a handle another player has in another case
+    is taken, on creation, on a change and in a file of players (where a name's handle moves on
+    to "-2"), and a registration's handle finds the player whatever the case."""
+    Player.objects.create(display_name="Someone", handle="Bo")
+    for call in (
+        lambda: organization.player_create(display_name="Other", handle="bo", league=league),
+        lambda: organization.player_update(player=Player.objects.get(handle="ana"), handle="BO"),
+    ):
+        with pytest.raises(LeagueError) as refused:
+            call()
+        assert refused.value.code == "handle_taken"
+        assert refused.value.details["field"] == "handle"
+    with pytest.raises(LeagueError) as refused:
+        organization.players_create(
+            league=league,
+            players=[
+                NewPlayer(2, "Cleo", "BO"),
+                NewPlayer(3, "Dan", "dan"),
+                NewPlayer(4, "Dan Two", "DAN"),
+            ],
+        )
+    assert [(r["row"], r["code"]) for r in refused.value.details["rows"]] == [
+        (2, "handle_taken"),
+        (4, "handle_repeated"),
+    ]
+    made = organization.players_create(league=league, players=[NewPlayer(2, "bo")])
+    assert made[0].handle == "bo-2"
+    assert set(Player.objects.values_list("handle", flat=True)) == {"Bo", "ana", "bo-2"}
