@@ -415,7 +415,10 @@ class TurnCreatedSerializer(serializers.Serializer[Any]):
 
 class ResultSerializer(RefusesUnknownFields):
     turns = serializers.ListField(
-        child=serializers.JSONField(), help_text="Every turn of the game, in play order."
+        # A null turn is a bad turn like any other that is no object: the rulebook names it
+        # (422 wrong_type, details.turn_index), not the serializer (a 400 without the index).
+        child=serializers.JSONField(allow_null=True),
+        help_text="Every turn of the game, in play order.",
     )
 
 

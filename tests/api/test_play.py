@@ -182,3 +182,21 @@ def test_event_match_takes_the_leagues_then_events_ruleset(players, yardkle_even
     match = seat_match("yardkle", players[:2], event=yardkle_event)
     assert match["rules"] == {"target": 5000, "entry_minimum": 0}
     assert match["event"] == yardkle_event.pk
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", [None, 1, [], "chance"])
+def test_a_whole_result_holding_a_turn_that_is_no_object_names_its_index(
+    players, seat_match, as_organizer, bad
+):
+    """null is no turn, as 1 or [] is not: 422 wrong_type with `details.turn_index` (null was
+    a 400 from the serializer, without the index)."""
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=3)
+    turns[2] = bad
+    response = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 422, response.json()
+    assert (response.json()["code"], response.json()["details"]["turn_index"]) == ("wrong_type", 2)
+    assert not Turn.objects.filter(match_id=match["id"]).exists()
