@@ -127,7 +127,22 @@ def _domain_response(exc: Exception) -> Response | None:
     return None
 
 
+def _takes_method(context: dict[str, Any]) -> bool:
+    """Whether the view of `context` has a handler for the request's method. DRF checks
+    credentials before it looks for one, so a method no path takes (DELETE on a league) would
+    be refused for want of credentials, 401 or 403, where a signed-in organizer gets 405."""
+    view, request = context.get("view"), context.get("request")
+    if view is None or request is None:
+        return True
+    method = str(request.method).lower()
+    return method in view.http_method_names and hasattr(view, method)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.PermissionDenied) and not (
+        _takes_method(context)
+    ):
+        exc = exceptions.MethodNotAllowed(context["request"].method)
     response = _domain_response(exc)
     if response is not None:
         return response

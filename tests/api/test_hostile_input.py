@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from games.models import Turn
 from league.models import League
+from tests.conftest import client_for
 
 
 @pytest.fixture
@@ -262,3 +263,28 @@ def test_a_limit_or_offset_that_is_no_number_of_its_range_is_400_not_the_default
         assert list(response.json()["details"]["fields"]) == [field]
     assert APIClient().get("/api/v1/events/?limit=1&offset=0").json()["count"] == 1
     assert APIClient().get("/api/v1/events/?limit=&offset=").status_code == 200  # empty: none
+
+
+@pytest.mark.django_db
+def test_a_method_the_path_does_not_take_is_405_with_or_without_credentials(
+    yardzee_event, other_organizer
+):
+    """DRF checks credentials before it looks for the method's handler: DELETE on a league was
+    401 for anyone signed out (and 403 for another league's organizer), as if credentials
+    would let it through, where the league's organizer got 405. Every caller gets 405, with
+    `Allow`; a method the path takes is still 401 without credentials."""
+    league = yardzee_event.league.slug
+    asks = [
+        ("delete", f"/api/v1/leagues/{league}/"),
+        ("delete", f"/api/v1/events/{yardzee_event.pk}/"),
+        ("get", f"/api/v1/leagues/{league}/import/"),
+        ("get", f"/api/v1/matches/{yardzee_event.pk}/schedule/"),
+        ("put", f"/api/v1/events/{yardzee_event.pk}/close/"),
+    ]
+    for client in (APIClient(), client_for(other_organizer)):
+        for method, path in asks:
+            response = getattr(client, method)(path, {}, format="json")
+            assert response.status_code == 405, (method, path, response.json())
+            assert response.json()["code"] == "method_not_allowed"
+            assert method.upper() not in response["Allow"]
+    assert APIClient().post(f"/api/v1/leagues/{league}/import/", {}).status_code == 401
