@@ -23,6 +23,7 @@ ERROR_RESPONSES = {
     "405": "Method not allowed here.",
     "406": "The requested format is not offered here.",
     "409": "The match or stage cannot take this now.",
+    "411": "A chunked request body the server cannot delimit; send it with a Content-Length.",
     "413": "The request body is too large.",
     "415": "Send JSON.",
     "422": "A broken game rule; nothing was stored.",

@@ -194,7 +194,7 @@ class TurnVersionSerializer(serializers.ModelSerializer[TurnCorrection]):
     """A version of a turn that a correction replaced, and who replaced it when."""
 
     corrected_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
 
     class Meta:
@@ -208,6 +208,7 @@ class TurnSerializer(serializers.ModelSerializer[Turn]):
     corrected_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         slug_field="username",
         read_only=True,
+        allow_null=True,
         help_text="Who stored the latest correction of this turn (a username); null if none.",
     )
     corrections = serializers.SerializerMethodField(
@@ -319,7 +320,13 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             for seat in match.seats.all()
         ]
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="The match's private scoring key: shown to its organizers only, null "
+            "otherwise.",
+        )
+    )
     def get_score_key(self, match: Match) -> str | None:
         """The match's private scoring key: shown to its organizers only, null otherwise."""
         return match.score_key if self.context.get("show_score_key") else None

@@ -70,3 +70,18 @@ def test_a_filter_of_the_list_does_not_hide_the_object_on_its_own_routes(client:
     answer = client.get(f"/api/v1/events/{event.pk}/stages/?status=finished")
     assert answer.status_code == 200
     assert answer.json() == []
+
+
+@pytest.mark.django_db
+def test_what_answers_null_is_nullable_and_every_error_status_is_documented(client: Client):
+    """A client generated from the schema must accept what the API answers: a match's
+    `score_key` is null for all but its organizers, a turn's `corrected_by` null until it is
+    corrected (schemathesis found both answered against a non-null string), and a chunked body
+    with no length is 411 on any operation that reads a body."""
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    schema = response.json()
+    components = schema["components"]["schemas"]
+    assert components["Match"]["properties"]["score_key"]["nullable"] is True
+    assert components["Turn"]["properties"]["corrected_by"]["nullable"] is True
+    assert components["TurnVersion"]["properties"]["corrected_by"]["nullable"] is True
+    assert "411" in schema["paths"]["/api/v1/matches/{id}/turns/"]["post"]["responses"]
