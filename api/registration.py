@@ -351,6 +351,8 @@ class RegistrationActionView(APIView):
 
 def _held(request: Request) -> Registration:
     key = request.headers.get(KEY_HEADER) or ""
+    if not key:  # no key at all is no credentials (401), not a key that opens nothing (404)
+        raise NotAuthenticated(f"Send the registration's key as the {KEY_HEADER} header.")
     registration = services.registration_by_key(key)
     if registration is None:
         raise NotFound("No registration has this key.")
@@ -363,6 +365,10 @@ class OwnRegistrationView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
     step = ""
+
+    def get_authenticate_header(self, request: Request) -> str:
+        """The challenge of a 401 (without one DRF would make it a 403): the key's header."""
+        return f'Registration-Key header="{KEY_HEADER}"'
 
     @extend_schema(parameters=[REGISTRATION_KEY], responses={200: RegistrationSerializer, **ERRORS})
     def get(self, request: Request) -> Response:

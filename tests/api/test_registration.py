@@ -248,3 +248,24 @@ def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
         f"/api/v1/registrations/{again['id']}/approve/", {"player": theirs.pk}, format="json"
     )
     assert linked.status_code == 200, linked.json()
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/registrations/mine/"),
+        ("post", "/api/v1/registrations/mine/check-in/"),
+        ("post", "/api/v1/registrations/mine/withdraw/"),
+    ],
+)
+def test_a_registration_asked_for_without_its_key_is_401_not_404(open_event, method, path):
+    """No X-Registration-Key (or an empty one) is no credentials: 401 `not_authenticated`,
+    naming the header, with its challenge; a key that opens nothing stays 404."""
+    for extra in ({}, {"HTTP_X_REGISTRATION_KEY": ""}):
+        response = getattr(APIClient(), method)(path, **extra)
+        assert response.status_code == 401, response.json()
+        assert response.json()["code"] == "not_authenticated"
+        assert "X-Registration-Key" in response.json()["message"]
+        assert response["WWW-Authenticate"] == 'Registration-Key header="X-Registration-Key"'
+    wrong = getattr(APIClient(), method)(path, HTTP_X_REGISTRATION_KEY="nope")
+    assert wrong.status_code == 404
