@@ -454,7 +454,8 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
     assert f"{leaving.display_name} is withdrawn." in html
     assert "2 tables decided as a walkover." in html
     assert f"Match #{playing.pk}</a> is being played: finish or void it." in html
-    assert f'<option value="{leaving.pk}">' not in html  # no longer entered
+    offered = html[html.index('name="player"') : html.index("</select>")]
+    assert f'<option value="{leaving.pk}">' not in offered  # no longer entered
     # Said once: a reload shows the form alone.
     assert "What changed" not in as_organizer.get(url).content.decode()
     # Sent again (a second submit): refused with the reason, nothing changed.
@@ -469,6 +470,23 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
     stranger = as_organizer.post(url, {"player": 999999, "stage": ""})
     assert stranger.status_code == 400
     assert "Select a valid choice" in stranger.content.decode()
+
+
+def test_withdrawing_a_player_with_no_stage_left_to_play_says_so(as_organizer, yardzee_event):
+    """Every stage they entered has finished (the event reopened, say, to add one): the
+    withdrawal only marks their entries, and the page says that rather than an empty "What
+    changed"."""
+    players = roster(yardzee_event.league, 2)
+    stage = started(yardzee_event, players)
+    play_out(Match.objects.get(stage_match__stage=stage))
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.FINISHED
+    as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/")
+    url = f"/organize/events/{yardzee_event.pk}/withdraw/"
+    assert as_organizer.post(url, {"player": players[0].pk, "stage": ""}).status_code == 302
+    html = as_organizer.get(url).content.decode()
+    changes = html[html.index('id="changes-heading"') : html.index("</section>")]
+    assert f"No stage of {yardzee_event.name} was left for them to play" in changes
 
 
 def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, yardzee_event):
