@@ -131,6 +131,18 @@ def test_yardkle_matches_get_the_bank_and_yardkle_buttons(
     assert 'id="bank"' in page
     assert 'id="yardkle"' in page
     assert "data-box" not in page
+    # The offer to take a turn back speaks of the game's turns: a Yardkle turn has no box.
+    note = page[page.index('id="take-back-note"') :].split("</span>")[0]
+    assert "Banked, or called a Yardkle, by mistake?" in note
+    assert "box" not in note
+
+
+def test_the_offer_to_take_a_yardzee_turn_back_speaks_of_its_box(
+    client: Client, match: Match
+) -> None:
+    page = _page(client, match, key=match.score_key).content.decode()
+    note = page[page.index('id="take-back-note"') :].split("</span>")[0]
+    assert "Wrong box? Take it back before the next player enters a die." in note
 
 
 def test_a_finished_match_takes_no_more_turns(

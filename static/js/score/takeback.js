@@ -46,7 +46,6 @@ export function createTakeBack({ root, last, auth, say, onTakenBack }) {
   const seconds = Number(root.getAttribute("data-take-back-seconds")) || 0;
   const offer = document.getElementById("take-back-offer");
   const button = document.getElementById("take-back");
-  const note = document.getElementById("take-back-note");
   const sent = loadSent(matchId);
   const left =
     sent && last.sequence > 0 && sent.sequence === last.sequence
@@ -75,7 +74,6 @@ export function createTakeBack({ root, last, auth, say, onTakenBack }) {
     return { refresh };
   }
   window.setTimeout(end, left);
-  note.textContent = "Wrong box? Take it back before the next player enters a die.";
 
   button.addEventListener("click", function () {
     if (!state.open || state.sending || state.started) {
