@@ -2,9 +2,22 @@
 under /organize/, the admin and the health check."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from config.health import healthz
+
+
+class Favicon(RedirectView):
+    """/favicon.ico, which a browser asks for by itself where a page names no icon (the API's
+    pages, a file opened alone): the site's icon, `static/favicon.svg`, which the pages link."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")
+
 
 # Under /api/ every error Django answers itself is in the API's error shape (config/errors.py).
 handler400 = "config.errors.bad_request"
@@ -23,4 +36,5 @@ urlpatterns = [
     path("organize/", include("organize.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", Favicon.as_view(), name="favicon"),
 ]

@@ -140,3 +140,33 @@ def test_every_page_closes_its_elements_in_order(client: Client, pages: list[str
         checker.feed(client.get(url).content.decode())
         assert checker.errors == [], url
         assert checker.open == [], url
+
+
+@pytest.mark.django_db
+def test_every_page_names_the_sites_icon_and_favicon_ico_leads_to_it(
+    client: Client, pages: list[str]
+):
+    """Without an icon named, a browser asks /favicon.ico by itself: it was a 404 on every
+    page, an error in every page's console."""
+    for url in [
+        *(u for u in pages if "/live/" not in u),
+        f"/embed/events/{_event(pages)}/standings/",
+    ]:
+        page = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page, url
+    asked = client.get("/favicon.ico")
+    assert asked.status_code == 301
+    assert asked["Location"] == "/static/favicon.svg"
+
+
+def _event(pages: list[str]) -> str:
+    return next(u for u in pages if u.startswith("/events/")).split("/")[2]
+
+
+def test_the_sites_icon_is_served_from_the_project(live_server):
+    with urllib.request.urlopen(f"{live_server.url}/favicon.ico") as response:  # noqa: S310
+        assert response.status == 200
+        assert response.url.endswith("/static/favicon.svg")
+        body = response.read()
+    assert body.startswith(b"<svg")
+    assert b"http" not in body.replace(b"http://www.w3.org/2000/svg", b"")
