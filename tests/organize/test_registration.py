@@ -4,6 +4,7 @@ or new player), refusing (the waiting list moves up), check-in, and starting a s
 who was dropped; 403 for anyone but the league's organizers."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth.models import User
@@ -59,6 +60,27 @@ def test_the_organizer_sets_the_sign_up_and_its_refusals_show_on_the_form(
     assert refused.status_code == 400
     assert "Check-in must close after it opens." in refused.content.decode()
     assert SignUp.objects.get(event=yardzee_event).check_in_opens is None
+
+
+def test_the_page_says_when_players_cannot_sign_up_themselves_and_why(as_organizer, yardzee_event):
+    """The form shows "Open to sign-ups" ticked before any sign-up was saved (saving opens
+    it): the page says it is not open yet, and later why it takes no sign-ups."""
+    url = f"/organize/events/{yardzee_event.pk}/sign-up/"
+
+    def said() -> str:
+        page = str(as_organizer.get(url).content.decode())
+        return page[page.index("<h1>") : page.index('id="settings-heading"')]
+
+    assert "Players cannot sign up themselves yet: the sign-up is not open." in said()
+    reg.sign_up_set(event=yardzee_event)
+    assert "Players sign up at" in said()
+    assert "cannot sign up" not in said()
+    reg.sign_up_set(event=yardzee_event, open=False)
+    assert "Players cannot sign up themselves: the sign-up is closed." in said()
+    reg.sign_up_set(event=yardzee_event, open=True, deadline=datetime(2020, 1, 1, tzinfo=UTC))
+    assert "Players cannot sign up themselves: the deadline has passed." in said()
+    Event.objects.filter(pk=yardzee_event.pk).update(status="finished")
+    assert f"Players cannot sign up themselves: {yardzee_event.name} is finished." in said()
 
 
 def test_only_the_leagues_organizers_see_the_page(yardzee_event, other_organizer):
