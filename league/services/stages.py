@@ -48,6 +48,7 @@ from league.services.organization import (
 from league.services.registration import absent_dropped
 from league.services.standings_marks import standings_mark
 from league.services.standings_refresh import compute_table
+from scoring.errors import DomainError
 
 # The most participants one stage takes (the API's limit on `participants` and `source_top`).
 MAX_ENTRANTS = 512
@@ -440,11 +441,16 @@ def stage_start(*, stage_id: int) -> Stage:
     seat its matches. From then on the stage keeps its points scheme (the league's now, when
     it has none of its own; docs/standings.md, "League points")."""
     stage = _locked_draft(stage_id)
-    absent_dropped(stage)  # an event using check-in seats only the players checked in
+    dropped = absent_dropped(stage)  # an event using check-in seats only those checked in
     if stage.source_stage_id is not None:
         _take_qualifiers(stage)
     players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
-    format_of(stage).start(stage, players)
+    try:
+        format_of(stage).start(stage, players)
+    except DomainError as refusal:
+        if dropped:  # the draw's reason alone would speak of players the stage still lists
+            _refused_after_check_in(refusal, dropped, len(players))
+        raise
     if not stage.points:
         # The stage keeps the scheme it is played under: a later change of the league's
         # points never re-ranks it, so its final ranking and its table always agree.
@@ -455,6 +461,20 @@ def stage_start(*, stage_id: int) -> Stage:
     _advance(stage)
     _standings_moved(stage)  # its entrants are listed, and first-round byes count
     return stage
+
+
+def _refused_after_check_in(refusal: DomainError, dropped: list[int], left: int) -> None:
+    """A draw refused once the players not checked in were dropped: its sentence says so
+    first, and `details.dropped` lists them (the start is rolled back: nothing changes)."""
+    entered = len(dropped) + left
+    some = f"Only {left}" if left else "None"
+    refusal.message = (
+        f"{some} of the {entered} players entered {'are' if left > 1 else 'is'} checked in, "
+        f"and a stage starts with those checked in: {refusal.message} Check them in, or "
+        "change the stage."
+    )
+    refusal.args = (refusal.message,)
+    refusal.details = {**refusal.details, "dropped": dropped}
 
 
 def _standings_moved(stage: Stage) -> None:

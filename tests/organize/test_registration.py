@@ -189,6 +189,25 @@ def test_check_in_on_the_page_and_a_start_that_names_who_was_dropped(as_organize
     )
 
 
+def test_a_start_refused_for_too_few_checked_in_says_so(as_organizer, yardzee_event):
+    reg.sign_up_set(event=yardzee_event, check_in=True)
+    rows = [sign(yardzee_event, name) for name in ("Ana", "Ben", "Cleo")]
+    for row in rows:
+        as_organizer.post(f"/organize/registrations/{row.pk}/approve/")
+    as_organizer.post(f"/organize/registrations/{rows[0].pk}/check-in/")
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Pool",
+        format="round_robin",
+        player_ids=[Registration.objects.get(pk=row.pk).player_id for row in rows],
+    )
+    text = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True).content.decode()
+    assert "Only 1 of the 3 players entered is checked in" in text
+    assert "Check them in, or change the stage." in text
+    stage.refresh_from_db()
+    assert stage.status == "draft"
+
+
 def _queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200

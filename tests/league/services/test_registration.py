@@ -369,11 +369,23 @@ def test_too_few_checked_in_refuses_the_start_and_changes_nothing(yardzee_event)
         format="round_robin",
         player_ids=[row.player_id for row in rows],
     )
-    with pytest.raises(DomainError):
+    with pytest.raises(DomainError) as refused:
         stages.stage_start(stage_id=stage.pk)
+    # The draw's reason alone ("needs at least two participants") contradicts the three the
+    # stage lists: the sentence says first that only one is checked in, and who would go.
+    assert refused.value.code == "too_few_players"
+    assert refused.value.message.startswith(
+        "Only 1 of the 3 players entered is checked in, and a stage starts with those checked "
+        "in: A stage needs at least two participants."
+    )
+    assert refused.value.details["dropped"] == [rows[1].player_id, rows[2].player_id]
     assert StageEntry.objects.filter(stage=stage).count() == 3
     stage.refresh_from_db()
     assert (stage.status, stage.dropped) == ("draft", [])
+    reg.registration_check_in(registration_id=rows[0].pk, present=False)
+    with pytest.raises(DomainError) as refused:
+        stages.stage_start(stage_id=stage.pk)
+    assert refused.value.message.startswith("None of the 3 players entered is checked in")
 
 
 def test_an_event_without_check_in_seats_every_entrant_as_before(yardzee_event):
