@@ -411,15 +411,19 @@ def _correction_lines(
         now = Turn.objects.filter(match=match, sequence__in=rescored).select_related("seat__player")
         lines.extend(
             f"Turn {row.sequence} ({row.seat.player.display_name}) is rescored: "
-            f"{rescored[row.sequence]['points'] + rescored[row.sequence]['bonus']} → "
-            f"{row.points + row.bonus}."
+            f"{rescored[row.sequence]['points'] + rescored[row.sequence]['bonus']:,} → "
+            f"{row.points + row.bonus:,}."
             for row in now.order_by("sequence")
         )
     if outcome.replayed and not rescored:
-        lines.append(f"The {outcome.replayed} later turns are played again and score the same.")
+        lines.append(
+            "The later turn is played again and scores the same."
+            if outcome.replayed == 1
+            else f"The {outcome.replayed} later turns are played again and score the same."
+        )
     moved = [
-        f"{seat.player.display_name}'s total: {before_game.total(seat.order)} → "
-        f"{outcome.game.total(seat.order)}."
+        f"{seat.player.display_name}'s total: {before_game.total(seat.order):,} → "
+        f"{outcome.game.total(seat.order):,}."
         for seat in seats
         if before_game.total(seat.order) != outcome.game.total(seat.order)
     ]

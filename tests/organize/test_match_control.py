@@ -619,3 +619,31 @@ def test_a_match_control_page_has_one_h1_and_its_htmx_fragment_none(
     assert page.count("<h1") == 1, url
     assert "<h1" not in fragment, url
     assert "match-control-step" in fragment, url
+
+
+def test_a_correction_says_one_later_turn_and_totals_with_thousands(yardkle_event, organizer):
+    """ "The 1 later turns are played again" and "total: 0 → 1000" read as the pages say:
+    one later turn in the singular, points with a thousands separator as the scorecard."""
+    players = make_players(2, prefix="Kle")
+    yardkle_event.league.players.add(*players)
+    match = game_services.match_create(
+        game="yardkle",
+        player_ids=[p.pk for p in players],
+        event_id=yardkle_event.pk,
+        league_id=yardkle_event.league_id,
+    )
+    bank = {"throws": [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}], "end": "bank"}
+    nothing = {"throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}], "end": "yardkle"}
+    for turn in (bank, nothing, nothing):
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+    checked = (
+        _client(organizer)
+        .post(
+            f"/organize/matches/{match.pk}/correct/?turn=2",
+            {"dice_1": "1 1 1 2 3 4", "set_aside_1": "1 1 1", "end": "bank", "check": "1"},
+        )
+        .content.decode()
+    )
+    assert "The later turn is played again and scores the same." in checked
+    assert "1 later turns" not in checked
+    assert f"{players[1].display_name}&#x27;s total: 0 → 1,000." in checked
