@@ -37,7 +37,7 @@ def _league(request: HttpRequest, slug: str) -> League:
 def _added(created: list[Player]) -> str:
     if len(created) == 1:
         return f"{created[0].display_name} (@{created[0].handle}) is on the roster."
-    return f"{len(created)} players are on the roster."
+    return f"{len(created)} players are added to the roster."
 
 
 def _create(request: HttpRequest, league: League, players: list[NewPlayer]) -> HttpResponse:
@@ -149,7 +149,9 @@ def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     f"{merged.removed_name} is merged into {merged.kept.display_name}: "
-                    f"{merged.seats} matches and {merged.stage_entries} stage entries moved. "
+                    f"{merged.seats} match{'' if merged.seats == 1 else 'es'} and "
+                    f"{merged.stage_entries} stage "
+                    f"entr{'y' if merged.stage_entries == 1 else 'ies'} moved. "
                     "The standings and ratings are being counted again.",
                 )
                 return redirect("organize:players", league.slug)

@@ -105,6 +105,9 @@ def test_anyone_signed_in_creates_a_league_and_organizes_it(player_account):
     home = _text(client.get("/organize/"))
     assert 'href="/organize/leagues/lawn-dice/"' in home
     assert 'href="/organize/leagues/lawn-dice/players/"' in home
+    assert "Yardkle, 0 events" in home
+    Event.objects.create(league=league, name="Night", date="2026-06-06")
+    assert "Yardkle, 1 event<" in _text(client.get("/organize/"))  # not "1 events"
 
 
 @pytest.mark.django_db

@@ -94,7 +94,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         csv = "name,handle\n" + "".join(f"{name},{handle}\n" for name, handle in ROSTER)
         page.get_by_label("Paste").fill(csv)
         page.get_by_role("button", name="Import").click()
-        expect(page.get_by_text("8 players are on the roster.")).to_be_visible()
+        expect(page.get_by_text("8 players are added to the roster.")).to_be_visible()
         expect(page.get_by_role("table").locator("tbody tr")).to_have_count(8)
         _check(page, "roster", problems, "1280")
         _shot(page, "roster-desktop")

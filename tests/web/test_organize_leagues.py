@@ -67,7 +67,7 @@ def test_an_organizer_creates_a_league_and_imports_its_players_on_a_phone(live_s
 
         page.get_by_label("Paste").fill("name,handle\nAna Lima,ana\nBo\nCy\n")
         page.get_by_role("button", name="Import").click()
-        expect(page.get_by_text("3 players are on the roster.")).to_be_visible()
+        expect(page.get_by_text("3 players are added to the roster.")).to_be_visible()
         roster = page.get_by_role("table")
         expect(roster.locator("tbody tr")).to_have_count(3)
         expect(roster).to_contain_text("@bo")

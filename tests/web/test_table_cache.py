@@ -134,7 +134,7 @@ def test_the_event_page_lists_its_latest_casual_matches_and_counts_the_rest(
     assert f'href="/matches/{matches[2].pk}/"' in page
     assert f'href="/matches/{matches[1].pk}/"' in page
     assert f'href="/matches/{matches[0].pk}/"' not in page
-    assert "The latest 2 matches; 1 earlier ones" in page
+    assert "The latest 2 matches; 1 earlier one is in the standings" in page  # not "1 ones"
     assert f'data-live-url="/events/{zee_event.pk}/live/"' in page  # two still to play
 
 
