@@ -362,6 +362,16 @@ def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
     assert "has already started" in again.content.decode()
 
 
+def test_the_tables_give_scores_with_thousands(as_organizer, yardkle_event):
+    players = roster(yardkle_event.league, 2)
+    stage = started(yardkle_event, players)
+    match = Match.objects.get(stage_match__stage=stage)
+    play_out(match)
+    tables = as_organizer.get(f"/organize/events/{yardkle_event.pk}/tables/").content.decode()
+    assert re.search(r'<span class="hint">\(\d{1,3}(,\d{3})+\)</span>', tables), tables
+    assert not re.search(r'<span class="hint">\(\d{4,}\)</span>', tables)
+
+
 def test_the_tables_fragment_stops_refreshing_once_every_table_is_played(
     as_organizer, yardzee_event
 ):

@@ -145,6 +145,17 @@ def test_the_offer_to_take_a_yardzee_turn_back_speaks_of_its_box(
     assert "Wrong box? Take it back before the next player enters a die." in note
 
 
+def test_yardkle_scores_read_with_thousands_as_the_last_saved_turn_does(
+    client: Client, yardkle_event: Event, seat: Any
+) -> None:
+    match = seat(yardkle_event, make_players(2))
+    bank = {"throws": [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}], "end": "bank"}
+    game_services.turn_submit(match_id=match.pk, turn=bank)
+    page = _page(client, match, key=match.score_key).content.decode()
+    assert "banked 1,000" in page
+    assert "<strong>1,000</strong>" in page  # not "1000" beside it
+
+
 def test_a_finished_match_takes_no_more_turns(
     client: Client, organizer: User, match: Match
 ) -> None:
