@@ -144,6 +144,16 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
     """Refuse options that contradict each other or the event (400 `invalid_option`), for a
     new stage or a changed draft; cleans its name and tiebreak order in place."""
     stage.name = clean_name(stage.name, field="name")
+    others = Stage.objects.filter(event_id=stage.event_id).exclude(pk=stage.pk)
+    if (taken := others.filter(name__iexact=stage.name).first()) is not None:
+        # The pages name stages ("takes the top 2 of Groups", "Groups must finish first"):
+        # two of one name in an event could not be told apart.
+        raise LeagueError(
+            "invalid_option",
+            f"name is taken: another stage of {stage.event.name} is called {taken.name!r}; "
+            "give this one a name of its own.",
+            details={"field": "name"},
+        )
     if stage.format == StageFormat.DOUBLE_ELIMINATION and stage.table_size != 2:
         raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
     if not 2 <= stage.table_size <= 5:

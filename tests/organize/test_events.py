@@ -245,6 +245,30 @@ def test_the_form_shows_the_options_of_the_format_source_and_seeding_chosen(
     assert 'hx-params="not csrfmiddlewaretoken"' in fresh
 
 
+def test_a_second_stage_of_the_same_name_is_refused_on_its_field(as_organizer, yardzee_event):
+    """Sent twice (a page left open, the form sent again), or named as another: the pages
+    name stages ("takes the top 2 of Pool"), so two of one name could not be told apart."""
+    players = roster(yardzee_event.league, 4)
+    url = f"/organize/events/{yardzee_event.pk}/stages/add/"
+    assert as_organizer.post(url, stage_form("Pool", players)).status_code == 302
+    again = as_organizer.post(url, stage_form("pool", players))
+    assert again.status_code == 400
+    html = again.content.decode()
+    said = f"It is taken: another stage of {yardzee_event.name} is called &#x27;Pool&#x27;"
+    assert said in html
+    assert 'name="name" value="pool"' in html  # kept as typed, to change
+    assert Stage.objects.filter(event=yardzee_event).count() == 1
+    final = drafted(yardzee_event, players, name="Final")
+    renamed = as_organizer.post(f"/organize/stages/{final.pk}/edit/", stage_form("POOL", players))
+    assert renamed.status_code == 400
+    assert "It is taken: another stage of" in renamed.content.decode()
+    final.refresh_from_db()
+    assert final.name == "Final"
+    # Its own name, kept while other options change, is no one else's.
+    kept = as_organizer.post(f"/organize/stages/{final.pk}/edit/", stage_form("Final", players))
+    assert kept.status_code == 302
+
+
 def test_a_knockout_fed_by_a_group_stage_through_the_form(as_organizer, yardzee_event):
     players = roster(yardzee_event.league, 8)
     as_organizer.post(

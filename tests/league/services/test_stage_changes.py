@@ -45,7 +45,7 @@ def test_item4_a_fed_stage_is_checked_exactly_as_a_seeded_one_of_its_size(event)
     for table_size, advance in ((4, 2), (3, 1)):
         made = stages.stage_create(
             event_id=event.pk,
-            name="Seeded",
+            name=f"Seeded {table_size}",
             format="single_elimination",
             player_ids=seeded,
             table_size=table_size,
@@ -53,7 +53,7 @@ def test_item4_a_fed_stage_is_checked_exactly_as_a_seeded_one_of_its_size(event)
         )
         fed = fed_stage(
             groups,
-            name="Fed",
+            name=f"Fed {table_size}",
             source_per_group=2,
             source_best_rest=2,
             table_size=table_size,

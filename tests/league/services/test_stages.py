@@ -14,6 +14,7 @@ import scoring
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match
+from league.errors import LeagueError
 from league.models import Event, League, Player, PlayerRating, Stage, StageBye, StageMatch
 from league.services import stages
 from scoring import simulate
@@ -285,3 +286,29 @@ def test_a_tie_at_the_cut_is_broken_by_the_stage_tiebreak_order_then_by_seed(org
         assert champion == min(finalists, key=lambda p: players.index(p))  # the better seed
     order = StageMatch.objects.get(match=final).order
     assert order[0] == champion
+
+
+@pytest.mark.django_db
+def test_a_stage_takes_a_name_no_other_stage_of_its_event_has(event):
+    """The pages name stages ("takes the top 2 of Groups", "Groups must finish before this one
+    starts"): two of one name in an event could not be told apart, so a second is refused,
+    case aside, when created or renamed; another event may use it."""
+    players = _field(4)
+    stages.stage_create(event_id=event.pk, name="Groups", format="round_robin", player_ids=players)
+    with pytest.raises(LeagueError) as refused:
+        stages.stage_create(
+            event_id=event.pk, name=" groups ", format="round_robin", player_ids=players
+        )
+    assert (refused.value.code, refused.value.details) == ("invalid_option", {"field": "name"})
+    assert refused.value.message.startswith(
+        "name is taken: another stage of Cup is called 'Groups'"  # as it is called
+    )
+    final = stages.stage_create(
+        event_id=event.pk, name="Final", format="round_robin", player_ids=players
+    )
+    with pytest.raises(LeagueError):
+        stages.stage_update(stage_id=final.pk, changes={"name": "GROUPS"})
+    stages.stage_update(stage_id=final.pk, changes={"name": "Final", "groups": 1})
+    later = Event.objects.create(league=event.league, name="Cup 2", date="2026-07-08")
+    stages.stage_create(event_id=later.pk, name="Groups", format="round_robin", player_ids=players)
+    assert Stage.objects.filter(name__iexact="groups").count() == 2
