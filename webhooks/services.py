@@ -110,7 +110,7 @@ def endpoint_create(
         )
     endpoint = Endpoint.objects.create(
         league=league,
-        url=_checked_url(url),
+        url=_unused_url(league, _checked_url(url)),
         events=_checked_events(events),
         description=_checked_description(description),
         created_by=created_by,
@@ -120,6 +120,20 @@ def endpoint_create(
     return endpoint
 
 
+def _unused_url(league: League, url: str, endpoint: int | None = None) -> str:
+    """`url`, which no other endpoint of the league has: two would be sent every event twice
+    (and a registration sent again, as a reloaded page does, would make a second)."""
+    others = Endpoint.objects.filter(league=league, url=url)
+    if (others.exclude(pk=endpoint) if endpoint is not None else others).exists():
+        raise WebhookError(
+            "url_taken",
+            f"url is taken: another endpoint of {league.name} already has {url}, so every event "
+            "would be sent to it twice. Change that endpoint, or delete it first.",
+            details={"field": "url"},
+        )
+    return url
+
+
 @transaction.atomic
 def endpoint_update(*, endpoint_id: int, changes: dict[str, Any]) -> Endpoint:
     """Change an endpoint's address, events or description; `enabled` turns it off or on
@@ -127,7 +141,7 @@ def endpoint_update(*, endpoint_id: int, changes: dict[str, Any]) -> Endpoint:
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint_id)
     fields = []
     if "url" in changes:
-        endpoint.url = _checked_url(changes["url"])
+        endpoint.url = _unused_url(endpoint.league, _checked_url(changes["url"]), endpoint.pk)
         fields.append("url")
     if "events" in changes:
         endpoint.events = _checked_events(changes["events"])

@@ -35,6 +35,21 @@ def test_item4_an_organizer_registers_an_endpoint_and_sees_its_secret_once(
     assert Endpoint.objects.get().secret == rotated["secret"]
 
 
+def test_an_address_the_league_has_an_endpoint_for_is_refused(yardkle_league, organizer, receiver):
+    client = client_for(organizer)
+    first = _create(client, url=receiver.url).json()
+    again = _create(client, url=receiver.url)
+    assert again.status_code == 400
+    assert (again.json()["code"], again.json()["details"]) == ("url_taken", {"field": "url"})
+    other = _create(client, url=receiver.url + "/other").json()
+    moved = client.patch(f"{URL}{other['id']}/", {"url": receiver.url}, format="json")
+    assert moved.status_code == 400
+    assert moved.json()["code"] == "url_taken"
+    kept = client.patch(f"{URL}{first['id']}/", {"url": receiver.url}, format="json")
+    assert kept.status_code == 200  # its own address is no other's
+    assert Endpoint.objects.count() == 2
+
+
 def test_item4_only_the_league_organizers_see_or_change_its_webhooks(
     yardkle_league, organizer, other_organizer, receiver
 ):
@@ -166,9 +181,9 @@ def test_item4_an_organizer_changes_turns_off_and_deletes_an_endpoint(
 
 def test_item4_a_league_has_at_most_ten_endpoints(yardkle_league, organizer, receiver):
     client = client_for(organizer)
-    for _ in range(10):
-        assert _create(client, url=receiver.url).status_code == 201
-    refused = _create(client, url=receiver.url)
+    for n in range(10):
+        assert _create(client, url=f"{receiver.url}/{n}").status_code == 201
+    refused = _create(client, url=f"{receiver.url}/10")
     assert refused.status_code == 400
     assert refused.json()["code"] == "too_many_endpoints"
     assert refused.json()["details"] == {"limit": 10}

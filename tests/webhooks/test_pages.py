@@ -58,6 +58,23 @@ def test_item4_an_endpoint_is_added_and_its_secret_shown_once(
     assert new_secret in _text(rotated)
 
 
+def test_an_endpoint_sent_again_as_a_reload_does_is_refused_not_made_twice(
+    yardkle_league, organizer_client, receiver: Receiver
+):
+    """The secret's page answers the POST itself (it is shown once, kept nowhere), so a
+    reload sends the form again: a second endpoint of the same address would have every event
+    sent twice. The address is refused on the form, nothing saved."""
+    form = {"url": receiver.url, "events": ["match.finished"]}
+    assert organizer_client.post(PAGE, form).status_code == 200
+    again = organizer_client.post(PAGE, form)
+    assert again.status_code == 400
+    said = _text(again)
+    assert "It is taken: another endpoint of" in said
+    assert "sent to it twice" in said
+    assert "shown only this once" not in said
+    assert Endpoint.objects.count() == 1
+
+
 def test_item4_a_refused_address_is_shown_on_the_form_and_nothing_saved(
     yardkle_league, organizer_client
 ):
