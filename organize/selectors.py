@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db.models import Count, Prefetch
 
 from games.models import Match, MatchStatus, Seat
-from league.models import Event, Player, Stage, StageEntry, StageMatch
+from league.models import Event, Player, Stage, StageEntry, StageMatch, StageStatus
 from league.selectors import SeatResult, seat_result
 
 OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
@@ -227,4 +227,17 @@ def names_of(ids: Mapping[str, Collection[int]]) -> Names:
         players=read(Player, "display_name", "player"),
         stages=read(Stage, "name", "stage"),
         events=read(Event, "name", "event"),
+    )
+
+
+def stages_still_entered(event_id: int, player_id: int | None) -> list[str]:
+    """The names of the stages of the event still to finish where the player is entered and
+    has not withdrawn (a registration withdrawn leaves them there): one query."""
+    if player_id is None:
+        return []
+    return list(
+        StageEntry.objects.filter(stage__event_id=event_id, player_id=player_id, withdrawn_at=None)
+        .exclude(stage__status=StageStatus.FINISHED)
+        .order_by("stage__position", "stage_id")
+        .values_list("stage__name", flat=True)
     )

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import Event, Registration, RegistrationStatus, SignUp
 from league.services import registration as services
+from organize import selectors
 from organize.forms import page_status
 from organize.forms.registration import RegistrationAddForm, SignUpSettingsForm
 from organize.forms.words import page_words
@@ -165,6 +166,17 @@ def registration_action(request: HttpRequest, registration_id: int, step: str) -
         elif step == "withdraw":
             services.registration_withdraw(registration_id=registration.pk)
             message = f"{name} is withdrawn."
+            if entered := selectors.stages_still_entered(
+                registration.event_id, registration.player_id
+            ):
+                # The sign-up's withdrawal seats no one and forfeits nothing: say where they
+                # still play, and what takes them off those tables.
+                messages.warning(
+                    request,
+                    f"{name} is still entered in {', '.join(entered)}: withdrawing the sign-up "
+                    "does not take them off its tables; “Withdraw a player” on the event's page "
+                    "does.",
+                )
         else:
             asked = request.POST.get("present", "1")
             if asked not in ("0", "1"):

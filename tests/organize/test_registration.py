@@ -208,6 +208,29 @@ def test_a_start_refused_for_too_few_checked_in_says_so(as_organizer, yardzee_ev
     assert stage.status == "draft"
 
 
+def test_withdrawing_a_sign_up_says_where_the_player_still_plays(as_organizer, yardzee_event):
+    """A registration withdrawn seats no one and forfeits nothing: a player already entered
+    in a stage plays on there, and the page says so, and what takes them off its tables."""
+    reg.sign_up_set(event=yardzee_event)
+    rows = [sign(yardzee_event, name) for name in ("Ana", "Ben")]
+    for row in rows:
+        as_organizer.post(f"/organize/registrations/{row.pk}/approve/")
+    players = [Registration.objects.get(pk=row.pk).player_id for row in rows]
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk, name="Pool", format="round_robin", player_ids=players
+    )
+    stage_services.stage_start(stage_id=stage.pk)
+    done = as_organizer.post(f"/organize/registrations/{rows[0].pk}/withdraw/", follow=True)
+    text = done.content.decode()
+    assert "Ana is withdrawn." in text
+    assert "Ana is still entered in Pool: withdrawing the sign-up does not take them off" in text
+    assert Registration.objects.get(pk=rows[0].pk).status == "withdrawn"
+    quiet = sign(yardzee_event, "Cleo")  # waiting for approval, entered nowhere
+    said = as_organizer.post(f"/organize/registrations/{quiet.pk}/withdraw/", follow=True)
+    assert "Cleo is withdrawn." in said.content.decode()
+    assert "still entered" not in said.content.decode()
+
+
 def _queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
