@@ -132,7 +132,8 @@ class CandidateSerializer(serializers.Serializer[Any]):
 
 class OrganizerRegistrationSerializer(RegistrationSerializer):
     """A registration as the league's organizers see it: with the contact email, the handle
-    given, and the existing players it matches (to link it to one, or make a new player)."""
+    given, and the existing players it matches that the caller may link it to (to link it to
+    one, or make a new player)."""
 
     candidates = serializers.SerializerMethodField()
 
@@ -154,7 +155,7 @@ class OrganizerRegistrationSerializer(RegistrationSerializer):
         found = (
             known.get(registration.pk, [])
             if known is not None
-            else services.registration_candidates(registration)
+            else services.registration_candidates(registration, by=self.context.get("by"))
         )
         return [CandidateSerializer(c).data for c in found]
 
@@ -258,7 +259,8 @@ class EventRegistrationsView(APIView):
         registrations = list(
             event.registrations.select_related("event__league").order_by("created_at", "pk")
         )
-        candidates = services.candidates_of([r for r in registrations if r.status == "pending"])
+        pending = [r for r in registrations if r.status == "pending"]
+        candidates = services.candidates_of(pending, by=request.user)
         waiting = [r.pk for r in registrations if r.status == "waiting"]
         positions = {pk: place for place, pk in enumerate(waiting, start=1)}
         answer = OrganizerRegistrationSerializer(
@@ -326,7 +328,9 @@ class RegistrationActionView(APIView):
         responses={200: OrganizerRegistrationSerializer, **ERRORS},
         description='Organizers only. `approve/`: `{}`, `{"player": id}` (link it to that '
         'existing player) or `{"new_player": true}`; 409 `player_match` (with '
-        "`details.candidates`) when it matches existing players and neither is given. "
+        "`details.candidates`: the matches the caller may link it to) when it matches such "
+        "players and neither is given; 403 `permission_denied` for a player on other leagues' "
+        "rosters the caller may not change. "
         "`refuse/` and `withdraw/`: `{}`; the place it held goes to the first on the waiting "
         'list. `check-in/`: `{"present": true|false}`.',
     )
@@ -346,7 +350,8 @@ class RegistrationActionView(APIView):
             registration = _withdraw_or_check_in(
                 self.step, registration, request.data, by_player=False
             )
-        return Response(OrganizerRegistrationSerializer(registration).data)
+        answer = OrganizerRegistrationSerializer(registration, context={"by": request.user})
+        return Response(answer.data)
 
 
 def _held(request: Request) -> Registration:

@@ -12,7 +12,7 @@ Every write locks the event's sign-up row first, so places are counted one write
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,6 +27,7 @@ from games import services as game_services
 from league.errors import EventConflict, LeagueError, LeagueForbidden
 from league.models import (
     Event,
+    League,
     Player,
     Registration,
     RegistrationStatus,
@@ -277,16 +278,35 @@ class Candidate:
     by: tuple[str, ...]
 
 
-def registration_candidates(registration: Registration) -> list[Candidate]:
+def registration_candidates(registration: Registration, *, by: Any = None) -> list[Candidate]:
     """The existing players this registration matches, for its organizers to choose from: by
     the email a confirmed registration of theirs gave (in any league), by handle, and by a
-    name that looks the same on the league's roster."""
-    return candidates_of([registration])[registration.pk]
+    name that looks the same on the league's roster. With `by` (the organizer who chooses),
+    only the players `by` may link it to (`linkable`); without, every match."""
+    return candidates_of([registration], by=by)[registration.pk]
 
 
-def candidates_of(registrations: Sequence[Registration]) -> dict[int, list[Candidate]]:
-    """`registration_candidates` of several registrations of one event, by registration id:
-    three queries, however many there are."""
+def linkable(league: League, user: Any, player_ids: Iterable[int]) -> set[int]:
+    """Of `player_ids`, the players `user` may link a registration of `league` to: one on
+    `league`'s roster or on none, or one `user` may already change (an organizer of a league
+    whose roster they are on, or staff), as `POST leagues/{slug}/players/` has it. Being on a
+    roster lets its organizers rename a player, so a sign-up naming someone's handle or email
+    must not hand another league's player to whoever approves it. `user` None (a command, the
+    demo): all of them. Two queries, however many players."""
+    ids = set(player_ids)
+    if user is None or not ids:
+        return ids
+    players = Player.objects.filter(pk__in=ids)
+    free = players.filter(Q(leagues=league) | Q(leagues=None)).values_list("pk", flat=True)
+    return set(free) | set(players.changeable_by(user).values_list("pk", flat=True))
+
+
+def candidates_of(
+    registrations: Sequence[Registration], *, by: Any = None
+) -> dict[int, list[Candidate]]:
+    """`registration_candidates` of several registrations of one event, by registration id
+    (with `by`, only the players `by` may link them to): a fixed number of queries, however
+    many there are."""
     if not registrations:
         return {}
     emails = {r.email.lower() for r in registrations if r.email}
@@ -306,8 +326,9 @@ def candidates_of(registrations: Sequence[Registration]) -> dict[int, list[Candi
     by_handle = (
         {p.handle.lower(): p for p in lowered.filter(lowered__in=handles)} if handles else {}
     )
+    league = registrations[0].event.league
     by_name: dict[str, list[Player]] = {}
-    for player in registrations[0].event.league.players.all():
+    for player in league.players.all():
         by_name.setdefault(folded(player.display_name), []).append(player)
     answer = {}
     for registration in registrations:
@@ -323,7 +344,10 @@ def candidates_of(registrations: Sequence[Registration]) -> dict[int, list[Candi
         for reason, players in matched:
             for player in players:
                 found.setdefault(player.pk, (player, []))[1].append(reason)
-        answer[registration.pk] = [Candidate(player, tuple(by)) for player, by in found.values()]
+        answer[registration.pk] = [Candidate(player, tuple(how)) for player, how in found.values()]
+    if by is not None:
+        allowed = linkable(league, by, {c.player.pk for found in answer.values() for c in found})
+        answer = {pk: [c for c in found if c.player.pk in allowed] for pk, found in answer.items()}
     return answer
 
 
@@ -374,12 +398,6 @@ def _is_candidate(registration: Registration, player_id: int) -> bool:
     return any(c.player.pk == player_id for c in registration_candidates(registration))
 
 
-def _kept_elsewhere(player: Player, user: Any) -> bool:
-    """Whether `player` is on some league's roster and `user` organizes none of those leagues
-    (nor is staff): the player is those organizers' to put on another roster, not `user`'s."""
-    return player.leagues.exists() and not player.is_changeable_by(user)
-
-
 @transaction.atomic
 def registration_approve(
     *,
@@ -397,10 +415,10 @@ def registration_approve(
     one on the waiting list moves up when a place frees: `on_waiting_list`).
 
     A player on other leagues' rosters is linked only when `by` (the approving organizer) may
-    already change them, as `POST leagues/{slug}/players/` has it: being on a roster lets
-    its organizers rename the player, so a sign-up naming someone's handle or email must not
-    hand another league's player to whoever approves it (`permission_denied`, 403: make a new
-    player instead). `by` None (a command, the demo) checks nothing."""
+    already change them (`linkable`; `permission_denied`, 403: make a new player instead), and
+    `player_match` offers only the matches `by` may link; when there are none, `{}` makes a new
+    player, as for a registration that matches no one. `by` None (a command, the demo) checks
+    nothing."""
     _sign_up, registration = _locked_registration(registration_id)
     game_services.ensure_event_open(registration.event)
     if registration.status == RegistrationStatus.WAITING:
@@ -430,7 +448,7 @@ def registration_approve(
                 f"{player.display_name} is already confirmed for this event.",
                 details={"field": "player", "player": player.pk},
             )
-        if not on_roster and by is not None and _kept_elsewhere(player, by):
+        if not on_roster and player.pk not in linkable(league, by, [player.pk]):
             raise LeagueForbidden(
                 "permission_denied",
                 f"{player.display_name} plays in leagues you do not organize: only their "
@@ -444,7 +462,7 @@ def registration_approve(
     elif new_player:
         player = _new_player(registration)
     else:
-        candidates_found = registration_candidates(registration)
+        candidates_found = registration_candidates(registration, by=by)
         if candidates_found:
             raise RegistrationConflict(
                 "player_match",

@@ -32,12 +32,15 @@ def _page_url(event_id: int, anchor: str = "") -> str:
     return reverse("organize:sign_up", args=[event_id]) + (f"#{anchor}" if anchor else "")
 
 
-def _registration_rows(registrations: list[Registration]) -> dict[str, list[dict[str, Any]]]:
+def _registration_rows(
+    registrations: list[Registration], user: Any
+) -> dict[str, list[dict[str, Any]]]:
     """The event's registrations by where they stand, each pending one with the existing
-    players it matches (the organizer links it to one, or makes a new player)."""
+    players it matches that `user` may link it to (the organizer links it to one, or makes a
+    new player)."""
     rows: dict[str, list[dict[str, Any]]] = {status: [] for status in RegistrationStatus.values}
     pending = [r for r in registrations if r.status == RegistrationStatus.PENDING]
-    candidates = services.candidates_of(pending)
+    candidates = services.candidates_of(pending, by=user)
     for registration in registrations:
         rows[registration.status].append(
             {"registration": registration, "candidates": candidates.get(registration.pk, [])}
@@ -86,7 +89,7 @@ def _render(
             "sign_up": settings,
             "form": form,
             "add_form": add_form,
-            "rows": _registration_rows(registrations),
+            "rows": _registration_rows(registrations, request.user),
             "places_taken": services.places_taken(event.pk),
             "public_url": request.build_absolute_uri(reverse("league:sign_up", args=[event.pk])),
         },

@@ -227,8 +227,6 @@ def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
     League.objects.get(slug="elsewhere").players.add(theirs)  # other_organizer's league
     row = sign_up(open_event, "Ada", handle="ada").json()
     url = f"/api/v1/registrations/{row['id']}/approve/"
-    candidates = as_organizer.post(url, {}, format="json").json()["details"]["candidates"]
-    assert [c["player"] for c in candidates] == [theirs.pk]
     refused = as_organizer.post(url, {"player": theirs.pk}, format="json")
     assert refused.status_code == 403
     assert refused.json()["code"] == "permission_denied"
@@ -269,3 +267,35 @@ def test_a_registration_asked_for_without_its_key_is_401_not_404(open_event, met
         assert response["WWW-Authenticate"] == 'Registration-Key header="X-Registration-Key"'
     wrong = getattr(APIClient(), method)(path, HTTP_X_REGISTRATION_KEY="nope")
     assert wrong.status_code == 404
+
+
+def test_only_the_players_the_approver_may_link_are_offered(
+    open_event, as_organizer, organizer, other_organizer, staff
+):
+    """A match on other leagues' rosters, whom the approver may not link (403), is not among
+    the candidates offered, neither in the list nor in the 409 `player_match`; a match on the
+    roster is. Staff, and an organizer of that other league too, are offered both."""
+    elsewhere = League.objects.get(slug="elsewhere")  # other_organizer's league
+    theirs = Player.objects.create(display_name="Ada Lovelace", handle="ada")
+    elsewhere.players.add(theirs)
+    regular = Player.objects.create(display_name="Ada", handle="ada-b")
+    open_event.league.players.add(regular)
+    row = sign_up(open_event, "Ada", handle="ada").json()
+    url = f"/api/v1/registrations/{row['id']}/approve/"
+    listing = f"/api/v1/events/{open_event.pk}/registrations/"
+
+    def offered(client: APIClient) -> tuple[list[int], list[int]]:
+        conflict = client.post(url, {}, format="json")
+        assert conflict.status_code == 409, conflict.json()
+        assert conflict.json()["code"] == "player_match"
+        listed = next(r for r in client.get(listing).json() if r["id"] == row["id"])
+        return (
+            [c["player"] for c in conflict.json()["details"]["candidates"]],
+            [c["player"]["id"] for c in listed["candidates"]],
+        )
+
+    assert offered(as_organizer) == ([regular.pk], [regular.pk])
+    assert offered(client_for(staff)) == ([theirs.pk, regular.pk], [theirs.pk, regular.pk])
+    elsewhere.organizers.add(organizer)
+    assert offered(as_organizer) == ([theirs.pk, regular.pk], [theirs.pk, regular.pk])
+    assert Registration.objects.get(pk=row["id"]).status == "pending"

@@ -284,3 +284,45 @@ def test_a_player_of_another_leagues_organizers_is_not_linked_from_the_page(
     assert "only their organizers may put them on another roster" in answer.content.decode()
     assert Registration.objects.get(pk=sam.pk).status == "pending"
     assert not yardzee_event.league.players.filter(pk=theirs.pk).exists()
+
+
+def test_the_page_offers_a_player_of_another_leagues_organizers_only_to_those_who_may_link_them(
+    as_organizer, organizer, yardzee_event, other_organizer, staff
+):
+    """The page lists, among a sign-up's matches, only the players the organizer may link it
+    to: not one on another league's roster whose organizers they are not among (choosing them
+    would be refused), but to staff, or once they organize that league too."""
+    reg.sign_up_set(event=yardzee_event)
+    elsewhere = League.objects.get(slug="elsewhere")
+    theirs = Player.objects.create(display_name="Sam Doe", handle="sam")
+    elsewhere.players.add(theirs)
+    regular = Player.objects.create(display_name="Sam", handle="sam-b")
+    yardzee_event.league.players.add(regular)
+    sign(yardzee_event, "Sam", handle="sam")
+    url = f"/organize/events/{yardzee_event.pk}/sign-up/"
+    page = as_organizer.get(url).content.decode()
+    assert "Sam (@sam-b): the same name" in page
+    assert "Sam Doe (@sam)" not in page
+    as_staff = Client()
+    as_staff.force_login(staff)
+    assert "Sam Doe (@sam): the same handle" in as_staff.get(url).content.decode()
+    elsewhere.organizers.add(organizer)
+    assert "Sam Doe (@sam): the same handle" in as_organizer.get(url).content.decode()
+
+
+def test_a_sign_up_matching_only_players_the_organizer_may_not_link_is_approved_as_new(
+    as_organizer, yardzee_event, other_organizer
+):
+    """No match the organizer may link: the page offers no choice, and approving makes a new
+    player (the other league's player stays theirs, off this roster)."""
+    reg.sign_up_set(event=yardzee_event)
+    theirs = Player.objects.create(display_name="Sam Doe", handle="sam")
+    League.objects.get(slug="elsewhere").players.add(theirs)
+    sam = sign(yardzee_event, "Sam", handle="sam")
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/sign-up/").content.decode()
+    assert "May already be a player" not in page
+    as_organizer.post(f"/organize/registrations/{sam.pk}/approve/", {}, follow=True)
+    done = Registration.objects.get(pk=sam.pk)
+    assert done.status == "confirmed"
+    assert done.player_id not in (None, theirs.pk)
+    assert not yardzee_event.league.players.filter(pk=theirs.pk).exists()

@@ -198,6 +198,31 @@ def test_a_match_by_handle_may_be_made_a_new_player_instead(yardzee_event):
     assert Player.objects.count() == 2
 
 
+def test_the_candidates_offered_are_those_the_approver_may_link(
+    yardzee_event, organizer, other_organizer, staff
+):
+    """`registration_candidates(by=...)` and `player_match` follow the rule that refuses a
+    link (`linkable`): a player on another league's roster whose organizers `by` is not among
+    is left out; one on no roster, or on this one, is offered; staff are offered all."""
+    reg.sign_up_set(event=yardzee_event)
+    theirs = Player.objects.create(display_name="Sam Doe", handle="sam")
+    League.objects.get(slug="elsewhere").players.add(theirs)
+    loose = Player.objects.create(display_name="Sam Loose", handle="sam-l")
+    sam = sign(yardzee_event, "Sam", handle="sam")
+    loner = sign(yardzee_event, "Sam L", handle="sam-l")
+    assert [c.player for c in reg.registration_candidates(sam)] == [theirs]
+    assert reg.registration_candidates(sam, by=organizer) == []
+    assert [c.player for c in reg.registration_candidates(sam, by=staff)] == [theirs]
+    assert [c.player for c in reg.registration_candidates(loner, by=organizer)] == [loose]
+    assert reg.linkable(yardzee_event.league, organizer, [theirs.pk, loose.pk]) == {loose.pk}
+    with pytest.raises(DomainError) as caught:
+        reg.registration_approve(registration_id=loner.pk, by=organizer)
+    assert caught.value.code == "player_match"
+    assert [c["player"] for c in caught.value.details["candidates"]] == [loose.pk]
+    made = reg.registration_approve(registration_id=sam.pk, by=organizer)  # no one to offer
+    assert made.player_id not in (None, theirs.pk)
+
+
 def test_linking_to_a_player_neither_matched_nor_on_the_roster_is_refused(yardzee_event):
     reg.sign_up_set(event=yardzee_event)
     stranger = Player.objects.create(display_name="Stranger", handle="stranger")
