@@ -438,13 +438,26 @@ class UndoneTurnSerializer(serializers.Serializer[Any]):
     undone_at = serializers.DateTimeField()
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class TurnNumberField(serializers.Field):  # type: ignore[type-arg]
+    """A `turn_number` passed on as sent, for `games.services.turn_number_sent` to check as it
+    checks a turn's (422 `wrong_type` unless a positive integer: "2", true or 2.0 are not);
+    documented as the integer it must be."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class TakeBackSerializer(RefusesUnknownFields):
-    turn_number = serializers.IntegerField(
-        min_value=1,
-        max_value=ID_MAX,
+    turn_number = TurnNumberField(
         required=False,
-        help_text="The turn you mean to take back (the last one); another number is 409 "
-        "`turn_number_mismatch` with the last turn's as `details.expected`.",
+        allow_null=True,
+        help_text="The turn you mean to take back (the last one): a positive integer, 422 "
+        "`wrong_type` otherwise; another number is 409 `turn_number_mismatch` with the last "
+        "turn's as `details.expected`.",
     )
 
 

@@ -631,7 +631,8 @@ class MatchViewSet(
         "key it was sent with, or signed in as who sent it), within TAKE_BACK_SECONDS and "
         "before the next turn is entered; not a turn that finished the match. Refusals: 409 "
         "`take_back_not_yours`, `take_back_too_late`, `match_closed`, `turn_number_mismatch`, "
-        '`nothing_to_undo`: docs/api.md, "Taking back your own last turn".',
+        "`nothing_to_undo`; 422 `wrong_type` for a `turn_number` that is not a positive "
+        'integer: docs/api.md, "Taking back your own last turn".',
     )
     @action(
         detail=True,

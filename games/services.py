@@ -426,7 +426,7 @@ def _remove_last_turn(
 def turn_take_back(
     *,
     match_id: int,
-    turn_number: int | None = None,
+    turn_number: object = None,
     score_key: str | None = None,
     taken_back_by: UserLike | None = None,
 ) -> TurnUndo:
@@ -438,11 +438,13 @@ def turn_take_back(
     - the caller sent that turn: with the match's scoring key (`score_key`, which must open
       the match: WrongScoreKey) or signed in as `taken_back_by`; a turn an organizer has
       corrected since is no longer theirs (TakeBackNotYours);
-    - it is the last turn (`turn_number`, when sent, names it: TurnNumberMismatch otherwise,
-      e.g. when the next player's turn has been entered meanwhile);
+    - it is the last turn (`turn_number`, when sent, names it: a positive integer, as with a
+      turn, `wrong_type` otherwise; TurnNumberMismatch when another turn is last, e.g. when
+      the next player's turn has been entered meanwhile);
     - it did not finish the match: withdrawing a result is for organizers (MatchClosed);
     - it was sent at most TAKE_BACK_SECONDS ago (TakeBackTooLate)."""
     match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
+    turn_number = turn_number_sent(turn_number)
     turns = _turns_to_take_back(match, "take back")
     last = turns[-1]
     if turn_number is not None and turn_number != last.sequence:
@@ -708,18 +710,25 @@ def _iso(moment: datetime) -> str:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
+def turn_number_sent(value: object) -> int | None:
+    """A `turn_number` as a client sent it (with a turn, a correction or a take-back): None
+    when left out (or null), else a positive JSON integer, never "2", true or 2.0 (`wrong_type`,
+    422: not a number is no mismatch). Whether it is the right turn is each caller's check."""
+    if value is None:
+        return None
+    if type(value) is int and value >= 1:
+        return value
+    raise RuleViolation(
+        "wrong_type", "turn_number must be a positive integer.", details={"field": "turn_number"}
+    )
+
+
 def _turn_body(body: object) -> tuple[dict[str, Any], int | None]:
     """The turn as stored (without `turn_number`) and the `turn_number` sent, if any."""
     if not isinstance(body, dict):
         raise RuleViolation("wrong_type", "A turn is a JSON object.")
     turn = dict(body)
-    turn_number = turn.pop("turn_number", None)
-    if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
-        raise RuleViolation(
-            "wrong_type",
-            "turn_number must be a positive integer.",
-            details={"field": "turn_number"},
-        )
+    turn_number = turn_number_sent(turn.pop("turn_number", None))
     if "player" not in turn:
         raise RuleViolation(
             "missing_key",
@@ -1040,13 +1049,7 @@ def _corrected_body(turn: object, sequence: int) -> dict[str, Any]:
     if not isinstance(turn, dict):
         raise RuleViolation("wrong_type", "A corrected turn is a JSON object, as a turn is.")
     body = dict(turn)
-    turn_number = body.pop("turn_number", None)
-    if turn_number is not None and (type(turn_number) is not int or turn_number < 1):
-        raise RuleViolation(  # as a submission's (`_turn_body`): not a number is no mismatch
-            "wrong_type",
-            "turn_number must be a positive integer.",
-            details={"field": "turn_number"},
-        )
+    turn_number = turn_number_sent(body.pop("turn_number", None))
     if turn_number is not None and turn_number != sequence:
         raise TurnNumberMismatch(
             f"turn_number {turn_number} was sent to correct turn {sequence}.",

@@ -121,13 +121,6 @@ def test_an_unknown_match_is_404(match):
     assert answer.status_code == 404
 
 
-def test_a_bad_turn_number_is_400(match):
-    answer = APIClient().post(
-        _url(match), {"turn_number": 0}, format="json", HTTP_X_SCORE_KEY=match["score_key"]
-    )
-    assert answer.status_code == 400
-
-
 def test_a_retry_of_the_taken_back_turn_is_not_applied_again(match):
     key = match["score_key"]
     first = _send(APIClient(), match, 1, key, HTTP_IDEMPOTENCY_KEY="turn-1")
@@ -142,3 +135,20 @@ def test_a_retry_of_the_taken_back_turn_is_not_applied_again(match):
 def test_the_schema_documents_the_path(api: APIClient, organizer: User) -> None:
     schema = api.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
     assert "/api/v1/matches/{id}/turns/last/take-back/" in schema["paths"]
+
+
+@pytest.mark.parametrize("turn_number", ["2", True, 2.0, 0, -1])
+def test_a_turn_number_that_is_not_a_positive_integer_is_wrong_type(match, turn_number):
+    """As a turn's and a correction's (`games.services.turn_number_sent`): "2", true, 2.0, 0
+    and -1 name no turn, 422 `wrong_type`, and nothing is taken back."""
+    key = match["score_key"]
+    for number in (1, 2):
+        assert _send(APIClient(), match, number, key).status_code == 201
+    answer = APIClient().post(
+        _url(match), {"turn_number": turn_number}, format="json", HTTP_X_SCORE_KEY=key
+    )
+    assert answer.status_code == 422, answer.json()
+    assert answer.json()["code"] == "wrong_type"
+    assert answer.json()["details"] == {"field": "turn_number"}
+    assert Turn.objects.count() == 2
+    assert not TurnUndo.objects.exists()
