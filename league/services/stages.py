@@ -512,7 +512,9 @@ def _take_qualifiers(stage: Stage) -> None:
     assert source is not None  # noqa: S101 - checked by the caller
     if source.status != StageStatus.FINISHED or not source.ranking:
         raise StageConflict(
-            "source_not_finished", f"Stage {source.pk} must finish before this one starts."
+            "source_not_finished",
+            f"Stage {source.pk} must finish before this one starts.",
+            details={"source_stage": source.pk},
         )
     seeds = dict(source.entries.filter(withdrawn_at=None).values_list("player_id", "seed"))
 

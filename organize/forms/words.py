@@ -19,12 +19,15 @@ from scoring.errors import DomainError
 
 def refuse_on_field(form: forms.BaseForm, error: DomainError, field: object) -> None:
     """Show a service's refusal on `field` when the form has it (without the field's API name
-    that begins the sentence), else above the form; in the page's words (`page_words`)."""
-    message = page_words(error)
+    that begins the sentence), else above the form; in the page's words (`page_words`), the
+    API's other field names as the form labels them."""
+    labels = {name: str(form[name].label) for name in form.fields}
     if isinstance(field, str) and field in form.fields:
-        form.add_error(field, about_field(message, field))
+        # The field's name that begins the sentence goes first (the rest may name others).
+        on_field = DomainError(error.code, about_field(error.message, field), details=error.details)
+        form.add_error(field, page_words(on_field, labels))
     else:
-        form.add_error(None, message)
+        form.add_error(None, page_words(error, labels))
 
 
 _STAGE_THEN_NAME = re.compile(r"\b[Ss]tage (\d+) \(([^()]*)\)")
@@ -33,6 +36,10 @@ _BY_ID = re.compile(r"\b(Player|player|Stage|stage|Event|event) (\d+)\b")
 # The API's field for re-seeding later stages (the match-control pages offer re-seeding as a
 # confirmation of its own when it is possible).
 _RESEED = re.compile(r"Send reseed_later_stages: true to put those stages back to draft and seat")
+# An API field name in brackets after the words that say what it is: "(source_top)",
+# "(`forfeits`)". A word in brackets is left alone ("(a walkover)", "setting(s)") unless it is
+# a field of the form the sentence is shown on.
+_FIELD_IN_BRACKETS = re.compile(r" ?\((?P<tick>`?)(?P<field>[a-z][a-z_]*)(?P=tick)\)")
 _TURN_PATH = re.compile(r"\b(rolls|throws)\[(\d+)\](?:\.(dice|keep|set_aside))?(?:\[(\d+)\])?")
 # What the correction form calls the dice of a roll or a throw (its labels: "Roll 2: dice
 # kept", "Throw 1: dice thrown").
@@ -54,18 +61,34 @@ def _turn_path(found: re.Match[str]) -> str:
     return words[0].upper() + words[1:] if found.start() == 0 else words
 
 
-def in_page_words(message: str, names: Names) -> str:
+def in_page_words(message: str, names: Names, labels: Mapping[str, str] | None = None) -> str:
     """A service's sentence as an organizer page says it: the players, stages and events it
     names by id by their names (those `names` holds: the ids the refusal's details name, so
     that a name that reads "Player 1" is left alone), the Yardzee boxes `names` holds by their
     labels ("3 of a kind", not "three_of_a_kind"), and the JSON paths of a turn
-    ("rolls[0].dice") in the words of the correction form ("roll 1's dice showing")."""
+    ("rolls[0].dice") in the words of the correction form ("roll 1's dice showing"). An API
+    field name in brackets after the words that say what it is ("(source_top)",
+    "(`forfeits`)") is left out, and one the sentence uses as a word ("it goes with
+    source_per_group") is put as the form's label for it (`labels`: the form's fields, API
+    name -> label)."""
     kinds = {"player": names.players, "stage": names.stages, "event": names.events}
+    labels = labels or {}
 
     def by_id(found: re.Match[str]) -> str:
         return kinds[found[1].lower()].get(int(found[2]), found[0])
 
+    def in_brackets(found: re.Match[str]) -> str:
+        named = found["field"]
+        return "" if found["tick"] or "_" in named or named in labels else found[0]
+
     message = _STAGE_THEN_NAME.sub(lambda found: names.stages.get(int(found[1]), found[2]), message)
+    # Before the names go in: a name put in brackets ("turn 4 (ana_b)") is no field name.
+    message = _FIELD_IN_BRACKETS.sub(in_brackets, message)
+    # A one-word field ("name", "groups") is a word of the sentence, not put as its label.
+    as_words = {field: f"“{label}”" for field, label in labels.items() if "_" in field}
+    if as_words:
+        keys = "|".join(re.escape(field) for field in as_words)
+        message = re.sub(rf"\b({keys})\b", lambda found: as_words[found[1]], message)
     message = _NAME_THEN_STAGE.sub(
         lambda found: "" if int(found[1]) in names.stages else found[0], message
     )
@@ -84,6 +107,7 @@ _ID_KEYS: Mapping[str, str] = {
     "expected_player": "player",
     "stage": "stage",
     "stages": "stage",
+    "source_stage": "stage",
     "event": "event",
     "events": "event",
 }
@@ -129,12 +153,12 @@ def with_boxes(names: Names, details: Mapping[str, Any]) -> Names:
     return dataclasses.replace(names, boxes=boxes_named(details))
 
 
-def page_words(error: DomainError) -> str:
+def page_words(error: DomainError, labels: Mapping[str, str] | None = None) -> str:
     """A service's sentence as an organizer page says it (`in_page_words`), the players,
-    stages and events its details name looked up (a query for each kind named), and the
-    boxes it names by their labels."""
+    stages and events its details name looked up (a query for each kind named), the boxes it
+    names by their labels, and the API's field names as the form's `labels` call them."""
     names = with_boxes(names_of(ids_named(error.details)), error.details)
-    return in_page_words(error.message, names)
+    return in_page_words(error.message, names, labels)
 
 
 def worded(error: DomainError) -> DomainError:

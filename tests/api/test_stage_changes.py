@@ -158,6 +158,9 @@ def test_item3_each_group_has_its_own_table_and_the_next_stage_takes_from_each(
         source_best_rest=2,
     )
     as_organizer.post(f"/api/v1/stages/{groups['id']}/start/")
+    early = as_organizer.post(f"/api/v1/stages/{knockout['id']}/start/")
+    assert (early.status_code, early.json()["code"]) == (409, "source_not_finished")
+    assert early.json()["details"] == {"source_stage": groups["id"]}  # the pages name it
     _play_out(as_organizer, groups["id"], seed=1)
     stage = as_organizer.get(f"/api/v1/stages/{groups['id']}/").json()
     assert stage["status"] == "finished"

@@ -290,7 +290,16 @@ def test_a_knockout_fed_by_a_group_stage_through_the_form(as_organizer, yardzee_
     }
     both = as_organizer.post(url, {**knockout, "source_top": 4})
     assert both.status_code == 400
-    assert "not both" in both.content.decode()
+    said = both.content.decode()
+    # In the page's words: the API's field names left out of the sentence.
+    assert "Take the top N overall or the top N of each group, not both." in said
+    assert "(source_" not in said
+    rest = as_organizer.post(url, {**knockout, "source_per_group": "", "source_best_rest": 1})
+    assert rest.status_code == 400
+    said = rest.content.decode()
+    assert "It adds the best of the rest to the top of each group: it goes with" in said
+    assert "“Or the top of each group”" in said
+    assert "with source_per_group" not in said
     assert as_organizer.post(url, knockout).status_code == 302
     stage = Stage.objects.get(name="Knockout")
     assert (stage.source_stage_id, stage.source_per_group, stage.source_top) == (groups.pk, 2, None)
@@ -348,6 +357,25 @@ def test_a_stage_another_takes_its_players_from_is_not_offered_for_deletion(
     assert f"stage {pool.pk}" not in asked
     assert said in as_organizer.post(url, follow=True).content.decode()
     assert Stage.objects.filter(pk=pool.pk).exists()
+
+
+def test_a_refusal_names_the_stages_and_the_event_it_speaks_of_not_their_ids(
+    as_organizer, yardzee_event
+):
+    """The API's sentences number them ("Stage 12 must finish before this one starts",
+    "Event 7 is finished"); the pages name them."""
+    pool = started(yardzee_event, roster(yardzee_event.league, 4))
+    final = fed_stage(pool, name="Final", source_top=2)
+    said = as_organizer.post(f"/organize/stages/{final.pk}/start/", follow=True)
+    page = said.content.decode()
+    assert "Pool must finish before this one starts." in page
+    assert f"Stage {pool.pk}" not in page
+    as_organizer.post(f"/organize/events/{yardzee_event.pk}/close/", {"status": "cancelled"})
+    refused = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/close/", {"status": "finished"}
+    ).content.decode()
+    assert f"{yardzee_event.name} is cancelled: reopen it before closing it as finished" in refused
+    assert f"Event {yardzee_event.pk}" not in refused
 
 
 def test_a_refusal_about_a_field_is_said_on_it_without_its_api_name(as_organizer, yardzee_event):

@@ -294,7 +294,8 @@ def test_a_walkover_naming_no_one_is_refused_by_the_service(bracket, organizer):
         f"/organize/matches/{final.pk}/walkover/", {"outcome": "walkover", "reason": "awarded"}
     )
     assert "Not possible now" in page.content.decode()
-    assert "names the players who forfeit" in page.content.decode()
+    assert "names the players who forfeit." in page.content.decode()
+    assert "`forfeits`" not in page.content.decode()  # the API's field name, not the page's
 
 
 def test_a_walkover_naming_no_one_offers_no_confirm_until_someone_is_named(bracket, organizer):
