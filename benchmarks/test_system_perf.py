@@ -10,7 +10,8 @@ nothing absolute is asserted (the machine is shared), only that every answer was
   The turns are real turns of real games (the simulator in `scoring`), each with its own
   Idempotency-Key and its turn_number, as the phone page sends them. Ratios: the turns' cost
   over the floor's (median of the three rounds), p99 over the floor's p99. Then turns sent
-  open loop at half the floor's rate (Poisson arrivals): their p99. Then the Python function
+  open loop at half the floor's rate (Poisson arrivals): their p99, beside the floor's at the
+  same arrivals and the turns' with the Celery worker paused. Then the Python function
   calls of one turn against one floor request, in process (cProfile, median of 30 each).
 - The league and event pages with 1,000 rows (`benchmarks.seed`, then `recompute_standings`
   and `recompute_ratings`) against the floor page (`GET /bench/floor/page/<path>`: the same
@@ -31,11 +32,13 @@ import math
 import os
 import platform
 import random
+import signal
 import statistics
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -169,6 +172,18 @@ def cpu_used(stack: Stack, before: dict[str, float]) -> dict[str, float]:
     return {name: round(now - before.get(name, 0.0), 2) for name, now in cpu_seconds(stack).items()}
 
 
+@contextmanager
+def worker_paused(stack: Stack) -> Iterator[None]:
+    """The Celery worker (its whole process group) stopped meanwhile, and continued after:
+    its jobs wait in the broker, so the turns have the cores to themselves and the web."""
+    group = stack.processes["worker1"].pid
+    os.killpg(group, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.killpg(group, signal.SIGCONT)
+
+
 def cost_ratio(floor: Figures, measured: Figures) -> float:
     """What one request of `measured` costs in floor requests: the floor's rate over its rate."""
     return floor.per_second / measured.per_second
@@ -288,7 +303,9 @@ def _floor_calls(turns: list[tuple[MatchRecord, dict[str, Any]]], token: str) ->
 
 def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark, capsys):
     token = organizer_token(stack)
-    needed = TURN_WARMUP + ROUNDS * TURNS_PER_ROUND + OPEN_LOOPS * OPEN_LOOP_TURNS
+    # Turns for the warm-up, the rounds and two turns open loops a seed (the worker running,
+    # then paused).
+    needed = TURN_WARMUP + ROUNDS * TURNS_PER_ROUND + 2 * OPEN_LOOPS * OPEN_LOOP_TURNS
     # Each client gets half as many turns again as an even share: clients do not finish evenly.
     per_client = needed * 3 // (2 * TURN_CLIENTS)
     seated = asyncio.run(_seat_tables(stack, token, per_client))
@@ -325,23 +342,29 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     floor_open_loop = Figures("floor open loop", TURN_CLIENTS)
     loop_p99s: list[float] = []
     floor_loop_p99s: list[float] = []
+    # And after each turns loop, the same arrivals of turns with the Celery worker paused (its
+    # jobs wait): what the jobs of the matches finishing add to the turns' tail.
+    paused_open_loop = Figures("turns open loop, worker paused", TURN_CLIENTS)
+    paused_loop_p99s: list[float] = []
     open_loop_cpu: dict[str, float] = {}  # CPU seconds of the turns loops and their pauses
     for seed in range(OPEN_LOOPS):
         for pooled, queues, p99s in (
             (floor_open_loop, floor_queues, floor_loop_p99s),
             (open_loop, turn_queues, loop_p99s),
+            (paused_open_loop, turn_queues, paused_loop_p99s),
         ):
             cpu_before = cpu_seconds(stack)
             time.sleep(OPEN_LOOP_PAUSE)
-            one_loop = run_open_loop(
-                stack.base_url,
-                pooled.name,
-                queues,
-                rate=rate,
-                count=OPEN_LOOP_TURNS,
-                seconds=OPEN_LOOP_SECONDS,
-                seed=seed,
-            )
+            with worker_paused(stack) if pooled is paused_open_loop else nullcontext():
+                one_loop = run_open_loop(
+                    stack.base_url,
+                    pooled.name,
+                    queues,
+                    rate=rate,
+                    count=OPEN_LOOP_TURNS,
+                    seconds=OPEN_LOOP_SECONDS,
+                    seed=seed,
+                )
             p99s.append(round(one_loop.p99 * 1000, 1))
             pooled.merge(one_loop)
             if pooled is open_loop:
@@ -354,7 +377,7 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     p99_ratio = turns.p99 / floor.p99
     calls_ratio = calls["turn"] / calls["floor"]
     report(
-        [floor, turns, floor_open_loop, open_loop],
+        [floor, turns, floor_open_loop, open_loop, paused_open_loop],
         {
             "turns_vs_floor": round(ratio, 2),
             "turns_vs_floor_rounds": [round(r, 2) for r in ratios],
@@ -365,6 +388,8 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
             "floor_open_loop_p99_ms": round(floor_open_loop.p99 * 1000, 1),
             "floor_open_loop_p99_ms_each_loop": floor_loop_p99s,
             "open_loop_p99_vs_floor_open_loop_p99": round(open_loop.p99 / floor_open_loop.p99, 2),
+            "open_loop_worker_paused_p99_ms": round(paused_open_loop.p99 * 1000, 1),
+            "open_loop_worker_paused_p99_ms_each_loop": paused_loop_p99s,
             "open_loop_jobs_waiting_at_start": jobs_waiting,
             "open_loop_last_turns_ms": sorted(
                 round(s * 1000, 1) for s in open_loop.by_kind.get("last", [])
@@ -388,7 +413,10 @@ def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark
     assert not turns.failures, turns.failures
     assert not open_loop.failures, open_loop.failures
     assert not floor_open_loop.failures, floor_open_loop.failures
-    accepted = turns.statuses[201] + open_loop.statuses[201] + TURN_WARMUP
+    assert not paused_open_loop.failures, paused_open_loop.failures
+    accepted = (
+        turns.statuses[201] + open_loop.statuses[201] + paused_open_loop.statuses[201] + TURN_WARMUP
+    )
     stored = stack.sql("SELECT count(*) FROM games_turn")[0][0]
     assert stored == accepted + PROFILED  # every 201 is a stored turn, and nothing else is
 
