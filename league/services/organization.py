@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Model, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 
@@ -156,10 +156,7 @@ def check_slug(slug: str, *, league: League | None = None) -> None:
             "choose another.",
             details={"field": "slug", "slug": slug},
         )
-    others = League.objects.filter(slug__iexact=slug)
-    if league is not None:
-        others = others.exclude(pk=league.pk)
-    if others.exists():
+    if _another_has(League.objects.filter(slug__iexact=slug), league):
         raise LeagueError(
             "slug_taken",
             f"Another league has the address {slug!r}; choose another.",
@@ -457,13 +454,17 @@ def _handles_taken(bases: Collection[str], given: Collection[str]) -> set[str]:
     return handles_in_use(given, bases)
 
 
+def _another_has(rows: QuerySet[Any], this: Model | None) -> bool:
+    """Whether `rows` (those holding a name or address) hold one other than `this`."""
+    if this is not None:
+        rows = rows.exclude(pk=this.pk)
+    return rows.exists()
+
+
 def ensure_handle_free(handle: str, *, player: Player | None = None) -> None:
     """`handle_taken` when another player (than `player`) has `handle`, in any case of its
     letters."""
-    others = Player.objects.filter(handle__iexact=handle)
-    if player is not None:
-        others = others.exclude(pk=player.pk)
-    if others.exists():
+    if _another_has(Player.objects.filter(handle__iexact=handle), player):
         raise LeagueError(
             "handle_taken",
             f"Another player has the handle {handle!r} (in some case of its letters).",

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services as game_services
 from games.models import Match, MatchStatus, Turn, TurnCorrection, TurnUndo
-from league.models import Event, Stage, StageMatch, StageStatus, StageVoid
+from league.models import Event, Player, Stage, StageMatch, StageStatus, StageVoid
 from league.services import stages
 from scoring.errors import DomainError
 from tests.games.conftest import SCRIPTED_YARDZEE
@@ -408,7 +408,10 @@ def test_a_correction_a_later_turn_no_longer_fits_is_refused_before_confirming(
         .content.decode()
     )
     assert "Not possible" in page
-    assert "turn 4" in page
+    # The later turn's player is named, as the page names players, not by their id.
+    second = Turn.objects.get(match=match, sequence=4).seat.player
+    assert "turn 4 (Casual 2) no longer fits: The Sixes box is already filled" in page
+    assert f"player {second.pk}" not in page
     assert 'id="confirm-correct"' not in page
 
 
@@ -428,23 +431,21 @@ def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
     assert "rolls[" not in page
     assert 'id="confirm-correct"' not in page
     assert "What the correction does" not in page
-    kept = client.post(
-        url,
-        {"dice_1": "6 6 6 6 5", "keep_2": "6 6", "dice_2": "6 6", "category": "chance"}
-        | {"check": "1"},
-    ).content.decode()
-    assert re.search(
-        r'id="id_dice_2_error">Roll 2&#x27;s dice showing must hold 5 dice, not 2.<', kept
-    )
-    assert "rolls[" not in kept
-    kept_wrong = client.post(
-        url,
-        {"dice_1": "6 6 6 6 5", "keep_2": "1 1", "dice_2": "1 1 2 3 4", "category": "chance"}
-        | {"check": "1"},
-    ).content.decode()
-    assert re.search(
-        r'id="id_keep_2_error">Roll 2 keeps 1-1, but the dice showing were 5-6-6-6-6', kept_wrong
-    )
+    # Each row typed wrong, said on that row's field in the form's words.
+    for second_roll, said in (
+        (
+            {"keep_2": "6 6", "dice_2": "6 6"},
+            r'id="id_dice_2_error">Roll 2&#x27;s dice showing must hold 5 dice, not 2.<',
+        ),
+        (
+            {"keep_2": "1 1", "dice_2": "1 1 2 3 4"},
+            r'id="id_keep_2_error">Roll 2 keeps 1-1, but the dice showing were 5-6-6-6-6',
+        ),
+    ):
+        form = {"dice_1": "6 6 6 6 5", **second_roll, "category": "chance", "check": "1"}
+        answer = client.post(url, form).content.decode()
+        assert re.search(said, answer)
+        assert "rolls[" not in answer
     filled = client.post(  # turn 4 is Casual 2's again, who filled the Yardzee box at 2
         f"/organize/matches/{match.pk}/correct/?turn=4",
         {"dice_1": "6 6 6 6 5", "category": "yardzee", "check": "1"},
@@ -462,19 +463,8 @@ def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
 
 
 def test_a_yardkle_correction_refused_names_the_throw_as_the_form_does(yardkle_event, organizer):
-    players = make_players(2, prefix="Kle")
-    yardkle_event.league.players.add(*players)
-    match = game_services.match_create(
-        game="yardkle",
-        player_ids=[p.pk for p in players],
-        event_id=yardkle_event.pk,
-        league_id=yardkle_event.league_id,
-    )
-    game_services.turn_submit(
-        match_id=match.pk,
-        turn={"player": players[0].pk, "throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}]}
-        | {"end": "yardkle"},
-    )
+    match, _ = _yardkle_match(yardkle_event)
+    game_services.turn_submit(match_id=match.pk, turn=NOTHING_THROWN)
     page = (
         _client(organizer)
         .post(
@@ -488,21 +478,6 @@ def test_a_yardkle_correction_refused_names_the_throw_as_the_form_does(yardkle_e
         r'id="id_dice_2_error">Throw 2&#x27;s dice thrown must hold 5 dice, not 6', page
     )
     assert "throws[" not in page
-
-
-def test_a_correction_a_later_turn_refuses_names_its_player_not_their_id(yardzee_event, organizer):
-    match = _casual(yardzee_event, turns=4)  # turn 4 fills Casual 2's sixes
-    page = (
-        _client(organizer)
-        .post(
-            f"/organize/matches/{match.pk}/correct/?turn=2",
-            {"dice_1": "6 6 6 6 6", "category": "sixes", "check": "1"},
-        )
-        .content.decode()
-    )
-    second = Turn.objects.get(match=match, sequence=4).seat.player
-    assert "turn 4 (Casual 2) no longer fits: The Sixes box is already filled" in page
-    assert f"player {second.pk}" not in page
 
 
 def test_a_refused_undo_names_the_stages_and_not_their_ids(yardzee_event, organizer):
@@ -556,19 +531,8 @@ def test_a_roll_the_correction_would_leave_out_is_a_form_error(
 
 
 def test_a_throw_the_correction_would_leave_out_is_a_form_error(yardkle_event, organizer):
-    players = make_players(2, prefix="Kle")
-    yardkle_event.league.players.add(*players)
-    match = game_services.match_create(
-        game="yardkle",
-        player_ids=[p.pk for p in players],
-        event_id=yardkle_event.pk,
-        league_id=yardkle_event.league_id,
-    )
-    game_services.turn_submit(
-        match_id=match.pk,
-        turn={"player": players[0].pk, "throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}]}
-        | {"end": "yardkle"},
-    )
+    match, _ = _yardkle_match(yardkle_event)
+    game_services.turn_submit(match_id=match.pk, turn=NOTHING_THROWN)
     response = _client(organizer).post(
         f"/organize/matches/{match.pk}/correct/?turn=1",
         {"dice_1": "1 2 3 4 6 6", "set_aside_1": "1", "set_aside_2": "5"}
@@ -600,6 +564,23 @@ def test_the_undo_page_costs_the_same_queries_in_a_small_and_a_large_event(
     assert len(many) == len(few)
 
 
+# A Yardkle turn with no point dice, called a Yardkle (whoever's turn it is: `turn_submit`).
+NOTHING_THROWN = {"throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}], "end": "yardkle"}
+
+
+def _yardkle_match(event: Event) -> tuple[Match, list[Player]]:
+    """A casual Yardkle match of two new players of the event's league, not started."""
+    players = make_players(2, prefix="Kle")
+    event.league.players.add(*players)
+    match = game_services.match_create(
+        game="yardkle",
+        player_ids=[p.pk for p in players],
+        event_id=event.pk,
+        league_id=event.league_id,
+    )
+    return match, players
+
+
 def _hidden(page: str, name: str) -> str:
     found = re.search(rf'name="{name}" value="([^"]*)"', page)
     assert found, f"no hidden {name}"
@@ -625,17 +606,9 @@ def test_a_match_control_page_has_one_h1_and_its_htmx_fragment_none(
 def test_a_correction_says_one_later_turn_and_totals_with_thousands(yardkle_event, organizer):
     """ "The 1 later turns are played again" and "total: 0 → 1000" read as the pages say:
     one later turn in the singular, points with a thousands separator as the scorecard."""
-    players = make_players(2, prefix="Kle")
-    yardkle_event.league.players.add(*players)
-    match = game_services.match_create(
-        game="yardkle",
-        player_ids=[p.pk for p in players],
-        event_id=yardkle_event.pk,
-        league_id=yardkle_event.league_id,
-    )
+    match, players = _yardkle_match(yardkle_event)
     bank = {"throws": [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}], "end": "bank"}
-    nothing = {"throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}], "end": "yardkle"}
-    for turn in (bank, nothing, nothing):
+    for turn in (bank, NOTHING_THROWN, NOTHING_THROWN):
         game_services.turn_submit(match_id=match.pk, turn=turn)
     checked = (
         _client(organizer)
