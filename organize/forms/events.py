@@ -300,8 +300,31 @@ class StageForm(ServiceForm):
         if self.source is not None or not self.manual_seeding:
             for player, _name in self.roster:
                 del self.fields[f"seed_{player}"]
+        self.kept = self._hidden_values() if self.is_bound else []
         if refresh_url:
             self._asks_again(refresh_url)
+
+    def _hidden_values(self) -> list[tuple[str, str]]:
+        """What the browser sent of the options, players and seeds this form does not show
+        (a change of format, source or seeding hid them): carried along on the page as hidden
+        inputs, so that the next change that shows them again shows them as typed. The form
+        never reads them (their fields are not in it), so a hidden option does not reach the
+        service: it takes its default. A box shown unticked is carried as "false" (an
+        unticked box sends nothing)."""
+        data = self.data
+        shown = set(str(data.get("shown", "")).split(","))
+        names = [*_DEFAULTS, "participants", *(f"seed_{player}" for player, _ in self.roster)]
+        kept: list[tuple[str, str]] = []
+        for name in names:
+            if name in self.fields:
+                continue
+            key = self.add_prefix(name)
+            values = data.getlist(key) if isinstance(data, QueryDict) else [data.get(key)]
+            values = [str(value) for value in values if value is not None]
+            if not values and name in ("third_place", "grand_final_reset") and name in shown:
+                values = ["false"]
+            kept.extend((key, value) for value in values)
+        return kept
 
     def _asks_again(self, refresh_url: str) -> None:
         """A change of format, source or seeding asks the page for the form again (htmx), which
@@ -331,8 +354,10 @@ class StageForm(ServiceForm):
     def refreshed(cls, data: Any, **kwargs: Any) -> "StageForm":
         """The form as it stands in the browser (`data`), shown again with the fields its
         format, source and seeding take, and no errors: the page asks for it when one of
-        those changes. A field the browser did not show starts from its initial value (an
-        unticked box sends nothing, so `shown` says which fields were there)."""
+        those changes. A field the browser did not show, nor carried hidden (`kept`), starts
+        from its initial value (an unticked box sends nothing, so `shown` says which fields
+        were there); what the browser sent of the fields the form now hides is carried along
+        hidden again."""
         probe = cls(data, **kwargs)
         shown = set(str(data.get("shown", "")).split(","))
         initial = {
@@ -340,7 +365,9 @@ class StageForm(ServiceForm):
             for name, field in probe.fields.items()
             if name in data or name in shown
         }
-        return cls(initial=initial, **kwargs)
+        form = cls(initial=initial, **kwargs)
+        form.kept = probe.kept
+        return form
 
     @property
     def shown(self) -> str:

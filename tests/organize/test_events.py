@@ -245,6 +245,82 @@ def test_the_form_shows_the_options_of_the_format_source_and_seeding_chosen(
     assert 'hx-params="not csrfmiddlewaretoken"' in fresh
 
 
+def test_the_form_keeps_what_was_typed_in_options_a_change_hides(
+    as_organizer: Client, yardzee_event: Event
+):
+    """Seeding manual -> random -> manual keeps the seeds typed; a format or a source that
+    hides an option, a box or the players keeps them for when it shows them again. What is
+    carried hidden is not the stage's: a form sent with an option hidden saves its default."""
+    players = roster(yardzee_event.league, 4)
+    groups = drafted(yardzee_event, players, name="Groups", groups=2)
+    url = f"/organize/events/{yardzee_event.pk}/stages/add/"
+
+    def again(html: str, **changed: str) -> str:
+        """The form as the page sends it (its inputs, hidden ones too), changed, asked again."""
+        sent: dict[str, list[str]] = {}
+        for tag in re.findall(r"<(?:input|select)[^>]*>", html):
+            name = re.search(r'name="([^"]+)"', tag)
+            if name is None or name.group(1) == "csrfmiddlewaretoken":
+                continue
+            if 'type="checkbox"' in tag and "checked" not in tag:
+                continue
+            value = re.search(r'value="([^"]*)"', tag)
+            sent.setdefault(name.group(1), []).append(value.group(1) if value else "")
+        sent.update({name: [value] for name, value in changed.items()})
+        page = as_organizer.get(url, {"refresh": "1", **sent}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200
+        return page.content.decode()
+
+    seeded: dict[str, str | list[str]] = {"name": "Cup", "format": "round_robin"}
+    seeded |= {"seeding": "manual", "groups": "2"}
+    seeded |= {"participants": [str(players[0].pk), str(players[1].pk)]}
+    seeded |= {f"seed_{players[0].pk}": "2", f"seed_{players[1].pk}": "1"}
+    start = as_organizer.get(url, {"refresh": "1", **seeded}, HTTP_HX_REQUEST="true")
+    typed = start.content.decode()
+    seed = f'name="seed_{players[0].pk}" value="2"'
+    assert seed in typed
+    random = again(typed, seeding="random")
+    assert f'name="seed_{players[0].pk}" class' not in random  # not shown, carried hidden
+    manual = again(random, seeding="manual")
+    assert seed in manual
+    assert f'name="seed_{players[1].pk}" value="1"' in manual
+    # A format without groups, then back: the groups typed; a box unticked stays unticked.
+    swiss = again(manual, format="swiss", rounds="3")
+    assert 'id="id_groups"' not in swiss
+    back = again(swiss, format="round_robin")
+    assert re.search(r'name="groups" value="2"[^>]*id="id_groups"', back)
+    double = again(back, format="double_elimination")
+    unticked = re.sub(r'(name="grand_final_reset"[^>]*?) checked', r"\1", double)
+    assert not re.search(r'name="grand_final_reset"[^>]*checked', unticked)
+    round_robin = again(unticked, format="round_robin")
+    assert 'id="id_grand_final_reset"' not in round_robin
+    double_again = again(round_robin, format="double_elimination")
+    assert 'id="id_grand_final_reset"' in double_again
+    assert not re.search(r'name="grand_final_reset"[^>]*checked', double_again)
+    # Players from an earlier stage, then from the roster again: the ticks and seeds typed.
+    fed = again(double_again, source_stage=str(groups.pk), format="round_robin")
+    assert 'id="plays-' not in fed
+    roster_again = again(fed, source_stage="")
+    assert re.search(rf'id="plays-{players[0].pk}" checked', roster_again)
+    assert not re.search(rf'id="plays-{players[2].pk}" checked', roster_again)
+    assert seed in roster_again
+    assert 'name="groups" value="2"' in roster_again
+    # Sent with options hidden (groups typed, then Swiss chosen): the hidden ones are not saved.
+    sent = as_organizer.post(
+        url,
+        stage_form("Swiss", players, format="swiss", rounds=3, groups=2, seeding="random")
+        | {f"seed_{players[0].pk}": 1, "third_place": "on", "grand_final_reset": "false"},
+    )
+    assert sent.status_code == 302
+    stage = Stage.objects.get(name="Swiss")
+    assert (stage.groups, stage.rounds, stage.third_place, stage.grand_final_reset) == (
+        1,
+        3,
+        False,
+        True,
+    )
+
+
 def test_a_second_stage_of_the_same_name_is_refused_on_its_field(as_organizer, yardzee_event):
     """Sent twice (a page left open, the form sent again), or named as another: the pages
     name stages ("takes the top 2 of Pool"), so two of one name could not be told apart."""

@@ -1,9 +1,10 @@
 """An event run from the organizer pages in a real browser (issue 17, "Done means"): a
 non-staff organizer signs in, creates an event, adds a round-robin stage in groups and a
-knockout fed by it (the form's fields follow the format and source chosen, through htmx),
-starts the groups, and prints the round sheet: one QR code per table, the page's header and
-tools hidden on paper, A4 or Letter pages. Every page loads without a Content-Security-Policy
-violation and passes axe-core at 390 and 1280 px; screenshots go to artifacts/screenshots/."""
+knockout fed by it (the form's fields follow the format, source and seeding chosen, through
+htmx, keeping what was typed), starts the groups, and prints the round sheet: one QR code per
+table, the page's header and tools hidden on paper, A4 or Letter pages. Every page loads
+without a Content-Security-Policy violation and passes axe-core at 390 and 1280 px;
+screenshots go to artifacts/screenshots/."""
 
 import re
 from pathlib import Path
@@ -69,6 +70,15 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
         page.fill("#id_groups", "2")
         for player in players:
             page.check(f"#plays-{player.pk}")
+        # A seed typed, seeding made random then manual again (htmx): the seed is kept.
+        seed = f"#id_seed_{players[0].pk}"
+        page.fill(seed, "2")
+        page.select_option("#id_seeding", "random")
+        expect(page.locator(seed)).to_have_count(0)
+        page.select_option("#id_seeding", "manual")
+        expect(page.locator(seed)).to_have_value("2")
+        expect(page.locator(f"#plays-{players[0].pk}")).to_be_checked()
+        page.fill(seed, "")
         page.click("text=Add the stage")
         expect(page.locator(".messages")).to_contain_text("Groups is added")
 
