@@ -9,6 +9,7 @@ A confirmation also carries what it was shown (the turn, or a fingerprint of the
 a change made meanwhile is shown again instead of being applied unseen."""
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,10 @@ from scoring.errors import DomainError
 
 # A Yardkle correction offers this many empty throws beyond the stored ones.
 EXTRA_THROWS = 2
+# What the controls' pages send: a turn's number, and the fingerprint of what was checked
+# (`request_fingerprint`: a SHA-256 in hex).
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 
 
 def _organized(request: HttpRequest, match_id: int) -> Match:
@@ -104,6 +109,21 @@ def _attempt(
         return None
     messages.success(request, done)
     return _done(request, back)
+
+
+def _unsent(data: Any, *, turn: bool = False) -> str | None:
+    """What is wrong with a control's fields, when one holds a value its page never sends:
+    `turn` (when asked for) not a whole number, `reseed` other than "1", `checked` not a
+    fingerprint. The control answers 400 with the sentence and does nothing; None: all is
+    as the page sends it (a turn or a check that is no longer current is not bad input: it
+    is shown again)."""
+    if turn and not _WHOLE_NUMBER.fullmatch(data.get("turn", "")):
+        return "The turn sent is not a turn's number (a whole number): nothing was done."
+    if data.get("reseed", "1") != "1":
+        return "Re-seeding the later stages is asked with 1 or not at all: nothing was done."
+    if not _FINGERPRINT.fullmatch(data.get("checked", "0" * 64)):
+        return "What was checked is not said as the page says it: nothing was done."
+    return None
 
 
 def _last_turn(match: Match) -> Turn | None:
@@ -193,8 +213,11 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
         )
         return []
 
+    status = None
     if request.method == "POST":
-        if request.POST.get("turn") != str(last.sequence):
+        if bad := _unsent(request.POST, turn=True):
+            context["bad"], status = bad, 400
+        elif request.POST.get("turn") != str(last.sequence):
             context["stale"] = f"The last turn is now {summary}: check again what undoing it does."
         elif answer := _attempt(
             request,
@@ -212,7 +235,7 @@ def match_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.status == MatchStatus.FINISHED:
         lines.append(f"The result that stood: {_seat_results(match)}.")
     context.update({"summary": summary, "lines": lines, "rehearsal": rehearsal, "reseed": reseed})
-    return _show(request, "organize/matches/_undo.html", context)
+    return _show(request, "organize/matches/_undo.html", context, status=status)
 
 
 # --- Void, walkover, and taking a void back ------------------------------------------------------
@@ -256,6 +279,9 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         return _show(request, "organize/matches/_void.html", context, status=400)
     then = form.then() if chosen is not None else _initial_then(stage_match, walkover)
     fingerprint = game_services.request_fingerprint(then)
+    status = None
+    if request.method == "POST" and (bad := _unsent(request.POST)):
+        context["bad"], status = bad, 400
 
     def void(reseed: bool) -> list[str]:
         game_services.match_void(
@@ -265,7 +291,7 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         )
         return []
 
-    if request.method == "POST" and "confirm" in request.POST:
+    if request.method == "POST" and "confirm" in request.POST and status is None:
         if request.POST.get("checked") != fingerprint:
             context["stale"] = "The choice changed since it was checked: check what it does now."
         elif answer := _attempt(
@@ -277,7 +303,7 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         then = {**then, "reseed_later_stages": True}
         fingerprint = game_services.request_fingerprint(then)
     context.update({"rehearsal": rehearsal, "checked": fingerprint, "reseed": reseed})
-    return _show(request, "organize/matches/_void.html", context)
+    return _show(request, "organize/matches/_void.html", context, status=status)
 
 
 def _initial_then(stage_match: StageMatch | None, walkover: bool) -> dict[str, Any]:
@@ -304,14 +330,17 @@ def match_unvoid(request: HttpRequest, match_id: int) -> HttpResponse:
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         return []
 
-    if request.method == "POST" and (
+    status = None
+    if request.method == "POST" and (bad := _unsent(request.POST)):
+        context["bad"], status = bad, 400
+    elif request.method == "POST" and (
         answer := _attempt(
             request, context, back, unvoid, f"The void of match #{match.pk} was taken back."
         )
     ):
         return answer
     context["rehearsal"] = rehearse(match, unvoid)
-    return _show(request, "organize/matches/_unvoid.html", context)
+    return _show(request, "organize/matches/_unvoid.html", context, status=status)
 
 
 # --- Correct a turn ------------------------------------------------------------------------------
@@ -341,6 +370,19 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
         )
         return _show(request, "organize/matches/_correct.html", context)
     number = _asked_turn(request, match)
+    asked = request.GET.get("turn")
+    bad = _unsent(request.GET, turn=asked is not None) or (
+        _unsent(request.POST) if request.method == "POST" else None
+    )
+    status = 400 if bad else None
+    if bad:
+        context["bad"] = bad
+    elif asked is not None and int(asked) != number:
+        # A turn undone since the page was shown, or never played: its last is shown.
+        context["stale"] = (
+            f"This match has no turn {int(asked)} (it has {match.turns_played}): "
+            f"here is turn {number}, nothing was done."
+        )
     turn = match.turns.select_related("seat__player").get(sequence=number)
     stored = turn.payload if isinstance(turn.payload, dict) else {}
     rows = 3 if match.game == "yardzee" else len(stored.get("throws") or []) + EXTRA_THROWS
@@ -348,12 +390,13 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
     form = CorrectionForm(data, game=match.game, stored=stored, rows=rows)
     context.update({"turn": turn, "summary": _summary(match, turn), "form": form})
     if data is None:
-        return _show(request, "organize/matches/_correct.html", context)
+        return _show(request, "organize/matches/_correct.html", context, status=status)
     if not form.is_valid():
         return _show(request, "organize/matches/_correct.html", context, status=400)
     corrected = form.turn(turn.seat.player_id)
     fingerprint = game_services.request_fingerprint(corrected)
-    if "confirm" in request.POST and request.POST.get("checked") == fingerprint:
+    confirmed = "confirm" in request.POST and "stale" not in context and status is None
+    if confirmed and request.POST.get("checked") == fingerprint:
         try:
             outcome = game_services.turn_correct(
                 match_id=match.pk,
@@ -370,7 +413,7 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
             else:
                 messages.success(request, f"Turn {number} was corrected.")
             return _done(request, back)
-    elif "confirm" in request.POST:
+    elif confirmed:
         context["stale"] = "The turn changed since it was checked: check what it does now."
 
     def correct(reseed: bool) -> list[str]:
@@ -384,7 +427,7 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
         context.pop("refused", None)
         return _show(request, "organize/matches/_correct.html", context, status=400)
     context.update({"rehearsal": rehearsal, "checked": fingerprint, "reseed": reseed})
-    return _show(request, "organize/matches/_correct.html", context)
+    return _show(request, "organize/matches/_correct.html", context, status=status)
 
 
 def _correction_lines(

@@ -279,7 +279,8 @@ def test_a_void_confirmed_with_other_options_than_checked_is_checked_again(brack
         {
             "outcome": "walkover",
             "forfeits": [seats[1].player_id],
-            "checked": "not-what-was-shown",
+            # What the page checked: a replay (a fingerprint, as the page sends, of others).
+            "checked": game_services.request_fingerprint({"outcome": "replay"}),
             "confirm": "1",
         },
     )
@@ -621,3 +622,68 @@ def test_a_correction_says_one_later_turn_and_totals_with_thousands(yardkle_even
     assert "The later turn is played again and scores the same." in checked
     assert "1 later turns" not in checked
     assert f"{players[1].display_name}&#x27;s total: 0 → 1,000." in checked
+
+
+# --- Values the pages never send ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("control", "sent", "said"),
+    [
+        ("undo/", {"turn": "abc"}, "not a turn&#x27;s number"),
+        ("undo/", {"turn": "3.0"}, "not a turn&#x27;s number"),
+        ("undo/", {}, "not a turn&#x27;s number"),
+        ("undo/", {"turn": "3", "reseed": "yes"}, "Re-seeding the later stages is asked"),
+        ("correct/?turn=abc", {}, "not a turn&#x27;s number"),
+        ("correct/?turn=2", {"reseed": "2"}, "Re-seeding the later stages is asked"),
+        ("correct/?turn=2", {"checked": "2a"}, "What was checked is not said"),
+        ("void/", {"checked": "abc"}, "What was checked is not said as the page says it"),
+        ("walkover/", {"checked": "abc"}, "What was checked is not said"),
+        ("unvoid/", {"reseed": "on"}, "Re-seeding the later stages is asked"),
+    ],
+)
+def test_a_control_posted_a_value_its_page_never_sends_is_a_400_and_does_nothing(
+    control: str, sent: dict[str, str], said: str, bracket: Stage, organizer: User
+) -> None:
+    """A turn that is not a whole number, a re-seed other than 1, a check that is no
+    fingerprint: 400 with a sentence, nothing changed (not "the last turn is now ..., check
+    again", as for a page out of date)."""
+    match = _casual(bracket.event, turns=3) if control != "walkover/" else _final(bracket)
+    if control == "unvoid/":
+        game_services.match_void(match_id=match.pk, voided_by=organizer)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/{control}"
+    if control.startswith("correct/"):
+        # A correction typed and checked as the page does: only the value above is not so.
+        typed = {"dice_1": "6 6 6 6 5", "category": "chance"}
+        page = client.post(f"/organize/matches/{match.pk}/correct/?turn=2", typed)
+        sent = {**typed, "checked": _hidden(page.content.decode(), "checked"), **sent}
+    before = _everything(match)
+    answer = client.post(url, {**sent, "confirm": "1"})
+    assert answer.status_code == 400
+    assert said in answer.content.decode()
+    assert "The last turn is now" not in answer.content.decode()
+    assert _everything(match) == before
+    assert not TurnUndo.objects.exists()
+    assert not TurnCorrection.objects.exists()
+
+
+def test_a_turn_asked_for_correction_that_is_not_played_is_shown_and_never_corrected(
+    yardzee_event: Event, organizer: User
+) -> None:
+    """?turn=9 of a match of three turns: its last turn is shown, saying so; confirmed, the
+    last turn is not corrected in its place."""
+    match = _casual(yardzee_event, turns=3)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/correct/?turn=9"
+    assert client.get(f"/organize/matches/{match.pk}/correct/?turn=abc").status_code == 400
+    shown = client.get(url)
+    assert shown.status_code == 200
+    assert "This match has no turn 9 (it has 3): here is turn 3" in shown.content.decode()
+    typed = {"dice_1": "6 6 6 6 5", "category": "chance"}
+    checked = client.post(f"/organize/matches/{match.pk}/correct/?turn=3", {**typed, "check": "1"})
+    confirm = {**typed, "checked": _hidden(checked.content.decode(), "checked"), "confirm": "1"}
+    answer = client.post(url, confirm)
+    assert answer.status_code == 200
+    assert "This match has no turn 9" in answer.content.decode()
+    assert not TurnCorrection.objects.exists()
