@@ -332,7 +332,8 @@ class RegistrationActionView(APIView):
         "players and neither is given; 403 `permission_denied` for a player on other leagues' "
         "rosters the caller may not change. "
         "`refuse/` and `withdraw/`: `{}`; the place it held goes to the first on the waiting "
-        'list. `check-in/`: `{"present": true|false}`.',
+        'list. `check-in/`: `{"present": true|false}`. Each is 409 `event_closed` once the '
+        "event is finished or cancelled.",
     )
     def post(self, request: Request, registration_id: str) -> Response:
         registration = self._organized(registration_id)
@@ -385,7 +386,8 @@ class OwnRegistrationView(APIView):
         responses={200: RegistrationSerializer, **ERRORS},
         description="`check-in/`: check yourself in (or out, `present: false`) within the "
         "event's check-in window (409 `check_in_closed` outside it). `withdraw/`: leave the "
-        "event; your place goes to the first on the waiting list.",
+        "event; your place goes to the first on the waiting list. Both are 409 `event_closed` "
+        "once the event is finished or cancelled.",
     )
     def post(self, request: Request) -> Response:
         registration = _withdraw_or_check_in(

@@ -49,6 +49,8 @@ from league.services.organization import (
 )
 
 EMAIL_LENGTH = 254
+# What a closed event's `event_closed` says of its sign-up (every write here checks it).
+CLOSED_THEN = "its sign-up takes no more changes. Its organizers can reopen it."
 
 
 class RegistrationConflict(EventConflict):
@@ -100,7 +102,7 @@ def sign_up_set(
     a check-in window that closes after it opens. A cap raised lets the first on the waiting
     list move up; a cap lowered below the places taken keeps everyone who holds one (the next
     sign-ups wait). A closed event takes no change (`event_closed`)."""
-    game_services.ensure_event_open(event)
+    game_services.ensure_event_open(event, then=CLOSED_THEN)
     if cap is not None and cap < 1:
         raise LeagueError(
             "invalid_option",
@@ -231,7 +233,7 @@ def registration_create(
     event = Event.objects.select_related("league").get(pk=event_id)
     sign_up = _locked_sign_up(event_id)
     if by_organizer:
-        game_services.ensure_event_open(event)
+        game_services.ensure_event_open(event, then=CLOSED_THEN)
         if sign_up is None:  # the organizers take sign-ups themselves: the event now has one
             sign_up = SignUp.objects.create(event=event, open=False)
     elif sign_up is None or not sign_up.takes_sign_ups(now):
@@ -420,7 +422,7 @@ def registration_approve(
     player, as for a registration that matches no one. `by` None (a command, the demo) checks
     nothing."""
     _sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event)
+    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     if registration.status == RegistrationStatus.WAITING:
         raise RegistrationConflict(
             "on_waiting_list",
@@ -485,9 +487,10 @@ def registration_approve(
 
 @transaction.atomic
 def registration_refuse(*, registration_id: int) -> Registration:
-    """Refuse a registration waiting for approval or on the waiting list. A place it held
-    goes to the first on the waiting list."""
+    """Refuse a registration waiting for approval or on the waiting list, while the event is
+    open (`event_closed`). A place it held goes to the first on the waiting list."""
     sign_up, registration = _locked_registration(registration_id)
+    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     _ensure_status(
         registration, RegistrationStatus.PENDING, RegistrationStatus.WAITING, doing="refused"
     )
@@ -501,9 +504,11 @@ def registration_refuse(*, registration_id: int) -> Registration:
 @transaction.atomic
 def registration_withdraw(*, registration_id: int) -> Registration:
     """The player is out (they withdrew, or an organizer took them off): from any active
-    state. A place it held goes to the first on the waiting list. A confirmed player stays on
-    the league's roster (their record is theirs) but is no longer checked in."""
+    state, while the event is open (`event_closed`). A place it held goes to the first on the
+    waiting list. A confirmed player stays on the league's roster (their record is theirs) but
+    is no longer checked in."""
     sign_up, registration = _locked_registration(registration_id)
+    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     _ensure_status(registration, *ACTIVE, doing="withdrawn")
     registration.status = RegistrationStatus.WITHDRAWN
     registration.checked_in_at = None
@@ -528,7 +533,7 @@ def registration_check_in(
     (`check_in_off` if it does not). Organizers do so while the event is open; the player
     themselves only within the event's check-in window (`check_in_closed`)."""
     sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event)
+    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     if not sign_up.check_in:
         raise RegistrationConflict(
             "check_in_off",

@@ -175,6 +175,35 @@ def test_refuse_moves_the_waiting_list_up(open_event, as_organizer):
     assert (again.status_code, again.json()["code"]) == (409, "registration_decided")
 
 
+def test_a_closed_event_refuses_refusals_and_withdrawals_as_every_decision(
+    open_event, as_organizer
+):
+    """Refusing (pending or waiting), withdrawing (by an organizer or by key), approving and
+    checking in are all 409 `event_closed` once the event is finished; nothing changes."""
+    ana, ben, cleo = (sign_up(open_event, name).json() for name in ("Ana", "Ben", "Cleo"))
+    as_organizer.post(f"/api/v1/registrations/{ana['id']}/approve/", {}, format="json")
+    as_organizer.post(f"/api/v1/events/{open_event.pk}/close/", {}, format="json")
+    sent = {
+        "refuse pending": as_organizer.post(f"/api/v1/registrations/{ben['id']}/refuse/"),
+        "refuse waiting": as_organizer.post(f"/api/v1/registrations/{cleo['id']}/refuse/"),
+        "approve": as_organizer.post(f"/api/v1/registrations/{ben['id']}/approve/", {}),
+        "withdraw": as_organizer.post(f"/api/v1/registrations/{ana['id']}/withdraw/"),
+        "check in": as_organizer.post(f"/api/v1/registrations/{ana['id']}/check-in/", {}),
+        "withdraw by key": APIClient().post(
+            "/api/v1/registrations/mine/withdraw/", HTTP_X_REGISTRATION_KEY=cleo["key"]
+        ),
+    }
+    assert {what: (r.status_code, r.json()["code"]) for what, r in sent.items()} == dict.fromkeys(
+        sent, (409, "event_closed")
+    )
+    assert sent["refuse waiting"].json()["message"] == (
+        f"Event {open_event.pk} is finished: its sign-up takes no more changes. Its organizers "
+        "can reopen it."
+    )
+    statuses = Registration.objects.filter(event=open_event).order_by("pk")
+    assert list(statuses.values_list("status", flat=True)) == ["confirmed", "pending", "waiting"]
+
+
 def test_a_player_checks_in_by_key_within_the_window_and_withdraws(open_event, as_organizer):
     row = sign_up(open_event, "Ana").json()
     as_organizer.post(f"/api/v1/registrations/{row['id']}/approve/", {}, format="json")

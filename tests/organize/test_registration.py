@@ -167,6 +167,25 @@ def test_adding_refusing_and_the_waiting_list_moving_up(as_organizer, yardzee_ev
     assert walk_in.status == "pending"
 
 
+def test_a_closed_event_refuses_a_refusal_or_a_withdrawal_on_the_page(as_organizer, yardzee_event):
+    """As approving and checking in: the page says the event is closed, nothing changes."""
+    reg.sign_up_set(event=yardzee_event, cap=1)
+    ana, ben = sign(yardzee_event, "Ana"), sign(yardzee_event, "Ben")
+    Event.objects.filter(pk=yardzee_event.pk).update(status="finished")
+    for registration, step in ((ben, "refuse"), (ana, "refuse"), (ana, "withdraw")):
+        answer = as_organizer.post(
+            f"/organize/registrations/{registration.pk}/{step}/", follow=True
+        ).content.decode()
+        assert (
+            f"{registration.display_name}: Week 1 is finished: its sign-up takes no more "
+            "changes. Its organizers can reopen it."
+        ) in answer, step
+    assert [Registration.objects.get(pk=r.pk).status for r in (ana, ben)] == [
+        "pending",
+        "waiting",
+    ]
+
+
 def test_check_in_on_the_page_and_a_start_that_names_who_was_dropped(as_organizer, yardzee_event):
     reg.sign_up_set(event=yardzee_event, check_in=True)
     rows = [sign(yardzee_event, name) for name in ("Ana", "Ben", "Cleo")]

@@ -104,3 +104,21 @@ def test_the_holder_checks_in_within_the_window_and_withdraws(client: Client, op
     done.registration.refresh_from_db()
     assert done.registration.status == "withdrawn"
     assert client.get("/sign-up/not-a-key/").status_code == 404
+
+
+def test_the_holder_cannot_withdraw_from_a_closed_event(client: Client, open_event):
+    """A finished event's sign-up no longer changes: the private page says so and offers no
+    withdrawal, and one posted from a page left open is refused, nothing changed."""
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    url = f"/sign-up/{done.key}/"
+    assert 'action="' + url + 'withdraw/"' in client.get(url).content.decode()
+    Event.objects.filter(pk=open_event.pk).update(status="finished")
+    page = client.get(url).content.decode()
+    assert "Week 1 is finished: this sign-up no longer changes." in page
+    assert 'action="' + url + 'withdraw/"' not in page
+    refused = client.post(f"{url}withdraw/", follow=True).content.decode()
+    assert "is finished: its sign-up takes no more changes." in refused
+    done.registration.refresh_from_db()
+    assert done.registration.status == "pending"

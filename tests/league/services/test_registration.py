@@ -131,6 +131,33 @@ def test_refusing_someone_waiting_frees_no_place(yardzee_event):
     assert code_of(reg.registration_approve, registration_id=ben.pk) == "registration_decided"
 
 
+def test_a_closed_event_takes_no_decision_on_any_registration(yardzee_event):
+    """Every organizer's action on a sign-up, and the holder's withdrawal, is `event_closed`
+    once the event is finished or cancelled, as approving and checking in always were: a
+    refusal or a withdrawal then would move the waiting list up in an event that is over."""
+    reg.sign_up_set(event=yardzee_event, cap=2, check_in=True)
+    ana, ben, cleo = (sign(yardzee_event, n) for n in ("Ana", "Ben", "Cleo"))
+    reg.registration_approve(registration_id=ana.pk)
+    event_close(event_id=yardzee_event.pk, status="finished")
+    yardzee_event.refresh_from_db()
+    actions = {
+        "approve": lambda: reg.registration_approve(registration_id=ben.pk),
+        "refuse a pending one": lambda: reg.registration_refuse(registration_id=ben.pk),
+        "refuse a waiting one": lambda: reg.registration_refuse(registration_id=cleo.pk),
+        "withdraw": lambda: reg.registration_withdraw(registration_id=ana.pk),
+        "check in": lambda: reg.registration_check_in(registration_id=ana.pk),
+        "the sign-up's settings": lambda: reg.sign_up_set(event=yardzee_event, cap=5),
+        "add a player": lambda: reg.registration_create(
+            event_id=yardzee_event.pk, display_name="Dev", by_organizer=True
+        ),
+    }
+    assert {what: code_of(act) for what, act in actions.items()} == dict.fromkeys(
+        actions, "event_closed"
+    )
+    assert [status_of(r) for r in (ana, ben, cleo)] == ["confirmed", "pending", "waiting"]
+    assert Registration.objects.filter(event=yardzee_event).count() == 3
+
+
 def test_organizers_add_players_after_the_deadline_and_without_an_email(yardzee_event):
     reg.sign_up_set(event=yardzee_event, deadline=timezone.now() - timedelta(days=1))
     added = reg.registration_create(
