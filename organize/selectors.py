@@ -211,6 +211,8 @@ class Names:
     events: Mapping[int, str] = field(default_factory=dict)
     # The Yardzee boxes it names by their API keys ("three_of_a_kind"), by their labels.
     boxes: Mapping[str, str] = field(default_factory=dict)
+    # The standings metric it names by its key, quoted ("'points'"), by its label.
+    metrics: Mapping[str, str] = field(default_factory=dict)
 
 
 def names_of(ids: Mapping[str, Collection[int]]) -> Names:

@@ -83,31 +83,46 @@ def register(metric: MetricClass) -> MetricClass:
     return metric
 
 
+def metric_keys(game: str | None = None) -> list[str]:
+    """The keys of the metrics a league of `game` can rank by (every metric with None), sorted."""
+    return sorted(key for key, metric in METRICS.items() if game is None or game in metric.games)
+
+
 def validate_tiebreak_order(order: Any, *, game: str | None = None) -> tuple[str, ...]:
     """`order` as a tuple of metric keys, or a `StandingsError` the API can show: not a non-empty
-    list of strings (`tiebreak_order`), a key no metric has (`unknown_metric`), a key twice
-    (`duplicate_metric`), or a metric of the other game (`metric_not_for_game`)."""
+    list of strings (`tiebreak_order`), a key no metric has (`unknown_metric`, listing the
+    metrics of `game`: `details.metrics`), a key twice (`duplicate_metric`), or a metric of the
+    other game (`metric_not_for_game`); each of the last three names its key (`details.metric`).
+    """
     if isinstance(order, str) or not isinstance(order, list | tuple) or not order:
         raise StandingsError(
             "tiebreak_order", "A tiebreak order is a non-empty list of metric keys."
         )
-    known = ", ".join(sorted(METRICS))
+    checked = None if game is None else check_game(game)
     seen: set[str] = set()
     for key in order:
         if not isinstance(key, str):
             raise StandingsError("tiebreak_order", f"Metric key {key!r} is not a string.")
         if key not in METRICS:
+            keys = metric_keys(checked)
+            whose = "known metrics" if checked is None else f"the metrics of {checked} leagues"
             raise StandingsError(
-                "unknown_metric", f"Unknown standings metric {key!r}; known metrics: {known}."
+                "unknown_metric",
+                f"Unknown standings metric {key!r}; {whose}: {', '.join(keys)}.",
+                details={"metric": key, "metrics": keys},
             )
         if key in seen:
             raise StandingsError(
-                "duplicate_metric", f"Metric {key!r} appears twice in the tiebreak order."
+                "duplicate_metric",
+                f"Metric {key!r} appears twice in the tiebreak order.",
+                details={"metric": key},
             )
         seen.add(key)
-        if game is not None and check_game(game) not in METRICS[key].games:
+        if checked is not None and checked not in METRICS[key].games:
             raise StandingsError(
-                "metric_not_for_game", f"Metric {key!r} does not apply to {game} leagues."
+                "metric_not_for_game",
+                f"Metric {key!r} does not apply to {checked} leagues.",
+                details={"metric": key},
             )
     return tuple(order)
 

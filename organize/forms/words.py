@@ -13,6 +13,7 @@ from django import forms
 
 from games.scorecard import BOX_LABELS
 from league.pages.words import about_field
+from league.standings import METRICS
 from organize.selectors import Names, names_of
 from scoring.errors import DomainError
 
@@ -65,12 +66,13 @@ def in_page_words(message: str, names: Names, labels: Mapping[str, str] | None =
     """A service's sentence as an organizer page says it: the players, stages and events it
     names by id by their names (those `names` holds: the ids the refusal's details name, so
     that a name that reads "Player 1" is left alone), the Yardzee boxes `names` holds by their
-    labels ("3 of a kind", not "three_of_a_kind"), and the JSON paths of a turn
-    ("rolls[0].dice") in the words of the correction form ("roll 1's dice showing"). An API
-    field name in brackets after the words that say what it is ("(source_top)",
-    "(`forfeits`)") is left out, and one the sentence uses as a word ("it goes with
-    source_per_group") is put as the form's label for it (`labels`: the form's fields, API
-    name -> label)."""
+    labels ("3 of a kind", not "three_of_a_kind"), the standings metric `names` holds, named by
+    its quoted key ("Metric 'points'"), by its label as the tiebreak selects show it
+    ("“Points”"), and the JSON paths of a turn ("rolls[0].dice") in the words of the
+    correction form ("roll 1's dice showing"). An API field name in brackets after the words
+    that say what it is ("(source_top)", "(`forfeits`)") is left out, and one the sentence
+    uses as a word ("it goes with source_per_group") is put as the form's label for it
+    (`labels`: the form's fields, API name -> label)."""
     kinds = {"player": names.players, "stage": names.stages, "event": names.events}
     labels = labels or {}
 
@@ -96,6 +98,11 @@ def in_page_words(message: str, names: Names, labels: Mapping[str, str] | None =
     if names.boxes:
         keys = "|".join(re.escape(key) for key in names.boxes)
         message = re.sub(rf"\b({keys})\b", lambda found: names.boxes[found[1]], message)
+    if names.metrics:
+        keys = "|".join(re.escape(key) for key in names.metrics)
+        message = re.sub(
+            rf"\b(?:Metric )?'({keys})'", lambda found: f"“{names.metrics[found[1]]}”", message
+        )
     message = _RESEED.sub("Re-seeding them would put those stages back to draft and seat", message)
     return _TURN_PATH.sub(_turn_path, message)
 
@@ -148,6 +155,13 @@ def boxes_named(details: Mapping[str, Any]) -> dict[str, str]:
     return found
 
 
+def metrics_named(details: Mapping[str, Any]) -> dict[str, str]:
+    """The standings metric a tiebreak refusal's `details` name (`metric`), by its label
+    ("points": "Points"); a key no metric has is left as it is."""
+    key = details.get("metric")
+    return {key: METRICS[key].label} if isinstance(key, str) and key in METRICS else {}
+
+
 def with_boxes(names: Names, details: Mapping[str, Any]) -> Names:
     """`names` and the boxes `details` name (`boxes_named`)."""
     return dataclasses.replace(names, boxes=boxes_named(details))
@@ -155,9 +169,13 @@ def with_boxes(names: Names, details: Mapping[str, Any]) -> Names:
 
 def page_words(error: DomainError, labels: Mapping[str, str] | None = None) -> str:
     """A service's sentence as an organizer page says it (`in_page_words`), the players,
-    stages and events its details name looked up (a query for each kind named), the boxes it
-    names by their labels, and the API's field names as the form's `labels` call them."""
-    names = with_boxes(names_of(ids_named(error.details)), error.details)
+    stages and events its details name looked up (a query for each kind named), the boxes and
+    the metric it names by their labels, and the API's field names as the form's `labels` call
+    them."""
+    names = dataclasses.replace(
+        with_boxes(names_of(ids_named(error.details)), error.details),
+        metrics=metrics_named(error.details),
+    )
     return in_page_words(error.message, names, labels)
 
 

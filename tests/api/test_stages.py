@@ -114,6 +114,26 @@ def test_starting_a_stage_twice_answers_409(bracket, as_organizer):
 
 
 @pytest.mark.django_db
+def test_an_unknown_tiebreak_metric_lists_only_the_metrics_of_the_leagues_game(
+    as_organizer, yardzee_event, players
+):
+    body = {
+        "name": "X",
+        "format": "round_robin",
+        "participants": [p.pk for p in players],
+        "tiebreak": ["luck"],
+    }
+    response = as_organizer.post(f"/api/v1/events/{yardzee_event.pk}/stages/", body, format="json")
+    assert response.status_code == 400, response.json()
+    refusal = response.json()
+    assert refusal["code"] == "unknown_metric"
+    assert "yardzees" in refusal["message"]
+    assert "yardkles" not in refusal["message"]  # a Yardkle metric: no use in this league
+    assert "yardkles" not in refusal["details"]["metrics"]
+    assert not yardzee_event.stages.exists()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("options", "code"),
     [

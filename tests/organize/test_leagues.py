@@ -182,7 +182,8 @@ def test_saved_settings_change_the_league_and_rerank_its_tables(as_organizer, ya
 @pytest.mark.parametrize(
     ("changes", "says"),
     [
-        ({"tiebreak_2": "points"}, "appears twice in the tiebreak order"),
+        # The metric by its label, as the selects show it ("Points"), not its key ('points').
+        ({"tiebreak_2": "points"}, "“Points” appears twice in the tiebreak order."),
         ({"tiebreak_1": "", "tiebreak_2": ""}, "Choose at least one metric"),
         ({"tiebreak_1": "luck"}, "Select a valid choice"),
         ({"placement": "4: 3, 2, 1"}, "A table of 4 needs 4 placement points, not 3."),
@@ -236,7 +237,7 @@ def test_a_game_change_with_a_metric_of_the_old_game_is_refused_on_the_tiebreak(
         _settings(yardzee_league, game="yardkle", tiebreak_2="yardzees"),
     )
     assert response.status_code == 400
-    assert "Metric &#x27;yardzees&#x27; does not apply to yardkle leagues." in _text(response)
+    assert "“Yardzees” does not apply to yardkle leagues." in _text(response)
     yardzee_league.refresh_from_db()
     assert yardzee_league.game == "yardzee"
 
@@ -250,7 +251,7 @@ def test_the_tiebreak_preview_explains_the_order_being_chosen(as_organizer, yard
     assert preview.index("Yardzee boxes scored at 50") < preview.index("Sole first places")
     assert "<html" not in preview  # a fragment, swapped in by htmx
     twice = _text(as_organizer.get(url, {"tiebreak_1": "wins", "tiebreak_2": "wins"}))
-    assert "appears twice" in twice
+    assert "“Wins” appears twice in the tiebreak order." in twice
     assert "No metric chosen" in _text(as_organizer.get(url))
 
 

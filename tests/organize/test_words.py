@@ -6,6 +6,7 @@ changed."""
 import pytest
 
 from league.models import Event, Player, Stage
+from league.standings import StandingsError
 from organize.forms.words import boxes_named, ids_named, in_page_words, page_words, with_boxes
 from organize.selectors import Names
 from scoring.errors import DomainError
@@ -149,3 +150,26 @@ def test_a_name_in_brackets_is_no_field_name():
     assert in_page_words("turn 4 (player 20) no longer fits.", names) == (
         "turn 4 (ana_b) no longer fits."
     )
+
+
+def test_the_metric_a_tiebreak_refusal_names_reads_as_its_label():
+    """As the tiebreak selects show it: "Points", not 'points'; a key no metric has, and the
+    word "points" elsewhere in the sentence, are left as they are."""
+    twice = StandingsError(
+        "duplicate_metric",
+        "Metric 'points' appears twice in the tiebreak order.",
+        details={"metric": "points"},
+    )
+    assert page_words(twice) == "“Points” appears twice in the tiebreak order."
+    other = StandingsError(
+        "metric_not_for_game",
+        "Metric 'yardkles' does not apply to yardzee leagues: league points are kept.",
+        details={"metric": "yardkles"},
+    )
+    assert (
+        page_words(other) == "“Yardkles” does not apply to yardzee leagues: league points are kept."
+    )
+    unknown = StandingsError(
+        "unknown_metric", "Unknown standings metric 'luck'; ...", details={"metric": "luck"}
+    )
+    assert page_words(unknown) == "Unknown standings metric 'luck'; ..."

@@ -34,6 +34,20 @@ def test_an_impossible_tiebreak_order_is_refused_with_its_code(
     assert "luck" not in league_event.league.tiebreak
 
 
+@pytest.mark.django_db
+def test_an_unknown_metric_of_a_yardkle_league_lists_no_yardzee_metric(
+    yardkle_league, as_organizer
+):
+    response = as_organizer.patch(
+        f"/api/v1/leagues/{yardkle_league.slug}/", {"tiebreak": ["luck"]}, format="json"
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_metric")
+    said = response.json()["message"]
+    assert "yardkles" in said
+    assert "yardzees" not in said
+    assert "upper_bonuses" not in said
+
+
 NOT_OBJECTS = [[], 0, False, "", "forced", [{"target": 5000}]]
 
 

@@ -180,8 +180,38 @@ def test_an_invalid_tiebreak_order_is_refused_with_a_code_the_api_can_show(order
 
 
 def test_an_unknown_metric_error_names_the_metrics_there_are():
-    with pytest.raises(StandingsError, match=r"known metrics: .*buchholz"):
+    with pytest.raises(StandingsError, match=r"the metrics of yardzee leagues: .*buchholz"):
         compute_standings([], game="yardzee", tiebreak_order=["sonneborn_berger"])
+
+
+@pytest.mark.parametrize(
+    ("game", "own", "other"),
+    [("yardzee", ["upper_bonuses", "yardzees"], "yardkles"), ("yardkle", ["yardkles"], "yardzees")],
+)
+def test_an_unknown_metric_lists_only_the_metrics_of_the_leagues_game(game, own, other):
+    with pytest.raises(StandingsError) as error:
+        validate_tiebreak_order(["points", "luck"], game=game)
+    metrics = error.value.details["metrics"]
+    assert set(own) <= set(metrics)
+    assert other not in metrics
+    assert other not in error.value.message
+    assert error.value.message == (
+        f"Unknown standings metric 'luck'; the metrics of {game} leagues: {', '.join(metrics)}."
+    )
+    assert error.value.details["metric"] == "luck"
+    with pytest.raises(StandingsError) as anywhere:  # no game: every metric there is
+        validate_tiebreak_order(["luck"])
+    assert {"yardzees", "yardkles"} <= set(anywhere.value.details["metrics"])
+
+
+def test_a_metric_twice_or_of_the_other_game_is_named_in_the_details():
+    for order, game, code in (
+        (["wins", "wins"], "yardzee", "duplicate_metric"),
+        (["wins", "yardkles"], "yardzee", "metric_not_for_game"),
+    ):
+        with pytest.raises(StandingsError) as error:
+            validate_tiebreak_order(order, game=game)
+        assert (error.value.code, error.value.details) == (code, {"metric": order[1]})
 
 
 def test_compute_standings_checks_the_tiebreak_order_before_counting():
