@@ -47,9 +47,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A decoded JSON object; DuplicateKey when it names a key twice."""
     decoded = dict(pairs)
     if len(decoded) < len(pairs):
-        keys = [key for key, _ in pairs]
-        twice = next(key for index, key in enumerate(keys) if key in keys[:index])
-        raise DuplicateKey(f"The key {twice!r} appears twice in one object of the request's JSON.")
+        seen: set[str] = set()
+        for key, _ in pairs:  # the first key given again, in one pass
+            if key in seen:
+                raise DuplicateKey(
+                    f"The key {key!r} appears twice in one object of the request's JSON."
+                )
+            seen.add(key)
     return decoded
 
 
