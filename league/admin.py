@@ -18,7 +18,7 @@ from league.models import (
     StageMatch,
 )
 from league.services import LeagueError
-from league.services.organization import check_slug, clean_name
+from league.services.organization import check_slug, clean_name, ensure_handle_free
 from league.services.standings_marks import player_renamed
 
 
@@ -33,6 +33,16 @@ class PlayerForm(forms.ModelForm[Player]):
             return clean_name(self.cleaned_data["display_name"], field="display_name")
         except LeagueError as error:
             raise forms.ValidationError(error.message, code=error.code) from None
+
+    def clean_handle(self) -> str:
+        """Not another player's handle in any case of its letters (`ensure_handle_free`, as
+        the API and the pages check it)."""
+        handle: str = self.cleaned_data["handle"]
+        try:
+            ensure_handle_free(handle, player=self.instance if self.instance.pk else None)
+        except LeagueError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+        return handle
 
 
 @admin.register(Player)

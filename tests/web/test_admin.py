@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import MatchStatus
-from league.models import Event, League
+from league.models import Event, League, Player
 from tests.playing import play
 
 from .conftest import make_players
@@ -140,3 +140,17 @@ def test_a_league_cannot_take_an_address_of_the_organizer_pages_in_the_admin(
     assert "the organizer pages&#x27; own" in page
     league.refresh_from_db()
     assert league.slug != "new"
+
+
+def test_a_player_cannot_take_a_handle_another_has_in_another_case_in_the_admin(
+    admin_client: Client,
+):
+    """Handles are one player's in any case of their letters (`ensure_handle_free`)."""
+    Player.objects.create(display_name="Bo One", handle="bo")
+    other = Player.objects.create(display_name="Bo Two", handle="bo-two")
+    page = admin_client.post(
+        f"/admin/league/player/{other.pk}/change/", {"display_name": "Bo Two", "handle": "BO"}
+    ).content.decode()
+    assert "Another player has the handle" in page
+    other.refresh_from_db()
+    assert other.handle == "bo-two"
