@@ -59,7 +59,9 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             return _create(request, league, [form.new_player()])
         except LeagueError as error:
-            for problem in error.details.get("rows", [error.to_json()]):
+            if "rows" not in error.details:
+                form.refuse(error)
+            for problem in error.details.get("rows", []):
                 field = problem.get("field")
                 form.add_error(field, about_field(problem["message"], field))
     players = league.players.with_counts().order_by("display_name", "pk")
