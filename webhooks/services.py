@@ -88,6 +88,10 @@ def _checked_url(url: Any) -> str:
     return url.strip()
 
 
+# Why an endpoint an organizer turned off is off (`Endpoint.disabled_reason`).
+DISABLED_BY_ORGANIZER = "Disabled by an organizer."
+
+
 @transaction.atomic
 def endpoint_create(
     *,
@@ -108,16 +112,17 @@ def endpoint_create(
             f"A league has at most {MAX_ENDPOINTS} webhook endpoints; delete one first.",
             details={"limit": MAX_ENDPOINTS},
         )
-    endpoint = Endpoint.objects.create(
+    return Endpoint.objects.create(
         league=league,
         url=_unused_url(league, _checked_url(url)),
         events=_checked_events(events),
         description=_checked_description(description),
         created_by=created_by,
+        # Registered off, as an organizer turns one off (nothing to fail yet, nothing to log).
+        enabled=enabled,
+        disabled_at=None if enabled else timezone.now(),
+        disabled_reason="" if enabled else DISABLED_BY_ORGANIZER,
     )
-    if not enabled:
-        _disable(endpoint, "Disabled by an organizer.")
-    return endpoint
 
 
 def _unused_url(league: League, url: str, endpoint: int | None = None) -> str:
@@ -154,7 +159,7 @@ def endpoint_update(*, endpoint_id: int, changes: dict[str, Any]) -> Endpoint:
     if "enabled" in changes and bool(changes["enabled"]) != endpoint.enabled:
         if changes["enabled"]:
             return endpoint_enable(endpoint_id=endpoint.pk)
-        _disable(endpoint, "Disabled by an organizer.")
+        _disable(endpoint, DISABLED_BY_ORGANIZER)
     return endpoint
 
 
