@@ -448,12 +448,6 @@ def handles_in_use(given: Collection[str], prefixes: Collection[str] = ()) -> se
     return set(lowered.filter(matches).values_list("lowered", flat=True))
 
 
-def _handles_taken(bases: Collection[str], given: Collection[str]) -> set[str]:
-    """The stored handles (lowercased) that a handle made from one of `bases` (`base`,
-    `base-2`, ...) or one of `given` could clash with, in one query."""
-    return handles_in_use(given, bases)
-
-
 def _another_has(rows: QuerySet[Any], this: Model | None) -> bool:
     """Whether `rows` (those holding a name or address) hold one other than `this`."""
     if this is not None:
@@ -581,7 +575,7 @@ def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Play
         roster.setdefault(folded(stored), stored)
     given = [new.handle for new in players if new.handle]
     bases = {i: handle_from_name(new.display_name) for i, new in enumerate(players)}
-    taken = _handles_taken({bases[i] for i, new in enumerate(players) if not new.handle}, given)
+    taken = handles_in_use(given, {bases[i] for i, new in enumerate(players) if not new.handle})
     problems: list[RowProblem] = []
     names: dict[str, int] = {}
     handles: dict[str, int] = {}

@@ -39,11 +39,11 @@ from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.services.organization import (
     _ensure_name_free,
     _free_handle,
-    _handles_taken,
     check_handle,
     checked_name,
     folded,
     handle_from_name,
+    handles_in_use,
     passes,
     player_create,
 )
@@ -385,7 +385,7 @@ def _new_player(registration: Registration) -> Player:
     same: link the registration to that player, or tell the two apart)."""
     handle = registration.handle
     base = handle_from_name(registration.display_name)
-    taken = _handles_taken([base], [handle] if handle else [])
+    taken = handles_in_use([handle] if handle else [], [base])
     if not handle or handle in taken:
         handle = _free_handle(base, taken)
     return player_create(
