@@ -303,7 +303,7 @@ def _floor_calls(turns: list[tuple[MatchRecord, dict[str, Any]]], token: str) ->
 
 def test_turn_submission_against_the_floor_at_16_clients(stack: Stack, benchmark, capsys):
     token = organizer_token(stack)
-    # Turns for the warm-up, the rounds and two turns open loops a seed (the worker running,
+    # Turns for the warm-up, the rounds and two open loops of turns a seed (the worker running,
     # then paused).
     needed = TURN_WARMUP + ROUNDS * TURNS_PER_ROUND + 2 * OPEN_LOOPS * OPEN_LOOP_TURNS
     # Each client gets half as many turns again as an even share: clients do not finish evenly.
