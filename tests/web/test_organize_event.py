@@ -75,6 +75,9 @@ def test_an_organizer_runs_an_event_from_the_pages_and_prints_a_round_sheet(
         page.fill(seed, "2")
         page.select_option("#id_seeding", "random")
         expect(page.locator(seed)).to_have_count(0)
+        # htmx listens on the swapped-in select only once the swap has settled: a change
+        # before that is never sent.
+        page.wait_for_function("() => !document.querySelector('.htmx-added, .htmx-settling')")
         page.select_option("#id_seeding", "manual")
         expect(page.locator(seed)).to_have_value("2")
         expect(page.locator(f"#plays-{players[0].pk}")).to_be_checked()
