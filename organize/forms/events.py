@@ -93,11 +93,9 @@ class WithdrawForm(ServiceForm):
         *args: Any,
         entrants: Sequence[EntrantRow],
         stages: Sequence[StageRow],
-        event_name: str = "the event",
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.event_name = event_name
         self.stage_names = {row.stage.pk: row.stage.name for row in stages}
         players = {row.player: row.name for row in entrants if not row.withdrawn}
         entered = {row.stage for row in entrants if not row.withdrawn}
@@ -115,27 +113,6 @@ class WithdrawForm(ServiceForm):
                 *((row.stage.pk, row.stage.name) for row in stages if row.stage.pk in entered),
             ],
         )
-
-    def refuse(self, error: DomainError) -> None:
-        """The service's sentences name the player, the stage and the event by id (the API's
-        words); the page names them."""
-        player = error.details.get("player")
-        if error.code not in ("already_withdrawn", "not_entered") or not isinstance(player, int):
-            super().refuse(error)
-            return
-        name = self.player_names.get(player, f"Player {player}")
-        stage = error.details.get("stage")
-        where = (
-            self.stage_names.get(stage, "this stage")
-            if isinstance(stage, int)
-            else f"every stage of {self.event_name} they are entered in"
-        )
-        if error.code == "already_withdrawn":
-            self.add_error(None, f"{name} has already withdrawn from {where}.")
-        elif isinstance(stage, int):
-            self.add_error(None, f"{name} is not entered in {where}.")
-        else:
-            self.add_error(None, f"{name} is not entered in a stage of {self.event_name}.")
 
 
 # --- Stages ---------------------------------------------------------------------------------

@@ -405,7 +405,6 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
         request.POST or None,
         entrants=selectors.event_entrants(event),
         stages=stage_rows,
-        event_name=event.name,
     )
     if request.method == "POST" and form.is_valid():
         player, stage_id = form.cleaned_data["player"], form.cleaned_data["stage"]
