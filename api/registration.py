@@ -299,7 +299,7 @@ def _withdraw_or_check_in(
     `{"present"}` from `data` and checks it in or out, as its player (`by_player`) or an
     organizer."""
     if step == "withdraw":
-        return services.registration_withdraw(registration_id=registration.pk)
+        return services.registration_withdraw(registration_id=registration.pk, by_player=by_player)
     present = validated(CheckInSerializer, data)["present"]
     return services.registration_check_in(
         registration_id=registration.pk, present=present, by_player=by_player
@@ -386,7 +386,9 @@ class OwnRegistrationView(APIView):
         responses={200: RegistrationSerializer, **ERRORS},
         description="`check-in/`: check yourself in (or out, `present: false`) within the "
         "event's check-in window (409 `check_in_closed` outside it). `withdraw/`: leave the "
-        "event; your place goes to the first on the waiting list. Both are 409 `event_closed` "
+        "event; your place goes to the first on the waiting list (409 `still_playing` while "
+        "you are entered in a running stage: an organizer withdraws you from it). Both are 409 "
+        "`event_closed` "
         "once the event is finished or cancelled.",
     )
     def post(self, request: Request) -> Response:

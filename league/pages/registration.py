@@ -166,7 +166,7 @@ def registration_withdraw(request: HttpRequest, key: str) -> HttpResponseBase:
     """The holder withdraws: their place goes to the first on the waiting list."""
     registration = _registration(key)
     try:
-        services.registration_withdraw(registration_id=registration.pk)
+        services.registration_withdraw(registration_id=registration.pk, by_player=True)
     except DomainError as error:
         messages.error(request, error.message)
     else:

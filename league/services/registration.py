@@ -34,6 +34,7 @@ from league.models import (
     SignUp,
     Stage,
     StageEntry,
+    StageStatus,
 )
 from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.services.organization import (
@@ -502,20 +503,49 @@ def registration_refuse(*, registration_id: int) -> Registration:
 
 
 @transaction.atomic
-def registration_withdraw(*, registration_id: int) -> Registration:
+def registration_withdraw(*, registration_id: int, by_player: bool = False) -> Registration:
     """The player is out (they withdrew, or an organizer took them off): from any active
     state, while the event is open (`event_closed`). A place it held goes to the first on the
     waiting list. A confirmed player stays on the league's roster (their record is theirs) but
-    is no longer checked in."""
+    is no longer checked in. The player themselves (`by_player`) cannot leave while entered in
+    a running stage (`still_playing`): their tables need an organizer's withdrawal, which
+    settles them (docs/organizing.md, "Withdrawing a player")."""
     sign_up, registration = _locked_registration(registration_id)
     game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     _ensure_status(registration, *ACTIVE, doing="withdrawn")
+    if by_player:
+        _ensure_not_playing(registration)
     registration.status = RegistrationStatus.WITHDRAWN
     registration.checked_in_at = None
     registration.decided_at = timezone.now()
     registration.save(update_fields=["status", "checked_in_at", "decided_at"])
     _move_up(sign_up)
     return registration
+
+
+def _ensure_not_playing(registration: Registration) -> None:
+    """Refuse (`still_playing`) while the registration's player is entered, and not withdrawn,
+    in a stage of its event that is running."""
+    if registration.player_id is None:
+        return
+    playing = list(
+        StageEntry.objects.filter(
+            stage__event_id=registration.event_id,
+            stage__status=StageStatus.RUNNING,
+            player_id=registration.player_id,
+            withdrawn_at=None,
+        )
+        .order_by("stage__position", "stage_id")
+        .values_list("stage_id", "stage__name")
+    )
+    if playing:
+        names = ", ".join(name for _, name in playing)
+        raise RegistrationConflict(
+            "still_playing",
+            f"You are playing in {names} of {registration.event.name}: ask an organizer to "
+            "withdraw you, so that your tables are settled.",
+            details={"stages": [stage_id for stage_id, _ in playing]},
+        )
 
 
 # --- Check-in -----------------------------------------------------------------------------------

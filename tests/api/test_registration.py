@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -243,6 +244,50 @@ def test_starting_a_stage_answers_who_was_dropped(open_event, as_organizer):
     assert started.status_code == 200, started.json()
     assert started.json()["dropped"] == [ids[1]]
     assert [e["player"]["id"] for e in started.json()["entries"]] == [ids[0], ids[2]]
+
+
+def test_a_player_in_a_running_stage_cannot_withdraw_themselves(open_event, as_organizer):
+    """docs/api.md, "Sign-up and check-in": the key's holder withdrawing while entered in a
+    running stage is 409 `still_playing` and nothing changes (withdrawing the sign-up would
+    leave them seated, their tables unsettled); through their link the same sentence shows.
+    Once an organizer has withdrawn them from the stage, they may leave the event."""
+    reg.sign_up_set(event=open_event, check_in=False)
+    reg.sign_up_set(event=open_event, cap=3)
+    rows = [sign_up(open_event, name).json() for name in ("Ana", "Ben", "Cleo")]
+    ids = [
+        as_organizer.post(f"/api/v1/registrations/{row['id']}/approve/", {}, format="json").json()[
+            "player"
+        ]
+        for row in rows
+    ]
+    stage = as_organizer.post(
+        f"/api/v1/events/{open_event.pk}/stages/",
+        {"name": "Pool", "format": "round_robin", "participants": ids},
+        format="json",
+    ).json()
+    assert as_organizer.post(f"/api/v1/stages/{stage['id']}/start/").status_code == 200
+    key = {"HTTP_X_REGISTRATION_KEY": rows[0]["key"]}
+    refused = APIClient().post("/api/v1/registrations/mine/withdraw/", **key)
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "code": "still_playing",
+        "message": f"You are playing in Pool of {open_event.name}: ask an organizer to "
+        "withdraw you, so that your tables are settled.",
+        "details": {"stages": [stage["id"]]},
+    }
+    assert Registration.objects.get(pk=rows[0]["id"]).status == "confirmed"
+    page = Client().post(f"/sign-up/{rows[0]['key']}/withdraw/", follow=True)
+    assert "ask an organizer to withdraw you" in page.content.decode()
+    assert Registration.objects.get(pk=rows[0]["id"]).status == "confirmed"
+    # An organizer may still take the sign-up off (the organizer's page then says where they
+    # play on); once withdrawn from the stage, the player may leave by themselves.
+    out = as_organizer.post(
+        f"/api/v1/stages/{stage['id']}/withdraw/", {"player": ids[0]}, format="json"
+    )
+    assert out.status_code == 200, out.json()
+    left = APIClient().post("/api/v1/registrations/mine/withdraw/", **key)
+    assert left.status_code == 200, left.json()
+    assert left.json()["status"] == "withdrawn"
 
 
 def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
