@@ -105,7 +105,9 @@ def validate_tiebreak_order(order: Any, *, game: str | None = None) -> tuple[str
             raise StandingsError("tiebreak_order", f"Metric key {key!r} is not a string.")
         if key not in METRICS:
             keys = metric_keys(checked)
-            whose = "known metrics" if checked is None else f"the metrics of {checked} leagues"
+            whose = "known metrics"
+            if checked is not None:
+                whose = f"the metrics of {checked.title()} leagues"
             raise StandingsError(
                 "unknown_metric",
                 f"Unknown standings metric {key!r}; {whose}: {', '.join(keys)}.",
@@ -121,7 +123,7 @@ def validate_tiebreak_order(order: Any, *, game: str | None = None) -> tuple[str
         if checked is not None and checked not in METRICS[key].games:
             raise StandingsError(
                 "metric_not_for_game",
-                f"Metric {key!r} does not apply to {checked} leagues.",
+                f"Metric {key!r} does not apply to {checked.title()} leagues.",
                 details={"metric": key},
             )
     return tuple(order)

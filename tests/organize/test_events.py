@@ -186,7 +186,7 @@ def test_one_seed_given_to_two_players_is_refused(as_organizer, yardzee_event):
         # The standings: a metric no table knows.
         ({"tiebreak": "points, luck"}, "Unknown standings metric &#x27;luck&#x27;"),
         # Only the metrics of the league's game are offered (keys, as the field takes them).
-        ({"tiebreak": "luck"}, "the metrics of yardzee leagues: average_score, best_score"),
+        ({"tiebreak": "luck"}, "the metrics of Yardzee leagues: average_score, best_score"),
         ({"tiebreak": "points, points"}, "“Points” appears twice in the tiebreak order."),
     ],
 )

@@ -237,7 +237,7 @@ def test_a_game_change_with_a_metric_of_the_old_game_is_refused_on_the_tiebreak(
         _settings(yardzee_league, game="yardkle", tiebreak_2="yardzees"),
     )
     assert response.status_code == 400
-    assert "“Yardzees” does not apply to yardkle leagues." in _text(response)
+    assert "“Yardzees” does not apply to Yardkle leagues." in _text(response)
     yardzee_league.refresh_from_db()
     assert yardzee_league.game == "yardzee"
 

@@ -163,11 +163,11 @@ def test_the_metric_a_tiebreak_refusal_names_reads_as_its_label():
     assert page_words(twice) == "“Points” appears twice in the tiebreak order."
     other = StandingsError(
         "metric_not_for_game",
-        "Metric 'yardkles' does not apply to yardzee leagues: league points are kept.",
+        "Metric 'yardkles' does not apply to Yardzee leagues: league points are kept.",
         details={"metric": "yardkles"},
     )
     assert (
-        page_words(other) == "“Yardkles” does not apply to yardzee leagues: league points are kept."
+        page_words(other) == "“Yardkles” does not apply to Yardzee leagues: league points are kept."
     )
     unknown = StandingsError(
         "unknown_metric", "Unknown standings metric 'luck'; ...", details={"metric": "luck"}

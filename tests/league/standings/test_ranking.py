@@ -180,7 +180,7 @@ def test_an_invalid_tiebreak_order_is_refused_with_a_code_the_api_can_show(order
 
 
 def test_an_unknown_metric_error_names_the_metrics_there_are():
-    with pytest.raises(StandingsError, match=r"the metrics of yardzee leagues: .*buchholz"):
+    with pytest.raises(StandingsError, match=r"the metrics of Yardzee leagues: .*buchholz"):
         compute_standings([], game="yardzee", tiebreak_order=["sonneborn_berger"])
 
 
@@ -196,7 +196,8 @@ def test_an_unknown_metric_lists_only_the_metrics_of_the_leagues_game(game, own,
     assert other not in metrics
     assert other not in error.value.message
     assert error.value.message == (
-        f"Unknown standings metric 'luck'; the metrics of {game} leagues: {', '.join(metrics)}."
+        f"Unknown standings metric 'luck'; the metrics of {game.title()} leagues: "
+        f"{', '.join(metrics)}."
     )
     assert error.value.details["metric"] == "luck"
     with pytest.raises(StandingsError) as anywhere:  # no game: every metric there is
