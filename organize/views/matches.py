@@ -61,9 +61,11 @@ def _show(
 ) -> HttpResponse:
     """The control's page, or with htmx only its fragment (loaded into the match page; htmx
     swaps only a 200, so a refusal's status is for the page alone): 409 when the service
-    refused the action, else 200, unless `status` says otherwise."""
+    refused the action or a POST asked for one the match cannot take (`unavailable`), else
+    200, unless `status` says otherwise."""
     if status is None:
-        status = 409 if "refused" in context else 200
+        cannot = "unavailable" in context and request.method == "POST"
+        status = 409 if "refused" in context or cannot else 200
     context = _in_page_words(context)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, fragment, {**context, "fragment": fragment})

@@ -348,6 +348,38 @@ def test_on_a_closed_event_every_control_says_why_and_offers_no_confirm(
     assert _everything(final) == before
 
 
+def test_a_control_the_match_cannot_take_says_why_and_a_post_of_it_is_a_409(
+    yardzee_event, organizer
+):
+    """docs/organizing.md, "Match control": a control that cannot act on the match (no turn
+    to undo or correct, a void of a void match, a walkover off-stage, taking back a void that
+    is not there) says why and offers no confirm; posted anyway (a stale tab), it answers 409
+    with the same sentence, and nothing changes."""
+    fresh = _casual(yardzee_event)
+    voided = _casual(yardzee_event, turns=2, prefix="Void")
+    game_services.match_void(match_id=voided.pk, voided_by=organizer)
+    client = _client(organizer)
+    cases = {
+        f"/organize/matches/{fresh.pk}/undo/": "This match has no turn to undo.",
+        f"/organize/matches/{fresh.pk}/correct/": "This match has no turn to correct.",
+        f"/organize/matches/{fresh.pk}/walkover/": "A walkover decides a stage match; this "
+        "match is in no stage.",
+        f"/organize/matches/{fresh.pk}/unvoid/": "This match is not void.",
+        f"/organize/matches/{voided.pk}/void/": "This match is void already.",
+        f"/organize/matches/{voided.pk}/undo/": "This match is void: take the void back first.",
+    }
+    before = _everything(fresh)
+    for url, sentence in cases.items():
+        shown = client.get(url)
+        assert shown.status_code == 200, url
+        assert sentence in shown.content.decode(), url
+        assert 'name="confirm"' not in shown.content.decode(), url
+        posted = client.post(url, {"confirm": "1", "turn": "1"})
+        assert posted.status_code == 409, url
+        assert sentence in posted.content.decode(), url
+    assert _everything(fresh) == before
+
+
 def test_a_casual_match_is_voided_and_the_void_taken_back(yardzee_event, organizer):
     match = _casual(yardzee_event, turns=2)
     client = _client(organizer)
