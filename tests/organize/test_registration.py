@@ -69,7 +69,7 @@ def test_the_page_says_when_players_cannot_sign_up_themselves_and_why(as_organiz
 
     def said() -> str:
         page = str(as_organizer.get(url).content.decode())
-        return page[page.index("<h1>") : page.index('id="settings-heading"')]
+        return page[page.index("<h1>") : page.index("<section")]
 
     assert "Players cannot sign up themselves yet: the sign-up is not open." in said()
     reg.sign_up_set(event=yardzee_event)
@@ -184,6 +184,15 @@ def test_a_closed_event_refuses_a_refusal_or_a_withdrawal_on_the_page(as_organiz
         "pending",
         "waiting",
     ]
+    # The page itself offers none of what the event refuses, and says how to open it again.
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/sign-up/").content.decode()
+    assert (
+        "Week 1 is finished: its sign-up and registrations take no changes until it is reopened"
+    ) in page
+    assert f'href="/organize/events/{yardzee_event.pk}/reopen/"' in page
+    for offered in ("Approve Ana", "Refuse Ana", "Refuse Ben", "Save the sign-up", ">Add<"):
+        assert offered not in page, offered
+    assert "Ana" in page and "Ben" in page  # still listed
 
 
 def test_check_in_on_the_page_and_a_start_that_names_who_was_dropped(as_organizer, yardzee_event):
