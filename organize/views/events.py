@@ -396,9 +396,10 @@ def withdrawal_view(
 @require_http_methods(["GET", "POST"])
 def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
     """Withdraw a player from every stage of the event still to finish (`event_withdraw`) or
-    from one stage (`stage_withdraw`); the page then says what changed: tables decided as
-    walkovers, tables that play on without them, their matches being played (left to finish
-    or void)."""
+    from one stage (`stage_withdraw`). The form's choice is first rehearsed (run and rolled
+    back) and the page says what it would do; the confirmation (`confirm=1`) withdraws them,
+    and the page then says what changed: tables decided as walkovers, tables that play on
+    without them, their matches being played (left to finish or void)."""
     event = organized_event(request, event_id)
     stage_rows = selectors.event_stages(event)
     form = WithdrawForm(
@@ -406,35 +407,51 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
         entrants=selectors.event_entrants(event),
         stages=stage_rows,
     )
+    stages = {row.stage.pk: row.stage for row in stage_rows}
+    preview = None
     if request.method == "POST" and form.is_valid():
         player, stage_id = form.cleaned_data["player"], form.cleaned_data["stage"]
-        try:
+        name = form.player_names.get(player, f"Player {player}")
+
+        def act() -> list[stage_services.Withdrawal]:
             if stage_id is None:
-                done = stage_services.event_withdraw(
+                return stage_services.event_withdraw(
                     event_id=event.pk, player_id=player, by=request.user
                 )
+            return [
+                stage_services.stage_withdraw(stage_id=stage_id, player_id=player, by=request.user)
+            ]
+
+        if request.POST.get("confirm") != "1":
+            seen: list[list[stage_services.Withdrawal]] = []
+            if (refusal := refusal_of(lambda: seen.append(act()))) is not None:
+                form.refuse(refusal)
             else:
-                done = [
-                    stage_services.stage_withdraw(
-                        stage_id=stage_id, player_id=player, by=request.user
-                    )
-                ]
-        except DomainError as error:
-            form.refuse(error)
+                would = [withdrawal_view(w, stages) for w in seen[0]]
+                preview = {"name": name, "player": player, "stage": stage_id, "changes": would}
         else:
-            stages = {row.stage.pk: row.stage for row in stage_rows}
-            request.session[WITHDRAWN_KEY] = {
-                "event": event.pk,
-                "changes": [withdrawal_view(w, stages) for w in done],
-            }
-            name = form.player_names.get(player, f"Player {player}")
-            messages.success(request, f"{name} is withdrawn.")
-            return redirect("organize:withdraw", event.pk)
+            try:
+                done = act()
+            except DomainError as error:
+                form.refuse(error)
+            else:
+                request.session[WITHDRAWN_KEY] = {
+                    "event": event.pk,
+                    "changes": [withdrawal_view(w, stages) for w in done],
+                }
+                messages.success(request, f"{name} is withdrawn.")
+                return redirect("organize:withdraw", event.pk)
     shown = request.session.pop(WITHDRAWN_KEY, None) if request.method == "GET" else None
     changes = shown["changes"] if shown and shown.get("event") == event.pk else None
     return render(
         request,
         "organize/events/withdraw.html",
-        {"event": event, "league": event.league, "form": form, "changes": changes},
+        {
+            "event": event,
+            "league": event.league,
+            "form": form,
+            "changes": changes,
+            "preview": preview,
+        },
         status=page_status(form),
     )

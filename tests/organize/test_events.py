@@ -587,7 +587,20 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
     url = f"/organize/events/{yardzee_event.pk}/withdraw/"
     form = as_organizer.get(url).content.decode()
     assert f'<option value="{leaving.pk}">{leaving.display_name}</option>' in form
-    done = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
+    # First what it would do, and nothing changes until it is confirmed.
+    before = list(Match.objects.filter(stage_match__stage=stage).values_list("pk", "status"))
+    checked = as_organizer.post(url, {"player": leaving.pk, "stage": ""})
+    assert checked.status_code == 200
+    preview = checked.content.decode()
+    assert f"Withdrawing {leaving.display_name} does this" in preview
+    assert "2 tables to be decided as a walkover." in preview
+    assert f"Match #{playing.pk}</a> is being played: finish or void it." in preview
+    assert f'<button type="submit">Withdraw {leaving.display_name}</button>' in preview
+    assert (
+        list(Match.objects.filter(stage_match__stage=stage).values_list("pk", "status")) == before
+    )
+    assert stage.entries.get(player=leaving).withdrawn_at is None
+    done = as_organizer.post(url, {"player": leaving.pk, "stage": "", "confirm": "1"})
     assert done.status_code == 302
     assert done["Location"] == url
     page = as_organizer.get(url)
@@ -624,7 +637,8 @@ def test_withdrawing_a_player_with_no_stage_left_to_play_says_so(as_organizer, y
     assert stage.status == StageStatus.FINISHED
     as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/")
     url = f"/organize/events/{yardzee_event.pk}/withdraw/"
-    assert as_organizer.post(url, {"player": players[0].pk, "stage": ""}).status_code == 302
+    confirmed = {"player": players[0].pk, "stage": "", "confirm": "1"}
+    assert as_organizer.post(url, confirmed).status_code == 302
     html = as_organizer.get(url).content.decode()
     changes = html[html.index('id="changes-heading"') : html.index("</section>")]
     assert f"No stage of {yardzee_event.name} was left for them to play" in changes
@@ -633,9 +647,15 @@ def test_withdrawing_a_player_with_no_stage_left_to_play_says_so(as_organizer, y
 def test_withdrawing_from_a_draft_stage_takes_the_player_off_it(as_organizer, yardzee_event):
     players = roster(yardzee_event.league, 3)
     stage = drafted(yardzee_event, players)
-    page = as_organizer.post(
+    checked = as_organizer.post(
         f"/organize/events/{yardzee_event.pk}/withdraw/",
         {"player": players[1].pk, "stage": stage.pk},
+    ).content.decode()
+    assert "they are taken off its players (it has not started)." in checked
+    assert stage.entries.count() == 3
+    page = as_organizer.post(
+        f"/organize/events/{yardzee_event.pk}/withdraw/",
+        {"player": players[1].pk, "stage": stage.pk, "confirm": "1"},
         follow=True,
     )
     assert "taken off its players (it had not started)." in page.content.decode()
