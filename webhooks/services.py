@@ -65,6 +65,10 @@ def _checked_events(events: Any) -> list[str]:
     return [event for event in SUBSCRIBABLE if event in events]  # once each, in a fixed order
 
 
+# As `Endpoint.description` stores it.
+DESCRIPTION_LENGTH = 200
+
+
 def _checked_description(description: Any) -> str:
     """The note as stored: NFC, trimmed; one holding control or invisible characters (a line
     break, a bidirectional override, a zero-width space) is refused (`invalid_description`,
@@ -78,7 +82,13 @@ def _checked_description(description: Any) -> str:
             "it is one line of plain text.",
             details={"field": "description", "characters": refused},
         )
-    return text[:200]
+    if len(text) > DESCRIPTION_LENGTH:
+        raise WebhookError(
+            "invalid_description",
+            f"The note has at most {DESCRIPTION_LENGTH} characters; this one has {len(text)}.",
+            details={"field": "description"},
+        )
+    return text
 
 
 def _checked_url(url: Any) -> str:

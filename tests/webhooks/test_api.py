@@ -5,6 +5,8 @@ nothing; re-enable, rotate, a test event and the delivery log."""
 import pytest
 
 from tests.conftest import client_for
+from webhooks import services
+from webhooks.errors import WebhookError
 from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -216,6 +218,25 @@ def test_a_note_holding_invisible_or_control_characters_is_refused_and_changes_n
     assert changed.status_code == 400, changed.json()
     assert changed.json()["code"] == "invalid_description"
     assert Endpoint.objects.get().description == "scoreboard"
+
+
+def test_a_note_longer_than_stored_is_refused_not_cut(yardkle_league, receiver):
+    """The service refuses a note over 200 characters (`invalid_description`, as the API's
+    field and the page's form do) rather than storing its first 200: nothing is lost."""
+    with pytest.raises(WebhookError) as refused:
+        services.endpoint_create(
+            league=yardkle_league,
+            url=receiver.url,
+            events=["match.finished"],
+            description="n" * 201,
+        )
+    assert refused.value.code == "invalid_description"
+    assert refused.value.message == "The note has at most 200 characters; this one has 201."
+    assert Endpoint.objects.count() == 0
+    kept = services.endpoint_create(
+        league=yardkle_league, url=receiver.url, events=["match.finished"], description="n" * 200
+    )
+    assert kept.description == "n" * 200
 
 
 def test_an_endpoint_registered_with_enabled_false_is_off_until_enabled(
