@@ -21,8 +21,6 @@ from league.results import finished_matches, load_results
 
 logger = logging.getLogger(__name__)
 
-logger = logging.getLogger(__name__)
-
 # --- Ratings -----------------------------------------------------------------------------------
 
 
