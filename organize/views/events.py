@@ -200,12 +200,14 @@ def _stage_form_kwargs(
 def _stage_form(
     request: HttpRequest, kwargs: dict[str, Any], initial: dict[str, Any] | None = None
 ) -> StageForm:
-    """The form as posted; or, asked again after a change of format, source or seeding (by
-    htmx, or the button shown without scripts), as it stands; or fresh."""
+    """Asked again after a change of format, source or seeding (`refresh`: by htmx, or the
+    button shown without scripts, which posts the form), the form as it stands, nothing
+    saved; or as posted; or fresh."""
+    data = request.POST if request.method == "POST" else request.GET
+    if data.get("refresh"):
+        return StageForm.refreshed(data, **kwargs)
     if request.method == "POST":
         return StageForm(request.POST, **kwargs)
-    if request.GET.get("refresh"):
-        return StageForm.refreshed(request.GET, **kwargs)
     return StageForm(initial=initial, **kwargs)
 
 

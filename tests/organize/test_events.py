@@ -202,6 +202,28 @@ def test_a_stage_the_service_refuses_shows_its_sentence_and_is_not_saved(
     assert not Stage.objects.exists()
 
 
+def test_without_scripts_a_button_posts_the_form_for_the_options_of_its_choices(
+    as_organizer: Client, yardzee_event: Event
+):
+    """docs/organizing.md, "Running an event": without JavaScript the page cannot ask for the
+    options of a new format by itself; a button (in <noscript>, after the save button, so
+    Enter still saves) posts the form with `refresh=1`: the options of the format chosen come
+    back, the values typed are kept, and nothing is saved."""
+    roster(yardzee_event.league, 4)
+    url = f"/organize/events/{yardzee_event.pk}/stages/add/"
+    form = as_organizer.get(url).content.decode()
+    noscript = form[form.index("<noscript>") : form.index("</noscript>")]
+    assert 'name="refresh" value="1"' in noscript
+    assert form.index("Add the stage</button>") < form.index("<noscript>")
+    asked = {"name": "Finals", "format": "single_elimination", "refresh": "1"}
+    page = as_organizer.post(url, asked)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'name="third_place"' in html
+    assert 'value="Finals"' in html
+    assert not Stage.objects.exists()
+
+
 def test_the_form_shows_the_options_of_the_format_source_and_seeding_chosen(
     as_organizer: Client, yardzee_event: Event
 ):
