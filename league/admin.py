@@ -1,5 +1,7 @@
 """Admin pages for the organization (organizers use them)."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django import forms
@@ -22,6 +24,15 @@ from league.services.organization import check_slug, clean_name, ensure_handle_f
 from league.services.standings_marks import player_renamed
 
 
+@contextmanager
+def refusal_as_validation_error() -> Iterator[None]:
+    """A service's refusal (`LeagueError`) as the form field's error, with its message and code."""
+    try:
+        yield
+    except LeagueError as error:
+        raise forms.ValidationError(error.message, code=error.code) from None
+
+
 class PlayerForm(forms.ModelForm[Player]):
     class Meta:
         model = Player
@@ -29,19 +40,15 @@ class PlayerForm(forms.ModelForm[Player]):
 
     def clean_display_name(self) -> str:
         """The same name rules as the API's (league.services.organization.clean_name)."""
-        try:
+        with refusal_as_validation_error():
             return clean_name(self.cleaned_data["display_name"], field="display_name")
-        except LeagueError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
 
     def clean_handle(self) -> str:
         """Not another player's handle in any case of its letters (`ensure_handle_free`, as
         the API and the pages check it)."""
         handle: str = self.cleaned_data["handle"]
-        try:
+        with refusal_as_validation_error():
             ensure_handle_free(handle, player=self.instance if self.instance.pk else None)
-        except LeagueError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
         return handle
 
 
@@ -64,10 +71,8 @@ class LeagueForm(forms.ModelForm[League]):
         """The same address rules as the API's and the pages' (`check_slug`): not another
         league's, not one the organizer pages use (`new`)."""
         slug: str = self.cleaned_data["slug"]
-        try:
+        with refusal_as_validation_error():
             check_slug(slug, league=self.instance if self.instance.pk else None)
-        except LeagueError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
         return slug
 
 
