@@ -10,12 +10,7 @@ from django.db.models import QuerySet
 
 from games.models import Match, MatchStatus, Seat
 from league import standings
-from league.models import (
-    Scope,
-    ScopeKey,
-    StageBye,
-    StageForfeit,
-)
+from league.models import Scope, ScopeKey, StageBye, StageForfeit
 
 logger = logging.getLogger(__name__)
 
