@@ -3,7 +3,7 @@ selectors read (`StandingsAnswer`, `Leaderboard`), with no database, into frozen
 `league/_standings.html` and `league/_leaderboard.html` read."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -151,17 +151,7 @@ def leaderboard_table(
     return LeaderboardTable(
         league_name=league_name,
         rows=tuple(
-            LeaderboardRow(
-                rank=row.rank,
-                player=row.player,
-                name=row.name,
-                ordinal=row.ordinal,
-                mu=row.mu,
-                sigma=row.sigma,
-                matches=row.matches,
-                accuracy=accuracy.get(row.player),
-            )
-            for row in board.rows
+            LeaderboardRow(**asdict(row), accuracy=accuracy.get(row.player)) for row in board.rows
         ),
         computed_at=board.computed_at,
         pending=board.pending,

@@ -2,7 +2,7 @@
 a leaderboard line (docs/standings.md, "Ratings")."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from openskill.models import PlackettLuce
@@ -84,14 +84,7 @@ class RatingSettings:
 
     def model(self) -> PlackettLuce:
         """The OpenSkill model with these parameters."""
-        return PlackettLuce(
-            mu=self.mu,
-            sigma=self.sigma,
-            beta=self.beta,
-            kappa=self.kappa,
-            tau=self.tau,
-            limit_sigma=self.limit_sigma,
-        )
+        return PlackettLuce(**asdict(self))
 
     @property
     def initial(self) -> Rating:
