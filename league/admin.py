@@ -9,16 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games.admin import RecordAdmin
-from league.models import (
-    Event,
-    League,
-    Player,
-    Stage,
-    StageBye,
-    StageEntry,
-    StageForfeit,
-    StageMatch,
-)
+from league import models
 from league.services import LeagueError
 from league.services.organization import check_slug, clean_name, ensure_handle_free
 from league.services.standings_marks import player_renamed
@@ -33,9 +24,9 @@ def refusal_as_validation_error() -> Iterator[None]:
         raise forms.ValidationError(error.message, code=error.code) from None
 
 
-class PlayerForm(forms.ModelForm[Player]):
+class PlayerForm(forms.ModelForm[models.Player]):
     class Meta:
-        model = Player
+        model = models.Player
         fields = ["display_name", "handle", "user"]
 
     def clean_display_name(self) -> str:
@@ -52,21 +43,21 @@ class PlayerForm(forms.ModelForm[Player]):
         return handle
 
 
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin[Player]):
+@admin.register(models.Player)
+class PlayerAdmin(admin.ModelAdmin[models.Player]):
     form = PlayerForm
     list_display = ["display_name", "handle", "user", "created_at"]
     search_fields = ["display_name", "handle"]
     raw_id_fields = ["user"]
 
-    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: models.Player, form: Any, change: bool) -> None:
         """A rename marks the tables that show the name, so they show the new one."""
         super().save_model(request, obj, form, change)
         if change and "display_name" in form.changed_data:
             player_renamed(player_id=obj.pk)
 
 
-class LeagueForm(forms.ModelForm[League]):
+class LeagueForm(forms.ModelForm[models.League]):
     def clean_slug(self) -> str:
         """The same address rules as the API's and the pages' (`check_slug`): not another
         league's, not one the organizer pages use (`new`)."""
@@ -76,15 +67,15 @@ class LeagueForm(forms.ModelForm[League]):
         return slug
 
 
-class EventInline(admin.TabularInline[Event, League]):
-    model = Event
+class EventInline(admin.TabularInline[models.Event, models.League]):
+    model = models.Event
     extra = 0
     fields = ["name", "date", "venue", "status"]
     show_change_link = True
 
 
-@admin.register(League)
-class LeagueAdmin(admin.ModelAdmin[League]):
+@admin.register(models.League)
+class LeagueAdmin(admin.ModelAdmin[models.League]):
     form = LeagueForm
     list_display = ["name", "slug", "game", "created_at"]
     list_filter = ["game"]
@@ -103,8 +94,8 @@ class LeagueAdmin(admin.ModelAdmin[League]):
         return ["game", *settings] if obj is not None else settings
 
 
-@admin.register(Event)
-class EventAdmin(admin.ModelAdmin[Event]):
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin[models.Event]):
     list_display = ["name", "league", "date", "venue", "status"]
     list_filter = ["status", "league"]
     search_fields = ["name", "venue"]
@@ -115,14 +106,14 @@ class EventAdmin(admin.ModelAdmin[Event]):
     readonly_fields = ["rules"]
 
 
-class StageEntryInline(admin.TabularInline[StageEntry, Stage]):
-    model = StageEntry
+class StageEntryInline(admin.TabularInline[models.StageEntry, models.Stage]):
+    model = models.StageEntry
     extra = 0
     raw_id_fields = ["player"]
 
 
-class StageMatchInline(admin.TabularInline[StageMatch, Stage]):
-    model = StageMatch
+class StageMatchInline(admin.TabularInline[models.StageMatch, models.Stage]):
+    model = models.StageMatch
     extra = 0
     fields = ["round", "group", "slot", "match", "walkover", "order"]
     readonly_fields = ["round", "group", "slot", "match", "walkover", "order"]
@@ -133,8 +124,8 @@ class StageMatchInline(admin.TabularInline[StageMatch, Stage]):
         return False
 
 
-@admin.register(Stage)
-class StageAdmin(admin.ModelAdmin[Stage]):
+@admin.register(models.Stage)
+class StageAdmin(admin.ModelAdmin[models.Stage]):
     list_display = ["name", "event", "format", "status", "table_size", "started_at"]
     list_filter = ["format", "status"]
     list_select_related = ["event"]
@@ -155,11 +146,11 @@ class StageAdmin(admin.ModelAdmin[Stage]):
         return False  # stages are made and started through the services (API, pages)
 
 
-@admin.register(StageMatch)
-class StageMatchAdmin(RecordAdmin[StageMatch]):
+@admin.register(models.StageMatch)
+class StageMatchAdmin(RecordAdmin[models.StageMatch]):
     list_display = ["stage", "round", "slot", "match", "walkover"]
     list_select_related = ["stage", "match"]
 
 
-admin.site.register(StageBye)
-admin.site.register(StageForfeit)
+admin.site.register(models.StageBye)
+admin.site.register(models.StageForfeit)

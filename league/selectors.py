@@ -10,24 +10,7 @@ from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet, Window
 
 from games.models import Match, MatchStatus, Seat
-from league import rating
-from league.models import (
-    Event,
-    League,
-    Player,
-    PlayerRating,
-    RatingChange,
-    RatingsState,
-    Stage,
-    StageEntry,
-    StageForfeit,
-    StageMatch,
-    StageStatus,
-    StageVoid,
-    StandingsScope,
-    StandingsTable,
-    VoidOutcome,
-)
+from league import models, rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +25,7 @@ class EventLine:
     status_text: str
 
 
-def _event_line(event: Event) -> EventLine:
+def _event_line(event: models.Event) -> EventLine:
     return EventLine(
         id=event.pk,
         name=event.name,
@@ -72,24 +55,24 @@ def leagues_with_events() -> list[LeagueEvents]:
             game_text=league.get_game_display(),
             events=tuple(_event_line(event) for event in league.events.all()),
         )
-        for league in League.objects.prefetch_related("events")
+        for league in models.League.objects.prefetch_related("events")
     ]
 
 
-def league_events(league: League) -> list[EventLine]:
+def league_events(league: models.League) -> list[EventLine]:
     """A league's events, newest first, in one query."""
     return [_event_line(event) for event in league.events.all()]
 
 
-def stage_matches(stage: Stage) -> list[StageMatch]:
+def stage_matches(stage: models.Stage) -> list[models.StageMatch]:
     """A stage's matches with their seats and players, and the forfeits at each, in four
     queries."""
     return list(
-        StageMatch.objects.filter(stage=stage)
+        models.StageMatch.objects.filter(stage=stage)
         .select_related("match")
         .prefetch_related(
             Prefetch("match__seats", queryset=Seat.objects.select_related("player")),
-            Prefetch("forfeits", queryset=StageForfeit.objects.order_by("created_at", "pk")),
+            Prefetch("forfeits", queryset=models.StageForfeit.objects.order_by("created_at", "pk")),
         )
         .order_by("round", "slot", "pk")
     )
@@ -250,7 +233,7 @@ class StageDetail:
         }
 
 
-def _play(stage_match: StageMatch) -> StagePlay:
+def _play(stage_match: models.StageMatch) -> StagePlay:
     match = stage_match.match
     return StagePlay(
         stage_match=stage_match.pk,
@@ -283,7 +266,7 @@ def match_result(match: Match) -> MatchResult:
     )
 
 
-def stage_detail(stage: Stage) -> StageDetail:
+def stage_detail(stage: models.Stage) -> StageDetail:
     """A stage's rounds or bracket slots with their matches, seats and results, and its byes,
     in five queries."""
     plays = [_play(sm) for sm in stage_matches(stage)]
@@ -334,7 +317,7 @@ class StandingsAnswer:
     rows: tuple[Mapping[str, Any], ...]
 
 
-def standings_answer(table: StandingsTable, *, group: int | None = None) -> StandingsAnswer:
+def standings_answer(table: models.StandingsTable, *, group: int | None = None) -> StandingsAnswer:
     """A stored standings table as the API and pages show it; with `group`, only the rows of
     that group (a stage played in groups ranks each group on its own)."""
     rows = table.rows
@@ -373,15 +356,15 @@ class Leaderboard:
     rows: tuple[LeaderboardRow, ...]
 
 
-def leaderboard(league: League) -> Leaderboard:
+def leaderboard(league: models.League) -> Leaderboard:
     """A league's ratings leaderboard by ordinal (equal ordinals share the rank), with when
     it was computed and whether newer results are pending."""
     ratings = list(
-        PlayerRating.objects.filter(league=league)
+        models.PlayerRating.objects.filter(league=league)
         .select_related("player")
         .order_by("-ordinal", "player_id")
     )
-    state = RatingsState.objects.filter(league=league).first()
+    state = models.RatingsState.objects.filter(league=league).first()
     stored = {item.player_id: item for item in ratings}
     # Ranked by the one leaderboard rule (league.rating.leaderboard: equal ordinals share).
     entries = rating.leaderboard(
@@ -418,11 +401,11 @@ class RatingPoint:
     ordinal: float
 
 
-def rating_history(player: Player) -> list[RatingPoint]:
+def rating_history(player: models.Player) -> list[RatingPoint]:
     """A player's rating after each of their rated matches, oldest first, in every league."""
     return [
         RatingPoint(*row)
-        for row in RatingChange.objects.filter(player=player)
+        for row in models.RatingChange.objects.filter(player=player)
         .order_by("finished_at", "match_id")
         .values_list("league__slug", "match_id", "finished_at", "mu", "sigma", "ordinal")
     ]
@@ -431,9 +414,9 @@ def rating_history(player: Player) -> list[RatingPoint]:
 # --- Reads of the public pages (league/views.py) --------------------------------------------
 
 
-def event_stages(event: Event) -> list[Stage]:
+def event_stages(event: models.Event) -> list[models.Stage]:
     """An event's stages in their order, in one query."""
-    return list(Stage.objects.filter(event=event).order_by("position", "pk"))
+    return list(models.Stage.objects.filter(event=event).order_by("position", "pk"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +438,7 @@ class StageSummary:
     bracket: Mapping[str, Any] | None
 
 
-def stage_summary(stage: Stage) -> StageSummary:
+def stage_summary(stage: models.Stage) -> StageSummary:
     """A stage read already, as a `StageSummary` (no query)."""
     return StageSummary(
         id=stage.pk,
@@ -485,7 +468,7 @@ def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[Entry]]:
     """The entries of several stages with their players, by stage and seed, in one query."""
     entries: dict[int, list[Entry]] = {stage_id: [] for stage_id in stage_ids}
     for entry in (
-        StageEntry.objects.filter(stage_id__in=stage_ids)
+        models.StageEntry.objects.filter(stage_id__in=stage_ids)
         .select_related("player")
         .order_by("stage_id", "seed")
     ):
@@ -495,18 +478,18 @@ def stage_entries(stage_ids: Sequence[int]) -> dict[int, list[Entry]]:
     return entries
 
 
-def _loose_matches(event: Event) -> QuerySet[Match]:
+def _loose_matches(event: models.Event) -> QuerySet[Match]:
     """The event's matches of no stage: neither a stage's match now, nor one a stage replaced
     when it was voided (a forfeit, a replay: `StageVoid`)."""
     return Match.objects.filter(event=event, stage_match__isnull=True, stage_void__isnull=True)
 
 
-def _latest_loose_matches(event: Event) -> QuerySet[Match]:
+def _latest_loose_matches(event: models.Event) -> QuerySet[Match]:
     """Newest first, read in that order through the index `match_event_newest`."""
     return _loose_matches(event).order_by("-created_at", "-pk")
 
 
-def event_loose_matches(event: Event, *, limit: int) -> list[MatchResult]:
+def event_loose_matches(event: models.Event, *, limit: int) -> list[MatchResult]:
     """An event's latest `limit` matches that belong to no stage (the casual tables of a
     league night), newest first, with their seats and players, in two queries."""
     return [
@@ -531,7 +514,7 @@ class MatchVersion:
     schedule_sequence: int = 0  # counts each change of its table or time
 
 
-def event_loose_match_versions(event: Event, *, limit: int) -> list[MatchVersion]:
+def event_loose_match_versions(event: models.Event, *, limit: int) -> list[MatchVersion]:
     """The versions of the matches `event_loose_matches` reads: one query, no seats."""
     return [
         MatchVersion(*row)
@@ -551,7 +534,7 @@ class MatchCounts:
 
 
 def event_loose_matches_latest(
-    event: Event, *, limit: int
+    event: models.Event, *, limit: int
 ) -> tuple[MatchCounts, list[MatchVersion]]:
     """`event_loose_match_counts` and `event_loose_match_versions` in one query (the counts
     as window aggregates over the matches the versions are the latest `limit` of): the event
@@ -578,7 +561,7 @@ def event_loose_matches_latest(
     return MatchCounts(count=rows[0][5], open=rows[0][6]), [MatchVersion(*row[:5]) for row in rows]
 
 
-def event_loose_match_counts(event: Event) -> MatchCounts:
+def event_loose_match_counts(event: models.Event) -> MatchCounts:
     """How many matches outside any stage the event has, and how many of them are open, in
     one query."""
     counts = _loose_matches(event).aggregate(
@@ -590,7 +573,7 @@ def event_loose_match_counts(event: Event) -> MatchCounts:
 
 def stored_standings(
     scopes: Iterable[tuple[str, int]], *, rows: bool = True
-) -> dict[tuple[str, int], StandingsTable]:
+) -> dict[tuple[str, int], models.StandingsTable]:
     """The stored standings tables of several scopes, in one query; a scope with no table
     computed yet is missing from the answer. `rows=False` leaves out the rows (a 1,000-row
     table is a large JSON document), for a page that only needs to know which version is
@@ -601,7 +584,7 @@ def stored_standings(
     condition = Q()
     for kind, scope_id in wanted:
         condition |= Q(scope=kind, scope_id=scope_id)
-    tables = StandingsTable.objects.filter(condition, computed_at__isnull=False)
+    tables = models.StandingsTable.objects.filter(condition, computed_at__isnull=False)
     if not rows:
         tables = tables.defer("rows")
     return {(table.scope, table.scope_id): table for table in tables}
@@ -633,7 +616,7 @@ def league_page_version(slug: str) -> tuple[str | None, ...] | None:
     PostgreSQL (None: no such league)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            _LEAGUE_PAGE_VERSION, {"slug": slug, "league_scope": StandingsScope.LEAGUE.value}
+            _LEAGUE_PAGE_VERSION, {"slug": slug, "league_scope": models.StandingsScope.LEAGUE.value}
         )
         row = cursor.fetchone()
     return None if row is None else tuple(row)
@@ -671,22 +654,22 @@ def event_page_version(event_id: int) -> tuple[str | None, ...] | None:
             _EVENT_PAGE_VERSION,
             {
                 "event": event_id,
-                "event_scope": StandingsScope.EVENT.value,
-                "stage_scope": StandingsScope.STAGE.value,
+                "event_scope": models.StandingsScope.EVENT.value,
+                "stage_scope": models.StandingsScope.STAGE.value,
             },
         )
         row = cursor.fetchone()
     return None if row is None else tuple(row)
 
 
-def standings_table(table_id: int) -> StandingsTable:
+def standings_table(table_id: int) -> models.StandingsTable:
     """A stored standings table with its rows and the version they belong to, in one query."""
-    return StandingsTable.objects.get(pk=table_id)
+    return models.StandingsTable.objects.get(pk=table_id)
 
 
-def ratings_state(league: League) -> RatingsState | None:
+def ratings_state(league: models.League) -> models.RatingsState | None:
     """Whether the league's ratings are current, and which computation they come from."""
-    return RatingsState.objects.filter(league=league).first()
+    return models.RatingsState.objects.filter(league=league).first()
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,7 +701,7 @@ class PlayerMatch:
     opponents: tuple[Opponent, ...]
 
 
-def player_matches(player: Player, limit: int = 50) -> list[PlayerMatch]:
+def player_matches(player: models.Player, limit: int = 50) -> list[PlayerMatch]:
     """A player's latest `limit` matches (newest first) with their event and every seat of
     each, in three queries."""
     seats = (
@@ -776,19 +759,19 @@ def forfeit_voids(match_ids: Collection[int]) -> dict[int, ForfeitVoid]:
     if not match_ids:
         return {}
     walkovers = dict(
-        StageMatch.objects.filter(match_id__in=match_ids, walkover=True).values_list(
+        models.StageMatch.objects.filter(match_id__in=match_ids, walkover=True).values_list(
             "match_id", "pk"
         )
     )
     voids = {
         void.match_id: void
-        for void in StageVoid.objects.filter(
-            match_id__in=match_ids, outcome=VoidOutcome.WALKOVER
+        for void in models.StageVoid.objects.filter(
+            match_id__in=match_ids, outcome=models.VoidOutcome.WALKOVER
         ).only("match_id", "stage_match_id", "replay_id", "forfeits")
     }
     slots = set(walkovers.values()) | {void.stage_match_id for void in voids.values()}
     reasons: dict[int, dict[int, str]] = defaultdict(dict)
-    for stage_match_id, player, reason in StageForfeit.objects.filter(
+    for stage_match_id, player, reason in models.StageForfeit.objects.filter(
         stage_match_id__in=slots
     ).values_list("stage_match_id", "player_id", "reason"):
         reasons[stage_match_id][player] = reason
@@ -812,7 +795,7 @@ def forfeit_voids(match_ids: Collection[int]) -> dict[int, ForfeitVoid]:
     return found
 
 
-def player_placement_counts(player: Player) -> dict[int, int]:
+def player_placement_counts(player: models.Player) -> dict[int, int]:
     """How many finished matches the player finished in each place (1 first), in one query."""
     counts = (
         Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
@@ -837,12 +820,12 @@ class StageFinish:
     shared: bool
 
 
-def player_stage_finishes(player: Player) -> list[StageFinish]:
+def player_stage_finishes(player: models.Player) -> list[StageFinish]:
     """Where the player finished in every finished stage they entered (competition ranking:
     players sharing a tier share the place), newest event first, in one query."""
     finishes = []
     for stage in (
-        Stage.objects.filter(entries__player=player, status=StageStatus.FINISHED)
+        models.Stage.objects.filter(entries__player=player, status=models.StageStatus.FINISHED)
         .select_related("event__league")
         .order_by("-event__date", "-pk")
     ):
@@ -876,7 +859,7 @@ class LeagueRating:
     matches: int
 
 
-def player_ratings(player: Player) -> list[LeagueRating]:
+def player_ratings(player: models.Player) -> list[LeagueRating]:
     """The player's current rating in every league they are rated in, in one query."""
     return [
         LeagueRating(
@@ -887,7 +870,7 @@ def player_ratings(player: Player) -> list[LeagueRating]:
             ordinal=item.ordinal,
             matches=item.matches,
         )
-        for item in PlayerRating.objects.filter(player=player)
+        for item in models.PlayerRating.objects.filter(player=player)
         .select_related("league")
         .order_by("league")
     ]
@@ -897,7 +880,9 @@ def player_ratings(player: Player) -> list[LeagueRating]:
 CALENDAR_MATCHES = 500
 
 
-def calendar_matches(*, event: Event | None = None, player: Player | None = None) -> list[Match]:
+def calendar_matches(
+    *, event: models.Event | None = None, player: models.Player | None = None
+) -> list[Match]:
     """The matches with a planned start of an event, or of a player (in any league), for their
     calendar feed: the latest `CALENDAR_MATCHES` planned, in order of their start, each with
     its event, stage slot and stage, and its seats with their players. Two queries."""

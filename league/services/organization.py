@@ -17,23 +17,8 @@ from django.utils.text import slugify
 import scoring
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat, TurnUndo
-from league import signals, standings
+from league import models, signals, standings
 from league.errors import EventConflict, LeagueError
-from league.models import (
-    Event,
-    EventStatus,
-    League,
-    Player,
-    Registration,
-    RegistrationStatus,
-    Stage,
-    StageBye,
-    StageEntry,
-    StageForfeit,
-    StageMatch,
-    StageStatus,
-    StageVoid,
-)
 from league.services.standings_marks import (
     league_settings_changed,
     player_merged,
@@ -84,7 +69,7 @@ def folded(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def _ensure_name_free(league: League, name: str, *, exclude: Collection[int] = ()) -> None:
+def _ensure_name_free(league: models.League, name: str, *, exclude: Collection[int] = ()) -> None:
     """`name_taken` when another player on the league's roster (not one of `exclude`) has a
     name that looks the same."""
     key = folded(name)
@@ -105,7 +90,7 @@ def _clean_names(fields: dict[str, Any], *names: str) -> None:
             fields[name] = clean_name(fields[name], field=name)
 
 
-def _assign(instance: League | Event | Player, fields: dict[str, Any]) -> None:
+def _assign(instance: models.League | models.Event | models.Player, fields: dict[str, Any]) -> None:
     """Set the checked `fields` of an update on the row, to be saved."""
     for name, value in fields.items():
         setattr(instance, name, value)
@@ -125,7 +110,7 @@ def _validated_rules(game: str, rules: object) -> dict[str, Any]:
     return scoring.new_game(game, 2, rules).rules.to_json()
 
 
-def event_rules_checked(league: League, rules: object) -> dict[str, Any]:
+def event_rules_checked(league: models.League, rules: object) -> dict[str, Any]:
     """An event's `rules` as it may store them: a JSON object (`wrong_type` otherwise, before
     it is laid over the league's) whose options, on top of the league's, make a ruleset of its
     game (`unknown_rule_option`, `invalid_rule_option`). An override is checked only with the
@@ -135,7 +120,7 @@ def event_rules_checked(league: League, rules: object) -> dict[str, Any]:
     return overrides
 
 
-def ruleset_for_event(event: Event) -> dict[str, Any]:
+def ruleset_for_event(event: models.Event) -> dict[str, Any]:
     """The full ruleset of an event's matches: the league's defaults, then the event's."""
     return _validated_rules(event.league.game, event.ruleset())
 
@@ -144,7 +129,7 @@ def ruleset_for_event(event: Event) -> dict[str, Any]:
 RESERVED_SLUGS = frozenset({"new"})
 
 
-def check_slug(slug: str, *, league: League | None = None) -> None:
+def check_slug(slug: str, *, league: models.League | None = None) -> None:
     """`slug_taken` when `slug` cannot be a league's address (`league`'s, when it moves):
     another league has it, or the organizer pages use it (`RESERVED_SLUGS`), in any case of
     its letters: `Backyard` beside `backyard` is another address that reads the same, one to
@@ -156,7 +141,7 @@ def check_slug(slug: str, *, league: League | None = None) -> None:
             "choose another.",
             details={"field": "slug", "slug": slug},
         )
-    if _another_has(League.objects.filter(slug__iexact=slug), league):
+    if _another_has(models.League.objects.filter(slug__iexact=slug), league):
         raise LeagueError(
             "slug_taken",
             f"Another league has the address {slug!r}; choose another.",
@@ -173,7 +158,7 @@ def league_create(
     rules: dict[str, Any] | None = None,
     created_by: User,
     **settings: Any,
-) -> League:
+) -> models.League:
     """A new league; its creator is its first organizer. `rules`: its ruleset's options (None:
     the game's defaults; anything not a JSON object is `wrong_type`). `settings`: its standings
     `tiebreak` order and league `points` (docs/standings.md). `slug_taken` when the slug (the
@@ -181,7 +166,7 @@ def league_create(
     name = clean_name(name, field="name")
     check_slug(slug)
     _validated_standings(game, settings)
-    league = League.objects.create(
+    league = models.League.objects.create(
         name=name,
         slug=slug,
         game=game,
@@ -193,7 +178,7 @@ def league_create(
 
 
 @transaction.atomic
-def league_update(*, league: League, **fields: Any) -> League:
+def league_update(*, league: models.League, **fields: Any) -> models.League:
     """Change a league. A new tiebreak order or points scheme re-ranks every table of it
     (the same scheme written another way does not). The game changes only while the league
     has no event and no match (`game_settled`); its rules then start from the new game's
@@ -227,17 +212,17 @@ def league_update(*, league: League, **fields: Any) -> League:
     return league
 
 
-def event_create(*, league: League, **fields: Any) -> Event:
+def event_create(*, league: models.League, **fields: Any) -> models.Event:
     """A new event of `league`; its `rules` (overrides of the league's) are checked by
     `event_rules_checked`."""
     _clean_names(fields, "name", "venue")
     fields["rules"] = event_rules_checked(league, fields.get("rules", {}))
-    event = Event(league=league, **fields)
+    event = models.Event(league=league, **fields)
     event.save()
     return event
 
 
-def event_update(*, event: Event, **fields: Any) -> Event:
+def event_update(*, event: models.Event, **fields: Any) -> models.Event:
     """Change an event; its `rules`, new or kept, are checked by `event_rules_checked`."""
     _clean_names(fields, "name", "venue")
     fields["rules"] = event_rules_checked(event.league, fields.get("rules", event.rules))
@@ -252,20 +237,20 @@ def event_update(*, event: Event, **fields: Any) -> Event:
 # (finished or cancelled) and reopen it. A closed event takes no more matches, stages or turns
 # (`games.services.ensure_event_open`).
 
-CLOSED_STATUSES = (EventStatus.FINISHED, EventStatus.CANCELLED)
+CLOSED_STATUSES = (models.EventStatus.FINISHED, models.EventStatus.CANCELLED)
 OPEN_MATCH_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
 
 
-def event_play_started(*, event: Event) -> None:
+def event_play_started(*, event: models.Event) -> None:
     """A match of `event` took its first turn: an upcoming event is now running. Called on
     every match's first turn, so it costs nothing once the event runs (`event` is the one
     read with the locked match), and one UPDATE the first time."""
-    if event.status != EventStatus.UPCOMING:
+    if event.status != models.EventStatus.UPCOMING:
         return
-    Event.objects.filter(pk=event.pk, status=EventStatus.UPCOMING).update(
-        status=EventStatus.RUNNING
+    models.Event.objects.filter(pk=event.pk, status=models.EventStatus.UPCOMING).update(
+        status=models.EventStatus.RUNNING
     )
-    event.status = EventStatus.RUNNING
+    event.status = models.EventStatus.RUNNING
 
 
 def event_play_over(*, event_id: int) -> bool:
@@ -273,23 +258,23 @@ def event_play_over(*, event_id: int) -> bool:
     no match of it (in a stage or not) is still to be played or being played. Called when a
     stage finishes and when a match of the event finishes; True when the event finished now.
     An event without stages (casual tables only) is finished by its organizers (`event_close`)."""
-    stages = set(Stage.objects.filter(event_id=event_id).values_list("status", flat=True))
-    if stages != {StageStatus.FINISHED}:
+    stages = set(models.Stage.objects.filter(event_id=event_id).values_list("status", flat=True))
+    if stages != {models.StageStatus.FINISHED}:
         return False
     if Match.objects.filter(event_id=event_id, status__in=OPEN_MATCH_STATUSES).exists():
         return False
     finished = bool(
-        Event.objects.filter(
-            pk=event_id, status__in=(EventStatus.UPCOMING, EventStatus.RUNNING)
-        ).update(status=EventStatus.FINISHED)
+        models.Event.objects.filter(
+            pk=event_id, status__in=(models.EventStatus.UPCOMING, models.EventStatus.RUNNING)
+        ).update(status=models.EventStatus.FINISHED)
     )
     if finished:
-        signals.send_on_commit(signals.event_finished, Event, event_id=event_id)
+        signals.send_on_commit(signals.event_finished, models.Event, event_id=event_id)
     return finished
 
 
 @transaction.atomic
-def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
+def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> models.Event:
     """Close an event: `finished` (its play is over) or `cancelled` (it did not take place). It
     then takes no more matches, stages, turns, undos or voids (409 `event_closed`) until it is
     reopened. Refused while a match of it is being played (409 `matches_in_progress`, naming
@@ -310,7 +295,7 @@ def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
         .order_by("pk")
         .values_list("pk", "status")
     )
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = models.Event.objects.select_for_update().get(pk=event_id)
     if event.status == status:
         return event
     game_services.ensure_event_open(event, then=f"reopen it before closing it as {status}.")
@@ -326,22 +311,22 @@ def event_close(*, event_id: int, status: str = EventStatus.FINISHED) -> Event:
         )
     event.status = status
     event.save(update_fields=["status"])
-    if status == EventStatus.FINISHED:
-        signals.send_on_commit(signals.event_finished, Event, event_id=event.pk)
+    if status == models.EventStatus.FINISHED:
+        signals.send_on_commit(signals.event_finished, models.Event, event_id=event.pk)
     return event
 
 
 @transaction.atomic
-def event_reopen(*, event_id: int) -> Event:
+def event_reopen(*, event_id: int) -> models.Event:
     """Reopen a finished or cancelled event (closed by mistake, finished before a result was
     corrected, a cancelled night played after all): it takes matches, stages and turns again.
     It is running when a match of it has started, upcoming otherwise. An open event is left
     as it is."""
-    event = Event.objects.select_for_update().get(pk=event_id)
+    event = models.Event.objects.select_for_update().get(pk=event_id)
     if not event.is_closed:
         return event
     played = Match.objects.filter(event=event, started_at__isnull=False).exists()
-    event.status = EventStatus.RUNNING if played else EventStatus.UPCOMING
+    event.status = models.EventStatus.RUNNING if played else models.EventStatus.UPCOMING
     event.save(update_fields=["status"])
     return event
 
@@ -351,8 +336,12 @@ def event_reopen(*, event_id: int) -> Event:
 
 @transaction.atomic
 def player_create(
-    *, display_name: str, handle: str, league: League | None = None, handle_free: bool = False
-) -> Player:
+    *,
+    display_name: str,
+    handle: str,
+    league: models.League | None = None,
+    handle_free: bool = False,
+) -> models.Player:
     """A new player, on `league`'s roster (only staff create players of no league). The handle
     must be free in any case of its letters (`handle_taken`); `handle_free`: the caller chose it
     among the handles in use (`handles_in_use`), which it need not be checked against again."""
@@ -361,14 +350,14 @@ def player_create(
         _ensure_name_free(league, name)
     if not handle_free:
         ensure_handle_free(handle)
-    player = Player.objects.create(display_name=name, handle=handle)
+    player = models.Player.objects.create(display_name=name, handle=handle)
     if league is not None:
         league.players.add(player)
     return player
 
 
 @transaction.atomic
-def player_update(*, player: Player, **fields: Any) -> Player:
+def player_update(*, player: models.Player, **fields: Any) -> models.Player:
     """Rename a player (or change their handle). The name is checked against every roster
     they are on, and the tables that show it are marked to show the new one. Fields given as
     they are (the same name, once cleaned) change nothing and save nothing."""
@@ -390,7 +379,7 @@ def player_update(*, player: Player, **fields: Any) -> Player:
 
 
 @transaction.atomic
-def roster_add(*, league: League, player: Player) -> None:
+def roster_add(*, league: models.League, player: models.Player) -> None:
     """Put an existing player on a league's roster (so its matches and stages may seat them).
     Who may do so is the API's rule: an organizer of this league who may already change the
     player (docs/api.md, "Whose data is whose")."""
@@ -441,7 +430,7 @@ def handles_in_use(given: Collection[str], prefixes: Collection[str] = ()) -> se
     """The stored handles, lowercased, that are one of `given` or begin with one of `prefixes`,
     in any case of their letters (`Ada` is taken by `ada`: one reads as the other), in one
     query. Compare a handle with them lowercased."""
-    lowered = Player.objects.annotate(lowered=Lower("handle"))
+    lowered = models.Player.objects.annotate(lowered=Lower("handle"))
     matches = Q(lowered__in=[handle.lower() for handle in given])
     for prefix in prefixes:
         matches |= Q(lowered__startswith=prefix.lower())
@@ -455,10 +444,10 @@ def _another_has(rows: QuerySet[Any], this: Model | None) -> bool:
     return rows.exists()
 
 
-def ensure_handle_free(handle: str, *, player: Player | None = None) -> None:
+def ensure_handle_free(handle: str, *, player: models.Player | None = None) -> None:
     """`handle_taken` when another player (than `player`) has `handle`, in any case of its
     letters."""
-    if _another_has(Player.objects.filter(handle__iexact=handle), player):
+    if _another_has(models.Player.objects.filter(handle__iexact=handle), player):
         raise LeagueError(
             "handle_taken",
             f"Another player has the handle {handle!r} (in some case of its letters).",
@@ -559,7 +548,7 @@ def _check_handle(new: NewPlayer, taken: set[str], seen: dict[str, int]) -> RowP
 
 
 @transaction.atomic
-def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Player]:
+def players_create(*, league: models.League, players: Sequence[NewPlayer]) -> list[models.Player]:
     """New players on `league`'s roster, all of them or none: every row is checked first, and
     if any fails, `players_invalid` lists each failing row (`details["rows"]`: row, field,
     code, message) and nothing is saved. A row fails on a name that is blank or holds control
@@ -569,7 +558,7 @@ def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Play
     handle gets one made from its name (`handle_from_name`, then "-2", "-3", ... when taken).
     A fixed number of queries, whatever the size of the file or the roster. The league's row
     is locked, so two imports into one league check their names one after the other."""
-    League.objects.select_for_update().filter(pk=league.pk).first()
+    models.League.objects.select_for_update().filter(pk=league.pk).first()
     roster: dict[str, str] = {}
     for stored in league.players.values_list("display_name", flat=True):
         roster.setdefault(folded(stored), stored)
@@ -599,13 +588,13 @@ def players_create(*, league: League, players: Sequence[NewPlayer]) -> list[Play
     for i, name in checked:
         handle = players[i].handle or _free_handle(bases[i], taken)
         taken.add(handle.lower())
-        created.append(Player(display_name=name, handle=handle))
-    Player.objects.bulk_create(created)
+        created.append(models.Player(display_name=name, handle=handle))
+    models.Player.objects.bulk_create(created)
     league.players.add(*created)
     return created
 
 
-def ensure_on_roster(league: League, player_ids: Iterable[int]) -> None:
+def ensure_on_roster(league: models.League, player_ids: Iterable[int]) -> None:
     """`player_not_in_league` unless every player is on the league's roster."""
     missing = league.missing_players(player_ids)
     if missing:
@@ -624,7 +613,7 @@ def ensure_on_roster(league: League, player_ids: Iterable[int]) -> None:
 class PlayerMerge:
     """What a merge moved from the removed player (now deleted) onto the kept one."""
 
-    kept: Player
+    kept: models.Player
     removed_name: str
     seats: int
     stage_entries: int
@@ -643,7 +632,7 @@ def _move_stage_records(stage_ids: Collection[int], old: int, new: int) -> None:
     """Player `old`'s id where a stage keeps ids as JSON (the bracket's participants, the final
     rankings, frozen finishing orders, the forfeits a void recorded) becomes `new`'s. Only
     stages `new` has no part in are touched, so no list ends up naming anyone twice."""
-    for stage in Stage.objects.filter(pk__in=stage_ids):
+    for stage in models.Stage.objects.filter(pk__in=stage_ids):
         if stage.bracket:
             participants = _replaced(stage.bracket["participants"], old, new)
             stage.bracket = {**stage.bracket, "participants": participants}
@@ -653,18 +642,18 @@ def _move_stage_records(stage_ids: Collection[int], old: int, new: int) -> None:
                 group: _replaced(tiers, old, new) for group, tiers in stage.group_ranking.items()
             }
         stage.save(update_fields=["bracket", "ranking", "group_ranking"])
-    for stage_match in StageMatch.objects.filter(stage_id__in=stage_ids).exclude(order=None):
+    for stage_match in models.StageMatch.objects.filter(stage_id__in=stage_ids).exclude(order=None):
         order = _replaced(stage_match.order, old, new)
         if order != stage_match.order:
             stage_match.order = order
             stage_match.save(update_fields=["order"])
-    for void in StageVoid.objects.filter(stage_match__stage_id__in=stage_ids):
+    for void in models.StageVoid.objects.filter(stage_match__stage_id__in=stage_ids):
         if old in void.forfeits:
             void.forfeits = _replaced(void.forfeits, old, new)
             void.save(update_fields=["forfeits"])
 
 
-def _ensure_mergeable(keep: Player, remove: Player) -> set[int]:
+def _ensure_mergeable(keep: models.Player, remove: models.Player) -> set[int]:
     """Refuse a merge that would seat one player twice or leave a game being played with a
     seat that changed hands; the stages of the removed player."""
     if keep.user_id is not None and remove.user_id is not None:
@@ -704,9 +693,9 @@ def _ensure_mergeable(keep: Player, remove: Player) -> set[int]:
     return removed_stages
 
 
-def _ensure_registrations_apart(keep: Player, remove: Player) -> None:
+def _ensure_registrations_apart(keep: models.Player, remove: models.Player) -> None:
     """Both confirmed for one event are two people (`players_met`)."""
-    confirmed = Registration.objects.filter(status=RegistrationStatus.CONFIRMED)
+    confirmed = models.Registration.objects.filter(status=models.RegistrationStatus.CONFIRMED)
     both = sorted(
         set(confirmed.filter(player=keep).values_list("event_id", flat=True))
         & set(confirmed.filter(player=remove).values_list("event_id", flat=True))
@@ -720,7 +709,9 @@ def _ensure_registrations_apart(keep: Player, remove: Player) -> None:
         )
 
 
-def player_merge_check(*, league: League, keep: Player, remove: Player) -> set[int]:
+def player_merge_check(
+    *, league: models.League, keep: models.Player, remove: models.Player
+) -> set[int]:
     """Every refusal of `player_merge`, checked without writing anything: the page that asks
     to confirm a merge shows the refusal instead of a merge the service would refuse. The
     stages of the removed player."""
@@ -732,14 +723,16 @@ def player_merge_check(*, league: League, keep: Player, remove: Player) -> set[i
         )
     ensure_on_roster(league, [keep.pk, remove.pk])
     stage_ids = _ensure_mergeable(keep, remove)
-    for other in League.objects.filter(players=remove).exclude(players=keep):
+    for other in models.League.objects.filter(players=remove).exclude(players=keep):
         _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
     _ensure_registrations_apart(keep, remove)
     return stage_ids
 
 
 @transaction.atomic
-def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge:
+def player_merge(
+    *, league: models.League, keep: models.Player, remove: models.Player
+) -> PlayerMerge:
     """Merge two players of `league`'s roster who are one person entered twice: everything of
     `remove` becomes `keep`'s (seats and the turns and undos at them, stage entries, byes,
     forfeits, the ids stages keep as JSON, the rosters of other leagues, a linked account)
@@ -753,20 +746,20 @@ def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge
     # Both rows locked, lower id first, so two merges (or a merge and a rename) take turns.
     locked = {
         player.pk: player
-        for player in Player.objects.select_for_update()
+        for player in models.Player.objects.select_for_update()
         .filter(pk__in={keep.pk, remove.pk})
         .order_by("pk")
     }
     keep, remove = locked.get(keep.pk, keep), locked.get(remove.pk, remove)
     stage_ids = player_merge_check(league=league, keep=keep, remove=remove)
-    joining = list(League.objects.filter(players=remove).exclude(players=keep))
-    Registration.objects.filter(player=remove).update(player=keep)
+    joining = list(models.League.objects.filter(players=remove).exclude(players=keep))
+    models.Registration.objects.filter(player=remove).update(player=keep)
     rerated = player_merged(removed_id=remove.pk)
     seats = Seat.objects.filter(player=remove).update(player=keep)
     TurnUndo.objects.filter(player=remove).update(player=keep)
-    entries = StageEntry.objects.filter(player=remove).update(player=keep)
-    StageBye.objects.filter(player=remove).update(player=keep)
-    StageForfeit.objects.filter(player=remove).update(player=keep)
+    entries = models.StageEntry.objects.filter(player=remove).update(player=keep)
+    models.StageBye.objects.filter(player=remove).update(player=keep)
+    models.StageForfeit.objects.filter(player=remove).update(player=keep)
     _move_stage_records(stage_ids, remove.pk, keep.pk)
     keep.leagues.add(*joining)
     account = remove.user_id
@@ -789,9 +782,9 @@ def player_merge(*, league: League, keep: Player, remove: Player) -> PlayerMerge
 
 
 @transaction.atomic
-def league_organizer_add(*, league: League, user: User) -> None:
+def league_organizer_add(*, league: models.League, user: User) -> None:
     """Make `user` an organizer of `league` (`already_organizer` when they are one)."""
-    League.objects.select_for_update().filter(pk=league.pk).first()
+    models.League.objects.select_for_update().filter(pk=league.pk).first()
     if league.organizers.filter(pk=user.pk).exists():
         raise LeagueError(
             "already_organizer",
@@ -802,12 +795,12 @@ def league_organizer_add(*, league: League, user: User) -> None:
 
 
 @transaction.atomic
-def league_organizer_remove(*, league: League, user: User) -> None:
+def league_organizer_remove(*, league: models.League, user: User) -> None:
     """`user` no longer organizes `league` (they may remove themselves). Refused for someone
     who is not one of its organizers (`not_organizer`) and for the last one
     (`last_organizer`): a league always has someone to run it. The league's row is locked, so
     two organizers removing each other at once cannot leave it with none."""
-    League.objects.select_for_update().filter(pk=league.pk).first()
+    models.League.objects.select_for_update().filter(pk=league.pk).first()
     organizers = set(league.organizers.values_list("pk", flat=True))
     if user.pk not in organizers:
         raise LeagueError(
@@ -833,8 +826,8 @@ def match_create(
     game: str,
     player_ids: Sequence[int],
     rules: dict[str, Any] | None = None,
-    event: Event | None = None,
-    league: League | None = None,
+    event: models.Event | None = None,
+    league: models.League | None = None,
     created_by: User | None = None,
 ) -> Match:
     """Seat players at a new match of a league: at one of its events, or a casual match of the
@@ -846,7 +839,7 @@ def match_create(
             "A player can take only one seat at a match.",
             details={"players": list(player_ids)},
         )
-    known = set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    known = set(models.Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
     unknown = [pk for pk in player_ids if pk not in known]
     if unknown:
         raise LeagueError(

@@ -7,23 +7,8 @@ from django.contrib.auth.models import User
 import scoring
 from games import services as game_services
 from games.models import Match, Seat, TurnUndo
+from league import models
 from league.errors import LeagueError
-from league.models import (
-    Event,
-    League,
-    Player,
-    PlayerRating,
-    RatingChange,
-    RatingsState,
-    Stage,
-    StageBye,
-    StageEntry,
-    StageForfeit,
-    StageMatch,
-    StageVoid,
-    StandingsScope,
-    StandingsTable,
-)
 from league.services import organization, stages, standings_refresh
 from scoring import simulate
 from tests.league.services.league_night import (
@@ -36,11 +21,11 @@ from tests.league.services.league_night import (
 )
 
 
-def _player(pk: int) -> Player:
-    return Player.objects.get(pk=pk)
+def _player(pk: int) -> models.Player:
+    return models.Player.objects.get(pk=pk)
 
 
-def _play_all(stage: Stage, seed: int = 0) -> None:
+def _play_all(stage: models.Stage, seed: int = 0) -> None:
     """Finish the stage's scheduled matches in id order until none is left."""
     while match := (
         Match.objects.filter(stage_match__stage=stage, status="scheduled").order_by("pk").first()
@@ -67,12 +52,12 @@ def league_day(league_event):
     roster of a second league too."""
     league = league_event.league
     keep, remove, cleo, dan, eve = new_players("M", 5)
-    second = Event.objects.create(league=league, name="Night 2", date="2026-08-08")
-    Player.objects.filter(pk=keep).update(display_name="Ana")
-    Player.objects.filter(pk=remove).update(
+    second = models.Event.objects.create(league=league, name="Night 2", date="2026-08-08")
+    models.Player.objects.filter(pk=keep).update(display_name="Ana")
+    models.Player.objects.filter(pk=remove).update(
         display_name="Ana B.", user=User.objects.create_user("ana")
     )
-    elsewhere = League.objects.create(name="Elsewhere", slug="elsewhere-y", game="yardkle")
+    elsewhere = models.League.objects.create(name="Elsewhere", slug="elsewhere-y", game="yardkle")
     elsewhere.players.add(remove)
     finish(seat(league_event, [remove, cleo]), seed=1)
     finish(seat(league_event, [keep, dan]), seed=2)
@@ -87,7 +72,7 @@ def league_day(league_event):
     )
     _play_all(stages.stage_start(stage_id=knockout.pk))
     robin = stages.stage_start(stage_id=robin.pk)
-    first = StageMatch.objects.filter(stage=robin, match__seats__player_id=remove).first()
+    first = models.StageMatch.objects.filter(stage=robin, match__seats__player_id=remove).first()
     stages.stage_forfeit(stage_match_id=first.pk, player_id=remove)
     _play_all(robin, seed=10)
     standings_refresh.standings_sweep()
@@ -108,14 +93,14 @@ def test_a_merge_moves_everything_of_the_duplicate_and_the_tables_and_ratings_co
     keep, remove = league_day["keep"], league_day["remove"]
     league = league_day["league"]
     seats = Seat.objects.filter(player_id__in=[keep, remove]).count()
-    entries = StageEntry.objects.filter(player_id=remove).count()
+    entries = models.StageEntry.objects.filter(player_id=remove).count()
     account = _player(remove).user_id
-    assert StageBye.objects.filter(player_id=remove).exists()
-    assert StageForfeit.objects.filter(player_id=remove).exists()
+    assert models.StageBye.objects.filter(player_id=remove).exists()
+    assert models.StageForfeit.objects.filter(player_id=remove).exists()
     assert TurnUndo.objects.filter(player_id=remove).exists()
-    assert RatingChange.objects.filter(league=league, player_id=remove).exists()
+    assert models.RatingChange.objects.filter(league=league, player_id=remove).exists()
     listing = list(
-        StandingsTable.objects.filter(rows__contains=[{"player": remove}]).values_list(
+        models.StandingsTable.objects.filter(rows__contains=[{"player": remove}]).values_list(
             "pk", "requested"
         )
     )
@@ -128,12 +113,12 @@ def test_a_merge_moves_everything_of_the_duplicate_and_the_tables_and_ratings_co
         # Marked, not yet refreshed: each table listing the duplicate is counted from scratch,
         # and the league rates every match again (its ratings were forgotten).
         for pk, requested in listing:
-            table = StandingsTable.objects.get(pk=pk)
+            table = models.StandingsTable.objects.get(pk=pk)
             assert table.requested == requested + 1
             assert table.rebuild_from == table.requested
-        assert RatingsState.objects.get(league=league).pending
-        assert not RatingChange.objects.filter(league=league).exists()
-        assert not PlayerRating.objects.filter(league=league).exists()
+        assert models.RatingsState.objects.get(league=league).pending
+        assert not models.RatingChange.objects.filter(league=league).exists()
+        assert not models.PlayerRating.objects.filter(league=league).exists()
 
     assert merged.kept.pk == keep
     assert merged.removed_name == "Ana B."
@@ -141,35 +126,35 @@ def test_a_merge_moves_everything_of_the_duplicate_and_the_tables_and_ratings_co
     assert merged.stage_entries == entries == 2
     assert merged.rosters_joined == 1
     assert merged.leagues_rerated == (league.pk,)
-    assert not Player.objects.filter(pk=remove).exists()
+    assert not models.Player.objects.filter(pk=remove).exists()
     assert Seat.objects.filter(player_id=keep).count() == seats
-    assert StageEntry.objects.filter(player_id=keep).count() == entries
-    assert StageBye.objects.filter(player_id=keep).exists()
-    assert StageForfeit.objects.filter(player_id=keep).exists()
+    assert models.StageEntry.objects.filter(player_id=keep).count() == entries
+    assert models.StageBye.objects.filter(player_id=keep).exists()
+    assert models.StageForfeit.objects.filter(player_id=keep).exists()
     assert TurnUndo.objects.filter(player_id=keep).exists()
     kept = _player(keep)
     assert kept.user_id == account
     assert set(kept.leagues.all()) == {league, league_day["elsewhere"]}
-    knockout, robin = (Stage.objects.get(pk=s.pk) for s in league_day["stages"])
+    knockout, robin = (models.Stage.objects.get(pk=s.pk) for s in league_day["stages"])
     assert keep in knockout.bracket["participants"]
     assert remove not in knockout.bracket["participants"]
     for stage in (knockout, robin):
         ranked = [player for tier in stage.ranking for player in tier]
         assert keep in ranked
         assert remove not in ranked
-    orders = StageMatch.objects.filter(stage__in=[knockout, robin]).exclude(order=None)
+    orders = models.StageMatch.objects.filter(stage__in=[knockout, robin]).exclude(order=None)
     assert any(keep in stage_match.order for stage_match in orders)
     assert not any(remove in stage_match.order for stage_match in orders)
-    assert StageVoid.objects.get(stage_match__stage=robin).forfeits == [keep]
+    assert models.StageVoid.objects.get(stage_match__stage=robin).forfeits == [keep]
 
     standings_refresh.standings_sweep()  # what the jobs do once the merge commits
     for event in league_day["events"]:
         assert_converged(event)
-    rows = stored_table(StandingsScope.LEAGUE, league.pk).rows
+    rows = stored_table(models.StandingsScope.LEAGUE, league.pk).rows
     assert [row["player"] for row in rows].count(keep) == 1
     assert remove not in [row["player"] for row in rows]
     finished = Seat.objects.filter(player_id=keep, match__status="finished").count()
-    assert PlayerRating.objects.get(league=league, player_id=keep).matches == finished
+    assert models.PlayerRating.objects.get(league=league, player_id=keep).matches == finished
 
 
 @pytest.mark.django_db
@@ -182,7 +167,7 @@ def test_two_players_who_sat_at_one_match_are_two_people(league_event):
         )
     assert refused.value.code == "players_met"
     assert refused.value.details["matches"] == [Match.objects.get().pk]
-    assert Player.objects.filter(pk=remove).exists()
+    assert models.Player.objects.filter(pk=remove).exists()
 
 
 @pytest.mark.django_db
@@ -220,7 +205,7 @@ def test_a_duplicate_playing_right_now_is_merged_once_the_match_is_over(league_e
 @pytest.mark.django_db
 def test_a_player_is_not_merged_with_themselves_nor_with_someone_off_the_roster(league_event):
     (keep,) = new_players("T", 1)
-    stranger = Player.objects.create(display_name="Stranger", handle="stranger")
+    stranger = models.Player.objects.create(display_name="Stranger", handle="stranger")
     league = league_event.league
     with pytest.raises(LeagueError) as same:
         organization.player_merge(league=league, keep=_player(keep), remove=_player(keep))
@@ -234,8 +219,8 @@ def test_a_player_is_not_merged_with_themselves_nor_with_someone_off_the_roster(
 @pytest.mark.django_db
 def test_two_players_with_accounts_are_two_people(league_event):
     keep, remove = new_players("T", 2)
-    Player.objects.filter(pk=keep).update(user=User.objects.create_user("one"))
-    Player.objects.filter(pk=remove).update(user=User.objects.create_user("two"))
+    models.Player.objects.filter(pk=keep).update(user=User.objects.create_user("one"))
+    models.Player.objects.filter(pk=remove).update(user=User.objects.create_user("two"))
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
             league=league_event.league, keep=_player(keep), remove=_player(remove)
@@ -246,9 +231,9 @@ def test_two_players_with_accounts_are_two_people(league_event):
 @pytest.mark.django_db
 def test_the_kept_name_must_be_free_on_every_roster_it_joins(league_event):
     keep, remove = new_players("T", 2)
-    Player.objects.filter(pk=keep).update(display_name="Bo")
-    elsewhere = League.objects.create(name="Elsewhere", slug="elsewhere-z", game="yardkle")
-    namesake = Player.objects.create(display_name="BO", handle="bo-elsewhere")
+    models.Player.objects.filter(pk=keep).update(display_name="Bo")
+    elsewhere = models.League.objects.create(name="Elsewhere", slug="elsewhere-z", game="yardkle")
+    namesake = models.Player.objects.create(display_name="BO", handle="bo-elsewhere")
     elsewhere.players.add(remove, namesake)
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
@@ -262,11 +247,11 @@ def test_the_kept_name_must_be_free_on_every_roster_it_joins(league_event):
 @pytest.mark.django_db
 def test_the_duplicate_may_carry_a_name_like_the_kept_one_on_another_roster(league_event):
     keep, remove = new_players("T", 2)
-    Player.objects.filter(pk=keep).update(display_name="Bo")
-    Player.objects.filter(pk=remove).update(display_name="Bo Smith")
-    elsewhere = League.objects.create(name="Elsewhere", slug="elsewhere-w", game="yardkle")
+    models.Player.objects.filter(pk=keep).update(display_name="Bo")
+    models.Player.objects.filter(pk=remove).update(display_name="Bo Smith")
+    elsewhere = models.League.objects.create(name="Elsewhere", slug="elsewhere-w", game="yardkle")
     elsewhere.players.add(remove)
-    Player.objects.filter(pk=remove).update(display_name="bo")  # renamed there, say
+    models.Player.objects.filter(pk=remove).update(display_name="bo")  # renamed there, say
     merged = organization.player_merge(
         league=league_event.league, keep=_player(keep), remove=_player(remove)
     )
@@ -288,4 +273,4 @@ def test_the_merge_check_refuses_what_the_merge_refuses_and_writes_nothing(leagu
     (alone,) = new_players("U", 1)
     organization.player_merge_check(league=league, keep=_player(alone), remove=_player(other))
     assert Seat.objects.filter(player_id=other).count() == 1  # checked, not merged
-    assert Player.objects.filter(pk=other).exists()
+    assert models.Player.objects.filter(pk=other).exists()
