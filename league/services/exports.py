@@ -51,10 +51,12 @@ from league.models import (
 from league.services import stages as stage_services
 from league.services.organization import (
     CLOSED_STATUSES,
+    NUMBERED_BASE,
     NewPlayer,
     event_close,
     event_create,
     event_reopen,
+    free_handle,
     handles_in_use,
     league_update,
     match_create,
@@ -482,13 +484,10 @@ class _Replay:
         # Lowercased, as handles are taken in any case of their letters (`handles_in_use`).
         taken = handles_in_use([row["handle"] for row in rows])
         if taken:  # the handles "-2", "-3", ... could take instead, in one more query
-            taken |= handles_in_use([], [f"{handle[:34]}-" for handle in taken])
+            taken |= handles_in_use([], [f"{handle[:NUMBERED_BASE]}-" for handle in taken])
         wanted: list[NewPlayer] = []
         for row in rows:
-            handle, number = row["handle"], 1
-            while handle.lower() in taken:  # a handle in use here gets "-2", "-3", ...
-                number += 1
-                handle = f"{row['handle'][:34]}-{number}"
+            handle = free_handle(row["handle"], taken)  # one in use here gets "-2", "-3", ...
             taken.add(handle.lower())
             wanted.append(
                 NewPlayer(row=len(wanted) + 1, display_name=row["display_name"], handle=handle)

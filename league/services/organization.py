@@ -393,8 +393,9 @@ def roster_add(*, league: models.League, player: models.Player) -> None:
 
 HANDLE_LENGTH = 40  # Player.handle's max_length
 NAME_LENGTH = 80  # Player.display_name's max_length
-# Room kept at the end of a handle made from a name for "-2", "-3", ... (up to "-99999").
-_SUFFIX_ROOM = 6
+# A handle numbered "-2", "-3", ... (up to "-99999") keeps this much of its base, so that it
+# stays within HANDLE_LENGTH; a handle made from a name is no longer, so it keeps it whole.
+NUMBERED_BASE = HANDLE_LENGTH - 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,7 +424,7 @@ class RowProblem:
 def handle_from_name(name: str) -> str:
     """The handle a name gives: its slug in ASCII letters, digits and hyphens ("Zoë Ná" ->
     "zoe-na"), or "player" when it has none to make one from."""
-    return slugify(name)[: HANDLE_LENGTH - _SUFFIX_ROOM].strip("-") or "player"
+    return slugify(name)[:NUMBERED_BASE].strip("-") or "player"
 
 
 def handles_in_use(given: Collection[str], prefixes: Collection[str] = ()) -> set[str]:
@@ -455,12 +456,13 @@ def ensure_handle_free(handle: str, *, player: models.Player | None = None) -> N
         )
 
 
-def _free_handle(base: str, taken: set[str]) -> str:
-    """`base`, or `base-2`, `base-3`, ...: the first not in `taken` (lowercased handles)."""
+def free_handle(base: str, taken: set[str]) -> str:
+    """`base`, or `base-2`, `base-3`, ... (`base` cut to leave room for the number): the
+    first not in `taken` (lowercased handles, `handles_in_use`)."""
     handle, number = base, 1
     while handle.lower() in taken:
         number += 1
-        handle = f"{base}-{number}"
+        handle = f"{base[:NUMBERED_BASE]}-{number}"
     return handle
 
 
@@ -586,7 +588,7 @@ def players_create(*, league: models.League, players: Sequence[NewPlayer]) -> li
     taken |= {handle.lower() for handle in given}
     created = []
     for i, name in checked:
-        handle = players[i].handle or _free_handle(bases[i], taken)
+        handle = players[i].handle or free_handle(bases[i], taken)
         taken.add(handle.lower())
         created.append(models.Player(display_name=name, handle=handle))
     models.Player.objects.bulk_create(created)

@@ -39,10 +39,10 @@ from league.models import (
 from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.services.organization import (
     _ensure_name_free,
-    _free_handle,
     check_handle,
     checked_name,
     folded,
+    free_handle,
     handle_from_name,
     handles_in_use,
     passes,
@@ -388,7 +388,7 @@ def _new_player(registration: Registration) -> Player:
     base = handle_from_name(registration.display_name)
     taken = handles_in_use([handle] if handle else [], [base])
     if not handle or handle in taken:
-        handle = _free_handle(base, taken)
+        handle = free_handle(base, taken)
     return player_create(
         display_name=registration.display_name,
         handle=handle,
