@@ -65,11 +65,7 @@ class Match(models.Model):
     )
     score_key = models.CharField(max_length=64, unique=True, default=new_score_key)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -191,11 +187,7 @@ class Turn(models.Model):
     points = models.IntegerField()
     bonus = models.IntegerField(default=0)
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     submitted_at = models.DateTimeField(auto_now_add=True)
     scored_with_key = models.BooleanField(
@@ -204,11 +196,7 @@ class Turn(models.Model):
         "while (games.services.turn_take_back).",
     )
     corrected_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     corrected_at = models.DateTimeField(
         null=True, blank=True, help_text="When the latest correction was stored; empty if none."
