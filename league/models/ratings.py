@@ -6,14 +6,23 @@ from django.db import models
 from league.models.organization import League, Player
 
 
-class PlayerRating(models.Model):
+class OpenSkillRating(models.Model):
+    """An OpenSkill rating as stored: mean `mu`, uncertainty `sigma`, and the `ordinal`
+    (mu - 3 sigma) the leaderboard ranks by (`league.rating.Rating`)."""
+
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        abstract = True
+
+
+class PlayerRating(OpenSkillRating):
     """A player's current OpenSkill rating in a league (the leaderboard)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
     matches = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -26,16 +35,13 @@ class PlayerRating(models.Model):
         return f"{self.player} in {self.league}: {self.ordinal:.2f}"
 
 
-class RatingChange(models.Model):
+class RatingChange(OpenSkillRating):
     """A player's rating right after one match: the history behind charts and replays."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_changes")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
     finished_at = models.DateTimeField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
 
     class Meta:
         ordering = ["league", "finished_at", "match_id"]
