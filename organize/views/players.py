@@ -65,12 +65,8 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
                 field = problem.get("field")
                 form.add_error(field, about_field(problem["message"], field))
     players = league.players.with_counts().order_by("display_name", "pk")
-    return render(
-        request,
-        "organize/players/roster.html",
-        {"league": league, "players": players, "form": form},
-        status=page_status(form),
-    )
+    context = {"league": league, "players": players, "form": form}
+    return render(request, "organize/players/roster.html", context, status=page_status(form))
 
 
 @login_required
@@ -91,12 +87,8 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
                 {**row_problem(problem), "name": by_row[problem["row"]].display_name}
                 for problem in error.details.get("rows", [])
             ]
-    return render(
-        request,
-        "organize/players/import.html",
-        {"league": league, "form": form, "problems": problems},
-        status=page_status(form),
-    )
+    context = {"league": league, "form": form, "problems": problems}
+    return render(request, "organize/players/import.html", context, status=page_status(form))
 
 
 @login_required
