@@ -30,8 +30,13 @@ def row_problem(problem: dict[str, Any]) -> dict[str, Any]:
     return {**problem, "message": about_field(problem["message"], field, subject)}
 
 
-class PlayerAddForm(RefusalForm):
+class PlayerRenameForm(RefusalForm):
     display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
+
+
+class PlayerAddForm(PlayerRenameForm):
+    """A new player: the name, as a rename takes it, and an optional handle."""
+
     handle = forms.CharField(
         max_length=HANDLE_LENGTH,
         required=False,
@@ -41,10 +46,6 @@ class PlayerAddForm(RefusalForm):
 
     def new_player(self) -> NewPlayer:
         return NewPlayer(1, self.cleaned_data["display_name"], self.cleaned_data["handle"].strip())
-
-
-class PlayerRenameForm(RefusalForm):
-    display_name = forms.CharField(max_length=NAME_LENGTH, label="Name")
 
 
 def _delimiter(line: str) -> str:
