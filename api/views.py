@@ -48,6 +48,7 @@ from league import services as league_services
 from league.models import Event, League, Player, Stage, StageMatch, StageVoid, StandingsScope
 from league.services import LeagueError, standings_refresh
 from league.services import stages as stage_services
+from scoring import yardkle, yardzee
 from scoring.analysis import StrategyTableError
 
 _Row = TypeVar("_Row")
@@ -75,31 +76,9 @@ SCORE_KEY = OpenApiParameter(
     description="The match's scoring key (or `?key=`): lets its holder keep score for it.",
 )
 YARDZEE_TURN = OpenApiExample(
-    "Yardzee turn",
-    value={
-        "player": 7,
-        "turn_number": 1,
-        "rolls": [
-            {"dice": [3, 3, 5, 2, 6]},
-            {"keep": [3, 3], "dice": [3, 3, 3, 1, 4]},
-            {"keep": [3, 3, 3], "dice": [3, 3, 3, 3, 3]},
-        ],
-        "category": "threes",
-        "points": 15,
-    },
+    "Yardzee turn", value={"player": 7, "turn_number": 1, **yardzee.EXAMPLE_TURN}
 )
-YARDKLE_TURN = OpenApiExample(
-    "Yardkle turn",
-    value={
-        "player": 7,
-        "throws": [
-            {"dice": [1, 5, 3, 3, 3, 2], "set_aside": [1, 3, 3, 3]},
-            {"dice": [5, 2], "set_aside": [5]},
-        ],
-        "end": "bank",
-        "points": 450,
-    },
-)
+YARDKLE_TURN = OpenApiExample("Yardkle turn", value={"player": 7, **yardkle.EXAMPLE_TURN})
 
 
 TABLE_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
@@ -688,7 +667,7 @@ class MatchViewSet(
         examples=[
             OpenApiExample(
                 "Corrected Yardzee turn",
-                value={k: v for k, v in YARDZEE_TURN.value.items() if k != "turn_number"},
+                value={"player": 7, **yardzee.EXAMPLE_TURN},
                 request_only=True,
             )
         ],

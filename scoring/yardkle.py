@@ -90,6 +90,16 @@ _THROW_KEYS: Final = frozenset({"dice", "set_aside"})
 _PREVIEW_KEYS: Final = frozenset({"throws", "dice"})
 _TURN_REQUIRED: Final = frozenset({"throws", "end"})
 _TURN_KEYS: Final = _TURN_REQUIRED | {"points", "player"}
+# DESIGN.md's example turn, without its player and with the 450 points its throws bank (DESIGN.md
+# claims 1,450): the API documents it (with the player), the tests play it.
+EXAMPLE_TURN: Final[JsonObject] = {
+    "throws": [
+        {"dice": [1, 5, 3, 3, 3, 2], "set_aside": [1, 3, 3, 3]},
+        {"dice": [5, 2], "set_aside": [5]},
+    ],
+    "end": "bank",
+    "points": 450,
+}
 _STATE_KEYS: Final = frozenset(
     {"game", "version", "rules", "scores", "turns_played", "final_round_by"}
 )

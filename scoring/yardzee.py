@@ -105,6 +105,17 @@ _ROLL_FIELDS: Final = tuple(
 )
 _TURN_REQUIRED: Final = frozenset({"rolls", "category"})
 _TURN_KEYS: Final = _TURN_REQUIRED | {"points", "player"}
+# DESIGN.md's example turn (threes, 15 points), without its player: the API documents it (with
+# the player), the tests play it.
+EXAMPLE_TURN: Final[JsonObject] = {
+    "rolls": [
+        {"dice": [3, 3, 5, 2, 6]},
+        {"keep": [3, 3], "dice": [3, 3, 3, 1, 4]},
+        {"keep": [3, 3, 3], "dice": [3, 3, 3, 3, 3]},
+    ],
+    "category": "threes",
+    "points": 15,
+}
 _FIRST_ROLL_KEYS: Final = frozenset({"dice"})
 _ROLL_KEYS: Final = frozenset({"keep", "dice"})
 _STATE_KEYS: Final = frozenset({"game", "version", "rules", "scorecards"})

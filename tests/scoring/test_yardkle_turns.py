@@ -3,20 +3,9 @@
 import pytest
 
 from scoring import RuleViolation
-from scoring.yardkle import YardkleGame, YardkleRules
+from scoring.yardkle import EXAMPLE_TURN, YardkleGame, YardkleRules
 
 from .positions import rejected, throw, yardkle_at
-
-# DESIGN.md's example turn; its "points": 1450 does not match the rules (see the test below).
-DESIGN_EXAMPLE = {
-    "player": 7,
-    "throws": [
-        {"dice": [1, 5, 3, 3, 3, 2], "set_aside": [1, 3, 3, 3]},
-        {"dice": [5, 2], "set_aside": [5]},
-    ],
-    "end": "bank",
-    "points": 1450,
-}
 
 
 def on_board() -> YardkleGame:
@@ -26,10 +15,10 @@ def on_board() -> YardkleGame:
 
 def test_the_design_example_banks_450_not_the_1450_it_claims():
     game = on_board()
-    error = rejected(game, DESIGN_EXAMPLE)
+    error = rejected(game, {**EXAMPLE_TURN, "points": 1450})  # as DESIGN.md gives it
     assert error.code == "points_mismatch"
     assert error.details == {"expected": 450, "got": 1450}
-    result = game.play({**DESIGN_EXAMPLE, "points": 450})
+    result = game.play(EXAMPLE_TURN)
     assert (result.seat, result.points, result.yardkle, result.score) == (0, 450, False, 1450)
 
 

@@ -2,25 +2,14 @@
 
 import pytest
 
-from scoring.yardzee import CATEGORIES, YardzeeGame
+from scoring.yardzee import CATEGORIES, EXAMPLE_TURN, YardzeeGame
 
 from .positions import one_roll, rejected, yardzee_at
-
-DESIGN_EXAMPLE = {
-    "player": 7,
-    "rolls": [
-        {"dice": [3, 3, 5, 2, 6]},
-        {"keep": [3, 3], "dice": [3, 3, 3, 1, 4]},
-        {"keep": [3, 3, 3], "dice": [3, 3, 3, 3, 3]},
-    ],
-    "category": "threes",
-    "points": 15,
-}
 
 
 def test_the_design_example_turn_scores_15_in_threes():
     game = YardzeeGame(players=2)
-    result = game.play(DESIGN_EXAMPLE)
+    result = game.play(EXAMPLE_TURN)
     assert (result.seat, result.category, result.points, result.bonus, result.joker) == (
         0,
         "threes",
@@ -75,7 +64,7 @@ def test_a_scratch_in_a_box_the_dice_do_not_qualify_for_is_accepted_as_zero():
 
 def test_sent_points_that_differ_are_rejected_with_both_numbers():
     game = YardzeeGame(players=2)
-    error = rejected(game, {**DESIGN_EXAMPLE, "points": 20})
+    error = rejected(game, {**EXAMPLE_TURN, "points": 20})
     assert error.code == "points_mismatch"
     assert "20" in error.message
     assert "15" in error.message
