@@ -219,16 +219,12 @@ class SignUpView(APIView):
             raise NotFound("This event takes no sign-ups.")
         return Response(SignUpSerializer(sign_up).data)
 
-    @extend_schema(
-        request=SignUpWriteSerializer,
-        responses={200: SignUpSerializer, **ERRORS},
-        description="Organizers only: open the sign-up (or change it; `open: false` closes it) "
-        "with an optional `deadline`, `cap` (sign-ups beyond it wait in line) and `check_in` "
-        "(a stage started then seats only the players checked in; players check themselves "
-        "in between `check_in_opens` and `check_in_closes`). Fields left out take their "
-        "defaults: this sets the whole sign-up.",
-    )
+    @extend_schema(request=SignUpWriteSerializer, responses={200: SignUpSerializer, **ERRORS})
     def put(self, request: Request, event_id: str) -> Response:
+        """Organizers only: open the sign-up (or change it; `open: false` closes it) with an
+        optional `deadline`, `cap` (sign-ups beyond it wait in line) and `check_in` (a stage started
+        then seats only the players checked in; players check themselves in between `check_in_opens`
+        and `check_in_closes`). Fields left out take their defaults: this sets the whole sign-up."""
         event = _event(event_id)
         _require_organizer(request, event)
         data = validated(SignUpWriteSerializer, request.data)
@@ -269,18 +265,16 @@ class EventRegistrationsView(APIView):
         return Response(answer.data)
 
     @extend_schema(
-        request=RegistrationCreateSerializer,
-        responses={201: SignedUpSerializer, **ERRORS},
-        description="Sign up for the event: `display_name`, `email` (required; only the "
-        "organizers see it), `handle` if you have played here before. 409 "
-        "`registration_closed` when it takes no sign-ups (closed, past its deadline, event "
-        "closed), 409 `already_registered` for an email or a name already signed up; beyond "
-        "the cap the answer's `status` is `waiting`. The answer's `key` is the "
-        "registration's private key (shown once). Rate-limited per address "
-        "(`THROTTLE_SIGN_UP`). An organizer of the league adds a player this way too, "
-        "whenever the event is open, with or without an email.",
+        request=RegistrationCreateSerializer, responses={201: SignedUpSerializer, **ERRORS}
     )
     def post(self, request: Request, event_id: str) -> Response:
+        """Sign up for the event: `display_name`, `email` (required; only the organizers see it),
+        `handle` if you have played here before. 409 `registration_closed` when it takes no sign-ups
+        (closed, past its deadline, event closed), 409 `already_registered` for an email or a name
+        already signed up; beyond the cap the answer's `status` is `waiting`. The answer's `key` is
+        the registration's private key (shown once). Rate-limited per address (`THROTTLE_SIGN_UP`).
+        An organizer of the league adds a player this way too, whenever the event is open, with or
+        without an email."""
         event = _event(event_id)
         data = validated(RegistrationCreateSerializer, request.data)
         done = services.registration_create(
@@ -324,18 +318,16 @@ class RegistrationActionView(APIView):
         return registration
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: OrganizerRegistrationSerializer, **ERRORS},
-        description='Organizers only. `approve/`: `{}`, `{"player": id}` (link it to that '
-        'existing player) or `{"new_player": true}`; 409 `player_match` (with '
-        "`details.candidates`: the matches the caller may link it to) when it matches such "
-        "players and neither is given; 403 `permission_denied` for a player on other leagues' "
-        "rosters the caller may not change. "
-        "`refuse/` and `withdraw/`: `{}`; the place it held goes to the first on the waiting "
-        'list. `check-in/`: `{"present": true|false}`. Each is 409 `event_closed` once the '
-        "event is finished or cancelled.",
+        request=OpenApiTypes.OBJECT, responses={200: OrganizerRegistrationSerializer, **ERRORS}
     )
     def post(self, request: Request, registration_id: str) -> Response:
+        """Organizers only. `approve/`: `{}`, `{"player": id}` (link it to that existing player) or
+        `{"new_player": true}`; 409 `player_match` (with `details.candidates`: the matches the
+        caller may link it to) when it matches such players and neither is given; 403
+        `permission_denied` for a player on other leagues' rosters the caller may not change.
+        `refuse/` and `withdraw/`: `{}`; the place it held goes to the first on the waiting list.
+        `check-in/`: `{"present": true|false}`. Each is 409 `event_closed` once the event is
+        finished or cancelled."""
         registration = self._organized(registration_id)
         if self.step == "approve":
             data = validated(ApproveSerializer, request.data)
@@ -384,14 +376,13 @@ class OwnRegistrationView(APIView):
         parameters=[REGISTRATION_KEY],
         request=CheckInSerializer,
         responses={200: RegistrationSerializer, **ERRORS},
-        description="`check-in/`: check yourself in (or out, `present: false`) within the "
-        "event's check-in window (409 `check_in_closed` outside it). `withdraw/`: leave the "
-        "event; your place goes to the first on the waiting list (409 `still_playing` while "
-        "you are entered in a running stage: an organizer withdraws you from it). Both are 409 "
-        "`event_closed` "
-        "once the event is finished or cancelled.",
     )
     def post(self, request: Request) -> Response:
+        """`check-in/`: check yourself in (or out, `present: false`) within the event's check-in
+        window (409 `check_in_closed` outside it). `withdraw/`: leave the event; your place goes to
+        the first on the waiting list (409 `still_playing` while you are entered in a running
+        stage: an organizer withdraws you from it). Both are 409 `event_closed` once the event is
+        finished or cancelled."""
         registration = _withdraw_or_check_in(
             self.step, _held(request), request.data, by_player=True
         )

@@ -131,15 +131,14 @@ class RoundScheduleView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=RoundScheduleSerializer,
-        responses={200: RoundScheduledSerializer, **ERRORS},
-        description="Give every match of round `n` not yet started a table ('Table 1', "
-        "'Table 2', ... from `label`) and a start, in the order of the round sheet, in one "
-        "transaction. 404 `no_such_round` for a round without tables; 409 `round_played` when "
-        "every match of it has started; 400 `start_in_past` (over an hour ago), "
-        "`start_too_far`, `invalid_label`, `label_too_long`, `invalid_time_zone`.",
+        request=RoundScheduleSerializer, responses={200: RoundScheduledSerializer, **ERRORS}
     )
     def post(self, request: Request, stage_id: int, number: int) -> Response:
+        """Give every match of round `n` not yet started a table ('Table 1', 'Table 2', ... from
+        `label`) and a start, in the order of the round sheet, in one transaction. 404
+        `no_such_round` for a round without tables; 409 `round_played` when every match of it has
+        started; 400 `start_in_past` (over an hour ago), `start_too_far`, `invalid_label`,
+        `label_too_long`, `invalid_time_zone`."""
         stage = get_object_or_404(Stage.objects.select_related("event__league"), pk=stage_id)
         require_organizer(
             stage.event.league,
@@ -171,13 +170,12 @@ class MatchScheduleView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=MatchScheduleSerializer,
-        responses={200: ScheduledMatchSerializer, **ERRORS},
-        description="Change a match's table, start or zone (what is left out stays). 409 "
-        "`match_closed` for a finished or void match, `match_already_started` for a new start "
-        "of a match being played (its table may still change).",
+        request=MatchScheduleSerializer, responses={200: ScheduledMatchSerializer, **ERRORS}
     )
     def post(self, request: Request, match_id: int) -> Response:
+        """Change a match's table, start or zone (what is left out stays). 409 `match_closed` for a
+        finished or void match, `match_already_started` for a new start of a match being played (its
+        table may still change)."""
         match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
         require_organizer(
             match, request.user, "Only an organizer of this match's league may schedule it."

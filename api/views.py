@@ -143,15 +143,14 @@ class AdviceView(APIView):
                 request_only=True,
             ),
         ],
-        description="Yardzee: `filled` (box to points), `dice` (five), `rolls_left` (2 after "
-        "the first roll, 1 after the second: the keeps; 0: the boxes), `joker`. Yardkle: "
-        "`on_board`, `turn_total` (collected before this throw), `dice` (the throw), `need` "
-        "(the final round: points needed to pass the leader; null otherwise), `rules`. The "
-        "answer: `options`, best first, each with its `label`, `value`, `loss` and the choice "
-        "in the turn JSON's terms (docs/api.md, Advice). A position the rules do not allow: "
-        "400 with the rule's code and `details.field`.",
     )
     def post(self, request: Request) -> Response:
+        """Yardzee: `filled` (box to points), `dice` (five), `rolls_left` (2 after the first roll, 1
+        after the second: the keeps; 0: the boxes), `joker`. Yardkle: `on_board`, `turn_total`
+        (collected before this throw), `dice` (the throw), `need` (the final round: points needed to
+        pass the leader; null otherwise), `rules`. The answer: `options`, best first, each with its
+        `label`, `value`, `loss` and the choice in the turn JSON's terms (docs/api.md, Advice). A
+        position the rules do not allow: 400 with the rule's code and `details.field`."""
         try:
             return Response(position_advice(request.data))
         except StrategyTableError:
@@ -360,16 +359,15 @@ class EventViewSet(
         return Response(s.StageDetailSerializer(stage).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=s.WithdrawSerializer,
-        responses={200: s.WithdrawalSerializer(many=True), **ERRORS},
-        description="Organizers only: withdraw a player from every stage of the event still to "
-        "finish (one answer per stage, as `stages/{id}/withdraw/`); their entries in finished "
-        "stages are marked too, so later stages fed by them do not take the player. 400 "
-        "`not_entered` for a player entered in none of its stages; 409 `already_withdrawn` "
-        "once every entry of theirs is withdrawn.",
+        request=s.WithdrawSerializer, responses={200: s.WithdrawalSerializer(many=True), **ERRORS}
     )
     @action(detail=True, methods=["post"], pagination_class=None, filter_backends=[])
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: withdraw a player from every stage of the event still to finish (one
+        answer per stage, as `stages/{id}/withdraw/`); their entries in finished stages are marked
+        too, so later stages fed by them do not take the player. 400 `not_entered` for a player
+        entered in none of its stages; 409 `already_withdrawn` once every entry of theirs is
+        withdrawn."""
         event = self.get_object()
         require_organizer(
             event.league, request.user, "Only an organizer of this league may withdraw players."
@@ -385,32 +383,25 @@ class EventViewSet(
     def event_standings(self, request: Request, pk: str | None = None) -> Response:
         return standings_response(StandingsScope.EVENT, self.get_object().pk)
 
-    @extend_schema(
-        request=s.EventCloseSerializer,
-        responses={200: s.EventSerializer, **ERRORS},
-        description="Organizers only: close the event as `finished` (the default) or "
-        "`cancelled`. It then takes no more matches, stages, turns, undos or voids (409 "
-        "`event_closed`) until reopened. Refused while matches of it are being played (409 "
-        "`matches_in_progress`, `details.matches`); matches not started stay unplayed. Closing "
-        "it again as it is changes nothing; finished to cancelled (or back) goes through a "
-        "reopen (409 `event_closed`).",
-    )
+    @extend_schema(request=s.EventCloseSerializer, responses={200: s.EventSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: close the event as `finished` (the default) or `cancelled`. It then
+        takes no more matches, stages, turns, undos or voids (409 `event_closed`) until reopened.
+        Refused while matches of it are being played (409 `matches_in_progress`, `details.matches`);
+        matches not started stay unplayed. Closing it again as it is changes nothing; finished to
+        cancelled (or back) goes through a reopen (409 `event_closed`)."""
         event = self.get_object()
         data = s.validated(s.EventCloseSerializer, request.data)
         event = league_services.event_close(event_id=event.pk, status=data["status"])
         return Response(s.EventSerializer(event).data)
 
-    @extend_schema(
-        request=None,
-        responses={200: s.EventSerializer, **ERRORS},
-        description="Organizers only: reopen a finished or cancelled event (to correct a "
-        "result, or closed by mistake): `running` when a match of it has started, `upcoming` "
-        "otherwise. An open event is left as it is.",
-    )
+    @extend_schema(request=None, responses={200: s.EventSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: reopen a finished or cancelled event (to correct a result, or closed by
+        mistake): `running` when a match of it has started, `upcoming` otherwise. An open event is
+        left as it is."""
         event = league_services.event_reopen(event_id=self.get_object().pk)
         return Response(s.EventSerializer(event).data)
 
@@ -484,15 +475,13 @@ class MatchViewSet(
         return Response(self._answer(match, detail=True))
 
     @extend_schema(
-        request=s.MatchCreateSerializer,
-        responses={201: s.MatchDetailSerializer, **ERRORS},
-        description="Seat players (ids in seat order) at a new match of a league: at one of "
-        "its events (`event`), or a casual match of the league (`league`, its slug). The "
-        "caller organizes the league, the players are on its roster, and the ruleset is the "
-        "league's, then the event's, then `rules`. The answer carries the match's private "
-        "`score_key`.",
+        request=s.MatchCreateSerializer, responses={201: s.MatchDetailSerializer, **ERRORS}
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Seat players (ids in seat order) at a new match of a league: at one of its events
+        (`event`), or a casual match of the league (`league`, its slug). The caller organizes the
+        league, the players are on its roster, and the ruleset is the league's, then the event's,
+        then `rules`. The answer carries the match's private `score_key`."""
         data = s.validated(s.MatchCreateSerializer, request.data)
         event = data.get("event")
         league = event.league if event is not None else data.get("league")
@@ -606,12 +595,6 @@ class MatchViewSet(
         request=s.TakeBackSerializer,
         parameters=[SCORE_KEY],
         responses={200: s.UndoSerializer, **ERRORS},
-        description="The scorekeeper who sent the last turn takes it back (with the scoring "
-        "key it was sent with, or signed in as who sent it), within TAKE_BACK_SECONDS and "
-        "before the next turn is entered; not a turn that finished the match. Refusals: 409 "
-        "`take_back_not_yours`, `take_back_too_late`, `match_closed`, `turn_number_mismatch`, "
-        "`nothing_to_undo`; 422 `wrong_type` for a `turn_number` that is not a positive "
-        'integer: docs/api.md, "Taking back your own last turn".',
     )
     @action(
         detail=True,
@@ -620,6 +603,12 @@ class MatchViewSet(
         url_name="turn-take-back",
     )
     def take_back(self, request: Request, pk: str | None = None) -> Response:
+        """The scorekeeper who sent the last turn takes it back (with the scoring key it was sent
+        with, or signed in as who sent it), within TAKE_BACK_SECONDS and before the next turn is
+        entered; not a turn that finished the match. Refusals: 409 `take_back_not_yours`,
+        `take_back_too_late`, `match_closed`, `turn_number_mismatch`, `nothing_to_undo`; 422
+        `wrong_type` for a `turn_number` that is not a positive integer: docs/api.md, "Taking back
+        your own last turn"."""
         data = s.validated(s.TakeBackSerializer, request.data)
         turn_number = data.get("turn_number")
         score_key = self._anonymous_score_key()
@@ -643,12 +632,12 @@ class MatchViewSet(
         request=s.ResultSerializer,
         parameters=[IDEMPOTENCY_KEY, SCORE_KEY],
         responses={201: s.MatchDetailSerializer, **ERRORS},
-        description="Submit a complete game at once (a match with no turns yet): all turns "
-        "valid and the game over, or 422 naming the index of the first bad turn "
-        "(`details.turn_index`) and nothing stored.",
     )
     @action(detail=True, methods=["post"])
     def result(self, request: Request, pk: str | None = None) -> Response:
+        """Submit a complete game at once (a match with no turns yet): all turns valid and the game
+        over, or 422 naming the index of the first bad turn (`details.turn_index`) and nothing
+        stored."""
         with self._locked_submission(pk) as submission:
             if replay := submission.replay(game_services.request_fingerprint(request.data)):
                 return Response(replay.response, status=replay.status_code)
@@ -681,13 +670,6 @@ class MatchViewSet(
                 "`stage_in_use`).",
             )
         ],
-        description="Organizers only: replace turn `sequence` (the turn JSON of the game, with "
-        "`player`: who played it) without undoing the turns after it. The later turns are "
-        "replayed on top: when all still fit, the old version is kept (`corrections`) and "
-        "they are rescored; otherwise 409 `correction_breaks_later_turn` names the first that "
-        "no longer fits (`details.turn`, `details.violation`) and nothing changes. A "
-        "finished match whose result changes is reopened and finished again (409 "
-        '`undo_blocked` while a later match fed by it has started): docs/api.md, "Corrections".',
     )
     @action(
         detail=True,
@@ -698,6 +680,13 @@ class MatchViewSet(
     def correct_turn(
         self, request: Request, pk: str | None = None, sequence: str | None = None
     ) -> Response:
+        """Organizers only: replace turn `sequence` (the turn JSON of the game, with `player`: who
+        played it) without undoing the turns after it. The later turns are replayed on top: when all
+        still fit, the old version is kept (`corrections`) and they are rescored; otherwise 409
+        `correction_breaks_later_turn` names the first that no longer fits (`details.turn`,
+        `details.violation`) and nothing changes. A finished match whose result changes is reopened
+        and finished again (409 `undo_blocked` while a later match fed by it has started):
+        docs/api.md, "Corrections"."""
         match = self.get_object()
         then = dict(s.validated(s.ReseedQuerySerializer, request.query_params))
         outcome = game_services.turn_correct(
@@ -730,41 +719,34 @@ class MatchViewSet(
                 request_only=True,
             ),
         ],
-        description="What the rules make of a turn still being entered; stores nothing. "
-        'Yardzee `{"dice"}`: each open box of the current player with its points (joker '
-        'included; null where forbidden) and the Yardzee bonus. Yardkle `{"throws", '
-        '"dice"}`: turn total, dice to throw, hot dice, whether banking is allowed, and '
-        "every legal set-aside of `dice` with its points.",
     )
     @action(detail=True, methods=["post"])
     def preview(self, request: Request, pk: str | None = None) -> Response:
+        """What the rules make of a turn still being entered; stores nothing. Yardzee `{"dice"}`:
+        each open box of the current player with its points (joker included; null where forbidden)
+        and the Yardzee bonus. Yardkle `{"throws", "dice"}`: turn total, dice to throw, hot dice,
+        whether banking is allowed, and every legal set-aside of `dice` with its points."""
         return Response(turn_preview(self.get_object(), request.data))
 
-    @extend_schema(
-        request=s.ReseedSerializer,
-        responses={200: s.UndoSerializer, **ERRORS},
-        description="Organizers only: remove the last turn (kept in an audit record). "
-        "Undoing the last turn of a finished match reopens it; refused (409 `undo_blocked`, "
-        "`stage_in_use`) when later play depends on its result.",
-    )
+    @extend_schema(request=s.ReseedSerializer, responses={200: s.UndoSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: remove the last turn (kept in an audit record). Undoing the last turn of
+        a finished match reopens it; refused (409 `undo_blocked`, `stage_in_use`) when later play
+        depends on its result."""
         match = self.get_object()
         data = s.validated(s.ReseedSerializer, request.data)
         undone = game_services.turn_undo(match_id=match.pk, undone_by=request.user, then=dict(data))
         match.refresh_from_db()
         return Response(self._undone_answer(undone, match))
 
-    @extend_schema(
-        request=s.VoidSerializer,
-        responses={200: s.MatchSerializer, **ERRORS},
-        description="Organizers only: void the match; it no longer counts anywhere. A stage "
-        "match's slot is then replayed (default), awarded as a walkover, or left with no "
-        'result (round robin, Swiss): docs/api.md, "Corrections". The answer is the void match '
-        "with `replay`: the id of the match seated in its place, if one was.",
-    )
+    @extend_schema(request=s.VoidSerializer, responses={200: s.MatchSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: void the match; it no longer counts anywhere. A stage match's slot is
+        then replayed (default), awarded as a walkover, or left with no result (round robin, Swiss):
+        docs/api.md, "Corrections". The answer is the void match with `replay`: the id of the match
+        seated in its place, if one was."""
         match = self.get_object()
         data = s.validated(s.VoidSerializer, request.data)
         game_services.match_void(match_id=match.pk, voided_by=request.user, then=dict(data))
@@ -775,14 +757,13 @@ class MatchViewSet(
     @extend_schema(
         request=None,
         responses={200: s.MatchAnalysisSerializer, 202: s.AnalysisPendingSerializer, **ERRORS},
-        description="The finished match's play against optimal play: per player the summary "
-        "(decisions, optimal ones, total and mean loss, accuracy), per turn each decision with "
-        "the chosen and the best option, their values and the loss (docs/analysis.md). 202 "
-        '`{"status": "pending"}` while its analysis is being made; 409 `match_not_finished`; '
-        "404 for a void match.",
     )
     @action(detail=True, methods=["get"])
     def analysis(self, request: Request, pk: str | None = None) -> Response:
+        """The finished match's play against optimal play: per player the summary (decisions,
+        optimal ones, total and mean loss, accuracy), per turn each decision with the chosen and the
+        best option, their values and the loss (docs/analysis.md). 202 `{"status": "pending"}` while
+        its analysis is being made; 409 `match_not_finished`; 404 for a void match."""
         match = self.get_object()
         if match.status == MatchStatus.VOID:
             raise NotFound(f"Match {match.pk} is void: it has no analysis.")
@@ -799,15 +780,12 @@ class MatchViewSet(
             )
         return Response(s.MatchAnalysisSerializer(stored).data)
 
-    @extend_schema(
-        request=None,
-        responses={200: s.MatchSerializer, **ERRORS},
-        description="Organizers only: take back a void made by mistake. The match is again "
-        "what its turns make it; a stage match gets its slot back (its replay, not yet started, "
-        "is deleted). Refused (409 `void_in_use`) once the slot has moved on.",
-    )
+    @extend_schema(request=None, responses={200: s.MatchSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def unvoid(self, request: Request, pk: str | None = None) -> Response:
+        """Organizers only: take back a void made by mistake. The match is again what its turns make
+        it; a stage match gets its slot back (its replay, not yet started, is deleted). Refused (409
+        `void_in_use`) once the slot has moved on."""
         match = self.get_object()
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         match.refresh_from_db()
@@ -845,27 +823,22 @@ class StageViewSet(
         return stage
 
     @extend_schema(
-        request=s.StageUpdateSerializer,
-        responses={200: s.StageDetailSerializer, **ERRORS},
-        description="Change a stage that has not started (organizers): any field of a new "
-        "stage, checked as at creation; a draft fed by this stage must still fit. 409 "
-        "`stage_started` once drawn.",
+        request=s.StageUpdateSerializer, responses={200: s.StageDetailSerializer, **ERRORS}
     )
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Change a stage that has not started (organizers): any field of a new stage, checked as at
+        creation; a draft fed by this stage must still fit. 409 `stage_started` once drawn."""
         stage = self._organized()
         parsed = s.StageUpdateSerializer(data=request.data, partial=True)
         parsed.is_valid(raise_exception=True)
         stage_services.stage_update(stage_id=stage.pk, changes=parsed.stage_options())
         return Response(s.StageDetailSerializer(self._detail(stage.pk)).data)
 
-    @extend_schema(
-        request=None,
-        responses={204: None, **ERRORS},
-        description="Delete a stage that has not started (organizers); the stages after it "
-        "move up. 409 `stage_started` once drawn, `stage_is_source` while another stage takes "
-        "its players from it.",
-    )
+    @extend_schema(request=None, responses={204: None, **ERRORS})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Delete a stage that has not started (organizers); the stages after it move up. 409
+        `stage_started` once drawn, `stage_is_source` while another stage takes its players from
+        it."""
         stage_services.stage_delete(stage_id=self._organized().pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -879,12 +852,12 @@ class StageViewSet(
     @extend_schema(
         parameters=[CSV_PARAMETER, s.StandingsGroupSerializer],
         responses={200: s.StandingsSerializer, **ERRORS},
-        description="The stage's stored standings table. A stage played in groups ranks each "
-        "group on its own: every row has its `group` and `rank` is the place in it; "
-        "`?group=N` gives one group's rows.",
     )
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS, url_path="standings")
     def stage_standings(self, request: Request, pk: str | None = None) -> Response:
+        """The stage's stored standings table. A stage played in groups ranks each group on its own:
+        every row has its `group` and `rank` is the place in it; `?group=N` gives one group's
+        rows."""
         stage = self.get_object()
         data = s.validated(
             s.StandingsGroupSerializer, request.query_params, context={"stage": stage}
