@@ -224,6 +224,15 @@ class SeatedGame(Generic[R]):
     def is_over(self) -> bool:
         raise NotImplementedError
 
+    def total(self, seat: int) -> int:
+        """A player's total so far (Yardzee's grand total, Yardkle's score)."""
+        raise NotImplementedError
+
+    def placements(self) -> list[int]:
+        """1-based place per seat by total; equal totals share the better place (RULES.md,
+        "Game", "End"). Final once `is_over`; before that, the standing so far."""
+        return placements([self.total(seat) for seat in range(self._players)])
+
     @property
     def current_player(self) -> int | None:
         """The seat whose turn it is (seat order, RULES.md "Game"); None once the game is over."""

@@ -13,22 +13,8 @@ from typing import ClassVar, Final, Literal, Self
 
 from scoring.dice import PARTS, Dice, contains, parts, read_dice, show
 from scoring.errors import RuleViolation
-from scoring.game import (
-    JsonObject,
-    RulesFromJson,
-    SeatedGame,
-    check_seat,
-    game_over,
-    invalid_state,
-    placements,
-)
-from scoring.json_input import (
-    check_points,
-    invalid_option,
-    read_list,
-    read_object,
-    read_str,
-)
+from scoring.game import JsonObject, RulesFromJson, SeatedGame, check_seat, game_over, invalid_state
+from scoring.json_input import check_points, invalid_option, read_list, read_object, read_str
 
 DICE: Final = 6
 MAX_TARGET: Final = 1_000_000
@@ -298,11 +284,6 @@ class YardkleGame(
     def total(self, seat: int) -> int:
         """A player's score: the sum of their banked turns (RULES.md, "Game")."""
         return self._scores[check_seat(seat, self._players)]
-
-    def placements(self) -> list[int]:
-        """1-based place per seat by score; equal scores share the better place (RULES.md,
-        "End"). Final once `is_over`; before that, the standing so far."""
-        return placements(self._scores)
 
     def seat_counts(self, seat: int, turns: Sequence[object]) -> JsonObject:
         """How many of a seat's turns (`turns`, as stored) ended in a Yardkle: the state keeps

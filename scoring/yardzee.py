@@ -12,23 +12,8 @@ from typing import Any, ClassVar, Final, Literal, Self
 
 from scoring.dice import PARTS, Dice, parts, read_dice, show
 from scoring.errors import RuleViolation
-from scoring.game import (
-    JsonObject,
-    RulesFromJson,
-    SeatedGame,
-    check_seat,
-    game_over,
-    invalid_state,
-    placements,
-)
-from scoring.json_input import (
-    brief,
-    check_points,
-    invalid_option,
-    read_list,
-    read_object,
-    read_str,
-)
+from scoring.game import JsonObject, RulesFromJson, SeatedGame, check_seat, game_over, invalid_state
+from scoring.json_input import brief, check_points, invalid_option, read_list, read_object, read_str
 
 UPPER_BOXES: Final = ("aces", "twos", "threes", "fours", "fives", "sixes")
 LOWER_BOXES: Final = (
@@ -496,11 +481,6 @@ class YardzeeGame(
         lower = sum(points or 0 for points in boxes[6:])
         upper_bonus = UPPER_BONUS if upper >= UPPER_BONUS_AT else 0
         return upper + upper_bonus + lower + YARDZEE_BONUS * self._bonus_counts[seat]
-
-    def placements(self) -> list[int]:
-        """1-based place per seat by grand total; ties share the better place (RULES.md,
-        "Game"). Final once `is_over`; before that, the standing so far."""
-        return placements([self.total(seat) for seat in range(self._players)])
 
     def seat_counts(self, seat: int, turns: Sequence[object]) -> JsonObject:
         """A seat's Yardzees (the box and every bonus) and whether it scored the upper bonus,
