@@ -8,20 +8,10 @@ from scoring.yardzee import CATEGORIES, LOWER_BOXES, UPPER_BOXES, score
 
 def test_the_scorecard_has_the_thirteen_boxes_in_scorecard_order():
     assert CATEGORIES == (
-        "aces",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_of_a_kind",
-        "four_of_a_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "yardzee",
-        "chance",
-    )
+        "aces", "twos", "threes", "fours", "fives", "sixes",
+        "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight", "large_straight",
+        "yardzee", "chance",
+    )  # fmt: skip
     assert CATEGORIES == UPPER_BOXES + LOWER_BOXES
 
 
