@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from scoring.errors import RuleViolation
-from scoring.json_input import brief, read_object, read_options
+from scoring.json_input import brief, read_list, read_object, read_options
 
 JsonObject = dict[str, Any]
 """A JSON object as Python sees it: only dicts, lists, str, int, bool and None inside."""
@@ -155,6 +155,9 @@ class SeatedGame(Generic[R]):
     max_players: ClassVar[int]
     # The version of the stored state (`to_json`) this code reads and writes.
     state_version: ClassVar[int]
+    # The stored state's keys, and the one of them whose list has an entry per seat.
+    state_keys: ClassVar[frozenset[str]]
+    seats_key: ClassVar[str]
 
     def __init_subclass__(
         cls, *, title: str, players: tuple[int, int], state_version: int, **kwargs: Any
@@ -209,6 +212,22 @@ class SeatedGame(Generic[R]):
         if rules.to_json() != fields["rules"]:
             raise invalid_state("state.rules", "does not name every rule option")
         return fields, rules
+
+    @classmethod
+    def from_json(cls, state: object) -> Self:
+        """A game from `to_json()` output, checked strictly: a state no legal game could reach
+        is a `RuleViolation` (`invalid_state`, or the code of the malformed part). A seat per
+        entry of the list at `seats_key`; the game checks and takes the rest (`_restore`)."""
+        fields, rules = cls._read_state(state, keys=cls.state_keys)
+        seats = read_list(fields[cls.seats_key], field=f"state.{cls.seats_key}")
+        game = cls(players=len(seats), rules=rules)
+        game._restore(fields, seats)
+        return game
+
+    def _restore(self, fields: JsonObject, seats: Sequence[Any]) -> None:
+        """Check a stored state's `fields` against this game's seats and ruleset, and take
+        them; `seats` is the list at `seats_key`."""
+        raise NotImplementedError
 
     @property
     def players(self) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement, permutations
-from typing import ClassVar, Final, Literal, Self
+from typing import Any, ClassVar, Final, Literal
 
 from scoring.dice import PARTS, Dice, contains, parts, read_dice, show
 from scoring.errors import RuleViolation
@@ -244,6 +244,8 @@ class YardkleGame(
     turn is invalid."""
 
     __slots__ = ("_final_round_by", "_scores")
+    state_keys = _STATE_KEYS
+    seats_key = "scores"
 
     def __init__(self, players: int, rules: YardkleRules | None = None) -> None:
         super().__init__(players, rules)
@@ -505,13 +507,11 @@ class YardkleGame(
             "final_round_by": self._final_round_by,
         }
 
-    @classmethod
-    def from_json(cls, state: object) -> Self:
-        """A game from `to_json()` output, checked strictly: a state no legal game could reach
-        is a `RuleViolation` (`invalid_state`, or the code of the malformed part)."""
-        fields, rules = cls._read_state(state, keys=_STATE_KEYS)
-        scores = read_list(fields["scores"], field="state.scores")
-        game = cls(players=len(scores), rules=rules)
+    def _restore(self, fields: JsonObject, scores: Sequence[Any]) -> None:
+        """A stored state's scores, turns played and final round, checked against the
+        ruleset: banks of 50, a first one of the entry minimum, a final round started by a
+        seat that reached the target."""
+        rules = self._rules
         for seat, score in enumerate(scores):
             # Banks are multiples of 50, and the first one is at least the entry minimum.
             if type(score) is not int or score < 0 or score % 50 or 0 < score < rules.entry_minimum:
@@ -532,7 +532,6 @@ class YardkleGame(
             or turns_played <= final_round_by
         ):
             raise invalid_state("state.final_round_by", "is not a seat that reached the target")
-        game._scores = list(scores)
-        game._turns_played = turns_played
-        game._final_round_by = final_round_by
-        return game
+        self._scores = list(scores)
+        self._turns_played = turns_played
+        self._final_round_by = final_round_by

@@ -344,6 +344,8 @@ class YardzeeGame(
     """
 
     __slots__ = ("_bonus_counts", "_boxes")
+    state_keys = _STATE_KEYS
+    seats_key = "scorecards"
 
     def __init__(self, players: int, rules: YardzeeRules | None = None) -> None:
         super().__init__(players, rules)
@@ -501,28 +503,23 @@ class YardzeeGame(
             ],
         }
 
-    @classmethod
-    def from_json(cls, state: object) -> Self:
-        """A game from `to_json()` output, checked strictly: a state no legal game could reach
-        is a `RuleViolation` (`invalid_state`, or the code of the malformed part)."""
-        fields, rules = cls._read_state(state, keys=_STATE_KEYS)
-        cards = read_list(fields["scorecards"], field="state.scorecards")
-        game = cls(players=len(cards), rules=rules)
-        game._boxes = []
-        game._bonus_counts = []
+    def _restore(self, fields: JsonObject, cards: Sequence[Any]) -> None:
+        """A stored state's scorecards, each checked (`_read_scorecard`), and filled in seat
+        order: the turns played are the boxes filled."""
+        self._boxes = []
+        self._bonus_counts = []
         for seat, card in enumerate(cards):
             boxes, bonus_count = _read_scorecard(card, f"state.scorecards[{seat}]")
-            game._boxes.append(boxes)
-            game._bonus_counts.append(bonus_count)
-        filled = [sum(points is not None for points in boxes) for boxes in game._boxes]
-        game._turns_played = sum(filled)
+            self._boxes.append(boxes)
+            self._bonus_counts.append(bonus_count)
+        filled = [sum(points is not None for points in boxes) for boxes in self._boxes]
+        self._turns_played = sum(filled)
         expected = [
-            game._turns_played // game._players + (seat < game._turns_played % game._players)
-            for seat in range(game._players)
+            self._turns_played // self._players + (seat < self._turns_played % self._players)
+            for seat in range(self._players)
         ]
         if filled != expected:
             raise invalid_state("state.scorecards", "do not follow seat order")
-        return game
 
 
 def _read_scorecard(value: object, field: str) -> tuple[list[int | None], int]:
