@@ -16,7 +16,7 @@ the loss between them:
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import Any, Final, Literal
 
@@ -73,16 +73,12 @@ class Decision:
         return self.chosen.loss <= OPTIMAL_WITHIN
 
     def to_json(self) -> JsonObject:
-        """The decision as plain JSON."""
-        return {
-            "turn": self.turn,
-            "seat": self.seat,
-            "kind": self.kind,
-            "step": self.step,
-            "objective": self.objective,
+        """The decision as plain JSON: its fields in their order (the two options as theirs),
+        then its loss and whether it was optimal."""
+        plain = {field.name: getattr(self, field.name) for field in fields(self)}
+        return plain | {
             "best": self.best.to_json(),
             "chosen": self.chosen.to_json(),
-            "options": self.options,
             "loss": self.loss,
             "optimal": self.optimal,
         }
@@ -130,17 +126,8 @@ class PlayerSummary:
     final_round_loss: float = 0.0
 
     def to_json(self) -> JsonObject:
-        """The summary as plain JSON."""
-        return {
-            "seat": self.seat,
-            "decisions": self.decisions,
-            "optimal": self.optimal,
-            "total_loss": self.total_loss,
-            "mean_loss": self.mean_loss,
-            "accuracy": self.accuracy,
-            "final_round_decisions": self.final_round_decisions,
-            "final_round_loss": self.final_round_loss,
-        }
+        """The summary as plain JSON: its fields, in their order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,20 +391,9 @@ def _yardkle_turn(game: YardkleGame, index: int, turn: object) -> TurnAnalysis:
 
 
 def _summary(game: str, seat: int, turns: Sequence[TurnAnalysis]) -> PlayerSummary:
-    points = [
-        decision
-        for turn in turns
-        if turn.seat == seat
-        for decision in turn.decisions
-        if decision.objective == "points"
-    ]
-    chances = [
-        decision
-        for turn in turns
-        if turn.seat == seat
-        for decision in turn.decisions
-        if decision.objective == "probability"
-    ]
+    mine = [decision for turn in turns if turn.seat == seat for decision in turn.decisions]
+    points = [decision for decision in mine if decision.objective == "points"]
+    chances = [decision for decision in mine if decision.objective == "probability"]
     total = sum(decision.loss for decision in points)
     mean = total / len(points) if points else 0.0
     return PlayerSummary(
