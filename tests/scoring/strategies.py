@@ -1,10 +1,12 @@
-"""Hypothesis strategies and settings shared by the scoring tests: random JSON and dice."""
+"""Hypothesis strategies and settings shared by the scoring tests: random JSON, dice, games."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import CATEGORIES
 
 # Two shared cores: modest example counts keep the whole suite well under a minute.
@@ -28,6 +30,17 @@ WORDS = (
 )
 
 dice = st.integers(min_value=1, max_value=6)
+
+
+def yardkle_games(
+    players: st.SearchStrategy[int], targets: Sequence[int], entry_minimums: Sequence[int]
+) -> st.SearchStrategy[YardkleGame]:
+    """New Yardkle games: a number of `players`, and a ruleset of one of the `targets` and
+    one of the `entry_minimums`."""
+    rules = st.builds(YardkleRules, st.sampled_from(targets), st.sampled_from(entry_minimums))
+    return st.builds(YardkleGame, players=players, rules=rules)
+
+
 json_scalars = (
     st.none()
     | st.booleans()

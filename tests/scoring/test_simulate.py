@@ -11,7 +11,7 @@ from scoring import simulate
 from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import YardzeeGame, YardzeeRules
 
-from .strategies import GAMES
+from .strategies import GAMES, yardkle_games
 
 
 @GAMES
@@ -32,17 +32,12 @@ def test_simulated_yardzee_games_are_accepted_turn_by_turn_and_end_after_13_roun
 @GAMES
 @given(
     seed=st.integers(0, 2**32),
-    players=st.integers(2, 10),
-    target=st.sampled_from([1000, 5000, 10_000]),
-    entry_minimum=st.sampled_from([0, 500, 1000]),
+    game=yardkle_games(st.integers(2, 10), [1000, 5000, 10_000], [0, 500, 1000]),
 )
-def test_simulated_yardkle_games_are_accepted_turn_by_turn_and_terminate(
-    seed, players, target, entry_minimum
-):
-    game = YardkleGame(players=players, rules=YardkleRules(target, entry_minimum))
+def test_simulated_yardkle_games_are_accepted_turn_by_turn_and_terminate(seed, game):
     simulate.play_game(game, seed)
     assert game.is_over
-    assert max(game.total(seat) for seat in range(players)) >= target
+    assert max(game.total(seat) for seat in range(game.players)) >= game.rules.target
 
 
 def test_the_same_seed_plays_the_same_game():

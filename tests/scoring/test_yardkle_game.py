@@ -12,7 +12,7 @@ from scoring import RuleViolation, simulate
 from scoring.yardkle import YardkleGame, YardkleRules, has_points, set_aside_options
 
 from .positions import throw, yardkle_at
-from .strategies import GAMES, dice
+from .strategies import GAMES, dice, yardkle_games
 
 YARDKLE = {"throws": [throw([2, 2, 3, 4, 6, 6], [])], "end": "yardkle"}
 BANK_1000 = {"throws": [throw([1, 1, 1, 2, 3, 4], [1, 1, 1])], "end": "bank"}
@@ -113,16 +113,9 @@ def test_round_counts_full_turns_of_every_seat():
 
 
 @GAMES
-@given(
-    data=st.data(),
-    players=st.integers(2, 4),
-    target=st.sampled_from([1000, 2000, 3000]),
-    entry_minimum=st.sampled_from([0, 300, 500]),
-)
-def test_random_legal_yardkle_games_end_by_the_final_round_rule(
-    data, players, target, entry_minimum
-):
-    game = YardkleGame(players=players, rules=YardkleRules(target, entry_minimum))
+@given(data=st.data(), game=yardkle_games(st.integers(2, 4), [1000, 2000, 3000], [0, 300, 500]))
+def test_random_legal_yardkle_games_end_by_the_final_round_rule(data, game):
+    players, target = game.players, game.rules.target
     played: list[int] = []
     trigger_turn = None
     while not game.is_over:
