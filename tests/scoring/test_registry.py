@@ -1,8 +1,10 @@
 """`scoring.GAMES`: every game by the name a match stores, behind one `Game` protocol."""
 
+import random
+
 import pytest
 
-from scoring import GAMES, RuleViolation, game_from_json, new_game
+from scoring import GAMES, RuleViolation, game_from_json, new_game, simulate
 from scoring.yardkle import YardkleGame
 from scoring.yardzee import YardzeeGame
 
@@ -29,6 +31,17 @@ def test_every_game_is_played_through_the_common_protocol(name):
     assert type(restored) is type(game)
     assert restored.to_json() == game.to_json()
     assert restored.rules == game.rules
+
+
+@pytest.mark.parametrize("name", ["yardzee", "yardkle"])
+def test_players_take_one_turn_each_in_seat_order(name):
+    game = new_game(name, 3, {})
+    rng = random.Random(1)
+    seen = []
+    for _ in range(7):
+        seen.append((game.round, game.current_player))
+        game.play(simulate.next_turn(game, rng))
+    assert seen == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (3, 0)]
 
 
 def test_an_unknown_game_name_is_rejected():

@@ -33,15 +33,6 @@ def test_a_yardkle_game_with_another_player_count_is_rejected(players):
     assert error.value.code == "player_count"
 
 
-def test_players_take_one_turn_each_in_seat_order():
-    game = YardkleGame(players=3)
-    seen = []
-    for _ in range(4):
-        seen.append((game.round, game.current_player))
-        game.play(YARDKLE)
-    assert seen == [(1, 0), (1, 1), (1, 2), (2, 0)]
-
-
 def test_reaching_the_target_starts_the_final_round_and_everyone_else_gets_exactly_one_turn():
     game = yardkle_at([9500, 9000, 9900], turns_played=4)  # seat 1 to play
     seats = [game.current_player]

@@ -26,15 +26,6 @@ def test_a_yardzee_game_with_another_player_count_is_rejected(players):
     assert error.value.rule == "Game"
 
 
-def test_players_take_turns_in_seat_order_one_turn_each_per_round():
-    game = YardzeeGame(players=3)
-    seen = []
-    for _ in range(7):
-        seen.append((game.round, game.current_player))
-        game.play(one_roll([1, 2, 3, 4, 6], CATEGORIES[game.round - 1]))
-    assert seen == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (3, 0)]
-
-
 def test_the_game_ends_when_every_player_has_filled_all_13_boxes():
     game = YardzeeGame(players=2)
     for box in CATEGORIES:
