@@ -324,12 +324,30 @@ def bracket_svg(slots: Sequence[SlotBox], *, title: str, id_prefix: str = "brack
 
 # --- Rating history ------------------------------------------------------------------------
 
+
+@dataclass(frozen=True, slots=True)
+class _Area:
+    """A rectangle of a chart by its edges, in SVG user units."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+    @property
+    def width(self) -> int:
+        return self.right - self.left
+
+    @property
+    def height(self) -> int:
+        return self.bottom - self.top
+
+
 CHART_WIDTH: Final = 640
 CHART_HEIGHT: Final = 260
-MARGIN_LEFT: Final = 48
-MARGIN_RIGHT: Final = 12
-MARGIN_TOP: Final = 12
-MARGIN_BOTTOM: Final = 36
+# Where the lines are drawn: room on the left for the axis values, below for the first and
+# last match and the legend.
+PLOT: Final = _Area(left=48, top=12, right=CHART_WIDTH - 12, bottom=CHART_HEIGHT - 36)
 # Dark enough for 4.5:1 on the page's paper colour, told apart by dash pattern too.
 SERIES_COLOURS: Final = ("#1f6f3a", "#8a3b12", "#1d4f91", "#6b2d83", "#5c5c00")
 SERIES_DASHES: Final = ("", "6 3", "2 3", "8 3 2 3", "1 2")
@@ -386,34 +404,31 @@ def rating_chart_svg(
     x_high = max(p.x for p in points)
     ticks = nice_ticks(min(p.value for p in points), max(p.value for p in points))
     y_low, y_high = ticks[0], ticks[-1]
-    plot_w = CHART_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
-    plot_h = CHART_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
 
     def sx(x: int) -> float:
         if x_high == x_low:
-            return MARGIN_LEFT + plot_w / 2
-        return MARGIN_LEFT + (x - x_low) / (x_high - x_low) * plot_w
+            return PLOT.left + PLOT.width / 2
+        return PLOT.left + (x - x_low) / (x_high - x_low) * PLOT.width
 
     def sy(value: float) -> float:
-        return MARGIN_TOP + (y_high - value) / (y_high - y_low) * plot_h
+        return PLOT.top + (y_high - value) / (y_high - y_low) * PLOT.height
 
     parts = []
     for tick in ticks:
         y = sy(tick)
         parts.append(
-            f'<line class="grid" x1="{MARGIN_LEFT}" x2="{CHART_WIDTH - MARGIN_RIGHT}" '
-            f'y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f'<line class="grid" x1="{PLOT.left}" x2="{PLOT.right}" y1="{y:.1f}" y2="{y:.1f}"/>'
+            f'<text class="tick" x="{PLOT.left - 6}" y="{y + 4:.1f}" text-anchor="end">'
             f"{escape(_tick_label(tick))}</text>"
         )
     parts.append(
-        f'<line class="axis" x1="{MARGIN_LEFT}" x2="{CHART_WIDTH - MARGIN_RIGHT}" '
-        f'y1="{MARGIN_TOP + plot_h}" y2="{MARGIN_TOP + plot_h}"/>'
-        f'<text class="tick" x="{MARGIN_LEFT}" y="{CHART_HEIGHT - 20}">match {x_low}</text>'
-        f'<text class="tick" x="{CHART_WIDTH - MARGIN_RIGHT}" y="{CHART_HEIGHT - 20}" '
+        f'<line class="axis" x1="{PLOT.left}" x2="{PLOT.right}" '
+        f'y1="{PLOT.bottom}" y2="{PLOT.bottom}"/>'
+        f'<text class="tick" x="{PLOT.left}" y="{CHART_HEIGHT - 20}">match {x_low}</text>'
+        f'<text class="tick" x="{PLOT.right}" y="{CHART_HEIGHT - 20}" '
         f'text-anchor="end">match {x_high}</text>'
     )
-    legend_x = MARGIN_LEFT
+    legend_x = PLOT.left
     for number, line in enumerate(series):
         if not line.points:
             continue
