@@ -7,16 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
-from games.errors import (
-    MatchClosed,
-    NothingToUndo,
-    TakeBackNotYours,
-    TakeBackTooLate,
-    TurnNumberMismatch,
-    TurnUndone,
-    WrongScoreKey,
-)
+from games import errors, services
 from games.models import Match, MatchStatus, Turn, TurnUndo
 from tests.games.conftest import SCRIPTED_YARDZEE, stored
 
@@ -50,7 +41,7 @@ def test_a_signed_in_scorekeeper_takes_back_the_turn_they_sent(zee, organizer):
 def test_a_turn_sent_without_the_key_is_not_the_key_holders(zee, organizer):
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0], submitted_by=organizer)
     before = stored(zee.pk)
-    with pytest.raises(TakeBackNotYours) as refused:
+    with pytest.raises(errors.TakeBackNotYours) as refused:
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     assert refused.value.details == {"turn": 1}
     assert stored(zee.pk) == before
@@ -58,15 +49,15 @@ def test_a_turn_sent_without_the_key_is_not_the_key_holders(zee, organizer):
 
 def test_a_turn_sent_with_the_key_is_not_a_signed_in_users(zee, organizer):
     _by_key(zee, 1)
-    with pytest.raises(TakeBackNotYours):
+    with pytest.raises(errors.TakeBackNotYours):
         services.turn_take_back(match_id=zee.pk, taken_back_by=organizer)
-    with pytest.raises(TakeBackNotYours):
+    with pytest.raises(errors.TakeBackNotYours):
         services.turn_take_back(match_id=zee.pk, taken_back_by=None)
 
 
 def test_another_users_turn_is_not_theirs(zee, organizer, player_account):
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0], submitted_by=organizer)
-    with pytest.raises(TakeBackNotYours):
+    with pytest.raises(errors.TakeBackNotYours):
         services.turn_take_back(match_id=zee.pk, taken_back_by=player_account)
 
 
@@ -74,11 +65,11 @@ def test_only_the_last_turn_once_the_next_player_has_entered_theirs(zee, organiz
     _by_key(zee, 1)
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[1], submitted_by=organizer)
     before = stored(zee.pk)
-    with pytest.raises(TurnNumberMismatch) as refused:
+    with pytest.raises(errors.TurnNumberMismatch) as refused:
         services.turn_take_back(match_id=zee.pk, turn_number=1, score_key=zee.score_key)
     assert refused.value.details == {"turn_number": 1, "expected": 2}
     # Without a number the last turn is meant: not the key holder's.
-    with pytest.raises(TakeBackNotYours):
+    with pytest.raises(errors.TakeBackNotYours):
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     assert stored(zee.pk) == before
 
@@ -95,7 +86,7 @@ def test_too_late_after_the_window(zee, settings):
     settings.TAKE_BACK_SECONDS = 120
     _second_turn_entered_ago(zee, 121)
     before = stored(zee.pk)
-    with pytest.raises(TakeBackTooLate) as refused:
+    with pytest.raises(errors.TakeBackTooLate) as refused:
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     assert refused.value.details == {"turn": 2, "seconds": 120}
     assert stored(zee.pk) == before
@@ -112,7 +103,7 @@ def test_a_turn_that_finished_the_match_stands(zee):
     zee.refresh_from_db()
     assert zee.status == MatchStatus.FINISHED
     before = stored(zee.pk)
-    with pytest.raises(MatchClosed) as refused:
+    with pytest.raises(errors.MatchClosed) as refused:
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     assert refused.value.details == {"status": "finished", "turn": len(SCRIPTED_YARDZEE)}
     assert "only an organizer" in refused.value.message
@@ -131,24 +122,24 @@ def test_a_turn_an_organizer_corrected_is_no_longer_the_scorekeepers(zee, organi
         },
         corrected_by=organizer,
     )
-    with pytest.raises(TakeBackNotYours) as refused:
+    with pytest.raises(errors.TakeBackNotYours) as refused:
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     assert "corrected" in refused.value.message
 
 
 def test_a_void_match_and_an_empty_one(zee):
-    with pytest.raises(NothingToUndo):
+    with pytest.raises(errors.NothingToUndo):
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     _by_key(zee, 1)
     services.match_void(match_id=zee.pk, voided_by=None)
-    with pytest.raises(MatchClosed):
+    with pytest.raises(errors.MatchClosed):
         services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
 
 
 def test_a_wrong_key_opens_nothing(zee, seat):
     other = seat("yardzee")
     _by_key(zee, 1)
-    with pytest.raises(WrongScoreKey):
+    with pytest.raises(errors.WrongScoreKey):
         services.turn_take_back(match_id=zee.pk, score_key=other.score_key)
     with pytest.raises(Match.DoesNotExist):
         services.turn_take_back(match_id=zee.pk + 1000, score_key=zee.score_key)
@@ -163,7 +154,7 @@ def test_a_retry_of_the_taken_back_turns_submission_is_refused(zee):
         submission.record(201, {})
     services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     with (
-        pytest.raises(TurnUndone),
+        pytest.raises(errors.TurnUndone),
         services.locked_submission(match_id=zee.pk, key="k-1") as submission,
     ):
         submission.replay(services.request_fingerprint(SCRIPTED_YARDZEE[0]))
