@@ -1,6 +1,7 @@
 """Plain values as the selectors read them, for the presenters' tests (no database)."""
 
 from datetime import UTC, datetime
+from typing import Any
 
 from games.models import MatchStatus
 from league.selectors import Forfeit, MatchResult, SeatResult, StagePlay
@@ -30,19 +31,15 @@ def play(
     *,
     result: MatchResult | None = None,
     round_: int = 1,
-    group: int = 1,
-    slot: str | None = None,
-    walkover: bool = False,
-    order: tuple[int, ...] | None = None,
     forfeits: dict[int, str] | None = None,
+    **where: Any,
 ) -> StagePlay:
+    """Stage match `stage_match` of round `round_`, in group 1 with no bracket slot, walkover
+    or finishing order unless `where` gives them (group, slot, walkover, order, by name)."""
     return StagePlay(
         stage_match=stage_match,
         round=round_,
-        group=group,
-        slot=slot,
-        walkover=walkover,
-        order=order,
         forfeits=tuple(Forfeit(player=p, reason=r) for p, r in (forfeits or {}).items()),
         match=result,
+        **{"group": 1, "slot": None, "walkover": False, "order": None, **where},
     )

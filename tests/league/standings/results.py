@@ -4,6 +4,7 @@ Players are small ints named A to F; `table(7, B, A, C)` is match 7 where B fini
 and C 3rd."""
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from league.standings import MatchResult, SeatResult
 
@@ -17,25 +18,10 @@ def at(minutes: int) -> datetime:
     return EPOCH + timedelta(minutes=minutes)
 
 
-def seat(
-    player: int,
-    placement: int,
-    score: int | None = 0,
-    *,
-    forfeited: bool = False,
-    yardzees: int = 0,
-    upper_bonus: int = 0,
-    yardkles: int = 0,
-) -> SeatResult:
-    return SeatResult(
-        player=player,
-        placement=placement,
-        score=score,
-        forfeited=forfeited,
-        yardzees=yardzees,
-        upper_bonus=upper_bonus,
-        yardkles=yardkles,
-    )
+def seat(player: int, placement: int, score: int | None = 0, **counts: Any) -> SeatResult:
+    """A SeatResult scoring 0 unless `score` is given; `counts` are its other fields
+    (forfeited, yardzees, upper_bonus, yardkles), by name."""
+    return SeatResult(player=player, placement=placement, score=score, **counts)
 
 
 def result(match_id: int, *seats: SeatResult, round: int | None = None) -> MatchResult:
