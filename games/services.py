@@ -183,6 +183,12 @@ def _store_turn(
 _SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
 
 
+def _scored(turn: Turn) -> dict[str, Any]:
+    """The turn's sequence, payload, points and bonus, by name: what its undo and its
+    correction keep of it, and what the answer to it shows."""
+    return {name: getattr(turn, name) for name in ("sequence", "payload", "points", "bonus")}
+
+
 def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
     """Store the new state; on the first turn the `match_started` signal, and when the game is
     over, the totals, placements and `match_finished`."""
@@ -389,12 +395,9 @@ def _remove_last_turn(
     was_finished = match.status == MatchStatus.FINISHED
     record = TurnUndo.objects.create(
         match=match,
-        sequence=last.sequence,
+        **_scored(last),
         seat_order=last.seat.order,
         player_id=last.seat.player_id,
-        payload=last.payload,
-        points=last.points,
-        bonus=last.bonus,
         submitted_by_id=last.submitted_by_id,
         submitted_at=last.submitted_at,
         undone_by=_user_or_none(undone_by),
@@ -816,16 +819,20 @@ def turn_submit_once(
         match.started_at = match.started_at or now
         match.finished_at = now if game.is_over else None
         next_seat = game.current_player
+        # What the turn scored, as `_scored` reads it from a stored turn: answered and stored.
+        scored: dict[str, Any] = {
+            "sequence": sequence,
+            "payload": turn,
+            "points": result.points,
+            "bonus": getattr(result, "bonus", 0),
+        }
         answer = turn_answer(
             match_id=match.pk,
             version=match.version,
             status=match.status,
-            sequence=sequence,
+            **scored,
             seat=seat_order,
             player=player,
-            payload=turn,
-            points=result.points,
-            bonus=getattr(result, "bonus", 0),
             submitted_at=now,
             next_seat=next_seat,
             next_player=None if next_seat is None else seats[next_seat][1],
@@ -833,11 +840,8 @@ def turn_submit_once(
         user = _user_or_none(submitted_by)
         prior = turn_sql.store(
             match=match,
-            sequence=sequence,
+            **scored,
             seat_id=seat_id,
-            payload=turn,
-            points=result.points,
-            bonus=getattr(result, "bonus", 0),
             submitted_by=user.pk if user is not None else None,
             scored_with_key=match.opens_with(presented_key),
             now=now,
@@ -922,12 +926,9 @@ def _turn_by_orm(
             match_id=match.pk,
             version=match.version,
             status=match.status,
-            sequence=row.sequence,
+            **_scored(row),
             seat=row.seat.order,
             player=row.seat.player_id,
-            payload=row.payload,
-            points=row.points,
-            bonus=row.bonus,
             submitted_at=row.submitted_at,
             next_seat=next_seat,
             next_player=None if next_seat is None else outcome.seats[next_seat].player_id,
@@ -1117,10 +1118,7 @@ def _store_correction(
     record = TurnCorrection.objects.create(
         match=match,
         turn=target,
-        sequence=target.sequence,
-        payload=target.payload,
-        points=target.points,
-        bonus=target.bonus,
+        **_scored(target),
         # Who entered the replaced version: the submitter, or the previous correction's author.
         submitted_by_id=target.corrected_by_id if target.corrected_at else target.submitted_by_id,
         submitted_at=target.corrected_at or target.submitted_at,
