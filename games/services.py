@@ -154,11 +154,11 @@ def _check_player(turn: object, expected: int) -> None:
 
 
 def _store_turn(
-    *,
     match: Match,
     game: Game,
     seats: list[Seat],
     turn: Any,
+    *,
     submitted_by: UserLike | None,
     scored_with_key: bool = False,
 ) -> Turn:
@@ -288,12 +288,7 @@ def turn_apply(
     game = match.scoring_game()
     seats = _seats(match)
     row = _store_turn(
-        match=match,
-        game=game,
-        seats=seats,
-        turn=turn,
-        submitted_by=submitted_by,
-        scored_with_key=scored_with_key,
+        match, game, seats, turn, submitted_by=submitted_by, scored_with_key=scored_with_key
     )
     row.save()
     _save_progress(match, game, seats)
@@ -329,11 +324,7 @@ def result_apply(
     rows = []
     for index, turn in enumerate(turns):
         try:
-            rows.append(
-                _store_turn(
-                    match=match, game=game, seats=seats, turn=turn, submitted_by=submitted_by
-                )
-            )
+            rows.append(_store_turn(match, game, seats, turn, submitted_by=submitted_by))
         except RuleViolation as violation:
             raise violation.at_turn(index) from violation
     if not game.is_over:
