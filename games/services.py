@@ -766,16 +766,34 @@ def turn_submit_once(
     key = _idempotency_key(key)
     fingerprint = request_fingerprint(body) if key is not None else None
     if not turn_sql.available():
-        return _turn_by_orm(
-            match_id=match_id,
-            body=body,
-            key=key,
-            fingerprint=fingerprint,
-            score_key=score_key,
-            presented_key=presented_key,
-            submitted_by=submitted_by,
-            allow=allow,
-        )
+        with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
+            allow(submission.match)
+            receipt = submission.replay(fingerprint or "")
+            if receipt is not None:
+                return TurnReply(receipt.status_code, receipt.response, replayed=True)
+            turn, turn_number = _turn_body(body)
+            outcome = turn_apply(
+                match=submission.match,
+                turn=turn,
+                submitted_by=submitted_by,
+                turn_number=turn_number,
+                scored_with_key=submission.match.opens_with(presented_key),
+            )
+            match, row, game = outcome.match, outcome.turn, outcome.game
+            next_seat = game.current_player
+            answer = turn_answer(
+                match_id=match.pk,
+                version=match.version,
+                status=match.status,
+                **_scored(row),
+                seat=row.seat.order,
+                player=row.seat.player_id,
+                submitted_at=row.submitted_at,
+                next_seat=next_seat,
+                next_player=None if next_seat is None else outcome.seats[next_seat].player_id,
+            )
+            submission.record(201, answer)
+        return TurnReply(201, answer)
     with transaction.atomic():
         locked = turn_sql.lock(match_id, score_key) if _may_open(score_key) else None
         if locked is None:
@@ -884,48 +902,6 @@ def _settle_turn(match: Match, game: Game, seat_ids: list[int], *, started: bool
         signals.match_started.send(sender=Match, match=match)
     if game.is_over:
         signals.match_finished.send(sender=Match, match=match)
-
-
-def _turn_by_orm(
-    *,
-    match_id: int,
-    body: object,
-    key: str | None,
-    fingerprint: str | None,
-    score_key: str | None,
-    presented_key: str | None,
-    submitted_by: UserLike | None,
-    allow: Callable[[Match], None],
-) -> TurnReply:
-    """`turn_submit_once` through the ORM, for databases other than PostgreSQL."""
-    with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
-        allow(submission.match)
-        receipt = submission.replay(fingerprint or "")
-        if receipt is not None:
-            return TurnReply(receipt.status_code, receipt.response, replayed=True)
-        turn, turn_number = _turn_body(body)
-        outcome = turn_apply(
-            match=submission.match,
-            turn=turn,
-            submitted_by=submitted_by,
-            turn_number=turn_number,
-            scored_with_key=submission.match.opens_with(presented_key),
-        )
-        match, row, game = outcome.match, outcome.turn, outcome.game
-        next_seat = game.current_player
-        answer = turn_answer(
-            match_id=match.pk,
-            version=match.version,
-            status=match.status,
-            **_scored(row),
-            seat=row.seat.order,
-            player=row.seat.player_id,
-            submitted_at=row.submitted_at,
-            next_seat=next_seat,
-            next_player=None if next_seat is None else outcome.seats[next_seat].player_id,
-        )
-        submission.record(201, answer)
-    return TurnReply(201, answer)
 
 
 # Expired receipts are deleted this many at a time, each batch in its own short transaction.
