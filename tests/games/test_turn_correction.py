@@ -23,7 +23,7 @@ from games.errors import (
 from games.models import Match, MatchStatus, SubmissionReceipt, Turn, TurnCorrection
 from league.models import EventStatus
 from scoring import RuleViolation
-from scoring.yardzee import CATEGORIES
+from scoring.yardzee import CATEGORIES, UPPER_BOXES
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
     SCRIPTED_YARDZEE_SEATS,
@@ -38,15 +38,12 @@ from tests.games.conftest import (
 pytestmark = pytest.mark.django_db
 
 # A close Yardzee game of two seats, one roll a turn, boxes filled in scorecard order: three of
-# a face in every upper box (63, the upper bonus exactly) and the same lower boxes, but seat 0
-# throws one pip more for its chance: 245 to 244. Seat 0's fours are turn 7, seat 1's turn 8.
+# a face in every upper box (63, the upper bonus exactly; the other two dice are 5 and 6, or 1
+# and 2 for fives and sixes) and the same lower boxes, but seat 0 throws one pip more for its
+# chance: 245 to 244. Seat 0's fours are turn 7, seat 1's turn 8.
 _UPPER_THREES = {
-    "aces": [1, 1, 1, 5, 6],
-    "twos": [2, 2, 2, 5, 6],
-    "threes": [3, 3, 3, 5, 6],
-    "fours": [4, 4, 4, 5, 6],
-    "fives": [5, 5, 5, 1, 2],
-    "sixes": [6, 6, 6, 1, 2],
+    box: [face] * 3 + ([5, 6] if face < 5 else [1, 2]) for face, box in enumerate(UPPER_BOXES, 1)
+} | {
     "three_of_a_kind": [2, 2, 2, 3, 4],
     "four_of_a_kind": [2, 2, 2, 2, 3],
     "full_house": [2, 2, 3, 3, 3],
