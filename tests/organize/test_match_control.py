@@ -34,15 +34,21 @@ def _client(user: User | None) -> Client:
     return client
 
 
-def _casual(event: Event, turns: int = 0, prefix: str = "Casual") -> Match:
+def _match_of_two(event: Event, game: str, prefix: str) -> tuple[Match, list[Player]]:
+    """A casual match of two new players of the event's league, not started."""
     players = make_players(2, prefix=prefix)
     event.league.players.add(*players)
     match = game_services.match_create(
-        game="yardzee",
+        game=game,
         player_ids=[p.pk for p in players],
         event_id=event.pk,
         league_id=event.league_id,
     )
+    return match, players
+
+
+def _casual(event: Event, turns: int = 0, prefix: str = "Casual") -> Match:
+    match, _ = _match_of_two(event, "yardzee", prefix)
     for turn in SCRIPTED_YARDZEE[:turns]:
         game_services.turn_submit(match_id=match.pk, turn=turn)
     return match
@@ -496,7 +502,7 @@ def test_a_refused_correction_names_the_dice_as_the_form_does_not_by_json_path(
 
 
 def test_a_yardkle_correction_refused_names_the_throw_as_the_form_does(yardkle_event, organizer):
-    match, _ = _yardkle_match(yardkle_event)
+    match, _ = _match_of_two(yardkle_event, "yardkle", "Kle")
     game_services.turn_submit(match_id=match.pk, turn=NOTHING_THROWN)
     page = (
         _client(organizer)
@@ -564,7 +570,7 @@ def test_a_roll_the_correction_would_leave_out_is_a_form_error(
 
 
 def test_a_throw_the_correction_would_leave_out_is_a_form_error(yardkle_event, organizer):
-    match, _ = _yardkle_match(yardkle_event)
+    match, _ = _match_of_two(yardkle_event, "yardkle", "Kle")
     game_services.turn_submit(match_id=match.pk, turn=NOTHING_THROWN)
     response = _client(organizer).post(
         f"/organize/matches/{match.pk}/correct/?turn=1",
@@ -601,19 +607,6 @@ def test_the_undo_page_costs_the_same_queries_in_a_small_and_a_large_event(
 NOTHING_THROWN = {"throws": [{"dice": [2, 3, 4, 6, 6, 2], "set_aside": []}], "end": "yardkle"}
 
 
-def _yardkle_match(event: Event) -> tuple[Match, list[Player]]:
-    """A casual Yardkle match of two new players of the event's league, not started."""
-    players = make_players(2, prefix="Kle")
-    event.league.players.add(*players)
-    match = game_services.match_create(
-        game="yardkle",
-        player_ids=[p.pk for p in players],
-        event_id=event.pk,
-        league_id=event.league_id,
-    )
-    return match, players
-
-
 def _hidden(page: str, name: str) -> str:
     found = re.search(rf'name="{name}" value="([^"]*)"', page)
     assert found, f"no hidden {name}"
@@ -639,7 +632,7 @@ def test_a_match_control_page_has_one_h1_and_its_htmx_fragment_none(
 def test_a_correction_says_one_later_turn_and_totals_with_thousands(yardkle_event, organizer):
     """ "The 1 later turns are played again" and "total: 0 → 1000" read as the pages say:
     one later turn in the singular, points with a thousands separator as the scorecard."""
-    match, players = _yardkle_match(yardkle_event)
+    match, players = _match_of_two(yardkle_event, "yardkle", "Kle")
     bank = {"throws": [{"dice": [1, 1, 1, 2, 3, 4], "set_aside": [1, 1, 1]}], "end": "bank"}
     for turn in (bank, NOTHING_THROWN, NOTHING_THROWN):
         game_services.turn_submit(match_id=match.pk, turn=turn)
