@@ -3,6 +3,8 @@ from the stored rows once the change has committed. Paths point into the API for
 
 from typing import Any
 
+from django.db.models import Model
+
 from games.models import Match, MatchStatus
 from league.models import Event, League, Stage, StageMatch, StandingsScope
 
@@ -57,31 +59,17 @@ def match_finished(match_id: int) -> dict[str, Any] | None:
 
 
 def stage_finished(stage_id: int) -> dict[str, Any]:
-    stage = Stage.objects.get(pk=stage_id)
-    return {
-        "stage": {
-            "id": stage.pk,
-            "event": stage.event_id,
-            "name": stage.name,
-            "format": stage.format,
-            "finished_at": stage.finished_at,
-            "ranking": stage.ranking,
-            "path": f"{API}/stages/{stage.pk}/",
-        }
-    }
+    return _finished("stage", Stage, stage_id, "event", "name", "format", "finished_at", "ranking")
 
 
 def event_finished(event_id: int) -> dict[str, Any]:
-    event = Event.objects.get(pk=event_id)
-    return {
-        "event": {
-            "id": event.pk,
-            "name": event.name,
-            "date": event.date,
-            "status": event.status,
-            "path": f"{API}/events/{event.pk}/",
-        }
-    }
+    return _finished("event", Event, event_id, "name", "date", "status")
+
+
+def _finished(name: str, model: type[Model], pk: int, *fields: str) -> dict[str, Any]:
+    """The row's id and `fields` (a foreign key as its id) under `name`, with its API path."""
+    row = model._default_manager.values("id", *fields).get(pk=pk)
+    return {name: {**row, "path": f"{API}/{name}s/{pk}/"}}
 
 
 def standings_changed(scope: str, scope_id: int, version: int) -> dict[str, Any]:
