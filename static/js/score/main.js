@@ -127,17 +127,7 @@ function startScorer(root, message, resync) {
   });
   const scorer = { root, tray, busy, preview, say: message.say, refresh, changed, confirmTurn };
   parts.game = isYardzee ? createYardzee(scorer) : createYardkle(scorer);
-  wireTray({
-    element: trayElement,
-    faces,
-    clearButton,
-    changeButton,
-    tray,
-    busy,
-    changed,
-    redraw: refresh,
-    say: message.say,
-  });
+  wireTray(scorer, { element: trayElement, faces, clearButton, changeButton });
 
   refresh();
   parts.pending.resume();

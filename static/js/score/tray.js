@@ -113,19 +113,11 @@ export function drawTray(element, tray, view) {
   });
 }
 
-// changed(onlyMarks): the game looks at the dice again (onlyMarks: only what is marked moved).
-// redraw(): the buttons drawn again, nothing else changed. say(text): the status line.
-export function wireTray({
-  element,
-  faces,
-  clearButton,
-  changeButton,
-  tray,
-  busy,
-  changed,
-  redraw,
-  say,
-}) {
+// scorer (main.js): its tray, busy(), changed(onlyMarks): the game looks at the dice again
+// (onlyMarks: only what is marked moved), refresh(): the buttons drawn again, nothing else
+// changed, say(text): the status line. element, faces, clearButton, changeButton: the tray's.
+export function wireTray(scorer, { element, faces, clearButton, changeButton }) {
+  const { tray, busy, changed, refresh, say } = scorer;
   element.addEventListener("click", function (event) {
     const button = event.target.closest("button.slot");
     if (!button || button.disabled) {
@@ -177,6 +169,6 @@ export function wireTray({
     }
     tray.editing = !tray.editing;
     say(tray.editing ? "Tap the die to change." : "", "hint");
-    redraw();
+    refresh();
   });
 }
