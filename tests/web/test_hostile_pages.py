@@ -125,8 +125,9 @@ def _fill(route: str, values: dict[str, str]) -> str:
 def _urls(world: dict[str, str]) -> list[str]:
     """Every page with real arguments, then with each argument made bad in turn."""
     urls = []
-    for route, pattern in _patterns(get_resolver()):
-        names = list(pattern.pattern.regex.groupindex)
+    for route, _ in _patterns(get_resolver()):
+        # The route's every argument, an included prefix's too (its pattern holds only its own).
+        names = dict.fromkeys(re.findall(r"<(?:\w+:)?(\w+)>", route))
         urls.append(_fill(route, world))
         for name in names:
             for bad in ("0", HUGE, "nope"):
