@@ -277,30 +277,16 @@ def test_merging_asks_to_confirm_then_merges(as_organizer, ana, yardzee_league, 
 
 
 @pytest.mark.django_db
-def test_two_people_who_met_are_not_merged_and_the_page_says_why(
-    as_organizer, ana, yardzee_league, players
+@pytest.mark.parametrize("confirmed", [{}, {"confirmed": "yes"}], ids=["asked", "confirmed"])
+def test_two_people_who_met_are_not_merged_nor_offered_to_confirm_and_the_page_says_why(
+    as_organizer, ana, yardzee_league, players, confirmed
 ):
     other = players[0]
     yardzee_league.players.add(other)
     match = game_services.match_create(
         game="yardzee", player_ids=[ana.pk, other.pk], league_id=yardzee_league.pk
     )
-    response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": other.pk, "confirmed": "yes"})
-    assert response.status_code == 400
-    assert f"Ana and Player 1 both played in match {match.pk}" in _text(response)
-    assert Player.objects.filter(pk=other.pk).exists()
-
-
-@pytest.mark.django_db
-def test_no_merge_is_offered_to_confirm_for_two_people_who_met(
-    as_organizer, ana, yardzee_league, players
-):
-    other = players[0]
-    yardzee_league.players.add(other)
-    match = game_services.match_create(
-        game="yardzee", player_ids=[ana.pk, other.pk], league_id=yardzee_league.pk
-    )
-    response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": other.pk})
+    response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": other.pk, **confirmed})
     assert response.status_code == 400
     page = _text(response)
     assert f"Ana and Player 1 both played in match {match.pk}" in page
