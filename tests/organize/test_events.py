@@ -493,8 +493,7 @@ def test_a_refusal_about_a_field_is_said_on_it_without_its_api_name(as_organizer
 def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
     as_organizer, yardzee_event
 ):
-    players = roster(yardzee_event.league, 4)
-    stage = drafted(yardzee_event, players)
+    stage = drafted(yardzee_event, roster(yardzee_event.league, 4))
     page = as_organizer.post(f"/organize/stages/{stage.pk}/start/", follow=True)
     assert "Pool has started" in page.content.decode()
     stage.refresh_from_db()
@@ -516,8 +515,7 @@ def test_starting_a_stage_seats_its_tables_and_the_page_lists_each_round(
 
 
 def test_the_tables_give_scores_with_thousands(as_organizer, yardkle_event):
-    players = roster(yardkle_event.league, 2)
-    stage = started(yardkle_event, players)
+    stage = started(yardkle_event, roster(yardkle_event.league, 2))
     match = Match.objects.get(stage_match__stage=stage)
     play_out(match)
     tables = as_organizer.get(f"/organize/events/{yardkle_event.pk}/tables/").content.decode()
@@ -528,8 +526,7 @@ def test_the_tables_give_scores_with_thousands(as_organizer, yardkle_event):
 def test_the_tables_fragment_stops_refreshing_once_every_table_is_played(
     as_organizer, yardzee_event
 ):
-    players = roster(yardzee_event.league, 2)
-    stage = started(yardzee_event, players)
+    stage = started(yardzee_event, roster(yardzee_event.league, 2))
     url = f"/organize/events/{yardzee_event.pk}/tables/"
     assert "hx-trigger" in as_organizer.get(url).content.decode()
     play_out(Match.objects.get(stage_match__stage=stage))
@@ -544,8 +541,7 @@ def test_the_tables_fragment_stops_refreshing_once_every_table_is_played(
 def test_closing_is_refused_while_a_match_is_played_and_the_page_names_it(
     as_organizer, yardzee_event
 ):
-    players = roster(yardzee_event.league, 4)
-    stage = started(yardzee_event, players)
+    stage = started(yardzee_event, roster(yardzee_event.league, 4))
     playing = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
     first_turn(playing)
     url = f"/organize/events/{yardzee_event.pk}/close/"
