@@ -32,20 +32,24 @@ def pool(yardzee_event: Event) -> Stage:
     stage = started(yardzee_event, roster(yardzee_event.league, 6))
     yardzee_event.venue = "Park; north lawn, by the oak"
     yardzee_event.save()
-    schedule.round_schedule(
-        stage_id=stage.pk,
-        round_number=1,
-        first_start=_tomorrow(18, 30).replace(tzinfo=None),
-        interval_minutes=15,
-        label="Yard {n}",
-        time_zone="Europe/Berlin",
-    )
+    _berlin_first_round(stage, _tomorrow(18, 30), interval_minutes=15, label="Yard {n}")
     return stage
 
 
 def _tomorrow(hour: int, minute: int) -> datetime:
     day = (timezone.now() + timedelta(days=1)).astimezone(BERLIN).date()
     return datetime(day.year, day.month, day.day, hour, minute, tzinfo=BERLIN)
+
+
+def _berlin_first_round(stage: Stage, start: datetime, **options: Any) -> None:
+    """The stage's round 1 scheduled from `start`, given as Berlin's wall clock reads it."""
+    schedule.round_schedule(
+        stage_id=stage.pk,
+        round_number=1,
+        first_start=start.replace(tzinfo=None),
+        time_zone="Europe/Berlin",
+        **options,
+    )
 
 
 def _first_round(stage: Stage) -> list[Match]:
@@ -294,14 +298,7 @@ def test_schedule_of_a_bracket_is_listed_under_it_on_the_event_page(
     stage = started(yardzee_event, roster(yardzee_event.league, 4), format="single_elimination")
     html = client.get(f"/events/{yardzee_event.pk}/").content.decode()
     assert "Scheduled tables" not in html
-    schedule.round_schedule(
-        stage_id=stage.pk,
-        round_number=1,
-        first_start=_tomorrow(18, 0).replace(tzinfo=None),
-        interval_minutes=30,
-        label="Court {n}",
-        time_zone="Europe/Berlin",
-    )
+    _berlin_first_round(stage, _tomorrow(18, 0), interval_minutes=30, label="Court {n}")
     html = client.get(f"/events/{yardzee_event.pk}/").content.decode()
     listed = html[html.index("Scheduled tables") :]
     assert listed.index("Court 1") < listed.index("Court 2")
