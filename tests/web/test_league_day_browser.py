@@ -45,10 +45,13 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"league-day-{name}.png"), full_page=True)
 
 
-def _check(page: Any, name: str, problems: list[str], width: str) -> None:
-    """axe-core on the page as it is now, at the width it is shown."""
+def _check(page: Any, name: str, problems: list[str], width: str, shot: str = "") -> None:
+    """axe-core on the page as it is now, at the width it is shown; then its screenshot `shot`
+    if named."""
     page.wait_for_load_state("networkidle")
     problems.extend(axe_violations(page, f"{name} ({width})"))
+    if shot:
+        _shot(page, shot)
 
 
 def _turns_played(match_id: int) -> int:
@@ -96,8 +99,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         page.get_by_role("button", name="Import").click()
         expect(page.get_by_text("8 players are added to the roster.")).to_be_visible()
         expect(page.get_by_role("table").locator("tbody tr")).to_have_count(8)
-        _check(page, "roster", problems, "1280")
-        _shot(page, "roster-desktop")
+        _check(page, "roster", problems, "1280", shot="roster-desktop")
         players = list(league.players.order_by("display_name"))
         assert [p.display_name for p in players] == [name for name, _handle in ROSTER]
 
@@ -151,8 +153,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         round_one = page.locator(".event-tables .round").first
         expect(round_one).to_contain_text("Round 1")
         expect(round_one.get_by_role("link", name="Keep score")).to_have_count(tables)
-        _check(page, "event", problems, "1280")
-        _shot(page, "event-desktop")
+        _check(page, "event", problems, "1280", shot="event-desktop")
 
         # The round sheet, on paper: one QR code a table, the site's header and tools hidden.
         page.get_by_role("link", name="Round sheet of Groups").click()
@@ -191,8 +192,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         expect(score.locator("#confirm-text")).to_have_text(
             f"Save turn 1: {names[0]}, Full house, 25?"
         )
-        _check(score, "score, confirming a box", problems, "390")
-        _shot(score, "score-confirm-phone")
+        _check(score, "score, confirming a box", problems, "390", shot="score-confirm-phone")
         score.click("#confirm-save")
         expect(score.locator("#scorer")).to_have_attribute("data-turn-number", "2")
         expect(score.locator("#last-saved")).to_have_text(
@@ -209,8 +209,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         expect(score.locator("#scorer")).to_have_attribute("data-turn-number", "3")
         assert _turns_played(match_id) == 2
         expect(score.locator("#take-back")).to_be_visible()
-        _check(score, "score, a turn to take back", problems, "390")
-        _shot(score, "score-take-back-phone")
+        _check(score, "score, a turn to take back", problems, "390", shot="score-take-back-phone")
         score.click("#take-back")
         expect(score.locator("#scorer")).to_have_attribute("data-turn-number", "2")
         expect(score.locator("#score-message")).to_contain_text(
@@ -232,8 +231,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         refusal = page.locator(".refusal")
         expect(refusal).to_contain_text("Still being played")
         expect(refusal.get_by_role("link", name=f"Match #{match_id}", exact=True)).to_be_visible()
-        _check(page, "close, refused", problems, "1280")
-        _shot(page, "close-refused-desktop")
+        _check(page, "close, refused", problems, "1280", shot="close-refused-desktop")
         assert Event.objects.get(pk=event.pk).status not in ("finished", "cancelled")
 
         # Void it through the match control (replayed later at a fresh table, if ever).
@@ -243,8 +241,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         panel = page.locator("#match-control-panel")
         expect(panel).to_contain_text(f"Void match #{match_id}")
         expect(panel.locator("#confirm-void")).to_be_visible()
-        _check(page, "match, void", problems, "1280")
-        _shot(page, "void-desktop")
+        _check(page, "match, void", problems, "1280", shot="void-desktop")
         page.click("#confirm-void")
         expect(page.locator("#control-unvoid")).to_be_visible()
         assert Match.objects.get(pk=match_id).status == MatchStatus.VOID
@@ -259,8 +256,7 @@ def test_an_organizer_runs_a_league_day_from_the_pages(live_server: Any, organiz
         expect(page.locator(".messages")).to_contain_text("Summer Day is closed.")
         expect(page.get_by_role("button", name="Reopen the event")).to_be_visible()
         assert Event.objects.get(pk=event.pk).status == "finished"
-        _check(page, "event, closed", problems, "1280")
-        _shot(page, "event-closed-desktop")
+        _check(page, "event, closed", problems, "1280", shot="event-closed-desktop")
         page.wait_for_timeout(200)  # violation events are dispatched after the fact
         page.context.close()
     assert problems == [], "\n".join(problems)
