@@ -89,16 +89,8 @@ def cup(organizer: User) -> Event:
         groups=2,
     )
     knockout = fed_stage(pools, source_per_group=2, third_place=True)
-    swiss = stages.stage_create(
-        event_id=event.pk,
-        name="Swiss",
-        format="swiss",
-        player_ids=[p.pk for p in swiss_players],
-        rounds=2,
-        seeding="random",
-    )
+    swiss = start_stage(event, "swiss", swiss_players, name="Swiss", rounds=2, seeding="random")
     stages.stage_start(stage_id=pools.pk)
-    stages.stage_start(stage_id=swiss.pk)
     play_stage(pools, seed=1)
     stages.stage_start(stage_id=knockout.pk)
     play_stage(knockout, seed=40)
