@@ -214,9 +214,8 @@ def test_the_organizers_controls_on_the_scoring_page(
     browser: Any, live_server: Any, organizer: User, zee_event: Event
 ) -> None:
     expect = _expect()
-    players = make_players(2)
     match = game_services.match_create(
-        game="yardzee", player_ids=[p.pk for p in players], event_id=zee_event.pk
+        game="yardzee", player_ids=[p.pk for p in make_players(2)], event_id=zee_event.pk
     )
     for dice, box in (([2, 2, 3, 3, 3], "full_house"), ([6, 6, 6, 6, 1], "sixes")):
         game_services.turn_submit(
