@@ -1,9 +1,11 @@
 """Shapes of the API's JSON. Reads come from models and `games.selectors`; writes are parsed
 here and handed to services."""
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.http import QueryDict
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -40,17 +42,57 @@ def validated(
     return parsed.validated_data
 
 
+# The JSON type each kind of field takes. DRF reads a JSON body as leniently as a form, whose
+# values are all text: 123 would be stored as the text "123", "9" or 9.0 taken as the number 9,
+# "yes" or 1 as true. In a JSON body those are a client's mistakes, refused (a form's values
+# are left to DRF). The first kind a field is an instance of decides (SlugField is a CharField).
+_JSON_TYPES: tuple[tuple[type[serializers.Field], type | tuple[type, ...], str], ...] = (  # type: ignore[type-arg]
+    (serializers.BooleanField, bool, "true or false"),
+    (serializers.CharField, str, "text (a JSON string)"),
+    (serializers.IntegerField, int, "a whole number"),
+    (serializers.FloatField, (int, float), "a number"),
+    (serializers.PrimaryKeyRelatedField, int, "an id (a whole number)"),
+)
+
+
+def json_type_refused(field: Any, value: Any) -> str | None:
+    """Why `value`, read from a JSON body, is not of the type `field` takes (each item of a
+    list field by its child), or None. `null` is left to the field (`allow_null`)."""
+    if value is None:
+        return None
+    if isinstance(field, serializers.ListField | serializers.ManyRelatedField):
+        child = field.child if isinstance(field, serializers.ListField) else field.child_relation
+        items = value if isinstance(value, list) else []
+        return next(
+            (
+                f"Item {n}: {why}"
+                for n, item in enumerate(items)
+                if (why := json_type_refused(child, item))
+            ),
+            None,
+        )
+    for kind, types, words in _JSON_TYPES:
+        if isinstance(field, kind):
+            wrong = isinstance(value, bool) and bool is not types
+            if wrong or not isinstance(value, types):
+                return f"Must be {words}, not {json.dumps(value)[:40]}."
+            return None
+    return None
+
+
 class RefusesUnknownFields(serializers.Serializer[Any]):
     """A request body read field by field, in which a key that is no field to set is refused
     (400 `invalid`, `details.fields` naming it), never ignored: `{"rule": {...}}` for `rules`,
     or `"organizers"` on a league, would otherwise be answered 200 with nothing of it done.
-    Read-only fields are named as such. A form's CSRF token is no field, and allowed."""
+    Read-only fields are named as such. A form's CSRF token is no field, and allowed. In a JSON
+    body a value of the wrong JSON type is refused too (`json_type_refused`), never converted."""
 
     ALLOWED_EXTRA = frozenset({"csrfmiddlewaretoken"})
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             refused = {}
+            as_json = not isinstance(data, QueryDict)
             for key in data:
                 field = self.fields.get(key)
                 if field is None and key not in self.ALLOWED_EXTRA:
@@ -58,6 +100,8 @@ class RefusesUnknownFields(serializers.Serializer[Any]):
                     refused[key] = [f"No such field; the fields here are {known}."]
                 elif field is not None and field.read_only:
                     refused[key] = ["This field is read only; it is not set here."]
+                elif field is not None and as_json and (why := json_type_refused(field, data[key])):
+                    refused[key] = [why]
             if refused:
                 raise serializers.ValidationError(refused)
         return super().to_internal_value(data)

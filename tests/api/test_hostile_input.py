@@ -185,6 +185,62 @@ def test_a_format_the_answer_does_not_come_in_is_406_not_a_404(yardzee_league, p
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("display_name", 123, "Must be text (a JSON string), not 123."),
+        ("display_name", True, "Must be text (a JSON string), not true."),
+        ("handle", ["ana"], 'Must be text (a JSON string), not ["ana"].'),
+    ],
+)
+def test_a_json_value_of_another_type_than_its_field_is_refused_not_converted(
+    as_organizer, players, yardzee_event, field, value, why
+):
+    """docs/api.md, "Errors": DRF reads a JSON body as leniently as a form, so 123 was stored as
+    the name "123"; in JSON a value of the wrong type is 400 `invalid` naming the field, and
+    nothing changes."""
+    yardzee_event.league.players.add(players[0])
+    before = (players[0].display_name, players[0].handle)
+    response = as_organizer.patch(
+        f"/api/v1/players/{players[0].pk}/", {field: value}, format="json"
+    )
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "invalid"
+    assert response.json()["details"]["fields"] == {field: [why]}
+    players[0].refresh_from_db()
+    assert (players[0].display_name, players[0].handle) == before
+
+
+@pytest.mark.django_db
+def test_numbers_flags_and_ids_of_the_wrong_json_type_are_refused(as_organizer, yardzee_event):
+    """A whole number as "8" or 8.0, a flag as "yes" or 1, an id in a list as "9": each is
+    400 `invalid` naming the field (a list's item by its place); the same values sent as a
+    form (text, as forms send everything) are read as before."""
+    url = f"/api/v1/events/{yardzee_event.pk}/sign-up/"
+    for body, field, why in (
+        ({"cap": "8"}, "cap", 'Must be a whole number, not "8".'),
+        ({"cap": 8.0}, "cap", "Must be a whole number, not 8.0."),
+        ({"check_in": "yes"}, "check_in", 'Must be true or false, not "yes".'),
+        ({"check_in": 1}, "check_in", "Must be true or false, not 1."),
+    ):
+        response = as_organizer.put(url, body, format="json")
+        assert response.status_code == 400, (body, response.json())
+        assert response.json()["details"]["fields"] == {field: [why]}, body
+    assert as_organizer.get(url).status_code == 404  # no sign-up was made
+    assert as_organizer.put(url, {"cap": "8", "check_in": "true"}).status_code == 200  # a form
+    listed = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {"name": "Cup", "format": "round_robin", "participants": ["9", 10]},
+        format="json",
+    )
+    assert listed.status_code == 400
+    assert listed.json()["details"]["fields"] == {
+        "participants": ['Item 0: Must be a whole number, not "9".']
+    }
+    assert not yardzee_event.stages.exists()
+
+
+@pytest.mark.django_db
 def test_a_key_that_is_no_field_is_refused_not_ignored(
     as_organizer, organizer, players, yardzee_event
 ):
