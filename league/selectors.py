@@ -266,6 +266,24 @@ def match_result(match: Match) -> MatchResult:
     )
 
 
+def entered_stages(
+    event_id: int, player_id: int, statuses: Collection[str]
+) -> list[tuple[int, str]]:
+    """The stages of the event in one of `statuses` where the player is entered and has not
+    withdrawn (a registration withdrawn leaves them there), as (id, name) in the event's
+    order: one query."""
+    return list(
+        models.StageEntry.objects.filter(
+            stage__event_id=event_id,
+            stage__status__in=statuses,
+            player_id=player_id,
+            withdrawn_at=None,
+        )
+        .order_by("stage__position", "stage_id")
+        .values_list("stage_id", "stage__name")
+    )
+
+
 def stage_detail(stage: models.Stage) -> StageDetail:
     """A stage's rounds or bracket slots with their matches, seats and results, and its byes,
     in five queries."""

@@ -12,7 +12,7 @@ from django.db.models import Count, Prefetch
 
 from games.models import Match, MatchStatus, Seat
 from league.models import Event, Player, Stage, StageEntry, StageMatch, StageStatus
-from league.selectors import SeatResult, seat_result
+from league.selectors import SeatResult, entered_stages, seat_result
 
 OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
 
@@ -237,9 +237,5 @@ def stages_still_entered(event_id: int, player_id: int | None) -> list[str]:
     has not withdrawn (a registration withdrawn leaves them there): one query."""
     if player_id is None:
         return []
-    return list(
-        StageEntry.objects.filter(stage__event_id=event_id, player_id=player_id, withdrawn_at=None)
-        .exclude(stage__status=StageStatus.FINISHED)
-        .order_by("stage__position", "stage_id")
-        .values_list("stage__name", flat=True)
-    )
+    unfinished = (StageStatus.DRAFT, StageStatus.RUNNING)
+    return [name for _, name in entered_stages(event_id, player_id, unfinished)]

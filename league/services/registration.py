@@ -37,6 +37,7 @@ from league.models import (
     StageStatus,
 )
 from league.models.registration import ACTIVE, HOLDING_PLACE
+from league.selectors import entered_stages
 from league.services.organization import (
     _ensure_name_free,
     check_handle,
@@ -528,16 +529,7 @@ def _ensure_not_playing(registration: Registration) -> None:
     in a stage of its event that is running."""
     if registration.player_id is None:
         return
-    playing = list(
-        StageEntry.objects.filter(
-            stage__event_id=registration.event_id,
-            stage__status=StageStatus.RUNNING,
-            player_id=registration.player_id,
-            withdrawn_at=None,
-        )
-        .order_by("stage__position", "stage_id")
-        .values_list("stage_id", "stage__name")
-    )
+    playing = entered_stages(registration.event_id, registration.player_id, (StageStatus.RUNNING,))
     if playing:
         names = ", ".join(name for _, name in playing)
         raise RegistrationConflict(
