@@ -160,16 +160,25 @@ class SeatedGame(Generic[R]):
     seats_key: ClassVar[str]
 
     def __init_subclass__(
-        cls, *, title: str, players: tuple[int, int], state_version: int, **kwargs: Any
+        cls,
+        *,
+        title: str,
+        players: tuple[int, int],
+        state_version: int,
+        state_keys: frozenset[str],
+        seats_key: str,
+        **kwargs: Any,
     ) -> None:
         """A game declares its facts where it is declared: `class YardzeeGame(SeatedGame[...],
-        title="Yardzee", players=(2, 5), state_version=1)`; its `name` is the title in lower
-        case (what a match stores)."""
+        title="Yardzee", players=(2, 5), state_version=1, state_keys=..., seats_key=...)`; its
+        `name` is the title in lower case (what a match stores)."""
         super().__init_subclass__(**kwargs)
         cls.name = title.lower()
         cls.title = title
         cls.min_players, cls.max_players = players
         cls.state_version = state_version
+        cls.state_keys = state_keys
+        cls.seats_key = seats_key
 
     def __init__(self, players: int, rules: R | None = None) -> None:
         self._players = self._checked_players(players)

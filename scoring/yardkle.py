@@ -237,6 +237,8 @@ class YardkleGame(
     title="Yardkle",
     players=(2, 10),  # RULES.md, "Game"
     state_version=1,  # of the state `to_json` stores
+    state_keys=_STATE_KEYS,
+    seats_key="scores",  # the state's list with an entry per seat
 ):
     """A game of Yardkle: 2 to 10 players in seat order, each turn banks points or ends in a
     Yardkle, until someone reaches the target and everyone else has had one more turn
@@ -244,8 +246,6 @@ class YardkleGame(
     turn is invalid."""
 
     __slots__ = ("_final_round_by", "_scores")
-    state_keys = _STATE_KEYS
-    seats_key = "scores"
 
     def __init__(self, players: int, rules: YardkleRules | None = None) -> None:
         super().__init__(players, rules)

@@ -336,6 +336,8 @@ class YardzeeGame(
     title="Yardzee",
     players=(2, 5),  # RULES.md, "Game"
     state_version=1,  # of the state `to_json` stores
+    state_keys=_STATE_KEYS,
+    seats_key="scorecards",  # the state's list with an entry per seat
 ):
     """A game of Yardzee: 2 to 5 players, 13 rounds, one box filled per turn (RULES.md, "Game").
 
@@ -344,8 +346,6 @@ class YardzeeGame(
     """
 
     __slots__ = ("_bonus_counts", "_boxes")
-    state_keys = _STATE_KEYS
-    seats_key = "scorecards"
 
     def __init__(self, players: int, rules: YardzeeRules | None = None) -> None:
         super().__init__(players, rules)
