@@ -298,7 +298,8 @@ class StageForm(ServiceForm):
             key = self.add_prefix(name)
             values = data.getlist(key) if isinstance(data, QueryDict) else [data.get(key)]
             values = [str(value) for value in values if value is not None]
-            if not values and name in ("third_place", "grand_final_reset") and name in shown:
+            box = isinstance(self.base_fields.get(name), forms.BooleanField)
+            if not values and box and name in shown:
                 values = ["false"]
             kept.extend((key, value) for value in values)
         return kept

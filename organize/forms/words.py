@@ -101,7 +101,7 @@ def in_page_words(message: str, names: Names, labels: Mapping[str, str] | None =
     if names.metrics:
         keys = "|".join(re.escape(key) for key in names.metrics)
         message = re.sub(
-            rf"\b(?:Metric )?'({keys})'", lambda found: f"“{names.metrics[found[1]]}”", message
+            rf"\bMetric '({keys})'", lambda found: f"“{names.metrics[found[1]]}”", message
         )
     message = _RESEED.sub("Re-seeding them would put those stages back to draft and seat", message)
     return _TURN_PATH.sub(_turn_path, message)
@@ -173,7 +173,8 @@ def page_words(error: DomainError, labels: Mapping[str, str] | None = None) -> s
     the metric it names by their labels, and the API's field names as the form's `labels` call
     them."""
     names = dataclasses.replace(
-        with_boxes(names_of(ids_named(error.details)), error.details),
+        names_of(ids_named(error.details)),
+        boxes=boxes_named(error.details),
         metrics=metrics_named(error.details),
     )
     return in_page_words(error.message, names, labels)

@@ -305,7 +305,8 @@ def test_the_form_keeps_what_was_typed_in_options_a_change_hides(
     seed = f'name="seed_{players[0].pk}" value="2"'
     assert seed in typed
     random = again(typed, seeding="random")
-    assert f'name="seed_{players[0].pk}" class' not in random  # not shown, carried hidden
+    assert f'id="id_seed_{players[0].pk}"' not in random  # not shown,
+    assert f'type="hidden" name="seed_{players[0].pk}" value="2"' in random  # carried hidden
     manual = again(random, seeding="manual")
     assert seed in manual
     assert f'name="seed_{players[1].pk}" value="1"' in manual

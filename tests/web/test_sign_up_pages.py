@@ -122,3 +122,19 @@ def test_the_holder_cannot_withdraw_from_a_closed_event(client: Client, open_eve
     assert "is finished: its sign-up takes no more changes." in refused
     done.registration.refresh_from_db()
     assert done.registration.status == "pending"
+
+
+def test_a_closed_events_private_page_offers_no_check_in(client: Client, open_event):
+    """docs/pages.md: once the event is closed the holder's page offers neither a withdrawal
+    nor a check-in, which it offered while the event was open."""
+    reg.sign_up_set(event=open_event, check_in=True)
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    reg.registration_approve(registration_id=done.registration.pk)
+    url = f"/sign-up/{done.key}/"
+    assert 'action="' + url + 'check-in/"' in client.get(url).content.decode()
+    Event.objects.filter(pk=open_event.pk).update(status="finished")
+    page = client.get(url).content.decode()
+    assert 'action="' + url + 'check-in/"' not in page
+    assert 'action="' + url + 'withdraw/"' not in page
