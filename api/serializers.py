@@ -46,11 +46,10 @@ def validated(
 # values are all text: 123 would be stored as the text "123", "9" or 9.0 taken as the number 9,
 # "yes" or 1 as true. In a JSON body those are a client's mistakes, refused (a form's values
 # are left to DRF). The first kind a field is an instance of decides (SlugField is a CharField).
-_JSON_TYPES: tuple[tuple[type[serializers.Field], type | tuple[type, ...], str], ...] = (  # type: ignore[type-arg]
+_JSON_TYPES: tuple[tuple[type[serializers.Field], type, str], ...] = (  # type: ignore[type-arg]
     (serializers.BooleanField, bool, "true or false"),
     (serializers.CharField, str, "text (a JSON string)"),
     (serializers.IntegerField, int, "a whole number"),
-    (serializers.FloatField, (int, float), "a number"),
     (serializers.PrimaryKeyRelatedField, int, "an id (a whole number)"),
 )
 
@@ -60,21 +59,20 @@ def json_type_refused(field: Any, value: Any) -> str | None:
     list field by its child), or None. `null` is left to the field (`allow_null`)."""
     if value is None:
         return None
-    if isinstance(field, serializers.ListField | serializers.ManyRelatedField):
-        child = field.child if isinstance(field, serializers.ListField) else field.child_relation
+    if isinstance(field, serializers.ListField):
         items = value if isinstance(value, list) else []
         return next(
             (
                 f"Item {n}: {why}"
                 for n, item in enumerate(items)
-                if (why := json_type_refused(child, item))
+                if (why := json_type_refused(field.child, item))
             ),
             None,
         )
-    for kind, types, words in _JSON_TYPES:
+    for kind, wanted, words in _JSON_TYPES:
         if isinstance(field, kind):
-            wrong = isinstance(value, bool) and bool is not types
-            if wrong or not isinstance(value, types):
+            # True is an int to Python, never a number to a client.
+            if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
                 return f"Must be {words}, not {json.dumps(value)[:40]}."
             return None
     return None

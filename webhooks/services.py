@@ -66,7 +66,7 @@ def _checked_events(events: Any) -> list[str]:
 
 
 # As `Endpoint.description` stores it.
-DESCRIPTION_LENGTH = 200
+DESCRIPTION_LENGTH: int = Endpoint._meta.get_field("description").max_length  # type: ignore[assignment]
 
 
 def _checked_description(description: Any) -> str:

@@ -359,7 +359,9 @@ def candidates_of(
 
 
 def _locked_registration(registration_id: int) -> tuple[SignUp, Registration]:
-    """The registration's sign-up, then the registration, both locked (in that order always)."""
+    """The registration's sign-up, then the registration, both locked (in that order always),
+    while its event is open: every change to a registration is `event_closed` once the event
+    is finished or cancelled."""
     event_id = Registration.objects.values_list("event_id", flat=True).get(pk=registration_id)
     sign_up = _locked_sign_up(event_id)
     registration = (
@@ -368,6 +370,7 @@ def _locked_registration(registration_id: int) -> tuple[SignUp, Registration]:
         .get(pk=registration_id)
     )
     assert sign_up is not None  # noqa: S101 - a registration's event always has a sign-up
+    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     return sign_up, registration
 
 
@@ -424,7 +427,6 @@ def registration_approve(
     player, as for a registration that matches no one. `by` None (a command, the demo) checks
     nothing."""
     _sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     if registration.status == RegistrationStatus.WAITING:
         raise RegistrationConflict(
             "on_waiting_list",
@@ -492,7 +494,6 @@ def registration_refuse(*, registration_id: int) -> Registration:
     """Refuse a registration waiting for approval or on the waiting list, while the event is
     open (`event_closed`). A place it held goes to the first on the waiting list."""
     sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     _ensure_status(
         registration, RegistrationStatus.PENDING, RegistrationStatus.WAITING, doing="refused"
     )
@@ -512,7 +513,6 @@ def registration_withdraw(*, registration_id: int, by_player: bool = False) -> R
     a running stage (`still_playing`): their tables need an organizer's withdrawal, which
     settles them (docs/organizing.md, "Withdrawing a player")."""
     sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     _ensure_status(registration, *ACTIVE, doing="withdrawn")
     if by_player:
         _ensure_not_playing(registration)
@@ -555,7 +555,6 @@ def registration_check_in(
     (`check_in_off` if it does not). Organizers do so while the event is open; the player
     themselves only within the event's check-in window (`check_in_closed`)."""
     sign_up, registration = _locked_registration(registration_id)
-    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
     if not sign_up.check_in:
         raise RegistrationConflict(
             "check_in_off",

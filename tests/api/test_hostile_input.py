@@ -238,6 +238,16 @@ def test_numbers_flags_and_ids_of_the_wrong_json_type_are_refused(as_organizer, 
         "participants": ['Item 0: Must be a whole number, not "9".']
     }
     assert not yardzee_event.stages.exists()
+    seated = as_organizer.post(
+        "/api/v1/matches/",
+        {"event": str(yardzee_event.pk), "game": "yardzee", "players": [1, 2]},
+        format="json",
+    )
+    assert seated.status_code == 400
+    assert seated.json()["details"]["fields"] == {
+        "event": [f'Must be an id (a whole number), not "{yardzee_event.pk}".']
+    }
+    assert not yardzee_event.matches.exists()
 
 
 @pytest.mark.django_db

@@ -114,6 +114,25 @@ def test_item4_a_stage_and_its_event_finishing_are_delivered(
         stage_body["data"]["stage"]["ranking"]
         == Event.objects.get(pk=yardkle_event.pk).stages.get().ranking
     )
+    # docs/api.md, "Webhooks": each body's fields, and its API path.
+    stage_data = stage_body["data"]["stage"]
+    assert set(stage_data) == {"id", "event", "name", "format", "finished_at", "ranking", "path"}
+    assert (stage_data["event"], stage_data["name"], stage_data["format"]) == (
+        yardkle_event.pk,
+        "Final",
+        "round_robin",
+    )
+    assert stage_data["path"] == f"/api/v1/stages/{stage.pk}/"
+    event_body = next(
+        json.loads(r.body) for r in receiver.requests if b'"event.finished"' in r.body
+    )
+    assert event_body["data"]["event"] == {
+        "id": yardkle_event.pk,
+        "name": yardkle_event.name,
+        "date": Event.objects.get(pk=yardkle_event.pk).date.isoformat(),
+        "status": "finished",
+        "path": f"/api/v1/events/{yardkle_event.pk}/",
+    }
 
 
 def test_item4_an_event_closed_as_finished_is_delivered_and_only_events_heard_are_sent(
