@@ -348,9 +348,10 @@ def match_unvoid(request: HttpRequest, match_id: int) -> HttpResponse:
 # --- Correct a turn ------------------------------------------------------------------------------
 
 
-def _asked_turn(request: HttpRequest, match: Match) -> int:
-    asked = request.GET.get("turn", "")
-    if asked.isdigit() and 0 < len(asked) < 10 and 1 <= int(asked) <= match.turns_played:
+def _asked_turn(asked: str | None, match: Match) -> int:
+    """The turn `?turn=` asks for (a whole number: `_unsent` checked it) when the match has
+    played it; else its last turn."""
+    if asked is not None and 1 <= int(asked) <= match.turns_played:
         return int(asked)
     return match.turns_played
 
@@ -371,11 +372,11 @@ def match_correct(request: HttpRequest, match_id: int) -> HttpResponse:
             else "This match has no turn to correct."
         )
         return _show(request, "organize/matches/_correct.html", context)
-    number = _asked_turn(request, match)
     asked = request.GET.get("turn")
     bad = _unsent(request.GET, turn=asked is not None) or (
         _unsent(request.POST) if request.method == "POST" else None
     )
+    number = _asked_turn(None if bad else asked, match)
     status = 400 if bad else None
     if bad:
         context["bad"] = bad
