@@ -12,6 +12,7 @@ from league.standings.metrics import (
     GroupMetric,
     Metric,
     TotalMetric,
+    metrics_for,
     register,
     validate_tiebreak_order,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "effective_placements",
     "finish_order",
     "merge_groups",
+    "metrics_for",
     "rank_for_cut",
     "rank_standings",
     "register",

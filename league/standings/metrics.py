@@ -83,9 +83,14 @@ def register(metric: MetricClass) -> MetricClass:
     return metric
 
 
+def metrics_for(game: str) -> list[type[Metric]]:
+    """The standings metrics a league of `game` can rank by, in the registry's order."""
+    return [metric for metric in METRICS.values() if game in metric.games]
+
+
 def metric_keys(game: str | None = None) -> list[str]:
     """The keys of the metrics a league of `game` can rank by (every metric with None), sorted."""
-    return sorted(key for key, metric in METRICS.items() if game is None or game in metric.games)
+    return sorted(METRICS if game is None else (metric.key for metric in metrics_for(game)))
 
 
 def validate_tiebreak_order(order: Any, *, game: str | None = None) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from django.utils.text import slugify
 
 from games.models import GameName
 from league.models import League
-from league.standings import METRICS, LeaguePoints, Metric
+from league.standings import LeaguePoints, metrics_for
 from organize.forms.words import refuse_on_field
 from scoring.errors import DomainError
 from scoring.yardkle import MAX_TARGET, YardkleRules
@@ -37,11 +37,6 @@ class RefusalForm(forms.Form):
         `details.option`, or by its code), in the page's words, else above the form."""
         named = error.details.get("field") or error.details.get("option")
         refuse_on_field(self, error, self.code_fields.get(error.code, named))
-
-
-def metrics_for(game: str) -> list[type[Metric]]:
-    """The standings metrics a league of `game` can rank by, in the registry's order."""
-    return [metric for metric in METRICS.values() if game in metric.games]
 
 
 # --- A new league -----------------------------------------------------------------------------
