@@ -10,11 +10,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import services as game_services
 from league.errors import EventConflict
 from league.models import Event, League, Player, Stage, StageFormat, StageStatus
 from league.services import event_close, event_create, event_reopen
@@ -394,13 +396,45 @@ def withdrawal_view(
     }
 
 
+def withdrawal_fingerprint(changes: list[dict[str, Any]]) -> str:
+    """What a withdrawal does, as the organizer checked it: the new matches of the tables that
+    play on are counted, not named (a rehearsal's are rolled back, so each check numbers them
+    anew)."""
+    return game_services.request_fingerprint(
+        [{**change, "replayed": len(change["replayed"])} for change in changes]
+    )
+
+
+def withdrawal_preview(
+    name: str, player: int, stage: int | None, changes: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The preview the page shows, with the fingerprint its confirmation sends back."""
+    return {
+        "name": name,
+        "player": player,
+        "stage": stage,
+        "changes": changes,
+        "checked": withdrawal_fingerprint(changes),
+    }
+
+
+class _NotAsChecked(Exception):
+    """A confirmed withdrawal would do other than what was checked: it is rolled back."""
+
+    def __init__(self, changes: list[dict[str, Any]]) -> None:
+        super().__init__("The withdrawal does other than what was checked.")
+        self.changes = changes
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
     """Withdraw a player from every stage of the event still to finish (`event_withdraw`) or
     from one stage (`stage_withdraw`). The form's choice is first rehearsed (run and rolled
-    back) and the page says what it would do; the confirmation (`confirm=1`) withdraws them,
-    and the page then says what changed: tables decided as walkovers, tables that play on
+    back) and the page says what it would do; the confirmation (`confirm=1`, with the
+    fingerprint of what was checked) withdraws them, unless it would now do something else (a
+    table started or finished meanwhile: it is rolled back and the page shows what it does
+    now), and the page then says what changed: tables decided as walkovers, tables that play on
     without them, their matches being played (left to finish or void)."""
     event = organized_event(request, event_id)
     stage_rows = selectors.event_stages(event)
@@ -410,7 +444,7 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
         stages=stage_rows,
     )
     stages = {row.stage.pk: row.stage for row in stage_rows}
-    preview = None
+    preview, stale = None, None
     if request.method == "POST" and form.is_valid():
         player, stage_id = form.cleaned_data["player"], form.cleaned_data["stage"]
         name = form.player_names.get(player, f"Player {player}")
@@ -430,17 +464,25 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
                 form.refuse(refusal)
             else:
                 would = [withdrawal_view(w, stages) for w in seen[0]]
-                preview = {"name": name, "player": player, "stage": stage_id, "changes": would}
+                preview = withdrawal_preview(name, player, stage_id, would)
         else:
             try:
-                done = act()
+                with transaction.atomic():
+                    done = [withdrawal_view(w, stages) for w in act()]
+                    if withdrawal_fingerprint(done) != request.POST.get("checked"):
+                        raise _NotAsChecked(done)
+            except _NotAsChecked as changed:
+                preview = withdrawal_preview(name, player, stage_id, changed.changes)
+                stale = (
+                    "What it does has changed since it was checked (a table started or "
+                    "finished meanwhile), and nothing was done: this is what it does now."
+                    if request.POST.get("checked")
+                    else "Nothing was done: check what it does first. This is what it does."
+                )
             except DomainError as error:
                 form.refuse(error)
             else:
-                request.session[WITHDRAWN_KEY] = {
-                    "event": event.pk,
-                    "changes": [withdrawal_view(w, stages) for w in done],
-                }
+                request.session[WITHDRAWN_KEY] = {"event": event.pk, "changes": done}
                 messages.success(request, f"{name} is withdrawn.")
                 return redirect("organize:withdraw", event.pk)
     shown = request.session.pop(WITHDRAWN_KEY, None) if request.method == "GET" else None
@@ -454,6 +496,7 @@ def withdraw(request: HttpRequest, event_id: int) -> HttpResponse:
             "form": form,
             "changes": changes,
             "preview": preview,
+            "stale": stale,
         },
         status=page_status(form),
     )

@@ -595,6 +595,13 @@ def test_a_stage_added_to_a_closed_event_is_refused(as_organizer, yardzee_event)
 # --- Withdrawals ------------------------------------------------------------------------------
 
 
+def checked_of(page: Any) -> str:
+    """The fingerprint a withdrawal's preview sends back with its confirmation."""
+    found = re.search(r'name="checked" value="([0-9a-f]{64})"', page.content.decode())
+    assert found, "no preview to confirm"
+    return found[1]
+
+
 def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yardzee_event):
     players = roster(yardzee_event.league, 4)
     stage = started(yardzee_event, players)
@@ -619,7 +626,8 @@ def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yar
         list(Match.objects.filter(stage_match__stage=stage).values_list("pk", "status")) == before
     )
     assert stage.entries.get(player=leaving).withdrawn_at is None
-    done = as_organizer.post(url, {"player": leaving.pk, "stage": "", "confirm": "1"})
+    confirmed = {"player": leaving.pk, "stage": "", "confirm": "1", "checked": checked_of(checked)}
+    done = as_organizer.post(url, confirmed)
     assert done.status_code == 302
     assert done["Location"] == url
     page = as_organizer.get(url)
@@ -656,8 +664,9 @@ def test_withdrawing_a_player_with_no_stage_left_to_play_says_so(as_organizer, y
     assert stage.status == StageStatus.FINISHED
     as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/")
     url = f"/organize/events/{yardzee_event.pk}/withdraw/"
-    confirmed = {"player": players[0].pk, "stage": "", "confirm": "1"}
-    assert as_organizer.post(url, confirmed).status_code == 302
+    chosen = {"player": players[0].pk, "stage": ""}
+    checked = checked_of(as_organizer.post(url, chosen))
+    assert as_organizer.post(url, {**chosen, "confirm": "1", "checked": checked}).status_code == 302
     html = as_organizer.get(url).content.decode()
     changes = html[html.index('id="changes-heading"') : html.index("</section>")]
     assert f"No stage of {yardzee_event.name} was left for them to play" in changes
@@ -687,13 +696,54 @@ def test_withdrawing_from_a_draft_stage_takes_the_player_off_it_or_says_why_not(
     assert checked.status_code == status
     assert would in checked.content.decode()
     assert stage.entries.count() == count  # checking changes nothing
+    fingerprint = checked_of(checked) if status == 200 else ""
     page = as_organizer.post(
-        url, {"player": players[1].pk, "stage": stage.pk, "confirm": "1"}, follow=True
+        url,
+        {"player": players[1].pk, "stage": stage.pk, "confirm": "1", "checked": fingerprint},
+        follow=True,
     )
     assert page.status_code == status
     assert says in page.content.decode()
     seated = stage.entries.values_list("player_id", flat=True).order_by("seed")
     assert list(seated) == [players[i].pk for i in left]
+
+
+@pytest.mark.parametrize("sent", ["as checked", "unchecked"])
+def test_a_withdrawal_confirmed_after_its_tables_changed_shows_what_it_does_now_and_does_nothing(
+    as_organizer, yardzee_event, sent
+):
+    """The organizer checked the withdrawal while a table of theirs was being played; it
+    finished before they confirmed. The confirmation does nothing and shows what it does now
+    (with a fingerprint to confirm that); a confirmation without a check does the same."""
+    players = roster(yardzee_event.league, 4)
+    stage = started(yardzee_event, players)
+    leaving = players[0]
+    playing = (
+        Match.objects.filter(stage_match__stage=stage, seats__player=leaving).order_by("pk").first()
+    )
+    first_turn(playing)
+    url = f"/organize/events/{yardzee_event.pk}/withdraw/"
+    chosen = {"player": leaving.pk, "stage": ""}
+    first = as_organizer.post(url, chosen)
+    assert f"Match #{playing.pk}</a> is being played" in first.content.decode()
+    play_out(playing)
+    before = list(Match.objects.filter(stage_match__stage=stage).values_list("pk", "status"))
+    checked = checked_of(first) if sent == "as checked" else ""
+    stale = as_organizer.post(url, {**chosen, "confirm": "1", "checked": checked})
+    assert stale.status_code == 200
+    page = stale.content.decode()
+    said = "has changed since it was checked" if checked else "check what it does first"
+    assert said in page
+    assert "is being played" not in page
+    assert f'<button type="submit">Withdraw {leaving.display_name}</button>' in page
+    assert (
+        list(Match.objects.filter(stage_match__stage=stage).values_list("pk", "status")) == before
+    )
+    assert stage.entries.get(player=leaving).withdrawn_at is None
+    # Confirmed as it is now: done.
+    now = {**chosen, "confirm": "1", "checked": checked_of(stale)}
+    assert as_organizer.post(url, now).status_code == 302
+    assert stage.entries.get(player=leaving).withdrawn_at is not None
 
 
 def test_the_matches_a_refused_close_names_are_read_in_two_queries_however_many(yardzee_event):
