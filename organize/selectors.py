@@ -8,13 +8,31 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 
 from games.models import Match, MatchStatus, Seat
-from league.models import Event, Player, Stage, StageEntry, StageMatch, StageStatus
+from league.models import (
+    Event,
+    Player,
+    Stage,
+    StageEntry,
+    StageForfeit,
+    StageMatch,
+    StageStatus,
+)
+from league.pages.forfeits import forfeit_text
 from league.selectors import SeatResult, entered_stages, seat_result
 
 OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """A player who forfeited a table (a walkover, or a table that played on without them),
+    and why, in words ("withdrew", "did not show")."""
+
+    name: str
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +53,7 @@ class TableRow:
     table_label: str = ""
     planned_at: datetime | None = None
     time_zone: str = ""
+    forfeits: tuple[Forfeited, ...] = ()
 
     @property
     def is_open(self) -> bool:
@@ -77,7 +96,25 @@ def _walkover_names(stage_matches: Iterable[StageMatch]) -> dict[int, str]:
     return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
 
-def _row(stage_match: StageMatch, names: dict[int, str]) -> TableRow:
+def _forfeits(stage_matches: Iterable[StageMatch]) -> dict[int, tuple[Forfeited, ...]]:
+    """Who forfeited each stage match, by stage match: one query, none when no stage match has
+    a forfeit (`has_forfeits`, annotated by `stage_tables`)."""
+    ids = [sm.pk for sm in stage_matches if getattr(sm, "has_forfeits", False)]
+    found: dict[int, list[Forfeited]] = {}
+    if ids:
+        rows = (
+            StageForfeit.objects.filter(stage_match_id__in=ids)
+            .order_by("created_at", "pk")
+            .values_list("stage_match_id", "player__display_name", "reason")
+        )
+        for stage_match, name, reason in rows:
+            found.setdefault(stage_match, []).append(Forfeited(name, forfeit_text(reason)))
+    return {stage_match: tuple(each) for stage_match, each in found.items()}
+
+
+def _row(
+    stage_match: StageMatch, names: dict[int, str], forfeits: tuple[Forfeited, ...] = ()
+) -> TableRow:
     match = stage_match.match
     if stage_match.walkover or match is None:
         # A walkover keeps the match it replaced (void), whose seats name its players.
@@ -95,12 +132,16 @@ def _row(stage_match: StageMatch, names: dict[int, str]) -> TableRow:
                 SeatResult(player=p, name=seated.get(p) or names.get(p, f"Player {p}"))
                 for p in order
             ),
+            forfeits=forfeits,
         )
-    return _played_row(match, stage_match)
+    return _played_row(match, stage_match, forfeits)
 
 
-def _played_row(match: Match, stage_match: StageMatch | None) -> TableRow:
-    """A table with its match (seats and players prefetched in seat order)."""
+def _played_row(
+    match: Match, stage_match: StageMatch | None, forfeits: tuple[Forfeited, ...] = ()
+) -> TableRow:
+    """A table with its match (seats and players prefetched in seat order), and who forfeited
+    it (a table that played on without them)."""
     return TableRow(
         stage=stage_match.stage_id if stage_match else None,
         round=stage_match.round if stage_match else None,
@@ -113,6 +154,7 @@ def _played_row(match: Match, stage_match: StageMatch | None) -> TableRow:
         table_label=match.table_label,
         planned_at=match.planned_at,
         time_zone=match.display_zone,
+        forfeits=forfeits,
     )
 
 
@@ -120,9 +162,10 @@ def stage_tables(
     stage_ids: Collection[int], *, round_: int | None = None, open_only: bool = False
 ) -> dict[int, list[TableRow]]:
     """The tables of several stages by stage, in round, group and slot order: every table, the
-    tables of one round, or those still to be played or being played (`open_only`). Three
-    queries (stage matches with their matches; seats with players; names of walkovers' players
-    when there are any)."""
+    tables of one round, or those still to be played or being played (`open_only`). Two
+    queries (stage matches with their matches; seats with players), and one more for each of:
+    the names of walkovers' players when there are walkovers without a match, who forfeited
+    when a table has forfeits."""
     tables: dict[int, list[TableRow]] = {stage_id: [] for stage_id in stage_ids}
     if not stage_ids:
         return tables
@@ -134,6 +177,7 @@ def stage_tables(
     stage_matches = list(
         found.select_related("match")
         .defer("match__state", "match__rules", "match__score_key")
+        .annotate(has_forfeits=Exists(StageForfeit.objects.filter(stage_match=OuterRef("pk"))))
         .prefetch_related(
             Prefetch(
                 "match__seats", queryset=Seat.objects.select_related("player").order_by("order")
@@ -142,8 +186,10 @@ def stage_tables(
         .order_by("stage_id", "round", "group", "slot", "pk")
     )
     names = _walkover_names(stage_matches)
+    forfeits = _forfeits(stage_matches)
     for stage_match in stage_matches:
-        tables[stage_match.stage_id].append(_row(stage_match, names))
+        row = _row(stage_match, names, forfeits.get(stage_match.pk, ()))
+        tables[stage_match.stage_id].append(row)
     return tables
 
 

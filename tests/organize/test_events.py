@@ -746,6 +746,26 @@ def test_a_withdrawal_confirmed_after_its_tables_changed_shows_what_it_does_now_
     assert stage.entries.get(player=leaving).withdrawn_at is not None
 
 
+def test_the_tables_and_the_round_sheet_say_who_forfeited_a_walkover(as_organizer, yardzee_event):
+    players = roster(yardzee_event.league, 4)
+    stage = started(yardzee_event, players)
+    leaving = players[0]
+    stage_services.stage_withdraw(stage_id=stage.pk, player_id=leaving.pk)
+    walkovers = stage.stage_matches.filter(walkover=True)
+    assert walkovers.count() == 3  # a round robin of 4: one table a round is theirs
+    tables = as_organizer.get(f"/organize/events/{yardzee_event.pk}/tables/").content.decode()
+    lines = [line for line in tables.splitlines() if "status-walkover" in line]
+    assert len(lines) == 3
+    assert all(
+        f'<span class="note">({leaving.display_name} withdrew)</span>' in line for line in lines
+    )
+    played = [line for line in tables.splitlines() if "status-scheduled" in line]
+    assert played
+    assert not any("withdrew" in line for line in played)
+    sheet = as_organizer.get(f"/organize/stages/{stage.pk}/rounds/1/sheet/").content.decode()
+    assert f"(walkover: {leaving.display_name} withdrew)</li>" in sheet
+
+
 def test_the_matches_a_refused_close_names_are_read_in_two_queries_however_many(yardzee_event):
     stage = started(yardzee_event, roster(yardzee_event.league, 6))
     ids = list(Match.objects.filter(stage_match__stage=stage).values_list("pk", flat=True))
@@ -914,8 +934,8 @@ def test_organizer_page_query_counts_do_not_grow_with_the_event(
 
     # The session and its user; the event with its league; whether the user organizes it; its
     # stages with their entrants; their stage matches with their matches; the seats with their
-    # players.
-    assert _queries(as_organizer, f"/organize/events/{small.pk}/") == 7
+    # players; who forfeited (the withdrawn player's walkovers).
+    assert _queries(as_organizer, f"/organize/events/{small.pk}/") == 8
     for few_url, many_url in zip(pages(small), pages(large), strict=True):
         few = _queries(as_organizer, few_url)
         with django_assert_max_num_queries(few):
