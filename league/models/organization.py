@@ -5,6 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Count, OuterRef
+from django.db.models.functions import Lower
 
 from games.models import GameName
 from league.standings import DEFAULT_TIEBREAK_ORDER
@@ -56,6 +57,16 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["display_name", "id"]
+        constraints = [
+            # `Ada` beside `ada` reads as one: the services check it first (`handle_taken`);
+            # this holds when two requests store one at once.
+            models.UniqueConstraint(
+                Lower("handle"),
+                name="player_handle_any_case",
+                violation_error_message="Another player has this handle, in some case of its "
+                "letters.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.display_name} (@{self.handle})"
@@ -107,6 +118,15 @@ class League(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        constraints = [
+            # `Backyard` beside `backyard` reads as one address (`check_slug`, `slug_taken`).
+            models.UniqueConstraint(
+                Lower("slug"),
+                name="league_slug_any_case",
+                violation_error_message="Another league has this address, in some case of its "
+                "letters.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -2,14 +2,15 @@
 seating a match."""
 
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Model, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils.text import slugify
@@ -142,11 +143,28 @@ def check_slug(slug: str, *, league: models.League | None = None) -> None:
             details={"field": "slug", "slug": slug},
         )
     if _another_has(models.League.objects.filter(slug__iexact=slug), league):
-        raise LeagueError(
-            "slug_taken",
-            f"Another league has the address {slug!r}; choose another.",
-            details={"field": "slug", "slug": slug},
-        )
+        raise _slug_taken(slug)
+
+
+def _slug_taken(slug: str) -> LeagueError:
+    return LeagueError(
+        "slug_taken",
+        f"Another league has the address {slug!r}; choose another.",
+        details={"field": "slug", "slug": slug},
+    )
+
+
+@contextmanager
+def _unless_taken(refusal: Callable[[], LeagueError]) -> Iterator[None]:
+    """The write inside, refused as its check refuses (`refusal`) when the database finds its
+    address or handle taken after all: another request stored it, in some case of its
+    letters, between the check and this write (the unique constraints of `Player` and
+    `League`). In a savepoint, so the caller's transaction may go on."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise refusal() from None
 
 
 @transaction.atomic
@@ -166,13 +184,14 @@ def league_create(
     name = clean_name(name, field="name")
     check_slug(slug)
     _validated_standings(game, settings)
-    league = models.League.objects.create(
-        name=name,
-        slug=slug,
-        game=game,
-        rules=_validated_rules(game, {} if rules is None else rules),
-        **settings,
-    )
+    with _unless_taken(lambda: _slug_taken(slug)):
+        league = models.League.objects.create(
+            name=name,
+            slug=slug,
+            game=game,
+            rules=_validated_rules(game, {} if rules is None else rules),
+            **settings,
+        )
     league.organizers.add(created_by)
     return league
 
@@ -206,7 +225,8 @@ def league_update(*, league: models.League, **fields: Any) -> models.League:
         current = standings.LeaguePoints.from_json(league.points)
         reranks |= standings.LeaguePoints.from_json(fields["points"]) != current
     _assign(league, fields)
-    league.save()
+    with _unless_taken(lambda: _slug_taken(league.slug)):
+        league.save()
     if reranks:
         league_settings_changed(league_id=league.pk)
     return league
@@ -350,7 +370,8 @@ def player_create(
         _ensure_name_free(league, name)
     if not handle_free:
         ensure_handle_free(handle)
-    player = models.Player.objects.create(display_name=name, handle=handle)
+    with _unless_taken(lambda: _handle_taken(handle)):
+        player = models.Player.objects.create(display_name=name, handle=handle)
     if league is not None:
         league.players.add(player)
     return player
@@ -372,7 +393,8 @@ def player_update(*, player: models.Player, **fields: Any) -> models.Player:
         for league in player.leagues.all():
             _ensure_name_free(league, fields["display_name"], exclude=[player.pk])
     _assign(player, fields)
-    player.save(update_fields=list(fields))
+    with _unless_taken(lambda: _handle_taken(player.handle)):
+        player.save(update_fields=list(fields))
     if renamed:
         player_renamed(player_id=player.pk)
     return player
@@ -449,11 +471,15 @@ def ensure_handle_free(handle: str, *, player: models.Player | None = None) -> N
     """`handle_taken` when another player (than `player`) has `handle`, in any case of its
     letters."""
     if _another_has(models.Player.objects.filter(handle__iexact=handle), player):
-        raise LeagueError(
-            "handle_taken",
-            f"Another player has the handle {handle!r} (in some case of its letters).",
-            details={"field": "handle", "handle": handle},
-        )
+        raise _handle_taken(handle)
+
+
+def _handle_taken(handle: str) -> LeagueError:
+    return LeagueError(
+        "handle_taken",
+        f"Another player has the handle {handle!r} (in some case of its letters).",
+        details={"field": "handle", "handle": handle},
+    )
 
 
 def free_handle(base: str, taken: set[str]) -> str:
@@ -591,9 +617,19 @@ def players_create(*, league: models.League, players: Sequence[NewPlayer]) -> li
         handle = players[i].handle or free_handle(bases[i], taken)
         taken.add(handle.lower())
         created.append(models.Player(display_name=name, handle=handle))
-    models.Player.objects.bulk_create(created)
+    with _unless_taken(_handles_taken_meanwhile):
+        models.Player.objects.bulk_create(created)
     league.players.add(*created)
     return created
+
+
+def _handles_taken_meanwhile() -> LeagueError:
+    return LeagueError(
+        "handle_taken",
+        "Another player took one of these handles while they were being added; nothing was "
+        "saved: send them again.",
+        details={"field": "handle"},
+    )
 
 
 def ensure_on_roster(league: models.League, player_ids: Iterable[int]) -> None:

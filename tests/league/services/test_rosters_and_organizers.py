@@ -3,6 +3,7 @@ all or nothing, every refusal with its code."""
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 
 from league.errors import LeagueError
 from league.models import Event, League, Player
@@ -200,3 +201,65 @@ def test_a_handle_is_taken_in_any_case_of_its_letters(league):
     made = organization.players_create(league=league, players=[NewPlayer(2, "bo")])
     assert made[0].handle == "bo-2"
     assert set(Player.objects.values_list("handle", flat=True)) == {"Bo", "ana", "bo-2"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", ["player", "league"])
+def test_the_database_holds_a_handle_or_address_unique_in_any_case(model):
+    """What the services check first, the database holds too: for two requests at once."""
+    make = {
+        "player": lambda key: Player.objects.create(display_name=key, handle=key),
+        "league": lambda key: League.objects.create(name=key, slug=key, game="yardzee"),
+    }[model]
+    make("lawn-pals")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make("Lawn-Pals")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("write", "code"),
+    [
+        (lambda o, lg: organization.player_create(display_name="Bo", handle="BO"), "handle_taken"),
+        (
+            lambda o, lg: organization.player_update(
+                player=Player.objects.get(handle="ana"), handle="Bo"
+            ),
+            "handle_taken",
+        ),
+        (
+            lambda o, lg: organization.players_create(
+                league=lg, players=[NewPlayer(2, "Cy", "bO")]
+            ),
+            "handle_taken",
+        ),
+        (
+            lambda o, lg: organization.league_create(
+                name="Yard", slug="TAKEN", game="yardzee", created_by=o
+            ),
+            "slug_taken",
+        ),
+        (lambda o, lg: organization.league_update(league=lg, slug="Taken"), "slug_taken"),
+    ],
+    ids=["player", "rename", "file of players", "league", "league moved"],
+)
+def test_a_handle_or_address_stored_by_another_request_meanwhile_is_refused_as_taken(
+    organizer, league, monkeypatch, write, code
+):
+    """Another request stored `bo` (or the address `taken`) after this one checked: the
+    database refuses the write, and the service says it as its check would, not with a
+    server error; the caller's transaction goes on, and nothing of the write is kept."""
+    monkeypatch.setattr(organization, "ensure_handle_free", lambda *a, **k: None)
+    monkeypatch.setattr(organization, "check_slug", lambda *a, **k: None)
+    monkeypatch.setattr(organization, "handles_in_use", lambda *a, **k: set())
+    Player.objects.create(display_name="Someone", handle="bo")
+    League.objects.create(name="Taken", slug="taken", game="yardzee")
+    players, leagues = Player.objects.count(), League.objects.count()
+    with transaction.atomic():
+        with pytest.raises(LeagueError) as refused:
+            write(organizer, league)
+        assert refused.value.code == code
+        assert Player.objects.count() == players  # the transaction is usable still
+    assert (Player.objects.count(), League.objects.count()) == (players, leagues)
+    assert set(Player.objects.values_list("handle", flat=True)) == {"ana", "bo"}
+    assert set(League.objects.values_list("slug", flat=True)) == {"lawn", "taken"}
