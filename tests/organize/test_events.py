@@ -602,15 +602,23 @@ def checked_of(page: Any) -> str:
     return found[1]
 
 
-def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yardzee_event):
-    players = roster(yardzee_event.league, 4)
-    stage = started(yardzee_event, players)
-    leaving = players[0]
+def mid_table(event: Event) -> tuple[Stage, Player, Match, str]:
+    """A round robin of 4 started, the first player's first table being played: the stage,
+    that player, that match and the event's withdrawal page."""
+    players = roster(event.league, 4)
+    stage = started(event, players)
     playing = (
-        Match.objects.filter(stage_match__stage=stage, seats__player=leaving).order_by("pk").first()
+        Match.objects.filter(stage_match__stage=stage, seats__player=players[0])
+        .order_by("pk")
+        .first()
     )
+    assert playing is not None
     first_turn(playing)
-    url = f"/organize/events/{yardzee_event.pk}/withdraw/"
+    return stage, players[0], playing, f"/organize/events/{event.pk}/withdraw/"
+
+
+def test_withdrawing_a_player_from_the_event_says_what_changed(as_organizer, yardzee_event):
+    stage, leaving, playing, url = mid_table(yardzee_event)
     form = as_organizer.get(url).content.decode()
     assert f'<option value="{leaving.pk}">{leaving.display_name}</option>' in form
     # First what it would do, and nothing changes until it is confirmed.
@@ -715,14 +723,7 @@ def test_a_withdrawal_confirmed_after_its_tables_changed_shows_what_it_does_now_
     """The organizer checked the withdrawal while a table of theirs was being played; it
     finished before they confirmed. The confirmation does nothing and shows what it does now
     (with a fingerprint to confirm that); a confirmation without a check does the same."""
-    players = roster(yardzee_event.league, 4)
-    stage = started(yardzee_event, players)
-    leaving = players[0]
-    playing = (
-        Match.objects.filter(stage_match__stage=stage, seats__player=leaving).order_by("pk").first()
-    )
-    first_turn(playing)
-    url = f"/organize/events/{yardzee_event.pk}/withdraw/"
+    stage, leaving, playing, url = mid_table(yardzee_event)
     chosen = {"player": leaving.pk, "stage": ""}
     first = as_organizer.post(url, chosen)
     assert f"Match #{playing.pk}</a> is being played" in first.content.decode()
