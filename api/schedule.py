@@ -133,7 +133,7 @@ class RoundScheduleView(APIView):
     @extend_schema(
         request=RoundScheduleSerializer, responses={200: RoundScheduledSerializer, **ERRORS}
     )
-    def post(self, request: Request, stage_id: int, number: int) -> Response:
+    def post(self, request: Request, stage_id: int, number: str) -> Response:
         """Give every match of round `n` not yet started a table ('Table 1', 'Table 2', ... from
         `label`) and a start, in the order of the round sheet, in one transaction. 404
         `no_such_round` for a round without tables; 409 `round_played` when every match of it has
@@ -146,9 +146,10 @@ class RoundScheduleView(APIView):
             "Only an organizer of this league may schedule its rounds.",
         )
         data = validated(RoundScheduleSerializer, request.data)
+        round_number = int(number)  # the path's digits (api/urls.py), as text
         done = schedule_services.round_schedule(
             stage_id=stage.pk,
-            round_number=number,
+            round_number=round_number,
             first_start=data["first_start"],
             interval_minutes=data["interval_minutes"],
             tables=data.get("tables"),
@@ -157,7 +158,7 @@ class RoundScheduleView(APIView):
         )
         body = {
             "stage": stage.pk,
-            "round": number,
+            "round": round_number,
             "matches": done.matches,
             "skipped": done.skipped,
         }

@@ -185,6 +185,15 @@ def test_schedule_refuses_bad_input_with_a_code_and_changes_nothing(
     assert not Match.objects.exclude(table_label="").exists()
 
 
+def test_a_round_not_drawn_names_its_number_as_a_number(as_organizer, yardzee_event, players):
+    """The round comes from the path as text; the answer's details carry it as the number it
+    is, as they carry the stage."""
+    stage = _round_robin(yardzee_event, players)
+    response = _schedule(as_organizer, stage, 9, first_start=_tomorrow_at(18, "UTC").isoformat())
+    assert response.status_code == 404
+    assert response.json()["details"] == {"stage": stage.pk, "round": 9}
+
+
 def test_a_start_within_the_hour_before_now_is_accepted(as_organizer, yardzee_event, players):
     stage = _round_robin(yardzee_event, players)
     just_now = (timezone.now() - timedelta(minutes=30)).astimezone(UTC)
