@@ -407,9 +407,13 @@ def _remove_last_turn(
     match.state = game.to_json()
     match.turns_played = len(turns)
     match.status = MatchStatus.IN_PROGRESS if turns else MatchStatus.SCHEDULED
+    if not turns:  # not started after all: its next first turn starts it again
+        match.started_at = None
     match.finished_at = None
     match.version += 1
-    match.save(update_fields=["state", "turns_played", "status", "finished_at", "version"])
+    match.save(
+        update_fields=["state", "turns_played", "status", "started_at", "finished_at", "version"]
+    )
     if was_finished:
         _clear_results(seats)
         signals.match_reopened.send(sender=Match, match=match, then=then)

@@ -37,9 +37,18 @@ def test_item6_a_whole_result_sends_match_started_then_match_finished(zee, conne
 
 
 def test_item6_a_match_whose_every_turn_was_undone_starts_again(zee, connect, organizer):
+    """Its start time goes with its last turn (it reads as not started: scheduled, no start),
+    and the next first turn starts it again, at that turn's time."""
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0])
+    first_start = Match.objects.get(pk=zee.pk).started_at
+    assert first_start is not None
     services.turn_undo(match_id=zee.pk, undone_by=organizer)
+    undone = Match.objects.get(pk=zee.pk)
+    assert (undone.status, undone.started_at) == ("scheduled", None)
     record = _record(connect)
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[0])
     services.turn_submit(match_id=zee.pk, turn=SCRIPTED_YARDZEE[1])
     assert record == [("match_started", zee.pk, "in_progress")]
+    started_again = Match.objects.get(pk=zee.pk).started_at
+    assert started_again is not None
+    assert started_again > first_start
