@@ -138,8 +138,8 @@ def check_slug(slug: str, *, league: models.League | None = None) -> None:
     if slug.lower() in RESERVED_SLUGS:
         raise LeagueError(
             "slug_taken",
-            f"The address {slug!r} is the organizer pages' own (/organize/leagues/{slug}/); "
-            "choose another.",
+            f"The address {slug!r} is the organizer pages' own "
+            f"(/organize/leagues/{slug.lower()}/); choose another.",
             details={"field": "slug", "slug": slug},
         )
     if _another_has(models.League.objects.filter(slug__iexact=slug), league):

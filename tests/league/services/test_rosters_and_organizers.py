@@ -154,6 +154,9 @@ def test_an_address_the_organizer_pages_use_is_no_league_s(organizer, league):
     assert refused.value.code == "slug_taken"
     assert refused.value.details == {"field": "slug", "slug": "new"}
     assert not League.objects.filter(slug="new").exists()
+    with pytest.raises(LeagueError) as shouted:
+        organization.league_create(name="New", slug="NEW", game="yardzee", created_by=organizer)
+    assert "(/organize/leagues/new/)" in shouted.value.message  # the page it would shadow
 
 
 @pytest.mark.django_db
