@@ -164,6 +164,15 @@ class LeagueSettingsForm(RefusalForm):
                 ) from None
         return placement
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        posted = self.data.get("game")
+        if self.fields["game"].disabled and posted and posted != self.league.game:
+            # A page opened before the league's first event offered the game: a change sent
+            # from it is refused by the service (`game_settled`), not dropped unsaid.
+            data["game"] = posted
+        return data
+
     def changes(self) -> dict[str, Any]:
         """The settings as `league_update` takes them. A new game's rules are its defaults:
         the options shown are the old game's."""

@@ -220,12 +220,27 @@ def test_the_game_changes_until_the_league_has_an_event(as_organizer, yardzee_le
     page = _text(as_organizer.get("/organize/leagues/yardzee/"))
     assert "Fixed: the league has events or matches." in page
     assert re.search(r'<select name="game"[^>]* disabled', page)
-    form = _settings(yardzee_league, game="yardzee", target="5000", entry_minimum="0")
-    del form["joker"]
+    form = _settings(yardzee_league, target="5000", entry_minimum="0")
+    del form["joker"], form["game"]  # a disabled select is not sent
     kept = as_organizer.post("/organize/leagues/yardzee/", form)
-    assert kept.status_code == 302  # a disabled field is not read: the game stays
+    assert kept.status_code == 302
     yardzee_league.refresh_from_db()
     assert (yardzee_league.game, yardzee_league.rules["target"]) == ("yardkle", 5000)
+
+
+@pytest.mark.django_db
+def test_a_game_change_from_a_page_opened_before_the_first_event_is_refused(
+    as_organizer, yardzee_league
+):
+    """The page offered the game; an event was created meanwhile: the change is refused, not
+    dropped with "saved" for the rest."""
+    Event.objects.create(league=yardzee_league, name="Night", date="2026-06-01")
+    form = _settings(yardzee_league, game="yardkle", name="Renamed")
+    response = as_organizer.post("/organize/leagues/yardzee/", form)
+    assert response.status_code == 400
+    assert "its game can no longer change" in _text(response)
+    yardzee_league.refresh_from_db()
+    assert (yardzee_league.game, yardzee_league.name) == ("yardzee", "Backyard Yardzee")
 
 
 @pytest.mark.django_db
