@@ -148,6 +148,7 @@ class LeagueSettingsForm(RefusalForm):
 
     def clean_placement(self) -> dict[str, list[int | float]]:
         placement: dict[str, list[int | float]] = {}
+        lines: dict[str, int] = {}  # a table size -> the line that gave it
         for number, line in enumerate(self.cleaned_data["placement"].splitlines(), start=1):
             if not line.strip():
                 continue
@@ -156,12 +157,19 @@ class LeagueSettingsForm(RefusalForm):
                 if not colon:
                     raise ValueError
                 values = [_number(Decimal(p.strip())) for p in points.split(",") if p.strip()]
-                placement[str(int(size.strip()))] = values
+                key = str(int(size.strip()))
             except (ValueError, ArithmeticError):
                 raise forms.ValidationError(
                     f"Line {number} ({line.strip()!r}) is not a table size, a colon and "
                     "points separated by commas, like 4: 5, 3, 1, 0."
                 ) from None
+            if key in lines:  # one of the two would be dropped unsaid
+                raise forms.ValidationError(
+                    f"Line {number} gives the points of a table of {key} again (line "
+                    f"{lines[key]} did): one line a table size."
+                )
+            lines[key] = number
+            placement[key] = values
         return placement
 
     def clean(self) -> dict[str, Any]:

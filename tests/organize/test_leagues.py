@@ -188,6 +188,10 @@ def test_saved_settings_change_the_league_and_rerank_its_tables(as_organizer, ya
         ({"tiebreak_1": "luck"}, "Select a valid choice"),
         ({"placement": "4: 3, 2, 1"}, "A table of 4 needs 4 placement points, not 3."),
         ({"placement": "four: 3, 2, 1, 0"}, "is not a table size, a colon and points"),
+        (
+            {"placement": "3: 2, 1, 0\n4: 3, 2, 1, 0\n 3 : 4, 2, 0"},
+            "Line 3 gives the points of a table of 3 again (line 1 did)",
+        ),
         ({"win": "0", "draw": "1"}, "must not rise from win to draw to loss"),
         ({"name": "   "}, "This field is required."),
         ({"name": "Zero\u200bwidth"}, "It holds invisible or control characters"),
