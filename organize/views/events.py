@@ -150,6 +150,13 @@ def _tables_context(event: Event, stage_rows: list[StageRow]) -> dict[str, Any]:
     }
 
 
+def _unfinished_source(stage: Stage, stages: dict[int, Stage]) -> Stage | None:
+    source = stages.get(stage.source_stage_id or 0)
+    if source is None or source.status == StageStatus.FINISHED:
+        return None
+    return source
+
+
 @login_required
 @require_GET
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -160,7 +167,14 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     stage_rows = selectors.event_stages(event)
     by_id = {row.stage.pk: row.stage for row in stage_rows}
     stages = [
-        {"stage": row.stage, "entrants": row.entrants, "summary": stage_summary(row.stage, by_id)}
+        {
+            "stage": row.stage,
+            "entrants": row.entrants,
+            "summary": stage_summary(row.stage, by_id),
+            # A fed stage starts once its source has finished (`source_not_finished`): until
+            # then the page says so instead of offering a Start that can only be refused.
+            "waits_for": _unfinished_source(row.stage, by_id),
+        }
         for row in stage_rows
     ]
     return render(

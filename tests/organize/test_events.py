@@ -407,6 +407,10 @@ def test_a_knockout_fed_by_a_group_stage_through_the_form(as_organizer, yardzee_
     assert (stage.source_stage_id, stage.source_per_group, stage.source_top) == (groups.pk, 2, None)
     page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/").content.decode()
     assert "takes the top 2 of each group of Groups" in page
+    # It cannot start before Groups has finished: the page says so and offers no Start.
+    assert f"/organize/stages/{stage.pk}/start/" not in page
+    assert "Starts once Groups has finished." in page
+    assert f"/organize/stages/{groups.pk}/start/" in page
 
 
 def test_a_draft_stage_is_changed_and_deleted_and_a_started_one_refuses_both(
