@@ -134,7 +134,7 @@ def _pattern(pattern: str, tables: int) -> list[str]:
     if "{" in rest or "}" in rest:
         raise LeagueError(
             "invalid_label",
-            "label: the only placeholder a pattern takes is {n}, the table's number.",
+            "label takes no placeholder but {n}, the table's number.",
             details={"field": "label"},
         )
     if NUMBER not in pattern and tables > 1:

@@ -229,6 +229,12 @@ def test_schedule_form_shows_the_refusal_on_its_field_and_changes_nothing(
     assert response.status_code == 400
     # On its field, in the page's words: the API's sentence begins "label must hold {n}".
     assert "It must hold {n}" in response.content.decode()
+    response = client.post(
+        _form(stage),
+        {**body, "first_start": _tomorrow(9, 0).strftime("%Y-%m-%dT%H:%M"), "label": "{x} {n}"},
+    )
+    assert response.status_code == 400
+    assert "It takes no placeholder but {n}, the table&#x27;s number." in response.content.decode()
     assert not Match.objects.exclude(planned_at=None).exists()
     assert client.get(_form(stage, 9)).status_code == 404
     assert signed_in(player_account).post(_form(stage), body).status_code == 403
