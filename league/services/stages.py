@@ -848,6 +848,20 @@ def _void_choice(
             "Only a walkover names players who forfeit.",
             details={"field": "forfeits"},
         )
+    withdrawn = withdrawn_players(stage) if outcome != VoidOutcome.NO_RESULT else set()
+    if gone := [p for p in seated if p in withdrawn and p not in forfeits]:
+        # A replay, or a walkover that sends them on, would seat a player who has withdrawn
+        # (`stage_withdraw` leaves a match of theirs being played to finish or void).
+        who = " and ".join(f"player {p}" for p in gone)
+        rounds = stage.format in (StageFormat.ROUND_ROBIN, StageFormat.SWISS)
+        raise LeagueError(
+            "player_withdrawn",
+            f"{who[0].upper()}{who[1:]} {'has' if len(gone) == 1 else 'have'} withdrawn from "
+            f"stage {stage.pk}, so cannot play on at this table: award a walkover against "
+            f"{'them' if len(gone) == 1 else 'each of them'}"
+            f"{' or record no result' if rounds else ''}.",
+            details={"field": "forfeits", "players": gone, "stage": stage.pk},
+        )
     if outcome == VoidOutcome.NO_RESULT and stage.format not in (
         StageFormat.ROUND_ROBIN,
         StageFormat.SWISS,

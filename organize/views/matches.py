@@ -25,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat, Turn
 from games.scorecard import turn_summary
-from league.models import StageFormat, StageMatch, VoidOutcome
+from league.models import StageEntry, StageFormat, StageMatch, VoidOutcome
 from organize.consequences import Rehearsal, rehearse
 from organize.forms.matches import CorrectionForm, VoidForm
 from organize.forms.words import worded
@@ -274,12 +274,18 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
         return _show(request, "organize/matches/_void.html", context)
     data = request.POST if request.method == "POST" else request.GET
     chosen = data if "outcome" in data or "forfeits" in data else None
-    initial = {"outcome": VoidOutcome.WALKOVER if walkover else VoidOutcome.REPLAY}
+    # Players of the table who have withdrawn from its stage cannot play on (`player_withdrawn`):
+    # the form starts at a walkover against them.
+    gone = _withdrawn_at(stage_match, [player for player, _name in players])
+    initial: dict[str, Any] = {
+        "outcome": VoidOutcome.WALKOVER if walkover or gone else VoidOutcome.REPLAY,
+        "forfeits": gone,
+    }
     form = VoidForm(chosen, players=players, outcomes=_outcomes(stage_match), initial=initial)
     context.update({"form": form, "in_stage": stage_match is not None})
     if chosen is not None and not form.is_valid():
         return _show(request, "organize/matches/_void.html", context, status=400)
-    then = form.then() if chosen is not None else _initial_then(stage_match, walkover)
+    then = form.then() if chosen is not None else _initial_then(stage_match, walkover, gone)
     fingerprint = game_services.request_fingerprint(then)
     status = None
     if request.method == "POST" and (bad := _unsent(request.POST)):
@@ -308,13 +314,28 @@ def match_void(request: HttpRequest, match_id: int, walkover: bool = False) -> H
     return _show(request, "organize/matches/_void.html", context, status=status)
 
 
-def _initial_then(stage_match: StageMatch | None, walkover: bool) -> dict[str, Any]:
+def _withdrawn_at(stage_match: StageMatch | None, seated: list[int]) -> list[int]:
+    """The players of the table who have withdrawn from its stage, in seat order."""
+    if stage_match is None:
+        return []
+    gone = set(
+        StageEntry.objects.filter(
+            stage_id=stage_match.stage_id, player_id__in=seated, withdrawn_at__isnull=False
+        ).values_list("player_id", flat=True)
+    )
+    return [player for player in seated if player in gone]
+
+
+def _initial_then(
+    stage_match: StageMatch | None, walkover: bool, withdrawn: list[int]
+) -> dict[str, Any]:
     """What the form starts with: a replay (or a walkover to choose); a plain void off-stage.
-    A walkover names no one until the organizer ticks who forfeits."""
+    A walkover names no one until the organizer ticks who forfeits, but the players who have
+    withdrawn from the stage (a replay would seat them again)."""
     if stage_match is None:
         return {}
-    if walkover:
-        return {"outcome": VoidOutcome.WALKOVER, "forfeits": [], "reason": "awarded"}
+    if walkover or withdrawn:
+        return {"outcome": VoidOutcome.WALKOVER, "forfeits": withdrawn, "reason": "awarded"}
     return {"outcome": VoidOutcome.REPLAY}
 
 

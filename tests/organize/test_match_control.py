@@ -277,6 +277,43 @@ def test_a_walkover_names_who_forfeits_and_what_it_decides(bracket, organizer):
     assert bracket.status == StageStatus.FINISHED
 
 
+def test_a_match_being_played_by_a_player_who_withdrew_is_not_replayed_with_them(
+    yardzee_event, organizer
+):
+    """The withdrawal left their match being played "to finish or void": the void starts at a
+    walkover against them, and a replay (which would seat them again) is refused, naming them."""
+    players = make_players(4, prefix="Leaver")
+    stage = start_stage(yardzee_event, "round_robin", players, name="Pool")
+    match = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()
+    play(match, seed=2, turns=1)
+    leaver = match.seats.order_by("order").first().player
+    stages.stage_withdraw(stage_id=stage.pk, player_id=leaver.pk)
+    client = _client(organizer)
+    url = f"/organize/matches/{match.pk}/void/"
+    page = client.get(url).content.decode()
+    assert re.search(r'value="walkover"[^>]* checked', page)
+    assert re.search(rf'value="{leaver.pk}"[^>]* checked', page)
+    assert "decided by a walkover, without play" in page
+    before = _everything(match)
+    replay = client.get(url, {"outcome": "replay"}).content.decode()
+    assert (
+        f"{leaver.display_name} has withdrawn from Pool, so cannot play on at this table: award "
+        "a walkover against them or record no result." in replay
+    )
+    assert 'name="confirm"' not in replay
+    response = client.post(
+        url,
+        {
+            "outcome": "replay",
+            "checked": game_services.request_fingerprint({"outcome": "replay"}),
+            "confirm": "1",
+        },
+    )
+    assert response.status_code == 409
+    assert _everything(match) == before
+    assert not StageVoid.objects.filter(match=match).exists()
+
+
 def test_a_void_confirmed_with_other_options_than_checked_is_checked_again(bracket, organizer):
     final = _final(bracket)
     seats = list(final.seats.order_by("order"))

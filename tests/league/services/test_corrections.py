@@ -271,6 +271,14 @@ def test_item8_a_round_robin_withdrawal_turns_every_unplayed_match_into_a_walkov
     assert StageForfeit.objects.get(stage_match=walkover).reason == "withdrew"
     assert StageEntry.objects.get(stage=stage, player_id=leaving).withdrawn_at is not None
     assert not any(leaving in _seated(m) for m in _scheduled(stage))
+    # Voided, their match being played is not replayed with them seated again.
+    other = next(p for p in _seated(in_progress) if p != leaving)
+    for then in ({}, {"outcome": "walkover", "forfeits": [other]}):
+        with pytest.raises(LeagueError) as refused:
+            game_services.match_void(match_id=in_progress.pk, voided_by=None, then=then)
+        assert refused.value.code == "player_withdrawn"
+        assert refused.value.details["players"] == [leaving]
+    assert Match.objects.get(pk=in_progress.pk).status == "in_progress"
     game_services.match_void(
         match_id=in_progress.pk,
         voided_by=None,
