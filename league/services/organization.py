@@ -325,8 +325,9 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
     if in_progress:
         raise EventConflict(
             "matches_in_progress",
-            f"Event {event.pk} still has matches being played ({', '.join(map(str, in_progress))}):"
-            " finish or void them before closing it.",
+            f"Event {event.pk} still has matches being played "
+            f"({', '.join(f'#{pk}' for pk in in_progress)}): finish or void them before closing "
+            "it.",
             details={"event": event.pk, "matches": in_progress},
         )
     event.status = status

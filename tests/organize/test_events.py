@@ -556,7 +556,7 @@ def test_closing_is_refused_while_a_match_is_played_and_the_page_names_it(
     assert refused.status_code == 400
     assert "finish or void them before closing it" in html
     # The page names the event and numbers the match as its pages do, not by the API's ids.
-    assert f"{yardzee_event.name} still has matches being played" in html
+    assert f"{yardzee_event.name} still has matches being played (#{playing.pk})" in html
     assert f"Event {yardzee_event.pk}" not in html
     assert f'href="/matches/{playing.pk}/"' in html
     assert f"Match #{playing.pk}" in html
