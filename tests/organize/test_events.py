@@ -410,7 +410,12 @@ def test_a_knockout_fed_by_a_group_stage_through_the_form(as_organizer, yardzee_
     # It cannot start before Groups has finished: the page says so and offers no Start.
     assert f"/organize/stages/{stage.pk}/start/" not in page
     assert "Starts once Groups has finished." in page
+    assert "its players are taken when Groups finishes" in page
     assert f"/organize/stages/{groups.pk}/start/" in page
+    Stage.objects.filter(pk=groups.pk).update(status=StageStatus.FINISHED)
+    page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/").content.decode()
+    assert f"/organize/stages/{stage.pk}/start/" in page
+    assert "its players are taken from the earlier stage when it starts" in page
 
 
 def test_a_draft_stage_is_changed_and_deleted_and_a_started_one_refuses_both(
