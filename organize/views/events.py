@@ -379,6 +379,9 @@ def event_close_page(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_reopen_page(request: HttpRequest, event_id: int) -> HttpResponseBase:
     """Reopen a finished or cancelled event (`event_reopen`)."""
     event = organized_event(request, event_id)
+    if not event.is_closed:  # a second submit, or a page left open: nothing to reopen
+        messages.info(request, f"{event.name} is not closed: there is nothing to reopen.")
+        return redirect("organize:event", event.pk)
     try:
         event = event_reopen(event_id=event.pk)
     except DomainError as error:

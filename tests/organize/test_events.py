@@ -584,10 +584,19 @@ def test_an_event_is_closed_as_cancelled_and_reopened(as_organizer, yardzee_even
     assert "reopen it before closing it as finished" in twice.content.decode()
     assert f"{yardzee_event.name} is cancelled: reopen it" in twice.content.decode()
     assert f"Event {yardzee_event.pk}" not in twice.content.decode()
+    # The close page of a closed event says so and offers a reopen, not a close refused.
+    close_page = as_organizer.get(f"/organize/events/{yardzee_event.pk}/close/").content.decode()
+    assert f"{yardzee_event.name} is cancelled already." in close_page
+    assert "Close the event</button>" not in close_page
+    assert f'action="/organize/events/{yardzee_event.pk}/reopen/"' in close_page
     reopened = as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/", follow=True)
     assert "is open again (Upcoming)" in reopened.content.decode()
     yardzee_event.refresh_from_db()
     assert yardzee_event.status == EventStatus.UPCOMING
+    # Sent again (a second submit): it was not closed, and the page does not say it reopened.
+    again = as_organizer.post(f"/organize/events/{yardzee_event.pk}/reopen/", follow=True)
+    assert "is not closed: there is nothing to reopen." in again.content.decode()
+    assert "is open again" not in again.content.decode()
 
 
 def test_a_stage_added_to_a_closed_event_is_refused(as_organizer, yardzee_event):
