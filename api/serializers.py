@@ -139,6 +139,10 @@ class PlayerWriteSerializer(RefusesUnknownFields, PlayerSerializer):
         allow_null=True,
         help_text="The league whose roster the new player joins (its slug).",
     )
+    # Without the model's uniqueness validator: whether a handle is free, in any case of its
+    # letters, is the service's (`ensure_handle_free`, 400 `handle_taken`), so `ada` beside
+    # `ada` is refused as `ADA` is, with the same code.
+    handle = serializers.SlugField(max_length=40)
 
     class Meta(PlayerSerializer.Meta):
         fields = [*PlayerSerializer.Meta.fields, "league"]

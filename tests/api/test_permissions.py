@@ -298,13 +298,17 @@ def test_a_league_address_that_is_taken_or_the_pages_own_is_refused(player_accou
 
 
 @pytest.mark.django_db
-def test_a_player_handle_another_player_has_in_another_case_is_taken(as_organizer, yardzee_league):
+@pytest.mark.parametrize("taken", ["ADA", "ada"])
+def test_a_player_handle_another_player_has_in_any_case_is_taken(
+    as_organizer, yardzee_league, taken
+):
     """POST players/ and PATCH players/{id}/: `Ada` beside `ada` is refused (400
-    `handle_taken`, `details.field`), and nothing is stored."""
+    `handle_taken`, `details.field`), and nothing is stored; `ada` itself is refused the same
+    way (not with the model's own uniqueness message, another code)."""
     yardzee_league.players.add(Player.objects.create(display_name="Ada", handle="ada"))
     made = as_organizer.post(
         "/api/v1/players/",
-        {"display_name": "Ada Two", "handle": "ADA", "league": yardzee_league.slug},
+        {"display_name": "Ada Two", "handle": taken, "league": yardzee_league.slug},
         format="json",
     )
     assert made.status_code == 400, made.json()
@@ -314,8 +318,10 @@ def test_a_player_handle_another_player_has_in_another_case_is_taken(as_organize
         {"display_name": "Bo", "handle": "bo", "league": yardzee_league.slug},
         format="json",
     ).json()
-    moved = as_organizer.patch(f"/api/v1/players/{bo['id']}/", {"handle": "Ada"}, format="json")
+    moved = as_organizer.patch(f"/api/v1/players/{bo['id']}/", {"handle": taken}, format="json")
     assert (moved.status_code, moved.json()["code"]) == (400, "handle_taken")
+    assert Player.objects.get(pk=bo["id"]).handle == "bo"
+    assert Player.objects.filter(handle__iexact="ada").count() == 1
     assert sorted(Player.objects.values_list("handle", flat=True)) == ["ada", "bo"]
 
 
