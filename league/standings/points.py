@@ -42,6 +42,21 @@ def _checked_number(value: Any, what: str) -> float:
     return value
 
 
+def _table_size(key: Any) -> int:
+    """A table size of `placement`, a key written as its number ("4"): "04", " 4", "+4" or
+    a full-width digit would be the same size as "4", so one object could give two schemes
+    for it and one would be dropped without a word."""
+    size = key if isinstance(key, int) and not isinstance(key, bool) else None
+    if isinstance(key, str) and key.isascii() and key.isdigit() and str(int(key)) == key:
+        size = int(key)
+    if size is None:
+        raise StandingsError(
+            "league_points",
+            f'{key!r} is not a table size: write it as a whole number, e.g. "4".',
+        )
+    return size
+
+
 @dataclass(frozen=True, slots=True)
 class LeaguePoints:
     """A league points scheme: `win`/`draw`/`loss` for pairs (default 3/1/0), and for tables of
@@ -152,10 +167,7 @@ class LeaguePoints:
             raise StandingsError("league_points", "Placement points must be an object.")
         tables: dict[int, tuple[float, ...]] = {}
         for size, points in placement.items():
-            try:
-                table_size = int(size)
-            except (TypeError, ValueError):
-                raise StandingsError("league_points", f"{size!r} is not a table size.") from None
+            table_size = _table_size(size)
             if not isinstance(points, list | tuple):
                 raise StandingsError(
                     "league_points", f"Placement points at a table of {size} must be a list."

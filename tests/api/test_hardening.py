@@ -198,6 +198,23 @@ def test_league_points_too_large_for_the_exact_sums_are_refused(
     assert yardzee_league.points == {}
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", ["03", " 3", "+3"])
+def test_a_placement_table_size_not_written_as_its_number_is_refused(
+    as_organizer, yardzee_league, size
+):
+    """`{"placement": {"03": [...]}}` was read as a table of 3 and stored as written, so
+    `{"3": [3, 2, 1], "03": [5, 1, 0]}` kept one of two schemes for tables of 3 without a word."""
+    url = f"/api/v1/leagues/{yardzee_league.slug}/"
+    points = {"placement": {"3": [3, 2, 1], size: [5, 1, 0]}}
+    response = as_organizer.patch(url, {"points": points}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "league_points"
+    assert repr(size) in response.json()["message"]
+    yardzee_league.refresh_from_db()
+    assert yardzee_league.points == {}
+
+
 # --- Item 3: every view uses the project's parsers ------------------------------------------------
 
 

@@ -178,6 +178,14 @@ def test_league_points_read_from_settings_json_and_back():
         {"loss": -1001},
         {"win": 0.0001},
         {"placement": {"3": [10**20, 0, 0]}},
+        # A table size written otherwise than as its number: two keys could name one size
+        # ({"3": ..., "03": ...}), and one of them would be dropped without a word.
+        {"placement": {"03": [3, 2, 1]}},
+        {"placement": {" 3": [3, 2, 1]}},
+        {"placement": {"+3": [3, 2, 1]}},
+        {"placement": {"3_0": [0] * 30}},
+        {"placement": {"\uff13": [3, 2, 1]}},
+        {"placement": {"3": [3, 2, 1], "03": [5, 1, 0]}},
     ],
 )
 def test_a_league_points_scheme_that_makes_no_sense_is_refused(settings):
