@@ -537,14 +537,35 @@ class StageCreateSerializer(RefusesUnknownFields):
         help_text="Player ids in seed order (manual seeding), unless taken from `source_stage`.",
     )
     table_size = serializers.IntegerField(min_value=2, max_value=5, default=2)
-    advance = serializers.IntegerField(min_value=1, max_value=MAX_ADVANCE, default=1)
-    rounds = serializers.IntegerField(
-        min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True
+    advance = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ADVANCE,
+        default=1,
+        help_text="Single elimination: the top places of each table that go on (other formats: "
+        "1, or left out).",
     )
-    groups = serializers.IntegerField(min_value=1, max_value=MAX_GROUPS, default=1)
+    rounds = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        allow_null=True,
+        help_text="Swiss: how many rounds (default ceil(log2 N)); other formats: null, or "
+        "left out.",
+    )
+    groups = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_GROUPS,
+        default=1,
+        help_text="Round robin: how many groups (other formats: 1, or left out).",
+    )
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.MANUAL)
-    third_place = serializers.BooleanField(default=False)
-    grand_final_reset = serializers.BooleanField(default=True)
+    third_place = serializers.BooleanField(
+        default=False, help_text="Single elimination: a match for third place."
+    )
+    grand_final_reset = serializers.BooleanField(
+        default=True,
+        help_text="Double elimination: a second final when the losers' bracket wins the first.",
+    )
     tiebreak = serializers.ListField(
         child=serializers.CharField(max_length=40),
         required=False,

@@ -5,6 +5,7 @@ save what it returns. Locks are always taken match first, then stage, so a finis
 an organizer's forfeit never deadlock."""
 
 import itertools
+import json
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -155,7 +156,11 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
             details={"field": "name"},
         )
     if stage.format == StageFormat.DOUBLE_ELIMINATION and stage.table_size != 2:
-        raise LeagueError("invalid_option", "Double elimination is played in pairs only.")
+        raise LeagueError(
+            "invalid_option",
+            "Double elimination is played in pairs only.",
+            details={"field": "table_size"},
+        )
     if not 2 <= stage.table_size <= 5:
         raise LeagueError("invalid_option", "Tables seat 2 to 5 players.")
     for option, value, low, high in (
@@ -176,6 +181,18 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
         raise LeagueError(
             "invalid_option", "Only a round robin is played in groups.", details={"field": "groups"}
         )
+    for option, default in FORMAT_OPTION_DEFAULTS.items():
+        if option not in FORMAT_OPTIONS[stage.format] and getattr(stage, option) != default:
+            formats = [
+                StageFormat(f).label for f, taken in FORMAT_OPTIONS.items() if option in taken
+            ]
+            raise LeagueError(
+                "invalid_option",
+                f"{option} is an option of {' and '.join(formats)} only; "
+                f"{StageFormat(stage.format).label} does not use it: leave it out (or send "
+                f"{json.dumps(default)}).",
+                details={"field": option},
+            )
     stage.tiebreak = list(
         standings.validate_tiebreak_order(stage.tiebreak, game=stage.event.league.game)
     )
@@ -241,6 +258,21 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
 
 
 _SOURCE_OPTIONS = ("source_top", "source_per_group", "source_best_rest")
+
+# The options of the draw each format plays with (the organizer pages show these alone); any
+# other is at its default, here as in `stage_create`, or refused: stored, it would do nothing.
+FORMAT_OPTIONS: dict[str, frozenset[str]] = {
+    StageFormat.ROUND_ROBIN: frozenset({"table_size", "groups"}),
+    StageFormat.SWISS: frozenset({"table_size", "rounds"}),
+    StageFormat.SINGLE_ELIMINATION: frozenset({"table_size", "advance", "third_place"}),
+    StageFormat.DOUBLE_ELIMINATION: frozenset({"grand_final_reset"}),
+}
+FORMAT_OPTION_DEFAULTS: dict[str, Any] = {
+    "advance": 1,
+    "rounds": None,
+    "third_place": False,
+    "grand_final_reset": True,
+}
 
 
 def _checked_source(stage: Stage, source_id: int) -> Stage:

@@ -14,7 +14,7 @@ from django import forms
 from django.http import QueryDict
 
 from league.models import EventStatus, Seeding, Stage, StageFormat
-from league.services.stages import MAX_ENTRANTS
+from league.services.stages import FORMAT_OPTIONS, MAX_ENTRANTS
 from organize.forms.words import page_words, refuse_on_field
 from organize.selectors import EntrantRow, StageRow
 from scoring.errors import DomainError
@@ -117,13 +117,8 @@ class WithdrawForm(ServiceForm):
 
 # --- Stages ---------------------------------------------------------------------------------
 
-# Which options each format takes (the rest keep their defaults).
-_FORMAT_OPTIONS: dict[str, frozenset[str]] = {
-    StageFormat.ROUND_ROBIN: frozenset({"table_size", "groups"}),
-    StageFormat.SWISS: frozenset({"table_size", "rounds"}),
-    StageFormat.SINGLE_ELIMINATION: frozenset({"table_size", "advance", "third_place"}),
-    StageFormat.DOUBLE_ELIMINATION: frozenset({"grand_final_reset"}),
-}
+# Which options each format takes (the rest keep their defaults; the service refuses others).
+_FORMAT_OPTIONS = FORMAT_OPTIONS
 _SOURCE_OPTIONS = frozenset({"source_top", "source_per_group", "source_best_rest"})
 _PLAYER_OPTIONS = frozenset({"seeding", "participants"})
 _OPTION_ORDER = (

@@ -151,3 +151,67 @@ def test_impossible_stage_options_are_refused_with_a_code(
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == code
     assert not yardzee_event.stages.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"format": "round_robin", "rounds": 3}, "rounds"),
+        ({"format": "single_elimination", "rounds": 3}, "rounds"),
+        ({"format": "swiss", "third_place": True}, "third_place"),
+        ({"format": "round_robin", "third_place": True}, "third_place"),
+        ({"format": "single_elimination", "grand_final_reset": False}, "grand_final_reset"),
+        ({"format": "swiss", "table_size": 3, "advance": 2}, "advance"),
+        ({"format": "round_robin", "table_size": 3, "advance": 2}, "advance"),
+        ({"format": "double_elimination", "advance": 2}, "advance"),
+    ],
+)
+def test_an_option_the_format_does_not_play_is_refused_not_stored_and_ignored(
+    as_organizer, yardzee_event, players, options, field
+):
+    """`rounds` of a round robin, `third_place` of a Swiss stage, `grand_final_reset` of a
+    single elimination, `advance` of a round robin: each was stored and never used, the
+    organizer none the wiser. Refused as `groups` outside a round robin is (400
+    `invalid_option`, `details.field`); the option's default (what the pages send for an
+    option they do not show) is taken."""
+    yardzee_event.league.players.add(*players)
+    url = f"/api/v1/events/{yardzee_event.pk}/stages/"
+    body = {"name": "X", "participants": [p.pk for p in players], **options}
+    response = as_organizer.post(url, body, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "invalid_option"
+    assert response.json()["details"]["field"] == field
+    assert not yardzee_event.stages.exists()
+    defaults = {"rounds": None, "third_place": False, "grand_final_reset": True, "advance": 1}
+    made = as_organizer.post(url, {**body, field: defaults[field]}, format="json")
+    assert made.status_code == 201, made.json()
+    changed = as_organizer.patch(
+        f"/api/v1/stages/{made.json()['id']}/", {field: options[field]}, format="json"
+    )
+    assert (changed.status_code, changed.json()["code"]) == (400, "invalid_option")
+    assert yardzee_event.stages.get().format == options["format"]
+    assert getattr(yardzee_event.stages.get(), field) == defaults[field]
+
+
+@pytest.mark.django_db
+def test_a_format_changed_with_its_options_left_over_names_the_one_to_take_off(
+    as_organizer, yardzee_event, players
+):
+    """A Swiss draft with 3 rounds changed to a round robin: `rounds` no longer applies, and
+    the change is refused until it is taken off too (`"rounds": null`)."""
+    yardzee_event.league.players.add(*players)
+    url = f"/api/v1/events/{yardzee_event.pk}/stages/"
+    body = {"name": "X", "format": "swiss", "rounds": 3, "participants": [p.pk for p in players]}
+    stage = as_organizer.post(url, body, format="json").json()["id"]
+    refused = as_organizer.patch(
+        f"/api/v1/stages/{stage}/", {"format": "round_robin"}, format="json"
+    )
+    assert refused.status_code == 400, refused.json()
+    assert refused.json()["details"]["field"] == "rounds"
+    assert "swiss" in refused.json()["message"].lower()
+    done = as_organizer.patch(
+        f"/api/v1/stages/{stage}/", {"format": "round_robin", "rounds": None}, format="json"
+    )
+    assert done.status_code == 200, done.json()
+    assert (done.json()["format"], done.json()["rounds"]) == ("round_robin", None)
