@@ -20,6 +20,7 @@ from api.permissions import require_organizer
 from api.serializers import (
     ID_MAX,
     ErrorSerializer,
+    NoFields,
     PlayerSerializer,
     RefusesUnknownFields,
     validated,
@@ -293,6 +294,7 @@ def _withdraw_or_check_in(
     `{"present"}` from `data` and checks it in or out, as its player (`by_player`) or an
     organizer."""
     if step == "withdraw":
+        validated(NoFields, data)
         return services.registration_withdraw(registration_id=registration.pk, by_player=by_player)
     present = validated(CheckInSerializer, data)["present"]
     return services.registration_check_in(
@@ -338,6 +340,7 @@ class RegistrationActionView(APIView):
                 by=request.user,
             )
         elif self.step == "refuse":
+            validated(NoFields, request.data)
             registration = services.registration_refuse(registration_id=registration.pk)
         else:
             registration = _withdraw_or_check_in(

@@ -95,7 +95,11 @@ class RefusesUnknownFields(serializers.Serializer[Any]):
                 field = self.fields.get(key)
                 if field is None and key not in self.ALLOWED_EXTRA:
                     known = ", ".join(n for n, f in self.fields.items() if not f.read_only)
-                    refused[key] = [f"No such field; the fields here are {known}."]
+                    refused[key] = [
+                        f"No such field; the fields here are {known}."
+                        if known
+                        else "No such field; this request takes no fields (send {} or no body)."
+                    ]
                 elif field is not None and field.read_only:
                     refused[key] = ["This field is read only; it is not set here."]
                 elif field is not None and as_json and (why := json_type_refused(field, data[key])):
@@ -103,6 +107,13 @@ class RefusesUnknownFields(serializers.Serializer[Any]):
             if refused:
                 raise serializers.ValidationError(refused)
         return super().to_internal_value(data)
+
+
+class NoFields(RefusesUnknownFields):
+    """The body of an action that takes none (start a stage, reopen an event, take a void
+    back, refuse a registration, rotate a webhook's secret...): nothing, or `{}`. A key sent
+    is refused (400 `invalid`, `details.fields`), never ignored: `{"seeding": "random"}` to a
+    stage's start/ would otherwise draw it as it was, answered 200."""
 
 
 # --- Errors (documentation of the one error shape) ---------------------------------------------

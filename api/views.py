@@ -396,13 +396,15 @@ class EventViewSet(
         event = league_services.event_close(event_id=event.pk, status=data["status"])
         return Response(s.EventSerializer(event).data)
 
-    @extend_schema(request=None, responses={200: s.EventSerializer, **ERRORS})
+    @extend_schema(request=s.NoFields, responses={200: s.EventSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str | None = None) -> Response:
         """Organizers only: reopen a finished or cancelled event (to correct a result, or closed by
         mistake): `running` when a match of it has started, `upcoming` otherwise. An open event is
         left as it is."""
-        event = league_services.event_reopen(event_id=self.get_object().pk)
+        event = self.get_object()
+        s.validated(s.NoFields, request.data)
+        event = league_services.event_reopen(event_id=event.pk)
         return Response(s.EventSerializer(event).data)
 
     def perform_update(self, serializer: serializers.BaseSerializer[Event]) -> None:
@@ -780,13 +782,14 @@ class MatchViewSet(
             )
         return Response(s.MatchAnalysisSerializer(stored).data)
 
-    @extend_schema(request=None, responses={200: s.MatchSerializer, **ERRORS})
+    @extend_schema(request=s.NoFields, responses={200: s.MatchSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def unvoid(self, request: Request, pk: str | None = None) -> Response:
         """Organizers only: take back a void made by mistake. The match is again what its turns make
         it; a stage match gets its slot back (its replay, not yet started, is deleted). Refused (409
         `void_in_use`) once the slot has moved on."""
         match = self.get_object()
+        s.validated(s.NoFields, request.data)
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         match.refresh_from_db()
         return Response(self._answer(match))
@@ -864,11 +867,13 @@ class StageViewSet(
         )
         return standings_response(StandingsScope.STAGE, stage.pk, group=data.get("group"))
 
-    @extend_schema(request=None, responses={200: s.StageDetailSerializer, **ERRORS})
+    @extend_schema(request=s.NoFields, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:
         """Draw the stage and seat its first matches (round robin: all of them)."""
-        stage = stage_services.stage_start(stage_id=self._organized().pk)
+        organized = self._organized()
+        s.validated(s.NoFields, request.data)
+        stage = stage_services.stage_start(stage_id=organized.pk)
         return Response(s.StageDetailSerializer(self.get_queryset().get(pk=stage.pk)).data)
 
     @extend_schema(request=s.ForfeitSerializer, responses={200: s.StageDetailSerializer, **ERRORS})

@@ -15,7 +15,13 @@ from rest_framework.routers import SimpleRouter
 
 from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import require_organizer
-from api.serializers import ID_IN_URL, ErrorSerializer, RefusesUnknownFields, validated
+from api.serializers import (
+    ID_IN_URL,
+    ErrorSerializer,
+    NoFields,
+    RefusesUnknownFields,
+    validated,
+)
 from league.models import League
 from webhooks import selectors, services
 from webhooks.models import SUBSCRIBABLE, Attempt, Delivery, Endpoint
@@ -150,25 +156,31 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
     def perform_destroy(self, instance: Endpoint) -> None:
         services.endpoint_delete(endpoint_id=instance.pk)
 
-    @extend_schema(request=None, responses={200: EndpointSerializer, **ERRORS})
+    @extend_schema(request=NoFields, responses={200: EndpointSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def enable(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Turn a disabled endpoint on again; its failures count from zero."""
-        endpoint = services.endpoint_enable(endpoint_id=self.get_object().pk)
+        endpoint = self.get_object()
+        validated(NoFields, request.data)
+        endpoint = services.endpoint_enable(endpoint_id=endpoint.pk)
         return Response(EndpointSerializer(endpoint).data)
 
-    @extend_schema(request=None, responses={200: EndpointWithSecretSerializer, **ERRORS})
+    @extend_schema(request=NoFields, responses={200: EndpointWithSecretSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="rotate-secret")
     def rotate_secret(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """A new secret, in this answer only; the old one signs nothing from now on."""
-        endpoint = services.endpoint_secret_rotate(endpoint_id=self.get_object().pk)
+        endpoint = self.get_object()
+        validated(NoFields, request.data)
+        endpoint = services.endpoint_secret_rotate(endpoint_id=endpoint.pk)
         return Response(EndpointWithSecretSerializer(endpoint).data)
 
-    @extend_schema(request=None, responses={202: DeliverySerializer, **ERRORS})
+    @extend_schema(request=NoFields, responses={202: DeliverySerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def test(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Send it a test event (`ping`) now; the delivery is in its log."""
-        delivery = services.endpoint_ping(endpoint_id=self.get_object().pk)
+        endpoint = self.get_object()
+        validated(NoFields, request.data)
+        delivery = services.endpoint_ping(endpoint_id=endpoint.pk)
         delivery.refresh_from_db()
         return Response(DeliverySerializer(delivery).data, status=202)
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Turn
+from games.models import Match, Turn
 from league.models import League
 from tests.conftest import client_for
 
@@ -354,3 +354,72 @@ def test_a_method_the_path_does_not_take_is_405_with_or_without_credentials(
             assert response.json()["code"] == "method_not_allowed"
             assert method.upper() not in response["Allow"]
     assert APIClient().post(f"/api/v1/leagues/{league}/import/", {}).status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_body_sent_to_an_action_that_takes_none_is_refused_not_ignored(
+    as_organizer, players, yardzee_event, seat_match
+):
+    """start/, reopen/, unvoid/, a registration's refuse/ and withdraw/ (the organizer's and
+    the holder's) take no fields: `{"seeding": "random"}` to start/ drew the stage as it was,
+    answered 200. Each key sent is now 400 `invalid` naming it, and nothing changes; with no
+    body (or `{}`) each does what it did."""
+    from league.models import Registration, Stage
+    from league.services import registration as reg
+
+    league = yardzee_event.league
+    league.players.add(*players[:4])
+    ids = [p.pk for p in players[:4]]
+    stage = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/",
+        {"name": "Cup", "format": "round_robin", "participants": ids},
+        format="json",
+    ).json()["id"]
+    casual = seat_match("yardzee", players[4:6])
+    as_organizer.post(f"/api/v1/matches/{casual['id']}/void/", {}, format="json")
+    reg.sign_up_set(event=yardzee_event)
+    signed = [
+        APIClient()
+        .post(
+            f"/api/v1/events/{yardzee_event.pk}/registrations/",
+            {"display_name": name, "email": f"{name.lower()}@example.org"},
+            format="json",
+        )
+        .json()
+        for name in ("Ann", "Ben")
+    ]
+    writes = [
+        (as_organizer, f"/api/v1/stages/{stage}/start/", {"seeding": "random"}, "seeding"),
+        (as_organizer, f"/api/v1/matches/{casual['id']}/unvoid/", {"outcome": "replay"}, "outcome"),
+        (as_organizer, f"/api/v1/registrations/{signed[0]['id']}/refuse/", {"why": "x"}, "why"),
+        (as_organizer, f"/api/v1/registrations/{signed[0]['id']}/withdraw/", {"a": 1}, "a"),
+    ]
+    holder = APIClient(HTTP_X_REGISTRATION_KEY=signed[1]["key"])
+    writes.append((holder, "/api/v1/registrations/mine/withdraw/", {"reason": "ill"}, "reason"))
+    for client, path, body, key in writes:
+        response = client.post(path, body, format="json")
+        assert response.status_code == 400, (path, response.json())
+        assert response.json()["code"] == "invalid"
+        assert list(response.json()["details"]["fields"]) == [key], path
+        assert "takes no fields" in response.json()["message"]
+    assert Stage.objects.get(pk=stage).status == "draft"
+    assert Match.objects.get(pk=casual["id"]).status == "void"
+    assert set(Registration.objects.values_list("status", flat=True)) == {"pending"}
+    as_organizer.post(f"/api/v1/events/{yardzee_event.pk}/close/", {"status": "cancelled"})
+    reopened = as_organizer.post(
+        f"/api/v1/events/{yardzee_event.pk}/reopen/", {"status": "upcoming"}, format="json"
+    )
+    assert (reopened.status_code, reopened.json()["details"]["fields"]) == (
+        400,
+        {"status": ["No such field; this request takes no fields (send {} or no body)."]},
+    )
+    yardzee_event.refresh_from_db()
+    assert yardzee_event.status == "cancelled"
+    for path in (
+        f"/api/v1/events/{yardzee_event.pk}/reopen/",
+        f"/api/v1/stages/{stage}/start/",
+        f"/api/v1/matches/{casual['id']}/unvoid/",
+        f"/api/v1/registrations/{signed[0]['id']}/refuse/",
+    ):
+        assert as_organizer.post(path, {}, format="json").status_code == 200, path
+    assert holder.post("/api/v1/registrations/mine/withdraw/").status_code == 200

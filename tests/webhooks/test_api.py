@@ -252,3 +252,22 @@ def test_an_endpoint_registered_with_enabled_false_is_off_until_enabled(
     assert Endpoint.objects.get().enabled is False
     enabled = client.post(f"{URL}{created.json()['id']}/enable/")
     assert enabled.json()["enabled"] is True
+
+
+def test_a_body_sent_to_enable_rotate_or_test_is_refused_not_ignored(endpoint, organizer):
+    """enable/, rotate-secret/ and test/ take no fields: `{"secret": "mine"}` to rotate-secret/
+    made a new secret of the server's, answered 200, the key ignored. Now 400 `invalid` naming
+    it, and nothing changes."""
+    client = client_for(organizer)
+    before = Endpoint.objects.get(pk=endpoint.pk).secret
+    for step, body, key in (
+        ("rotate-secret", {"secret": "whsec_mine"}, "secret"),
+        ("enable", {"enabled": True}, "enabled"),
+        ("test", {"event": "match.finished"}, "event"),
+    ):
+        response = client.post(f"{URL}{endpoint.pk}/{step}/", body, format="json")
+        assert response.status_code == 400, (step, response.json())
+        assert list(response.json()["details"]["fields"]) == [key]
+    assert Endpoint.objects.get(pk=endpoint.pk).secret == before
+    assert not Delivery.objects.exists()
+    assert client.post(f"{URL}{endpoint.pk}/rotate-secret/", {}, format="json").status_code == 200
