@@ -35,7 +35,7 @@ from api.renderers import CSVRenderer
 from api.throttles import AdviceRateThrottle, LoginRateThrottle, TurnRateThrottle
 from games import score_keys
 from games import services as game_services
-from games.errors import MatchNotFinished, WrongScoreKey
+from games.errors import MatchClosed, MatchNotFinished, WrongScoreKey
 from games.models import Match, MatchStatus, TurnUndo
 from games.selectors import (
     match_detail_queryset,
@@ -751,6 +751,8 @@ class MatchViewSet(
         seated in its place, if one was."""
         match = self.get_object()
         data = s.validated(s.VoidSerializer, request.data)
+        if match.status == MatchStatus.VOID:
+            _void_again_checked(match, data)
         game_services.match_void(match_id=match.pk, voided_by=request.user, then=dict(data))
         match.refresh_from_db()
         replay = StageVoid.objects.filter(match=match).values_list("replay_id", flat=True).first()
@@ -793,6 +795,25 @@ class MatchViewSet(
         game_services.match_unvoid(match_id=match.pk, unvoided_by=request.user)
         match.refresh_from_db()
         return Response(self._answer(match))
+
+
+def _void_again_checked(match: Match, asked: dict[str, Any]) -> None:
+    """A void of a match void already changes nothing: answered as done when it asks for
+    nothing more (no `outcome`, no `forfeits`: a retry) or for what the void did; 409
+    `match_closed` when it asks for another outcome or other forfeits, which it would not
+    get (take the void back first)."""
+    if not (asked.get("outcome") or asked.get("forfeits")):
+        return
+    done = StageVoid.objects.filter(match=match).values_list("outcome", "forfeits").first()
+    wanted = (asked.get("outcome") or "replay", sorted(set(asked.get("forfeits") or [])))
+    if done is not None and (done[0], sorted(done[1])) == wanted:
+        return
+    did = f" ({done[0].replace('_', ' ')})" if done is not None else ""
+    raise MatchClosed(
+        f"Match {match.pk} is void already{did}: take the void back (POST "
+        f"matches/{match.pk}/unvoid/) to decide it otherwise.",
+        details={"status": match.status},
+    )
 
 
 class StageViewSet(

@@ -52,6 +52,31 @@ def test_item1_void_as_a_walkover_names_who_forfeits(as_organizer, yardzee_event
 
 
 @pytest.mark.django_db
+def test_item1_voiding_a_void_match_another_way_is_409_not_a_silent_200(
+    as_organizer, yardzee_event, field
+):
+    """A semi voided for a replay, then voided again as a walkover: the second answered 200
+    and recorded nothing (no walkover, the replay still seated). It is 409 `match_closed`,
+    pointing to unvoid/; the same void again (or one asking nothing more) is 200, as before."""
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    loser = semi.seats.get(order=1).player_id
+    url = f"/api/v1/matches/{semi.pk}/void/"
+    assert as_organizer.post(url, {}, format="json").status_code == 200
+    replay = StageVoid.objects.get(match=semi).replay_id
+    again = as_organizer.post(url, {"outcome": "walkover", "forfeits": [loser]}, format="json")
+    assert again.status_code == 409, again.json()
+    assert again.json()["code"] == "match_closed"
+    assert "unvoid/" in again.json()["message"]
+    assert not StageMatch.objects.get(voids__match=semi).walkover
+    assert StageVoid.objects.get(match=semi).replay_id == replay
+    assert Match.objects.get(pk=replay).status == "scheduled"
+    for body in ({}, {"outcome": "replay"}, {"reseed_later_stages": True}):
+        assert as_organizer.post(url, body, format="json").status_code == 200, body
+    assert StageVoid.objects.filter(match=semi).count() == 1
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
