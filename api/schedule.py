@@ -2,6 +2,8 @@
 in one request, and one match moved. Organizers of the league only; the rules are
 `league.services.schedule`'s."""
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,6 +19,7 @@ from rest_framework.views import APIView
 from api.permissions import require_organizer
 from api.serializers import ErrorSerializer, RefusesUnknownFields, validated
 from games.models import TABLE_LABEL_MAX, Match
+from league.errors import LeagueError
 from league.models import Stage
 from league.services import schedule as schedule_services
 
@@ -34,6 +37,26 @@ def _when(value: str) -> datetime:
             "Give a date and time as ISO 8601, e.g. 2026-07-04T18:30 or with an offset."
         )
     return parsed
+
+
+@contextmanager
+def _named_as_sent(names: Mapping[str, str]) -> Iterator[None]:
+    """A refusal of the schedule service naming a field by its own name (`label`, `table`,
+    `start`: the organizer pages' fields) renamed to the request's (`table_label`,
+    `planned_at`), in `details.field` and at the head of its sentence, so a client finds the
+    field it sent."""
+    try:
+        yield
+    except LeagueError as error:
+        field = error.details.get("field")
+        if not isinstance(field, str) or field not in names:
+            raise
+        message = error.message
+        if message.startswith((f"{field} ", f"{field}:")):
+            message = names[field] + message[len(field) :]
+        raise type(error)(
+            error.code, message, details={**error.details, "field": names[field]}
+        ) from error
 
 
 class RoundScheduleSerializer(RefusesUnknownFields):
@@ -146,6 +169,7 @@ class RoundScheduleView(APIView):
             "Only an organizer of this league may schedule its rounds.",
         )
         data = validated(RoundScheduleSerializer, request.data)
+<<<<<<< HEAD
         round_number = int(number)  # the path's digits (api/urls.py), as text
         done = schedule_services.round_schedule(
             stage_id=stage.pk,
@@ -159,6 +183,21 @@ class RoundScheduleView(APIView):
         body = {
             "stage": stage.pk,
             "round": round_number,
+=======
+        with _named_as_sent({"label": "table_label"}):
+            done = schedule_services.round_schedule(
+                stage_id=stage.pk,
+                round_number=int(number),
+                first_start=data["first_start"],
+                interval_minutes=data["interval_minutes"],
+                tables=data.get("tables"),
+                label=data["table_label"],
+                time_zone=data.get("time_zone"),
+            )
+        body = {
+            "stage": stage.pk,
+            "round": int(number),
+>>>>>>> bb2dc2e (Scheduling API: refusals named the service's fields (details.field "label", "table", "start", and the sentence's first word) where the request has table_label and planned_at, and no_such_round gave the round as a string; they now name the request's fields and the number. A date without its time of day ("2026-07-04") was taken as its midnight; it is now 400 invalid, on the organizer page too (docs/api.md))
             "matches": done.matches,
             "skipped": done.skipped,
         }
@@ -191,5 +230,6 @@ class MatchScheduleView(APIView):
             )
             if field in data
         }
-        moved = schedule_services.match_schedule(match_id=match.pk, **changes)
+        with _named_as_sent({"table": "table_label", "start": "planned_at"}):
+            moved = schedule_services.match_schedule(match_id=match.pk, **changes)
         return Response(ScheduledMatchSerializer(moved).data)

@@ -36,7 +36,10 @@ MAX_TABLES = 512
 
 def typed_start(value: str) -> datetime | None:
     """A start as typed on the page or sent to the API (ISO 8601, with or without an offset),
-    or None when it is not one: badly written, or well written but impossible (2026-02-30)."""
+    or None when it is not one: badly written, well written but impossible (2026-02-30), or a
+    date without its time of day (`2026-07-04` would be read as its midnight)."""
+    if not any(separator in value for separator in ("T", "t", " ")):
+        return None
     try:
         return parse_datetime(value)
     except ValueError:

@@ -17,6 +17,9 @@ from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
+# The schedule service's names for what the API calls `table_label` and `planned_at`.
+SERVICE_NAMES = ("label ", "label:", "table ", "start ")
+
 
 def _round_robin(event: Event, players: list[Player], **options: Any) -> Stage:
     event.league.players.add(*players)
@@ -170,6 +173,9 @@ def test_reschedule_one_match_moves_it_and_counts_the_change(as_organizer, yardz
         (1, {"table_label": "x" * 60 + "{n}"}, 400, "invalid"),
         (1, {"interval_minutes": -5}, 400, "invalid"),
         (1, {"tables": 0}, 400, "invalid"),
+        # A date without a time of day was taken as its midnight (here: start_in_past).
+        (1, {"first_start": "2020-01-01"}, 400, "invalid"),
+        (1, {"first_start": "20200101"}, 400, "invalid"),
     ],
 )
 def test_schedule_refuses_bad_input_with_a_code_and_changes_nothing(
@@ -181,8 +187,36 @@ def test_schedule_refuses_bad_input_with_a_code_and_changes_nothing(
     assert response.status_code == status, response.json()
     assert response.json()["code"] == code
     assert response.json()["message"]
+    # A field named is one of the request's (`table_label`, not the service's `label`).
+    if (field := response.json()["details"].get("field")) is not None:
+        assert field in full, (field, full)
+        assert not response.json()["message"].startswith(SERVICE_NAMES), response.json()
     assert not Match.objects.exclude(planned_at=None).exists()
     assert not Match.objects.exclude(table_label="").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"table_label": "   "}, "invalid_label", "table_label"),
+        ({"table_label": "x" * 41}, "label_too_long", "table_label"),
+        ({"planned_at": "2020-01-01T10:00Z"}, "start_in_past", "planned_at"),
+        ({"planned_at": "2099-01-01T10:00Z"}, "start_too_far", "planned_at"),
+        ({"time_zone": "Mars/Base"}, "invalid_time_zone", "time_zone"),
+    ],
+)
+def test_moving_a_match_names_the_requests_field_that_is_wrong(
+    as_organizer, yardzee_event, players, body, code, field
+):
+    """The service's own names (`table`, `start`) were in `details.field` and the message, where
+    the request's fields are `table_label` and `planned_at`."""
+    match = _round(_round_robin(yardzee_event, players), 1)[0]
+    response = as_organizer.post(f"/api/v1/matches/{match.pk}/schedule/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert (response.json()["code"], response.json()["details"]["field"]) == (code, field)
+    assert not response.json()["message"].startswith(SERVICE_NAMES), response.json()
+    match.refresh_from_db()
+    assert (match.table_label, match.planned_at, match.schedule_sequence) == ("", None, 0)
 
 
 def test_a_round_not_drawn_names_its_number_as_a_number(as_organizer, yardzee_event, players):
