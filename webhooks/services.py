@@ -92,9 +92,18 @@ def _checked_description(description: Any) -> str:
 
 
 def _checked_url(url: Any) -> str:
+    """The address an organizer gave, or `invalid_url` / `url_not_allowed` naming its field
+    (`details.field`, as `url_taken` does): the check of every attempt has no field."""
     if not isinstance(url, str) or not url.strip():
-        raise WebhookError("invalid_url", "Give the endpoint's https:// address.")
-    sender.check_url(url)
+        raise WebhookError(
+            "invalid_url", "Give the endpoint's https:// address.", details={"field": "url"}
+        )
+    try:
+        sender.check_url(url)
+    except WebhookError as error:
+        raise WebhookError(
+            error.code, error.message, details={**error.details, "field": "url"}
+        ) from error
     return url.strip()
 
 

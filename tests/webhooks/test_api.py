@@ -105,6 +105,8 @@ def test_item4_a_refused_endpoint_is_a_400_with_a_code_and_saves_nothing(
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == code
     assert response.json()["message"]
+    if code in ("invalid_url", "url_not_allowed"):  # the field, as url_taken names it
+        assert response.json()["details"]["field"] == "url"
     assert Endpoint.objects.count() == 0
 
 
