@@ -51,6 +51,11 @@ _JSON_TYPES: tuple[tuple[type[serializers.Field], type, str], ...] = (  # type: 
     (serializers.CharField, str, "text (a JSON string)"),
     (serializers.IntegerField, int, "a whole number"),
     (serializers.PrimaryKeyRelatedField, int, "an id (a whole number)"),
+    # A league named by its slug: 5 would be read as the slug "5".
+    (serializers.SlugRelatedField, str, "a slug (a JSON string)"),
+    (serializers.ChoiceField, str, "one of its choices, as a JSON string"),
+    (serializers.DateTimeField, str, "a date and time, as an ISO 8601 JSON string"),
+    (serializers.DateField, str, "a date, as a YYYY-MM-DD JSON string"),
 )
 
 

@@ -423,3 +423,27 @@ def test_a_body_sent_to_an_action_that_takes_none_is_refused_not_ignored(
     ):
         assert as_organizer.post(path, {}, format="json").status_code == 200, path
     assert holder.post("/api/v1/registrations/mine/withdraw/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_slug_choice_or_date_of_the_wrong_json_type_is_refused(as_organizer, organizer):
+    """`"league": 5` was read as the slug "5" (an event made in the league of that address),
+    as "9" was once read as an id; a choice or a date sent as a number is refused the same way,
+    naming what the field takes."""
+    five = League.objects.create(name="Five", slug="5", game="yardzee")
+    five.organizers.add(organizer)
+    for body, field, why in (
+        ({"league": 5, "name": "Night", "date": "2026-12-01"}, "league", "Must be a slug"),
+        ({"league": "5", "name": "Night", "date": 20261201}, "date", "Must be a date"),
+    ):
+        response = as_organizer.post("/api/v1/events/", body, format="json")
+        assert response.status_code == 400, (body, response.json())
+        assert list(response.json()["details"]["fields"]) == [field]
+        assert response.json()["details"]["fields"][field][0].startswith(why)
+    assert not five.events.exists()
+    made = as_organizer.post("/api/v1/leagues/", {"name": "Six", "game": 1}, format="json")
+    assert made.status_code == 400
+    assert made.json()["details"]["fields"] == {
+        "game": ["Must be one of its choices, as a JSON string, not 1."]
+    }
+    assert not League.objects.filter(name="Six").exists()
