@@ -169,25 +169,11 @@ class RoundScheduleView(APIView):
             "Only an organizer of this league may schedule its rounds.",
         )
         data = validated(RoundScheduleSerializer, request.data)
-<<<<<<< HEAD
         round_number = int(number)  # the path's digits (api/urls.py), as text
-        done = schedule_services.round_schedule(
-            stage_id=stage.pk,
-            round_number=round_number,
-            first_start=data["first_start"],
-            interval_minutes=data["interval_minutes"],
-            tables=data.get("tables"),
-            label=data["table_label"],
-            time_zone=data.get("time_zone"),
-        )
-        body = {
-            "stage": stage.pk,
-            "round": round_number,
-=======
         with _named_as_sent({"label": "table_label"}):
             done = schedule_services.round_schedule(
                 stage_id=stage.pk,
-                round_number=int(number),
+                round_number=round_number,
                 first_start=data["first_start"],
                 interval_minutes=data["interval_minutes"],
                 tables=data.get("tables"),
@@ -196,8 +182,7 @@ class RoundScheduleView(APIView):
             )
         body = {
             "stage": stage.pk,
-            "round": int(number),
->>>>>>> bb2dc2e (Scheduling API: refusals named the service's fields (details.field "label", "table", "start", and the sentence's first word) where the request has table_label and planned_at, and no_such_round gave the round as a string; they now name the request's fields and the number. A date without its time of day ("2026-07-04") was taken as its midnight; it is now 400 invalid, on the organizer page too (docs/api.md))
+            "round": round_number,
             "matches": done.matches,
             "skipped": done.skipped,
         }
