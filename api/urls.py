@@ -12,6 +12,10 @@ from api.serializers import ID_IN_URL as ID
 app_name = "api"
 
 router = DefaultRouter(trailing_slash=True)
+# No format suffixes (`matches/6/turns.json`): a format is asked for with `?format=` or the
+# Accept header (api/negotiation.py). The router's suffix routes reached the actions with a
+# `format` argument none of them takes (500), and only the router's paths had them.
+router.include_format_suffixes = False
 # Matches first: a turn's URL is the one asked most (the prefixes do not overlap, so the order
 # changes nothing else).
 router.register("matches", views.MatchViewSet, basename="match")

@@ -186,6 +186,37 @@ def test_a_format_the_answer_does_not_come_in_is_406_not_a_404(yardzee_league, p
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/leagues/yardzee/standings.json"),
+        ("get", "/api/v1/leagues/yardzee/standings.csv"),
+        ("get", "/api/v1/matches/{match}/turns.json"),
+        ("get", "/api/v1/matches.json"),
+        ("post", "/api/v1/matches/{match}/turns.json"),
+        ("post", "/api/v1/matches/{match}/undo.json"),
+    ],
+)
+def test_a_format_suffix_is_no_path_of_the_api(as_organizer, yardzee_league, match, method, path):
+    """The router also routed `.json` suffixes, which reached every action with a `format`
+    argument none of them takes: 500. A format is asked for with `?format=` or `Accept`; a
+    suffix is a path no route has, 404, and changes nothing."""
+    as_organizer.post(
+        f"/api/v1/matches/{match['id']}/turns/",
+        {
+            "player": match["seats"][0]["player"]["id"],
+            "rolls": [{"dice": [1, 2, 3, 4, 5]}],
+            "category": "chance",
+        },
+        format="json",
+    )
+    response = getattr(as_organizer, method)(path.format(match=match["id"]), {}, format="json")
+    assert response.status_code == 404, response.content
+    assert response.json()["code"] == "not_found"
+    assert Turn.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
     ("field", "value", "why"),
     [
         ("display_name", 123, "Must be text (a JSON string), not 123."),
