@@ -217,6 +217,60 @@ def test_a_format_suffix_is_no_path_of_the_api(as_organizer, yardzee_league, mat
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
+    ("path", "accept", "status", "content_type"),
+    [
+        # q=0 is "not acceptable" (RFC 9110, 12.5.1): DRF read it as acceptable.
+        ("/api/v1/leagues/", "application/json;q=0", 406, "application/json"),
+        ("/api/v1/leagues/", "*/*;q=0", 406, "application/json"),
+        ("/api/v1/leagues/yardzee/standings/", "text/csv;q=0", 406, "application/json"),
+        ("/api/v1/leagues/", "text/html;q=0, */*", 200, "application/json"),
+        # The format weighed highest is served, not the first of the view's renderers.
+        (
+            "/api/v1/leagues/yardzee/standings/",
+            "application/json;q=0.5, text/csv",
+            200,
+            "text/csv; charset=utf-8",
+        ),
+        (
+            "/api/v1/leagues/yardzee/standings/",
+            "text/csv;q=0.5, application/json",
+            200,
+            "application/json",
+        ),
+        ("/api/v1/leagues/yardzee/standings/", "text/csv", 200, "text/csv; charset=utf-8"),
+        # A browser's header still gets the browsable page.
+        (
+            "/api/v1/leagues/",
+            "text/html,application/xhtml+xml,*/*;q=0.8",
+            200,
+            "text/html; charset=utf-8",
+        ),
+        ("/api/v1/leagues/", "application/json; indent=2", 200, "application/json"),
+        # ?format= names the format: the Accept header does not undo it.
+        (
+            "/api/v1/leagues/yardzee/standings/?format=csv",
+            "application/json",
+            200,
+            "text/csv; charset=utf-8",
+        ),
+    ],
+)
+def test_the_accept_header_is_read_with_its_quality_values(
+    yardzee_league, path, accept, status, content_type
+):
+    """docs/api.md, "Errors": 406 for an Accept header no format of the answer satisfies, with
+    a message naming the formats there are."""
+    response = APIClient().get(path, HTTP_ACCEPT=accept)
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == content_type
+    if status == 406:
+        body = response.json()
+        assert body["code"] == "not_acceptable"
+        assert "this answer comes as: json, api" in body["message"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
     ("field", "value", "why"),
     [
         ("display_name", 123, "Must be text (a JSON string), not 123."),
