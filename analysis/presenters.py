@@ -72,6 +72,10 @@ class PlayerLine:
     total_loss: float
     decisions: int
     optimal: int
+    # Yardkle's final round, judged by the chance to win and counted apart from the accuracy
+    # (docs/analysis.md): its choices and the chance they lost, in percentage points.
+    final_round_decisions: int = 0
+    final_round_loss: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,9 @@ class AnalysisView:
     players: list[PlayerLine]
     decisions: list[DecisionLine]
     marked: int
+    # The players who made a choice in Yardkle's final round, in seat order: said under the
+    # table (those choices are judged by the chance to win, not in the accuracy).
+    final_round: tuple[PlayerLine, ...] = ()
 
 
 def analysis_view(
@@ -107,6 +114,8 @@ def analysis_view(
             total_loss=float(p["total_loss"]),
             decisions=int(p["decisions"]),
             optimal=int(p["optimal"]),
+            final_round_decisions=int(p.get("final_round_decisions") or 0),
+            final_round_loss=float(p.get("final_round_loss") or 0.0) * 100,
         )
         for p in players
     ]
@@ -134,4 +143,5 @@ def analysis_view(
         players=lines,
         decisions=decisions,
         marked=sum(1 for d in decisions if d.mark is not None),
+        final_round=tuple(line for line in lines if line.final_round_decisions),
     )

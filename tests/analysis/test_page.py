@@ -85,3 +85,80 @@ def test_the_player_page_charts_accuracy_and_the_league_averages_it(
     mine = next(p for p in analysis.players if p["player"] == players[0].pk)
     assert averages[players[0].pk].accuracy == pytest.approx(mine["accuracy"])
     assert averages[players[0].pk].games == 1
+
+
+def test_yardkle_final_round_choices_are_said_beside_the_accuracy():
+    """A Yardkle player whose only choice was in the final round showed "100.0 accuracy, 0.0
+    points lost, 0 of 0" above their own "mistake" in that round: final-round choices are
+    judged by the chance to win and kept out of the accuracy (docs/analysis.md), and the page
+    did not show them. Now a line under the table says them, and no counted choice is no
+    accuracy."""
+    from django.template.loader import render_to_string
+
+    from analysis.presenters import analysis_view
+
+    players = [
+        {
+            "player": 1,
+            "seat": 0,
+            "decisions": 2,
+            "optimal": 2,
+            "total_loss": 0.0,
+            "accuracy": 100.0,
+            "final_round_decisions": 0,
+            "final_round_loss": 0.0,
+        },
+        {
+            "player": 2,
+            "seat": 1,
+            "decisions": 0,
+            "optimal": 0,
+            "total_loss": 0.0,
+            "accuracy": 100.0,
+            "final_round_decisions": 1,
+            "final_round_loss": 0.1824,
+        },
+        {
+            "player": 3,
+            "seat": 2,
+            "decisions": 3,
+            "optimal": 3,
+            "total_loss": 0.0,
+            "accuracy": 100.0,
+            "final_round_decisions": 0,
+            "final_round_loss": 0.0,
+        },
+    ]
+    turns = [
+        {
+            "turn": 2,
+            "seat": 1,
+            "decisions": [
+                {
+                    "seat": 1,
+                    "loss": 0.1824,
+                    "optimal": False,
+                    "objective": "probability",
+                    "chosen": {"then": "bank"},
+                    "best": {"then": "throw"},
+                }
+            ],
+        },
+    ]
+    view = analysis_view("yardkle", players, turns, {1: "Ana", 2: "Ben", 3: "Cy"})
+    assert [line.name for line in view.final_round] == ["Ben"]
+    html = " ".join(
+        render_to_string("analysis/_section.html", {"shown": True, "view": view}).split()
+    )
+    assert '<th scope="row">Ben</th><td>&ndash;</td><td>0.0</td><td>0 of 0</td></tr>' in html
+    assert '<th scope="row">Ana</th><td>100.0</td><td>0.0</td><td>2 of 2</td></tr>' in html
+    assert (
+        "Final round (chance to win lost, not counted in the accuracy): Ben, 1 choice, 18.2 %."
+        in html
+    )
+    # A game without final-round choices (any Yardzee game) has no such line.
+    plain = analysis_view("yardkle", players[:1], [], {1: "Ana"})
+    assert not plain.final_round
+    assert "Final round" not in render_to_string(
+        "analysis/_section.html", {"shown": True, "view": plain}
+    )
