@@ -32,8 +32,12 @@ def wrong_type(
 
 
 def key_name(key: object) -> str:
-    """A key as text for messages; JSON keys are strings, Python callers may send anything."""
-    return key if isinstance(key, str) else brief(key)
+    """A key as text for messages, cut short like any value (`brief`): JSON keys are strings,
+    Python callers may send anything, and a fuzzed key can be any size (a turn's unknown key of
+    100,000 characters was echoed whole, twice, in the 422)."""
+    if not isinstance(key, str):
+        return brief(key)
+    return key if len(key) <= 40 else key[:37] + "..."
 
 
 def read_object(

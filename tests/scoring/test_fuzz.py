@@ -150,3 +150,18 @@ def test_odd_dice_never_grow_the_memo_of_sorted_throws():
     assert read_dice([1] * 7, field="dice") == (1,) * 7  # dice, but no throw: not remembered
     assert len(dice_module._SORTED) == size
     assert read_dice([2, 1, 3], field="dice") is read_dice([3, 1, 2], field="dice")
+
+
+@pytest.mark.parametrize("game_class", [YardzeeGame, YardkleGame])
+def test_an_unknown_key_of_any_size_is_named_cut_short(game_class):
+    """A fuzzed key can be any size: the error names it as it names any value, cut short, not
+    whole (a 100,000-character key came back twice in the 422)."""
+    game, turn = mid_game(game_class, 3)
+    error = rule_violation_of(lambda: game.play({**turn, "k" * 100_000: 1}))
+    assert error is not None
+    assert error.code == "unknown_key"
+    assert error.details["key"] == "k" * 37 + "..."
+    assert len(error.message) < 200
+    rules = rule_violation_of(lambda: game_class.create([1, 2], {"x" * 100_000: 1}))
+    assert rules is not None
+    assert len(rules.message) < 200
