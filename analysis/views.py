@@ -2,13 +2,13 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
 
 from analysis.templatetags.match_analysis import section_context
+from config.methods import read_only
 from games.models import Match
 
 
-@require_safe
+@read_only
 def section(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.prefetch_related("seats__player"), pk=match_id)
     return render(request, "analysis/_section.html", section_context(match))

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
+from config.methods import read_only
 from games import scorecard
 from games.models import GameName
 from games.views import match_context
@@ -66,7 +66,7 @@ def _blank_yardzee(players: int) -> list[scorecard.PadRow]:
     ]
 
 
-@require_safe
+@read_only
 def blank_pad(request: HttpRequest, game: str) -> HttpResponse:
     """`/pads/yardzee/`, `/pads/yardkle/`: a blank pad, `?players=2..6` columns (4)."""
     if game not in GameName.values:
@@ -93,7 +93,7 @@ def blank_pad(request: HttpRequest, game: str) -> HttpResponse:
     return render(request, "games/pad_print.html", context)
 
 
-@require_safe
+@read_only
 def match_pad(request: HttpRequest, match_id: int) -> HttpResponse:
     """`/matches/<id>/pad/`: the match's pad to print, its players at the head of the
     columns, its table and planned start above, and its scores as played so far."""

@@ -11,8 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_safe
 
+from config.methods import read_only
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
 from games.selectors import match_board, turns_newest_first, with_corrections
@@ -32,7 +32,7 @@ def _turns_page(request: HttpRequest) -> int:
     return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
 
 
-@require_safe
+@read_only
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = match_context(match_id, turns_page=_turns_page(request))
     # Organizers keep score from here and print its table's sheet; everyone else has the
@@ -42,7 +42,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/match.html", context)
 
 
-@require_safe
+@read_only
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """The refreshing part of the match page (scores, whose turn, the turns)."""
     return render(
@@ -171,7 +171,7 @@ def _private(response: HttpResponse, *, key_in_url: bool = True) -> HttpResponse
     return response
 
 
-@require_safe
+@read_only
 def match_score(request: HttpRequest, match_id: int) -> HttpResponse:
     """The phone scorekeeping page: for an organizer of the match (signed in) or whoever opens
     the match's private link. It submits every turn through the API, like any client;
@@ -231,7 +231,7 @@ def _key_remembered(match: Match) -> HttpResponse:
     return response
 
 
-@require_safe
+@read_only
 def match_short_link(request: HttpRequest, match_id: int, code: str) -> HttpResponse:
     """A table's short link, as printed on the round sheet (`/t/<id>/<code>`, docs/pages.md):
     opens the scoring page as the private link does. A wrong code counts as a wrong key."""

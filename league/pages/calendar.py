@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.views.decorators.http import require_safe
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
+from config.methods import read_only
 from games.models import Match, MatchStatus
 from league import selectors
 from league.models import Event, Player
@@ -90,7 +90,7 @@ def calendar_response(
     return response
 
 
-@require_safe
+@read_only
 def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
     """Every scheduled match of the event."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
@@ -102,7 +102,7 @@ def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 def player_calendar(request: HttpRequest, player_id: int) -> HttpResponse:
     """Every scheduled match of the player, in any league."""
     player = get_object_or_404(Player, pk=player_id)

@@ -18,8 +18,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
-from django.views.decorators.http import require_safe
 
+from config.methods import read_only
 from league import selectors
 from league.models import Event, League, Stage, StandingsScope
 from league.pages.bracket import bracket_boxes
@@ -63,7 +63,7 @@ def _bracket(stage: Stage) -> list[SlotBox]:
     return without_links(boxes)
 
 
-@require_safe
+@read_only
 @xframe_options_exempt
 def stage_bracket(request: HttpRequest, stage_id: int) -> HttpResponse:
     stage = _stage(stage_id)
@@ -84,7 +84,7 @@ def stage_bracket(request: HttpRequest, stage_id: int) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 @xframe_options_exempt
 def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     """A stage's table; a stage played in groups shows each group's table."""
@@ -102,7 +102,7 @@ def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 @xframe_options_exempt
 def event_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
@@ -114,7 +114,7 @@ def event_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 @xframe_options_exempt
 def league_standings(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
@@ -133,7 +133,7 @@ def _standings(*, title: str, tables: list[Any], full_page: str) -> HttpResponse
     )
 
 
-@require_safe
+@read_only
 def stage_bracket_svg(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The stage's bracket as an SVG file to download: its own styles inside, no reference
     to anything outside it."""

@@ -15,12 +15,13 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 from redis.exceptions import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from config.methods import read_only
 from league.models import Event, Registration, SignUp
 from league.pages.words import about_field
 from league.services import registration as services
@@ -135,7 +136,7 @@ def _registration_context(registration: Registration, key: str) -> dict[str, Any
     }
 
 
-@require_safe
+@read_only
 def registration_page(request: HttpRequest, key: str) -> HttpResponse:
     """Where a registration stands: waiting for approval, on the waiting list (and where),
     confirmed (and checked in), refused or withdrawn; with its check-in and withdrawal."""

@@ -17,9 +17,9 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_safe
 
 from analysis.selectors import league_accuracy, league_analysis_version, player_accuracy
+from config.methods import read_only
 from games.models import MatchStatus
 from league import selectors
 from league.models import (
@@ -102,7 +102,7 @@ def _page(
 # --- Home -------------------------------------------------------------------------------------
 
 
-@require_safe
+@read_only
 def home(request: HttpRequest) -> HttpResponse:
     leagues = presented_home.home_leagues(
         selectors.leagues_with_events(), today=timezone.localdate()
@@ -224,12 +224,12 @@ def leaderboard_html(
 # --- League -----------------------------------------------------------------------------------
 
 
-@require_safe
+@read_only
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, "league/league.html", *league_context(slug))
 
 
-@require_safe
+@read_only
 def league_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The league page's tables alone, for the page to refresh them."""
     return _page(request, "league/_league_live.html", *league_context(slug))
@@ -272,7 +272,7 @@ def league_context(slug: str) -> PageData:
 # --- Event ------------------------------------------------------------------------------------
 
 
-@require_safe
+@read_only
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     version, event_context_of = event_context(event_id)
 
@@ -292,7 +292,7 @@ def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     return _page(request, "league/event.html", version, context, keep=MATCHES_KEEP_SECONDS)
 
 
-@require_safe
+@read_only
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event page's stages and tables alone, for the page to refresh them."""
     version, context = event_context(event_id)
@@ -418,7 +418,7 @@ def _stage_view(
 # --- Player -----------------------------------------------------------------------------------
 
 
-@require_safe
+@read_only
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     matches = selectors.player_matches(player, limit=RESULTS_SHOWN)

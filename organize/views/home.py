@@ -3,12 +3,12 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
+from config.methods import read_only
 from league.models import League
 
 
-@require_safe
+@read_only
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     leagues = (

@@ -222,3 +222,21 @@ def test_the_public_pages_refuse_writes_with_405(
         assert response.status_code == 405, page
         assert response["Allow"] == "GET, HEAD", page
         assert client.head(page.format(**world)).status_code in (200, 302), page
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_the_405_comes_before_the_csrf_check(
+    method: str, signed_in: bool, world: dict[str, str], organizer: User
+) -> None:
+    """A real client (not the test client, which skips the CSRF check) sends no CSRF token
+    with its POST: the CSRF middleware answered Django's 403 "CSRF verification failed" page
+    before the view could say 405 with `Allow: GET, HEAD`, as docs/pages.md says it does. A page
+    that takes no write has nothing for the CSRF check to guard (config.methods.read_only)."""
+    client = Client(enforce_csrf_checks=True)
+    if signed_in:
+        client.force_login(organizer)
+    for page in [*READ_ONLY, "/t/{match_id}/not-its-code"]:
+        response = getattr(client, method)(page.format(**world))
+        assert response.status_code == 405, page
+        assert response["Allow"] == "GET, HEAD", page
