@@ -43,7 +43,7 @@ def _paper(request: HttpRequest) -> str:
 
 def _players(request: HttpRequest) -> int:
     asked = request.GET.get("players", "")
-    if asked.isdigit() and len(asked) < 3 and 2 <= int(asked) <= MOST_PLAYERS:
+    if asked.isascii() and asked.isdigit() and len(asked) < 3 and 2 <= int(asked) <= MOST_PLAYERS:
         return int(asked)
     return BLANK_PLAYERS
 

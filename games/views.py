@@ -29,7 +29,9 @@ TURNS_PER_PAGE = 50
 def _turns_page(request: HttpRequest) -> int:
     """The page of turns asked for (`?turns=2`); anything but a positive number is page 1."""
     asked = request.GET.get("turns", "")
-    return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
+    # ASCII digits only: `str.isdigit` also holds for "²", which `int` refuses (a 500).
+    whole = asked.isascii() and asked.isdigit()
+    return int(asked) if whole and 0 < len(asked) < 7 and int(asked) > 0 else 1
 
 
 @read_only

@@ -140,7 +140,7 @@ def _approve(request: HttpRequest, registration: Registration) -> str:
     )
     if choice == "new":
         done = approve(new_player=True)
-    elif choice.isdigit() and len(choice) <= 18:
+    elif choice.isascii() and choice.isdigit() and len(choice) <= 18:
         done = approve(player_id=int(choice))
     elif not choice:  # no one to choose between: the page sends no choice
         done = approve()

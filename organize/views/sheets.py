@@ -223,7 +223,7 @@ def _organized_match_table(request: HttpRequest, match_id: int) -> tuple[Match, 
 
 def _asked_tables(request: HttpRequest) -> list[int]:
     asked = request.GET.get("tables", "").split(",")
-    return [int(pk) for pk in asked if pk.isdigit() and len(pk) < 19][:MOST_TABLES]
+    return [int(pk) for pk in asked if pk.isascii() and pk.isdigit() and len(pk) < 19][:MOST_TABLES]
 
 
 @never_cache

@@ -240,3 +240,26 @@ def test_the_405_comes_before_the_csrf_check(
         response = getattr(client, method)(page.format(**world))
         assert response.status_code == 405, page
         assert response["Allow"] == "GET, HEAD", page
+
+
+def test_a_number_written_in_other_digits_is_no_number_not_a_server_error(
+    world: dict[str, str], organizer: User
+) -> None:
+    """`str.isdigit` holds for "²" and "³", which `int` refuses: a page that read a number with
+    it answered 500 for `?turns=²` (a match page and its live part), `?players=²` (a blank
+    pad), `?tables=²` (a round sheet's live part) and a posted `player=²` (approving a sign-up).
+    Such a value is no number: the default, or the form's refusal."""
+    anonymous = Client()
+    for url in (
+        "/matches/{match_id}/?turns=²",
+        "/matches/{match_id}/live/?turns=²",
+        "/pads/yardzee/?players=³",
+    ):
+        assert anonymous.get(url.format(**world)).status_code == 200, url
+    client = Client()
+    client.force_login(organizer)
+    sheet = client.get("/organize/stages/{stage_id}/sheet/live/?tables=²".format(**world))
+    assert sheet.status_code == 200
+    approve = "/organize/registrations/{registration_id}/approve/".format(**world)
+    assert client.post(approve, {"player": "²"}).status_code < 500
+    assert Registration.objects.get(pk=world["registration_id"]).player_id is None
