@@ -102,5 +102,8 @@ def _yardkle(position: Mapping[str, Any]) -> list[Option]:
         )
     if need is not None:
         need = read_need(rules, on_board, need)
+    # A value of another JSON type (50.0, "50", true, null) is `wrong_type`, as for on_board and
+    # need; a whole number no turn can have collected is the strategy's `invalid_state`.
+    turn_total = _field(position, "turn_total", int, "a whole number of points (0, 50, 100 ...)")
     strategy = turn_strategy(rules, on_board, need)
-    return strategy.options(position.get("turn_total"), position.get("dice"))
+    return strategy.options(turn_total, position.get("dice"))

@@ -76,6 +76,16 @@ def test_yardkle_set_asides_then_bank_or_throw():
             "wrong_type",
             "on_board",
         ),
+        # A turn total of another JSON type is wrong_type, as on_board and need are (it was
+        # invalid_state, "50.0 is not a turn total").
+        *(
+            (
+                {"game": "yardkle", "on_board": True, "turn_total": value, "dice": [1, 5, 2, 3]},
+                "wrong_type",
+                "turn_total",
+            )
+            for value in (50.0, "50", True, None)
+        ),
     ],
 )
 def test_a_position_the_rules_do_not_allow_is_a_400_naming_the_field(tables, body, code, field):
