@@ -40,7 +40,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     # Organizers keep score from here and print its table's sheet; everyone else has the
     # private link, if anyone. Never in the live part, which is the same for every reader.
     context["is_organizer"] = context["match"].is_organizer(request.user)
-    context["can_score"] = context["match"].is_open and context["is_organizer"]
+    context["can_score"] = context["takes_turns"] and context["is_organizer"]
     return render(request, "games/match.html", context)
 
 
@@ -75,14 +75,23 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     )
     board = match_board(match, seats)
     current = board["current_seat"]
+    # A match of a finished or cancelled event takes no turn until the event is reopened (the
+    # API answers 409 event_closed): its pages say so, and offer no scorer. Only a match not
+    # started can be left so (an event is not closed while one of its matches is played).
+    event = match.event
+    closed_by = event.get_status_display().lower() if event is not None and event.is_closed else ""
     context: dict[str, Any] = {
         "match": match,
         "seats": seats,
         "board": board,
         "is_yardzee": match.game == GameName.YARDZEE,
-        "live": match.is_open,
+        "event_closed": closed_by,
+        "takes_turns": match.is_open and not closed_by,
+        "live": match.is_open and not closed_by,
         "live_seconds": LIVE_SECONDS,
-        "to_play": seats[current] if current is not None and match.is_open else None,
+        "to_play": seats[current]
+        if current is not None and match.is_open and not closed_by
+        else None,
         "placed": sorted(
             (seat for seat in seats if seat.placement is not None),
             key=lambda seat: (seat.placement or 0, seat.order),

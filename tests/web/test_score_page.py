@@ -167,6 +167,43 @@ def test_a_finished_match_takes_no_more_turns(
     assert 'id="control-undo"' in page  # an organizer may still reopen it
 
 
+@pytest.mark.parametrize("closed_as", ["finished", "cancelled"])
+def test_a_match_of_a_closed_event_offers_no_scorer(
+    client: Client, organizer: User, match: Match, closed_as: str
+) -> None:
+    """An event closed with a match seated but not started: every turn is refused (409
+    event_closed), yet the scoring page offered the dice and the boxes, the match page its
+    "Keep score" button and "Not started yet; Ana plays first" as if it would be played.
+    The pages now say the event is closed; reopened, the match is scored again."""
+    from league.services.organization import event_close, event_reopen
+
+    key = match.score_key
+    event_close(event_id=match.event_id, status=closed_as)
+    for who in ("organizer", "key holder"):
+        browser = Client()
+        if who == "organizer":
+            browser.force_login(organizer)
+            page = _page(browser, match).content.decode()
+        else:
+            page = _page(browser, match, key=key).content.decode()
+        assert 'id="scorer"' not in page, who
+        assert 'data-open="false"' in page, who  # checks for changes as a closed match does
+        assert (
+            f"This match's event is {closed_as}: no turns until its organizers reopen it." in page
+        )
+    client.force_login(organizer)
+    public = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'href="/matches/{match.pk}/score/"' not in public
+    assert "plays first" not in public
+    assert "data-live-url" not in public
+    assert f"Not played: its event is {closed_as}" in public
+    event_reopen(event_id=match.event_id)
+    assert 'id="scorer"' in _page(client, match).content.decode()
+    assert (
+        f'href="/matches/{match.pk}/score/"' in client.get(f"/matches/{match.pk}/").content.decode()
+    )
+
+
 def test_a_casual_match_is_scored_by_whoever_seated_it(client: Client, organizer: User) -> None:
     players = make_players(2)
     casual = game_services.match_create(
