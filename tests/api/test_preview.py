@@ -75,3 +75,21 @@ def test_a_yardkle_preview_of_more_dice_than_are_left_to_throw_is_refused(player
     assert answer.status_code == 422, answer.json()
     assert answer.json()["code"] == "wrong_dice_count"
     assert _preview(match, {"throws": throws, "dice": [1, 5, 2]}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_preview_at_a_closed_event_is_409_event_closed_as_its_turn_would_be(
+    players, seat_match, yardzee_event
+):
+    """A match seated at an event that was then closed takes no turn (409 `event_closed`): its
+    preview answered 200 with every box, as if the turn could be played."""
+    from league.services.organization import event_close, event_reopen
+
+    match = seat_match("yardzee", players[:2], event=yardzee_event)
+    event_close(event_id=yardzee_event.pk)
+    refused = _preview(match, {"dice": [1, 2, 3, 4, 5]})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "event_closed"
+    assert refused.json()["details"] == {"event": yardzee_event.pk, "status": "finished"}
+    event_reopen(event_id=yardzee_event.pk)
+    assert _preview(match, {"dice": [1, 2, 3, 4, 5]}).status_code == 200
