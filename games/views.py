@@ -27,11 +27,14 @@ TURNS_PER_PAGE = 50
 
 
 def _turns_page(request: HttpRequest) -> int:
-    """The page of turns asked for (`?turns=2`); anything but a positive number is page 1."""
+    """The page of turns asked for (`?turns=2`); anything but a whole number from 1 is page 1.
+    A page past the last is a 404 (`match_context`) however many digits its number has (one of
+    seven digits or more was read as page 1)."""
     asked = request.GET.get("turns", "")
     # ASCII digits only: `str.isdigit` also holds for "²", which `int` refuses (a 500).
-    whole = asked.isascii() and asked.isdigit()
-    return int(asked) if whole and 0 < len(asked) < 7 and int(asked) > 0 else 1
+    if not (asked.isascii() and asked.isdigit()) or not asked.strip("0"):
+        return 1
+    return int(asked) if len(asked) <= 9 else 10**9  # past any match's last page
 
 
 @read_only

@@ -154,3 +154,18 @@ def test_a_match_outside_any_event_has_a_page_too(client: Client, seat):
 def test_unknown_matches_are_not_found(client: Client):
     assert client.get("/matches/999999/").status_code == 404
     assert client.get("/matches/999999/live/").status_code == 404
+
+
+def test_a_page_of_turns_past_the_last_is_404_however_many_digits_it_has(
+    client: Client, zee_event, seat
+):
+    """docs/pages.md, "Turns": fifty a page, `?turns=2` for the next fifty, a page past the
+    last 404. A number of seven digits or more was read as page 1 (200), and one no `int`
+    reads is no 500. What is no whole number from 1 is page 1."""
+    match = seat(zee_event, make_players(2))
+    play(match, seed=5, turns=3)
+    for path in (f"/matches/{match.pk}/", f"/matches/{match.pk}/live/"):
+        for asked in ("1", "01", "0", "", "abc", "-1", "1.0", "²"):
+            assert client.get(path, {"turns": asked}).status_code == 200, asked
+        for asked in ("2", "999999", "1000000", "9" * 18, "1" * 5000):
+            assert client.get(path, {"turns": asked}).status_code == 404, asked[:20]
