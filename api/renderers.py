@@ -61,7 +61,10 @@ class CSVRenderer(BaseRenderer):
             response["Content-Disposition"] = f'attachment; filename="{_file_name(data)}"'
 
         metrics = list(data.get("tiebreak") or [])
-        columns = [c for c in LEADING if any(c in row for row in rows[:1])]
+        if rows:
+            columns = [c for c in LEADING if any(c in row for row in rows[:1])]
+        else:  # no row to read the columns from: the ones a row of this table has
+            columns = list(STANDINGS_COLUMNS if "scope" in data else LEADERBOARD_COLUMNS)
         if not any(row.get("group") is not None for row in rows):  # a table not in groups
             columns = [c for c in columns if c != "group"]
         columns += [f"metric:{key}" for key in metrics]
@@ -95,6 +98,12 @@ class CSVRenderer(BaseRenderer):
             writer.writerow([_cell(row.get(column)) for column in HISTORY_COLUMNS])
         return out.getvalue().encode()
 
+
+# The columns of a table with no row yet (a league before its first result): the header is
+# the same as a filled table's, not empty ("\r\n" for a leaderboard, only the metrics for
+# standings).
+STANDINGS_COLUMNS = tuple(c for c in LEADING if c not in ("mu", "sigma", "ordinal"))
+LEADERBOARD_COLUMNS = ("rank", "player", "name", "matches", "mu", "sigma", "ordinal")
 
 # A player's rating history, in this order.
 HISTORY_COLUMNS = ("league", "match", "finished_at", "mu", "sigma", "ordinal")

@@ -730,3 +730,19 @@ def test_an_empty_idempotency_key_is_no_key(zee, as_organizer):
     second = as_organizer.post(path, second_turn, format="json", HTTP_IDEMPOTENCY_KEY="")
     assert second.status_code == 201
     assert not SubmissionReceipt.objects.exists()
+
+
+def test_item_13_a_table_with_no_row_yet_has_the_header_of_a_filled_one(
+    yardzee_event, yardzee_league
+):
+    """The CSV's columns were read from its first row: a league before its first result
+    downloaded a leaderboard of one empty line and standings with only the metric columns."""
+    standings = APIClient().get(f"/api/v1/events/{yardzee_event.pk}/standings/?format=csv")
+    assert standings.content.decode() == (
+        "rank,player,name,matches,wins,draws,byes,forfeits,points,total_score,average_score,"
+        "best_score,yardzees,upper_bonuses,yardkles,"
+        + ",".join(f"metric:{key}" for key in yardzee_league.tiebreak)
+        + "\r\n"
+    )
+    ratings = APIClient().get(f"/api/v1/leagues/{yardzee_league.slug}/ratings/?format=csv")
+    assert ratings.content.decode() == "rank,player,name,matches,mu,sigma,ordinal\r\n"
