@@ -58,6 +58,10 @@ class IdempotencyKeyInvalid(MatchError, code="idempotency_key_too_long"):
     """An Idempotency-Key longer than the receipts keep."""
 
 
+class IdempotencyKeyText(IdempotencyKeyInvalid, code="invalid_text"):
+    """An Idempotency-Key holding text no database column can hold (the NUL character)."""
+
+
 class IdempotencyKeyReused(MatchError, code="idempotency_key_reused"):
     """The same Idempotency-Key came with a different request body."""
 

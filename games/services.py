@@ -24,6 +24,7 @@ from games.errors import (
     EventClosed,
     IdempotencyKeyInvalid,
     IdempotencyKeyReused,
+    IdempotencyKeyText,
     MatchAlreadyStarted,
     MatchClosed,
     MatchNotVoid,
@@ -601,6 +602,11 @@ def _idempotency_key(key: str | None) -> str | None:
     """The Idempotency-Key as kept (an empty header is no key); a key longer than the
     receipts keep is refused before anything is read."""
     key = key or None
+    if key is not None and "\x00" in key:  # PostgreSQL text cannot hold it: a 500 otherwise
+        raise IdempotencyKeyText(
+            "An Idempotency-Key cannot hold the NUL character (\\u0000).",
+            details={"field": "Idempotency-Key"},
+        )
     if key is not None and len(key) > SubmissionReceipt.KEY_MAX_LENGTH:
         raise IdempotencyKeyInvalid(
             f"An Idempotency-Key has at most {SubmissionReceipt.KEY_MAX_LENGTH} characters; "

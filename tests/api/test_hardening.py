@@ -265,6 +265,24 @@ def test_item_4_an_idempotency_key_over_200_characters_is_400_with_the_limit(zee
     assert first_turn_with_key(200).status_code == 201
 
 
+@pytest.mark.parametrize("endpoint", ["turns", "result"])
+def test_item_4_an_idempotency_key_holding_nul_is_400_invalid_text(zee, as_organizer, endpoint):
+    """PostgreSQL text cannot hold the NUL character: a valid turn sent with such a key
+    failed storing its receipt, a 500. It is refused like any text of the request holding
+    it (400 `invalid_text`), and nothing is stored."""
+    body = _first_turn(zee) if endpoint == "turns" else {"turns": [_first_turn(zee)]}
+    response = as_organizer.post(
+        f"/api/v1/matches/{zee['id']}/{endpoint}/",
+        body,
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a\x00b",
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid_text"
+    assert response.json()["details"] == {"field": "Idempotency-Key"}
+    assert not Turn.objects.exists()
+
+
 # --- Item 5: integers are bounded before the database sees them --------------------------------
 
 
