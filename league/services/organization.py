@@ -136,22 +136,23 @@ def check_slug(slug: str, *, league: models.League | None = None) -> None:
     its letters: `Backyard` beside `backyard` is another address that reads the same, one to
     pass a league off as another by. The API, the pages and the admin all come here."""
     if slug.lower() in RESERVED_SLUGS:
-        raise LeagueError(
-            "slug_taken",
+        raise _taken(
+            "slug",
+            slug,
             f"The address {slug!r} is the organizer pages' own "
             f"(/organize/leagues/{slug.lower()}/); choose another.",
-            details={"field": "slug", "slug": slug},
         )
     if _another_has(models.League.objects.filter(slug__iexact=slug), league):
         raise _slug_taken(slug)
 
 
+def _taken(field: str, value: str, message: str) -> LeagueError:
+    """`slug_taken` or `handle_taken`: `value` of `field` is another's."""
+    return LeagueError(f"{field}_taken", message, details={"field": field, field: value})
+
+
 def _slug_taken(slug: str) -> LeagueError:
-    return LeagueError(
-        "slug_taken",
-        f"Another league has the address {slug!r}; choose another.",
-        details={"field": "slug", "slug": slug},
-    )
+    return _taken("slug", slug, f"Another league has the address {slug!r}; choose another.")
 
 
 @contextmanager
@@ -476,11 +477,8 @@ def ensure_handle_free(handle: str, *, player: models.Player | None = None) -> N
 
 
 def _handle_taken(handle: str) -> LeagueError:
-    return LeagueError(
-        "handle_taken",
-        f"Another player has the handle {handle!r} (in some case of its letters).",
-        details={"field": "handle", "handle": handle},
-    )
+    message = f"Another player has the handle {handle!r} (in some case of its letters)."
+    return _taken("handle", handle, message)
 
 
 def free_handle(base: str, taken: set[str]) -> str:
