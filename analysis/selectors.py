@@ -4,7 +4,7 @@ accuracy per player. Constant query counts."""
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Avg, Count, Max
+from django.db.models import Avg, Count, Max, Q
 
 from analysis.models import MatchAnalysis, PlayerAccuracy
 
@@ -18,10 +18,15 @@ class MatchAccuracy:
     total_loss: float
 
 
+# A match in which a player made no counted choice (every one forced, or only Yardkle's
+# final round, which the accuracy leaves out) has no accuracy: its stored 100 means nothing.
+COUNTED = Q(decisions__gt=0)
+
+
 def player_accuracy(player_id: int, *, limit: int = 30) -> list[MatchAccuracy]:
-    """The player's last `limit` analysed matches, oldest first."""
+    """The player's last `limit` analysed matches with a counted choice, oldest first."""
     rows = (
-        PlayerAccuracy.objects.filter(player_id=player_id)
+        PlayerAccuracy.objects.filter(COUNTED, player_id=player_id)
         .order_by("-finished_at", "-pk")
         .values_list(
             "analysis__match_id",
@@ -36,21 +41,22 @@ def player_accuracy(player_id: int, *, limit: int = 30) -> list[MatchAccuracy]:
 
 @dataclass(frozen=True, slots=True)
 class PlayerAverage:
-    accuracy: float
+    accuracy: float | None
     loss_per_game: float
     games: int
 
 
 def league_accuracy(league_id: int) -> dict[int, PlayerAverage]:
-    """Each player's mean accuracy and points lost per game over the league's analysed
-    matches, in one query."""
+    """Each player's mean accuracy (over the league's analysed matches where they made a
+    counted choice; None without one) and points lost per game (over all of them), in one
+    query."""
     return {
         player: PlayerAverage(accuracy, loss, games)
         for player, accuracy, loss, games in PlayerAccuracy.objects.filter(
             analysis__match__league_id=league_id
         )
         .values("player_id")
-        .annotate(a=Avg("accuracy"), l=Avg("total_loss"), n=Count("pk"))
+        .annotate(a=Avg("accuracy", filter=COUNTED), l=Avg("total_loss"), n=Count("pk"))
         .values_list("player_id", "a", "l", "n")
     }
 

@@ -145,7 +145,7 @@ class LeaderboardTable:
 
 
 def leaderboard_table(
-    board: Leaderboard, *, league_name: str, accuracy: Mapping[int, float]
+    board: Leaderboard, *, league_name: str, accuracy: Mapping[int, float | None]
 ) -> LeaderboardTable:
     """The leaderboard with each player's accuracy (`accuracy`, by player) beside it."""
     return LeaderboardTable(

@@ -8,6 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from analysis import selectors, services
+from analysis.models import PlayerAccuracy
 from analysis.presenters import in_words, mark
 from games import services as game_services
 from tests.playing import finished, play
@@ -85,6 +86,13 @@ def test_the_player_page_charts_accuracy_and_the_league_averages_it(
     mine = next(p for p in analysis.players if p["player"] == players[0].pk)
     assert averages[players[0].pk].accuracy == pytest.approx(mine["accuracy"])
     assert averages[players[0].pk].games == 1
+    # A match of no counted choice for them (its stored 100 means nothing): in neither mean,
+    # nor the chart; the games and the points lost still count it.
+    PlayerAccuracy.objects.filter(player=players[0]).update(decisions=0, accuracy=100.0)
+    averages = selectors.league_accuracy(yardkle_league.pk)
+    assert (averages[players[0].pk].accuracy, averages[players[0].pk].games) == (None, 1)
+    assert selectors.player_accuracy(players[0].pk) == []
+    assert "accuracy-heading" not in client.get(f"/players/{players[0].pk}/").content.decode()
 
 
 def test_yardkle_final_round_choices_are_said_beside_the_accuracy():
