@@ -46,8 +46,9 @@ class EventClosed(MatchError, code="event_closed"):
 
 
 class TurnUndone(MatchError, code="turn_undone"):
-    """A retry of a write whose turn an organizer has since undone: its first answer no
-    longer stands, and it is not applied again."""
+    """A retry of a write whose turn has since been taken back (by its scorekeeper), undone or
+    corrected (by an organizer): its first answer no longer stands, and it is not applied
+    again."""
 
 
 class WrongScoreKey(MatchError, code="permission_denied"):

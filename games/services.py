@@ -552,8 +552,8 @@ def _check_replay(receipt: Any, *, key: str, fingerprint: str | None) -> None:
         )
     if receipt.undone_at is not None:
         raise TurnUndone(
-            f"The turn this request stored (turn {receipt.turn_sequence}) was undone or "
-            "corrected by an organizer; the request is not applied again. Reload the match.",
+            f"The turn this request stored (turn {receipt.turn_sequence}) has since been taken "
+            "back, undone or corrected; the request is not applied again. Reload the match.",
             details={"turn_sequence": receipt.turn_sequence},
         )
 

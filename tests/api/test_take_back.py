@@ -129,6 +129,8 @@ def test_a_retry_of_the_taken_back_turn_is_not_applied_again(match):
     retry = _send(APIClient(), match, 1, key, HTTP_IDEMPOTENCY_KEY="turn-1")
     assert retry.status_code == 409
     assert retry.json()["code"] == "turn_undone"
+    assert "taken back" in retry.json()["message"]  # by the scorekeeper: no organizer did it
+    assert "organizer" not in retry.json()["message"]
     assert Turn.objects.count() == 0
 
 
