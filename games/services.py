@@ -497,7 +497,7 @@ def match_void(
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
     match.version += 1
-    match.save(update_fields=["status", "version"])
+    match.save(update_fields=["status", "version", *_calendar_changed(match)])
     signals.match_voided.send(
         sender=Match,
         match=match,
@@ -527,11 +527,22 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
     else:
         match.status = MatchStatus.IN_PROGRESS if match.turns_played else MatchStatus.SCHEDULED
     match.version += 1
-    match.save(update_fields=["status", "version"])
+    match.save(update_fields=["status", "version", *_calendar_changed(match)])
     signals.match_unvoided.send(sender=Match, match=match, unvoided_by=_user_or_none(unvoided_by))
     if match.status == MatchStatus.FINISHED:
         signals.match_finished.send(sender=Match, match=match)
     return match
+
+
+def _calendar_changed(match: Match) -> list[str]:
+    """A scheduled match called off or on again (a void, or its taking back) is a change its
+    calendar entry says (docs/pages.md, "Calendar feeds"): a new stamp and a higher SEQUENCE,
+    so a calendar app replaces the entry it holds. The fields changed, to save."""
+    if match.planned_at is None:
+        return []
+    match.schedule_changed_at = timezone.now()
+    match.schedule_sequence += 1
+    return ["schedule_changed_at", "schedule_sequence"]
 
 
 def request_fingerprint(data: object) -> str:

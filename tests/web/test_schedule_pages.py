@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 
+from games import services as game_services
 from games.models import Match
 from league.models import Event, Player, Stage
 from league.services import schedule
@@ -144,6 +145,20 @@ def test_schedule_event_calendar_lists_the_scheduled_matches_with_stable_uids(
     assert moved["SEQUENCE"] == 2
     assert moved.decoded("DTSTART") == _tomorrow(21, 0)
     assert len(again.walk("VEVENT")) == 3
+    # Called off (void), then on again: each a change the app is told of, as a move is.
+    moved_at = Match.objects.get(pk=matches[0].pk).schedule_changed_at
+    game_services.match_void(match_id=matches[0].pk, voided_by=None)
+    called_off = _vevent_of(client, pool, events[0]["UID"])
+    assert (called_off["STATUS"], called_off["SEQUENCE"]) == ("CANCELLED", 3)
+    assert Match.objects.get(pk=matches[0].pk).schedule_changed_at > moved_at  # its DTSTAMP
+    game_services.match_unvoid(match_id=matches[0].pk, unvoided_by=None)
+    on_again = _vevent_of(client, pool, events[0]["UID"])
+    assert (on_again["STATUS"], on_again["SEQUENCE"]) == ("CONFIRMED", 4)
+
+
+def _vevent_of(client: Client, stage: Stage, uid: str) -> Any:
+    _raw, calendar = _feed(client, f"/events/{stage.event_id}/calendar.ics")
+    return next(e for e in calendar.walk("VEVENT") if e["UID"] == uid)
 
 
 def test_schedule_player_calendar_lists_only_their_matches_and_escapes_their_name(
