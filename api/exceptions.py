@@ -31,6 +31,7 @@ from league.errors import (
     StandingsError,
 )
 from scoring.errors import DomainError, RuleViolation
+from scoring.json_input import key_name
 from webhooks.errors import EndpointConflict, WebhookError
 
 # The HTTP status of each domain error family, found by walking the error's class hierarchy:
@@ -78,6 +79,21 @@ def status_of(error: DomainError) -> int:
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
     """The one error shape, also for errors raised outside the domain (middleware, 404s)."""
     return {"code": code, "message": message, "details": details or {}}
+
+
+# A sentence of a validation error at most this long: DRF's own messages repeat the value
+# sent ('"..." is not a valid choice.'), and a fuzzed value or key can be any size.
+MESSAGE_LENGTH = 500
+
+
+def _cut(detail: Any) -> Any:
+    """DRF's nested validation errors with every key (`key_name`) and sentence cut short."""
+    if isinstance(detail, dict):
+        return {key_name(key): _cut(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_cut(item) for item in detail]
+    text = str(detail)
+    return text if len(text) <= MESSAGE_LENGTH else text[: MESSAGE_LENGTH - 3] + "..."
 
 
 def _first_message(detail: Any) -> str:
@@ -154,7 +170,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, exceptions.ParseError):
         body = error_body("malformed_json", f"The request body is not valid JSON: {exc.detail}")
     elif isinstance(exc, exceptions.ValidationError):
-        body = error_body("invalid", _first_message(exc.detail), {"fields": exc.detail})
+        fields = _cut(exc.detail)
+        body = error_body("invalid", _first_message(fields), {"fields": fields})
     else:
         code = exc.get_codes()
         body = error_body(

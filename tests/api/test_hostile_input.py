@@ -532,3 +532,25 @@ def test_a_slug_choice_or_date_of_the_wrong_json_type_is_refused(as_organizer, o
         "game": ["Must be one of its choices, as a JSON string, not 1."]
     }
     assert not League.objects.filter(name="Six").exists()
+
+
+@pytest.mark.django_db
+def test_a_huge_key_or_value_is_named_cut_short_in_a_validation_error(as_organizer):
+    """DRF's messages repeat what was sent ('"..." is not a valid choice.'), and an unknown
+    key is named in `details.fields`: a fuzzed value or key of 100,000 characters came back
+    whole. Every key and sentence of the error is cut short; nothing is stored."""
+    huge = "x" * 100_000
+    for body, field in (
+        ({"name": "Huge", "game": huge}, "game"),
+        ({"name": "Huge", huge: 1}, None),
+    ):
+        answer = as_organizer.post("/api/v1/leagues/", body, format="json")
+        assert answer.status_code == 400
+        assert answer.json()["code"] == "invalid"
+        assert len(answer.content) < 2_000
+        fields = answer.json()["details"]["fields"]
+        named = fields[field][0] if field else next(iter(fields))
+        assert named.startswith(('"xxx', "xxx"))
+        assert "..." in named
+        assert len(named) <= 500
+    assert not League.objects.filter(name="Huge").exists()
