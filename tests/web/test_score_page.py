@@ -9,10 +9,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 
+import scoring
 from games import services as game_services
 from games.models import Match
 from league.models import Event
-from tests.playing import play
+from tests.playing import play, simulated_turns
 
 from .conftest import make_players
 
@@ -335,3 +336,26 @@ def test_yardzee_shows_running_totals_with_the_bonus_target(client: Client, matc
     cells = {seat: dict(re.findall(r'data-total="(\w+)">([^<]*)<', row)) for seat, row in rows}
     assert cells["0"] == {"upper": "24", "bonus": "39 more for +35", "lower": "0", "grand": "24"}
     assert cells["1"] == {"upper": "0", "bonus": "63 more for +35", "lower": "40", "grand": "40"}
+
+
+def test_the_yardkle_scoring_page_says_when_the_final_round_is_on(
+    client: Client, organizer: User, yardkle_event: Event, seat: Any
+) -> None:
+    """The scorekeeper is told, as the match page tells its readers, that a bank reached the
+    target and everyone else has one more turn."""
+    match = seat(yardkle_event, make_players(3))
+    turns = simulated_turns(match, seed=8)
+    game = scoring.new_game("yardkle", 3, match.rules)
+    reached = 0  # the turn whose bank reaches the target
+    while not game.final_round:
+        game.play(turns[reached])
+        reached += 1
+    reached -= 1
+    assert not game.is_over
+    play(match, seed=8, turns=reached)
+    client.force_login(organizer)
+    assert "Final round:" not in _page(client, match).content.decode()
+    game_services.turn_submit(match_id=match.pk, turn=turns[reached])
+    page = _page(client, match).content.decode()
+    assert "Final round:" in page
+    assert "reached 10,000; everyone else has one more turn." in page
