@@ -39,7 +39,13 @@ def single_elimination(
     if not 1 <= advance <= size // 2:
         raise DrawError(
             "advance",
-            f"At tables of {size}, 1 to {size // 2} players can advance, not {advance}.",
+            f"At tables of {size}, "
+            + (
+                "only the winner advances (1)"
+                if size // 2 == 1
+                else f"1 to {size // 2} players can advance (at most half a table)"
+            )
+            + f", not {advance}.",
         )
     if third_place and size != 2:
         raise DrawError("format_option", "A third-place match is for brackets of pairs.")

@@ -161,19 +161,24 @@ def test_a_grand_final_reset_is_skipped_when_the_winners_bracket_player_wins():
 
 
 @pytest.mark.parametrize(
-    ("options", "code"),
+    ("options", "code", "says"),
     [
-        ({"table_size": 4, "advance": 3}, "advance"),
-        ({"table_size": 2, "advance": 0}, "advance"),
-        ({"table_size": 3, "advance": 2}, "advance"),
-        ({"table_size": 4, "advance": 2, "third_place": True}, "format_option"),
-        ({"table_size": 6}, "table_size"),
+        (
+            {"table_size": 4, "advance": 3},
+            "advance",
+            "At tables of 4, 1 to 2 players can advance (at most half a table), not 3.",
+        ),
+        ({"table_size": 2, "advance": 0}, "advance", "At tables of 2, only the winner advances"),
+        ({"table_size": 3, "advance": 2}, "advance", "At tables of 3, only the winner advances"),
+        ({"table_size": 4, "advance": 2, "third_place": True}, "format_option", "third-place"),
+        ({"table_size": 6}, "table_size", ""),
     ],
 )
-def test_options_that_do_not_fit_are_refused(options, code):
+def test_options_that_do_not_fit_are_refused(options, code, says):
     with pytest.raises(DrawError) as error:
         single_elimination(list(range(8)), **options)
     assert error.value.code == code
+    assert says in error.value.message
 
 
 @pytest.mark.parametrize("rounds", [3, 4, 5])
