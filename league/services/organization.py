@@ -27,7 +27,7 @@ from league.services.standings_marks import (
     stages_of_player,
 )
 from scoring import RuleViolation
-from scoring.json_input import read_rules_object
+from scoring.json_input import brief, read_rules_object
 
 # --- Names ------------------------------------------------------------------------------------
 
@@ -522,7 +522,7 @@ def check_handle(handle: str) -> None:
         raise LeagueError(
             "invalid_handle",
             f"A handle is letters, digits, hyphens and underscores only, at most {HANDLE_LENGTH}"
-            f" of them; {handle!r} is not.",
+            f" of them; {brief(handle)} is not.",
             details={"field": "handle"},
         )
 

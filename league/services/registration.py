@@ -188,10 +188,11 @@ def _checked_email(email: str, *, required: bool) -> str:
 
 
 def _checked_handle(handle: str) -> str:
-    handle = handle.strip().lower()
+    """The handle as stored (lowercased), checked as it was written (a refusal quotes it so)."""
+    handle = handle.strip()
     if handle:
         check_handle(handle)
-    return handle
+    return handle.lower()
 
 
 def _ensure_not_registered(event_id: int, name: str, email: str) -> None:

@@ -87,7 +87,7 @@ def test_bad_names_emails_and_handles_are_refused_by_the_names_rules(yardzee_eve
     assert not Registration.objects.exists()
 
 
-@pytest.mark.parametrize("handle", ["no spaces", "x" * 41])
+@pytest.mark.parametrize("handle", ["no spaces", "Has Space", "x" * 41, "y" * 100_000])
 def test_a_bad_handle_is_refused_in_the_same_words_as_on_the_roster(yardzee_event, handle):
     reg.sign_up_set(event=yardzee_event)
     with pytest.raises(LeagueError) as signing_up:
@@ -98,6 +98,8 @@ def test_a_bad_handle_is_refused_in_the_same_words_as_on_the_roster(yardzee_even
     assert (signing_up.value.code, row["code"]) == ("invalid_handle", "invalid_handle")
     assert signing_up.value.message == row["message"]
     assert "letters, digits, hyphens and underscores only, at most 40" in row["message"]
+    assert handle[:20] in row["message"]  # quoted as written (not lowercased), cut short
+    assert len(row["message"]) < 200
 
 
 def test_beyond_the_cap_sign_ups_wait_and_move_up_in_order_when_a_place_frees(yardzee_event):
