@@ -29,6 +29,7 @@ from rest_framework.utils.json import strict_constant
 # DRF's check of the request's charset (a 400 for one that is unknown or not text); its stubs
 # leave it out.
 from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # isort: skip
+from scoring.json_input import key_name
 
 
 class InvalidText(ParseError):
@@ -51,7 +52,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         for key, _ in pairs:  # the first key given again, in one pass
             if key in seen:
                 raise DuplicateKey(
-                    f"The key {key!r} appears twice in one object of the request's JSON."
+                    f"The key {key_name(key)!r} appears twice in one object of the request's JSON."
                 )
             seen.add(key)
     return decoded

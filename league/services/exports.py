@@ -64,6 +64,7 @@ from league.services.organization import (
 )
 from league.services.standings_refresh import compute_rows
 from scoring import RuleViolation
+from scoring.json_input import brief
 
 FORMAT: Final = "yard-league/event-export"
 VERSION: Final = 1
@@ -71,6 +72,12 @@ SCHEMA_PATH: Final = Path(__file__).resolve().parent.parent / "schemas" / "event
 
 
 @cache
+def _brief_unless_number(value: object) -> object:
+    """A value a refusal's details give back: a number as it is, anything else cut short
+    (`brief`: a file's field may be any size)."""
+    return value if isinstance(value, int | float) else brief(value)
+
+
 def export_schema() -> dict[str, Any]:
     """The JSON Schema every export follows and every import is checked against."""
     schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
@@ -302,8 +309,9 @@ def check_export(data: object) -> dict[str, Any]:
     if data.get("version") != VERSION:
         raise LeagueError(
             "unsupported_export_version",
-            f"This server reads version {VERSION} of event exports, not {data.get('version')!r}.",
-            details={"field": "version", "version": data.get("version")},
+            f"This server reads version {VERSION} of event exports, not "
+            f"{brief(data.get('version'))}.",
+            details={"field": "version", "version": _brief_unless_number(data.get("version"))},
         )
     validator = jsonschema.Draft202012Validator(export_schema(), format_checker=FORMATS)
     error = jsonschema.exceptions.best_match(validator.iter_errors(data))

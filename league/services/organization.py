@@ -909,7 +909,7 @@ def match_create(
         game_services.ensure_event_open(event)
         ruleset = {**event.ruleset(), **overrides}
     if game not in scoring.GAMES:
-        raise RuleViolation("unknown_game", f"There is no game {game!r}.")
+        raise RuleViolation("unknown_game", f"There is no game {brief(game)}.")
     return game_services.match_create(
         game=game,
         player_ids=player_ids,

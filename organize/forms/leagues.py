@@ -19,6 +19,7 @@ from league.models import League
 from league.standings import LeaguePoints, metrics_for
 from organize.forms.words import refuse_on_field
 from scoring.errors import DomainError
+from scoring.json_input import brief
 from scoring.yardkle import MAX_TARGET, YardkleRules
 from scoring.yardzee import YardzeeRules
 
@@ -160,7 +161,7 @@ class LeagueSettingsForm(RefusalForm):
                 key = str(int(size.strip()))
             except (ValueError, ArithmeticError):
                 raise forms.ValidationError(
-                    f"Line {number} ({line.strip()!r}) is not a table size, a colon and "
+                    f"Line {number} ({brief(line.strip())}) is not a table size, a colon and "
                     "points separated by commas, like 4: 5, 3, 1, 0."
                 ) from None
             if key in lines:  # one of the two would be dropped unsaid

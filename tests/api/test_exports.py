@@ -808,3 +808,17 @@ def test_item6_a_players_rating_history_downloads_as_csv(night: Event) -> None:
     missing = APIClient().get("/api/v1/players/999999/ratings/?format=csv")
     assert missing.status_code == 404
     assert "Content-Disposition" not in missing
+
+
+def test_a_huge_version_is_named_cut_short(night: Event, organizer: User) -> None:
+    data = json.loads(json.dumps(exports.event_export(event=night)))
+    answer = _refused(
+        organizer,
+        _empty_league(organizer),
+        {**data, "version": "9" * 100_000},
+        status=400,
+        code="unsupported_export_version",
+        format="json",
+    )
+    assert len(answer["message"]) < 200
+    assert len(answer["details"]["version"]) <= 40

@@ -554,3 +554,12 @@ def test_a_huge_key_or_value_is_named_cut_short_in_a_validation_error(as_organiz
         assert "..." in named
         assert len(named) <= 500
     assert not League.objects.filter(name="Huge").exists()
+
+
+@pytest.mark.django_db
+def test_a_huge_key_given_twice_is_named_cut_short(match):
+    huge = "k" * 100_000
+    answer, _ = _post_raw(match, f'{{"{huge}": 1, "{huge}": 2}}')
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "duplicate_key"
+    assert len(answer.content) < 1_000
