@@ -162,6 +162,28 @@ def test_whole_result_with_a_bad_turn_names_its_index_and_stores_nothing(
 
 
 @pytest.mark.django_db
+def test_a_whole_results_turns_may_leave_out_their_player_but_one_named_is_checked(
+    players, seat_match, as_organizer
+):
+    """The simulator's turns name no player (the order of play says whose each is); a turn
+    that names one names the player whose turn it is, or the result is refused."""
+    match = seat_match("yardzee", players[:2])
+    turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=7)
+    assert "player" not in turns[0]
+    turns[0] = {**turns[0], "player": players[0].pk}
+    turns[1] = {**turns[1], "player": players[0].pk}  # seat 1's turn
+    response = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json"
+    )
+    assert response.status_code == 422
+    assert (response.json()["code"], response.json()["details"]["turn_index"]) == (
+        "not_your_turn",
+        1,
+    )
+    assert Match.objects.get(pk=match["id"]).turns_played == 0
+
+
+@pytest.mark.django_db
 def test_whole_result_that_does_not_finish_the_game_is_refused(players, seat_match, as_organizer):
     match = seat_match("yardzee", players[:2])
     turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=3)[:-1]
