@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 from redis.exceptions import RedisError
 from rest_framework.request import Request
@@ -123,6 +124,7 @@ def _registration(key: str) -> Registration:
 
 def _registration_context(registration: Registration, key: str) -> dict[str, Any]:
     settings = _sign_up_of(registration.event)
+    closes = settings.check_in_closes if settings else None
     return {
         "key": key,
         "registration": registration,
@@ -133,6 +135,8 @@ def _registration_context(registration: Registration, key: str) -> dict[str, Any
         "can_check_in": settings is not None
         and registration.status == "confirmed"
         and settings.check_in_window_open(),
+        # Outside the window: it is over (closed in the past), else it opens later.
+        "check_in_over": closes is not None and closes <= timezone.now(),
     }
 
 

@@ -138,3 +138,36 @@ def test_a_closed_events_private_page_offers_no_check_in(client: Client, open_ev
     page = client.get(url).content.decode()
     assert 'action="' + url + 'check-in/"' not in page
     assert 'action="' + url + 'withdraw/"' not in page
+
+
+@pytest.mark.parametrize(
+    ("opens", "closes", "says", "never"),
+    [
+        (1, 2, "Check-in opens", "Check-in closed"),
+        (None, -1, "Check-in closed", "Check-in opens"),
+        (-2, -1, "Check-in closed", "Check-in opens"),
+    ],
+)
+def test_the_private_page_says_whether_check_in_is_still_to_open_or_over(
+    client: Client, open_event, opens, closes, says, never
+):
+    """Outside the check-in window the page says when it opens, or that it has closed: a
+    window in the past read "Check-in opens <then> and closes <then>", and one with only a
+    closing time "Check-in  and closes <then>"."""
+    now = timezone.now()
+    reg.sign_up_set(
+        event=open_event,
+        check_in=True,
+        check_in_opens=None if opens is None else now + timedelta(hours=opens),
+        check_in_closes=now + timedelta(hours=closes),
+    )
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    reg.registration_approve(registration_id=done.registration.pk)
+    page = client.get(f"/sign-up/{done.key}/").content.decode()
+    assert says in page
+    assert never not in page
+    assert "Check-in  and" not in page
+    assert "an organizer can check you in" in page
+    assert 'action="/sign-up/' + done.key + '/check-in/"' not in page
