@@ -150,17 +150,31 @@ def registration_page(request: HttpRequest, key: str) -> HttpResponse:
     return response
 
 
+def _holder_words(error: DomainError, registration: Registration) -> str:
+    """A refusal as its holder reads it on their own page: a registration not in a state for
+    the step (a second submit, a page left open) is "your sign-up", not "Ana's registration"."""
+    if error.code == "registration_decided":
+        state = registration.get_status_display().lower()
+        return f"Nothing changed: your sign-up is {state}."
+    return error.message
+
+
 @require_POST
 def registration_check_in(request: HttpRequest, key: str) -> HttpResponseBase:
-    """The holder checks in (or out, `present=0`) within the event's check-in window."""
+    """The holder checks in (`present=1`, the default) or out (`present=0`) within the event's
+    check-in window; any other `present` changes nothing and says so."""
     registration = _registration(key)
-    present = request.POST.get("present", "1") != "0"
+    asked = request.POST.get("present", "1")
+    if asked not in ("0", "1"):
+        messages.error(request, "Nothing changed: check in (present 1) or out (present 0).")
+        return redirect(reverse("league:registration", args=[key]))
+    present = asked == "1"
     try:
         services.registration_check_in(
             registration_id=registration.pk, present=present, by_player=True
         )
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, _holder_words(error, registration))
     else:
         messages.success(request, "You are checked in." if present else "You are checked out.")
     return redirect(reverse("league:registration", args=[key]))
@@ -173,7 +187,7 @@ def registration_withdraw(request: HttpRequest, key: str) -> HttpResponseBase:
     try:
         services.registration_withdraw(registration_id=registration.pk, by_player=True)
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, _holder_words(error, registration))
     else:
         messages.success(request, "You are withdrawn from this event.")
     return redirect(reverse("league:registration", args=[key]))

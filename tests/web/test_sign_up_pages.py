@@ -171,3 +171,36 @@ def test_the_private_page_says_whether_check_in_is_still_to_open_or_over(
     assert "Check-in  and" not in page
     assert "an organizer can check you in" in page
     assert 'action="/sign-up/' + done.key + '/check-in/"' not in page
+
+
+def test_the_holders_check_in_takes_only_what_its_buttons_send(client: Client, open_event):
+    """`present` is 1 (check in) or 0 (check out): anything else checked the holder in."""
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    reg.registration_approve(registration_id=done.registration.pk)
+    url = f"/sign-up/{done.key}/"
+    for junk in ("banana", "", "true", "01"):
+        page = client.post(f"{url}check-in/", {"present": junk}, follow=True).content.decode()
+        assert "Nothing changed: check in (present 1) or out (present 0)." in page
+        done.registration.refresh_from_db()
+        assert done.registration.checked_in_at is None
+    client.post(f"{url}check-in/", {"present": "1"})
+    done.registration.refresh_from_db()
+    assert done.registration.checked_in_at is not None
+
+
+def test_a_second_withdrawal_says_the_sign_up_is_withdrawn_already(client: Client, open_event):
+    """A withdrawal sent again (a double tap, the back button) tells the holder their sign-up
+    is withdrawn, in their words: it read "Ana's registration is withdrawn: it cannot be
+    withdrawn."."""
+    done = reg.registration_create(
+        event_id=open_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    url = f"/sign-up/{done.key}/"
+    client.post(f"{url}withdraw/")
+    page = client.post(f"{url}withdraw/", follow=True).content.decode()
+    assert "Nothing changed: your sign-up is withdrawn." in page
+    assert "registration is withdrawn" not in page
+    checked = client.post(f"{url}check-in/", follow=True).content.decode()
+    assert "Nothing changed: your sign-up is withdrawn." in checked
