@@ -17,8 +17,10 @@ RecordModel = TypeVar("RecordModel", bound=Model)
 
 
 class RecordAdmin(admin.ModelAdmin[RecordModel]):
-    """A record kept as it was written (a turn, an undo, a correction, a stage's match): every
-    field shown, nothing added or changed here."""
+    """A record kept as it was written (a turn, an undo, a correction, a receipt, a stage's
+    match, bye or forfeit): every field shown, nothing added, changed or deleted here (a turn
+    deleted here would leave its match's state and totals as they were; a receipt typed in was
+    a 500)."""
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: RecordModel | None = None
@@ -29,6 +31,9 @@ class RecordAdmin(admin.ModelAdmin[RecordModel]):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: RecordModel | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: RecordModel | None = None) -> bool:
         return False
 
 
@@ -123,6 +128,6 @@ class TurnCorrectionAdmin(RecordAdmin[TurnCorrection]):
 
 
 @admin.register(SubmissionReceipt)
-class SubmissionReceiptAdmin(admin.ModelAdmin[SubmissionReceipt]):
+class SubmissionReceiptAdmin(RecordAdmin[SubmissionReceipt]):
     list_display = ["match", "key", "status_code", "created_at"]
-    readonly_fields = [f.name for f in SubmissionReceipt._meta.fields]
+    list_select_related = ["match"]

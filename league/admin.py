@@ -109,7 +109,12 @@ class EventAdmin(admin.ModelAdmin[models.Event]):
 class StageEntryInline(admin.TabularInline[models.StageEntry, models.Stage]):
     model = models.StageEntry
     extra = 0
-    raw_id_fields = ["player"]
+    fields = ["seed", "player", "group", "withdrawn_at"]
+    readonly_fields = ["seed", "player", "group", "withdrawn_at"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class StageMatchInline(admin.TabularInline[models.StageMatch, models.Stage]):
@@ -125,25 +130,17 @@ class StageMatchInline(admin.TabularInline[models.StageMatch, models.Stage]):
 
 
 @admin.register(models.Stage)
-class StageAdmin(admin.ModelAdmin[models.Stage]):
+class StageAdmin(RecordAdmin[models.Stage]):
+    """A stage, its entries and its options are made, changed (while a draft), started,
+    withdrawn from and deleted through the stage services (the API, the organizer's pages),
+    which check its options, seed its entries and draw: here they are shown only. A table size,
+    tiebreak or entry changed here skipped those checks, and on a drawn stage left its bracket
+    and tables as they were drawn."""
+
     list_display = ["name", "event", "format", "status", "table_size", "started_at"]
     list_filter = ["format", "status"]
     list_select_related = ["event"]
-    readonly_fields = [
-        "event",
-        "status",
-        "format",
-        "bracket",
-        "ranking",
-        "random_seed",
-        "source_stage",
-        "started_at",
-        "finished_at",
-    ]
     inlines = [StageEntryInline, StageMatchInline]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # stages are made and started through the services (API, pages)
 
 
 @admin.register(models.StageMatch)
@@ -152,5 +149,12 @@ class StageMatchAdmin(RecordAdmin[models.StageMatch]):
     list_select_related = ["stage", "match"]
 
 
-admin.site.register(models.StageBye)
-admin.site.register(models.StageForfeit)
+@admin.register(models.StageBye)
+class StageByeAdmin(RecordAdmin[models.StageBye]):
+    """A bye is given by the draw (and a forfeit by a withdrawal or a no-show) through the
+    stage services, which score and advance it: a row typed or deleted here would not be."""
+
+
+@admin.register(models.StageForfeit)
+class StageForfeitAdmin(RecordAdmin[models.StageForfeit]):
+    pass

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games.models import MatchStatus
 from league.models import Event, League, Player
+from league.services import stages
 from tests.playing import play
 
 from .conftest import make_players
@@ -154,3 +155,55 @@ def test_a_player_cannot_take_a_handle_another_has_in_another_case_in_the_admin(
     assert "Another player has the handle" in page
     other.refresh_from_db()
     assert other.handle == "bo-two"
+
+
+def test_records_are_never_deleted_nor_typed_in_in_the_admin(
+    admin_client: Client, zee_event: Event, seat
+):
+    """A turn deleted in the admin left its match's state and totals as they were; a receipt
+    added there (every field read-only) was a 500; a stage's bye or forfeit could be typed in,
+    changed or deleted, none of it scored or advanced by the stage services."""
+    match = seat(zee_event, make_players(2))
+    play(match, seed=1)
+    turn = match.turns.order_by("sequence").first()
+    assert turn is not None
+    assert admin_client.get(f"/admin/games/turn/{turn.pk}/delete/").status_code == 403
+    admin_client.post(f"/admin/games/turn/{turn.pk}/delete/", {"post": "yes"})
+    assert match.turns.filter(pk=turn.pk).exists()
+    answer = admin_client.post(
+        "/admin/games/turn/", {"action": "delete_selected", "_selected_action": [turn.pk]}
+    )
+    assert answer.status_code < 500
+    assert match.turns.filter(pk=turn.pk).exists()
+    for model in ("games/submissionreceipt", "league/stagebye", "league/stageforfeit"):
+        assert admin_client.get(f"/admin/{model}/").status_code == 200, model
+        assert admin_client.get(f"/admin/{model}/add/").status_code == 403, model
+        assert admin_client.post(f"/admin/{model}/add/", {}).status_code == 403, model
+
+
+def test_a_stage_and_its_entries_are_shown_only_in_the_admin(
+    admin_client: Client, zee_event: Event
+):
+    """A stage's options and entries change through the stage services, which check them and
+    seed again (and only while it is a draft): the admin could change a running stage's table
+    size or entries, and delete a stage without `stage_delete`'s checks."""
+    players = make_players(4)
+    zee_event.league.players.add(*players)
+    stage = stages.stage_create(
+        event_id=zee_event.pk,
+        name="Final",
+        format="round_robin",
+        table_size=2,
+        player_ids=[p.pk for p in players],
+    )
+    page = admin_client.get(f"/admin/league/stage/{stage.pk}/change/").content.decode()
+    for field in ('name="table_size"', 'name="name"', 'name="entries-0-player"'):
+        assert field not in page, field
+    admin_client.post(
+        f"/admin/league/stage/{stage.pk}/change/",
+        {"name": "Renamed", "table_size": "5", "entries-TOTAL_FORMS": "0"},
+    )
+    stage.refresh_from_db()
+    assert (stage.name, stage.table_size) == ("Final", 2)
+    assert admin_client.get(f"/admin/league/stage/{stage.pk}/delete/").status_code == 403
+    assert stage.entries.count() == 4
