@@ -11,7 +11,12 @@ from django.http import HttpRequest
 from games.admin import RecordAdmin
 from league import models
 from league.services import LeagueError
-from league.services.organization import check_slug, clean_name, ensure_handle_free
+from league.services.organization import (
+    _ensure_name_free,
+    check_slug,
+    clean_name,
+    ensure_handle_free,
+)
 from league.services.standings_marks import player_renamed
 
 
@@ -30,9 +35,15 @@ class PlayerForm(forms.ModelForm[models.Player]):
         fields = ["display_name", "handle", "user"]
 
     def clean_display_name(self) -> str:
-        """The same name rules as the API's (league.services.organization.clean_name)."""
+        """The same name rules as the API's (league.services.organization.clean_name), and,
+        as `player_update` checks a rename, no name that looks like another's on a roster the
+        player is on (`name_taken`)."""
         with refusal_as_validation_error():
-            return clean_name(self.cleaned_data["display_name"], field="display_name")
+            name = clean_name(self.cleaned_data["display_name"], field="display_name")
+            if self.instance.pk:
+                for league in self.instance.leagues.all():
+                    _ensure_name_free(league, name, exclude=[self.instance.pk])
+        return name
 
     def clean_handle(self) -> str:
         """Not another player's handle in any case of its letters (`ensure_handle_free`, as
@@ -57,7 +68,25 @@ class PlayerAdmin(admin.ModelAdmin[models.Player]):
             player_renamed(player_id=obj.pk)
 
 
+def checked_names(form: forms.ModelForm[Any], *names: str) -> None:
+    """The names of `names` in `form.cleaned_data` as the services store them (`clean_name`:
+    NFC, spaces as one, no invisible or control characters); a refusal on its field. A blank
+    optional name (an event's venue) stays blank."""
+    for name in names:
+        value = form.cleaned_data.get(name)
+        if value:
+            try:
+                form.cleaned_data[name] = clean_name(value, field=name)
+            except LeagueError as error:
+                form.add_error(name, forms.ValidationError(error.message, code=error.code))
+
+
 class LeagueForm(forms.ModelForm[models.League]):
+    def clean_name(self) -> str:
+        """The same name rules as the API's and the pages' (`clean_name`)."""
+        with refusal_as_validation_error():
+            return clean_name(self.cleaned_data["name"], field="name")
+
     def clean_slug(self) -> str:
         """The same address rules as the API's and the pages' (`check_slug`): not another
         league's, not one the organizer pages use (`new`)."""
@@ -67,10 +96,22 @@ class LeagueForm(forms.ModelForm[models.League]):
         return slug
 
 
+class EventForm(forms.ModelForm[models.Event]):
+    def clean(self) -> dict[str, Any] | None:
+        """The same name rules as `event_create` and `event_update` (`clean_name`)."""
+        cleaned = super().clean()
+        checked_names(self, "name", "venue")
+        return cleaned
+
+
 class EventInline(admin.TabularInline[models.Event, models.League]):
     model = models.Event
+    form = EventForm
     extra = 0
     fields = ["name", "date", "venue", "status"]
+    # An event's status follows play; its organizers close and reopen it (`event_close`,
+    # `event_reopen`), which check its matches and tell the webhooks: not typed in here.
+    readonly_fields = ["status"]
     show_change_link = True
 
 
@@ -81,7 +122,7 @@ class LeagueAdmin(admin.ModelAdmin[models.League]):
     list_filter = ["game"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["organizers", "players"]
+    filter_horizontal = ["organizers"]
     inlines = [EventInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -89,8 +130,10 @@ class LeagueAdmin(admin.ModelAdmin[models.League]):
         (`league_update`, from the API or the organizer's pages), which checks them and
         re-ranks every table. Its ruleset, points and tiebreak are not written here even when
         it is added (`league_create` and `league_update` check them; JSON typed here would
-        not be): a league added here takes the game's defaults."""
-        settings = ["rules", "points", "tiebreak"]
+        not be): a league added here takes the game's defaults. Its roster changes on the
+        roster page and through the API (`roster_add`: no two names that look alike on it), and
+        a player is never taken off it (their matches and tables stay the league's): not here."""
+        settings = ["rules", "points", "tiebreak", "players"]
         return ["game", *settings] if obj is not None else settings
 
 
@@ -101,9 +144,17 @@ class EventAdmin(admin.ModelAdmin[models.Event]):
     search_fields = ["name", "venue"]
     date_hierarchy = "date"
     list_select_related = ["league"]
-    # An event's rules are checked on top of its league's (`event_rules_checked`) by
-    # `event_create` and `event_update`, from the API or the organizer's pages; not here.
-    readonly_fields = ["rules"]
+    form = EventForm
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """An event's rules are checked on top of its league's (`event_rules_checked`) by
+        `event_create` and `event_update`, from the API or the organizer's pages; not here. Its
+        status follows play, and its organizers close and reopen it (`event_close`,
+        `event_reopen`: refused while a match is being played; a finished event tells the
+        webhooks); typed in here it skipped all that. Its league is its matches', stages' and
+        roster's: once added it stays in it (in another league of another game its matches
+        would not be that league's game)."""
+        return ["rules", "status", "league"] if obj is not None else ["rules", "status"]
 
 
 class StageEntryInline(admin.TabularInline[models.StageEntry, models.Stage]):

@@ -207,3 +207,69 @@ def test_a_stage_and_its_entries_are_shown_only_in_the_admin(
     assert (stage.name, stage.table_size) == ("Final", 2)
     assert admin_client.get(f"/admin/league/stage/{stage.pk}/delete/").status_code == 403
     assert stage.entries.count() == 4
+
+
+def test_an_events_status_and_league_are_not_typed_in_in_the_admin(
+    admin_client: Client, zee_event: Event, seat
+):
+    """A status typed in skipped `event_close` (refused while a match is being played) and
+    `event_reopen`; a league changed moved the event, its matches and stages to another
+    league, maybe of another game."""
+    match = seat(zee_event, make_players(2))
+    play(match, seed=1, turns=1)
+    other = League.objects.create(name="Yardkle nights", slug="yk", game="yardkle")
+    page = admin_client.get(f"/admin/league/event/{zee_event.pk}/change/").content.decode()
+    assert 'name="status"' not in page
+    assert 'name="league"' not in page
+    admin_client.post(
+        f"/admin/league/event/{zee_event.pk}/change/",
+        {"league": other.pk, "name": "Night 1", "date": "2026-06-06", "status": "finished"},
+    )
+    zee_event.refresh_from_db()
+    assert zee_event.league_id != other.pk
+    assert zee_event.status != "finished"
+    league_page = admin_client.get(
+        f"/admin/league/league/{zee_event.league_id}/change/"
+    ).content.decode()
+    assert 'name="events-0-status"' not in league_page
+    assert 'name="players"' not in league_page
+    added = admin_client.get("/admin/league/event/add/").content.decode()
+    assert 'name="league"' in added
+    assert 'name="status"' not in added
+
+
+def test_names_follow_the_services_rules_in_the_admin(admin_client: Client, zee_event: Event):
+    """An invisible character in a league's or an event's name, and a player renamed to look
+    like another on their roster, were taken in the admin; the services refuse them."""
+    league = zee_event.league
+    answer = admin_client.post(
+        f"/admin/league/league/{league.pk}/change/",
+        {
+            "name": "Back\u200byard",
+            "slug": league.slug,
+            "events-TOTAL_FORMS": "0",
+            "events-INITIAL_FORMS": "0",
+        },
+    )
+    assert "invisible or control characters" in answer.content.decode()
+    answer = admin_client.post(
+        f"/admin/league/event/{zee_event.pk}/change/",
+        {"name": "Night\u202e 1", "date": "2026-06-06", "venue": "La\u200bwn"},
+    )
+    assert "invisible or control characters" in answer.content.decode()
+    admin_client.post(
+        f"/admin/league/event/{zee_event.pk}/change/",
+        {"name": "  Night   2 ", "date": "2026-06-06", "venue": ""},
+    )
+    zee_event.refresh_from_db()
+    league.refresh_from_db()
+    assert (league.name, zee_event.name, zee_event.venue) == ("Backyard Yardzee", "Night 2", "")
+    ana, other = make_players(2)
+    league.players.add(ana, other)
+    answer = admin_client.post(
+        f"/admin/league/player/{other.pk}/change/",
+        {"display_name": ana.display_name.upper(), "handle": other.handle},
+    )
+    assert "two names that look alike" in answer.content.decode()
+    other.refresh_from_db()
+    assert other.display_name == "Player 2"
