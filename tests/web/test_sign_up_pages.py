@@ -204,3 +204,27 @@ def test_a_second_withdrawal_says_the_sign_up_is_withdrawn_already(client: Clien
     assert "registration is withdrawn" not in page
     checked = client.post(f"{url}check-in/", follow=True).content.decode()
     assert "Nothing changed: your sign-up is withdrawn." in checked
+
+
+def test_the_form_sent_again_leads_to_the_sign_up_it_made(client: Client, open_event):
+    """A second tap on "Sign up", or the back button and the form sent again, answered "This
+    email address is already signed up" and the private link, shown once, was lost: the
+    browser that signed up is led to its sign-up's page again. Another browser, or another
+    email, is refused as before."""
+    first = post(client, open_event, "Ana", "ana@example.org")
+    again = post(client, open_event, "Ana", "ANA@example.org ")
+    assert again.status_code == 302
+    assert again["Location"] == first["Location"]
+    page = client.get(again["Location"]).content.decode()
+    assert "You are signed up already: this is your sign-up." in page
+    assert post(client, open_event, "Anna", "anna@example.org").status_code == 302  # waiting
+    assert post(Client(), open_event, "Ana", "ana@example.org").status_code == 400
+    # The same email for another name from this phone (a parent's, for a second child) is
+    # refused as before: it is not the sign-up sent again.
+    assert post(client, open_event, "Ben", "ana@example.org").status_code == 400
+    assert Registration.objects.count() == 2
+    # Once the sign-up is withdrawn the same browser signs up anew.
+    client.post(f"{first['Location']}withdraw/")
+    renewed = post(client, open_event, "Ana", "ana@example.org")
+    assert renewed.status_code == 302
+    assert renewed["Location"] != first["Location"]
