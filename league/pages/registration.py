@@ -8,6 +8,7 @@ refusals (a closed or late sign-up, an email or name already signed up, a bad na
 here shows a registration's email."""
 
 import logging
+import math
 from typing import Any
 
 from django import forms
@@ -124,7 +125,12 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
     if request.method == "POST":
         throttle = SignUpRateThrottle()
         if not throttle.allow_request(request, None):
-            form.add_error(None, "Too many sign-ups from here: try again later.")
+            minutes = max(1, math.ceil((throttle.wait() or 60) / 60))
+            form.add_error(
+                None,
+                f"Too many sign-ups from here: try again in {minutes} "
+                f"minute{'s' if minutes > 1 else ''}. Nothing was saved.",
+            )
             status = 429
         elif form.is_valid():
             try:

@@ -79,8 +79,12 @@ def test_the_form_needs_its_csrf_token(open_event):
 
 def test_sign_ups_from_one_address_are_rate_limited(client: Client, open_event, monkeypatch):
     monkeypatch.setattr(SignUpRateThrottle, "THROTTLE_RATES", {"sign_up": "2/min"})
-    statuses = [post(client, open_event, n).status_code for n in ("Ana", "Ben", "Cleo")]
-    assert statuses == [302, 302, 429]
+    answers = [post(client, open_event, n) for n in ("Ana", "Ben", "Cleo")]
+    assert [answer.status_code for answer in answers] == [302, 302, 429]
+    # It says when to try again (it said "later"), and keeps what was typed.
+    text = answers[-1].content.decode()
+    assert "Too many sign-ups from here: try again in 1 minute. Nothing was saved." in text
+    assert 'value="Cleo"' in text
     assert Registration.objects.count() == 2
 
 
