@@ -501,7 +501,9 @@ def stage_start(*, stage_id: int) -> Stage:
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at", "rounds", "bracket", "points"])
     _advance(stage)
-    _standings_moved(stage)  # its entrants are listed, and first-round byes count
+    # Its entrants are listed (those its start took from a source, or left checked in), and
+    # first-round byes count.
+    _standings_moved(stage, entrants=bool(dropped) or stage.source_stage_id is not None)
     return stage
 
 
@@ -519,18 +521,24 @@ def _refused_after_check_in(refusal: DomainError, dropped: list[int], left: int)
     refusal.details = {**refusal.details, "dropped": dropped}
 
 
-def _standings_moved(stage: Stage) -> None:
+def _standings_moved(stage: Stage, *, rebuild: bool = False, entrants: bool = False) -> None:
     """Byes, walkovers and entrants count in the stage's, event's and league's tables; a
     change to them outside a finished match marks those tables stale (a finished match marks
-    them itself)."""
+    them itself). A tally only adds (docs/standings.md, "The tally"), so a change that takes
+    something away has them counted afresh: `rebuild`, a bye or a walkover gone (every table);
+    `entrants`, the stage's entries replaced or a player taken off them (only the stage's
+    table lists entrants)."""
     if _held.get() == stage.pk:
         return
+    if entrants and not rebuild:
+        standings_mark([(StandingsScope.STAGE, stage.pk)], rebuild=True)
     standings_mark(
         [
             (StandingsScope.STAGE, stage.pk),
             (StandingsScope.EVENT, stage.event_id),
             (StandingsScope.LEAGUE, stage.event.league_id),
-        ]
+        ],
+        rebuild=rebuild,
     )
 
 
@@ -1005,7 +1013,7 @@ def stage_match_unvoided(*, match: Match) -> None:
         replay.delete()
     if stage.status == StageStatus.RUNNING:
         _advance(stage)
-    _standings_moved(stage)
+    _standings_moved(stage, rebuild=True)  # its walkover and forfeits count no more
 
 
 @transaction.atomic
@@ -1069,6 +1077,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
         )
     if stage.status == StageStatus.DRAFT:
         _remove_entry(stage, entry)
+        _standings_moved(stage, entrants=True)
         return Withdrawal(stage=stage.pk, player=player_id, removed_from_draft=True)
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
@@ -1195,7 +1204,7 @@ def draft_entries_keep(*, stage_id: int, entries: Sequence[KeptEntry]) -> None:
         )
         for entry in entries
     )
-    _standings_moved(stage)
+    _standings_moved(stage, entrants=True)
 
 
 def _remove_entry(stage: Stage, entry: StageEntry) -> None:
@@ -1367,7 +1376,7 @@ def _back_to_draft(stage: Stage) -> None:
     stage.started_at = None
     stage.bracket = None
     stage.save(update_fields=["status", "started_at", "bracket"])
-    _standings_moved(stage)
+    _standings_moved(stage, rebuild=True)  # its byes went with its draw
 
 
 # --- What each format does ------------------------------------------------------------------
