@@ -62,6 +62,12 @@ class RatingsState(models.Model):
     requested = models.PositiveIntegerField(default=1)
     computed = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
+    # The earliest rated result withdrawn since the last refresh, in finish order (the time
+    # it was rated at, and its match): the refresh replays from there. A result can be
+    # withdrawn and counted again with the same finish time (a corrected turn keeps it), which
+    # the finish times of the rated and the finished matches alone would not show.
+    replay_from = models.DateTimeField(null=True, blank=True)
+    replay_from_match = models.BigIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"ratings of {self.league}"

@@ -67,14 +67,27 @@ def ratings_refresh(*, league_id: int) -> bool:
         state = RatingsState.objects.filter(league_id=league_id).first()
         if state is None or not state.pending:
             return False
-        changed = _rerate(league_id)
+        replay_from = (
+            None
+            if state.replay_from_match is None
+            else standings.finish_order(state.replay_from, state.replay_from_match)
+        )
+        changed = _rerate(league_id, replay_from=replay_from)
         RatingsState.objects.filter(pk=state.pk, computed__lt=state.requested).update(
             computed=state.requested, computed_at=timezone.now()
         )
+        if replay_from is not None:  # replayed; a result withdrawn since keeps its own mark
+            RatingsState.objects.filter(pk=state.pk, requested=state.requested).update(
+                replay_from=None, replay_from_match=None
+            )
     return changed
 
 
-def _rerate(league_id: int) -> bool:
+def _rerate(league_id: int, *, replay_from: standings.FinishOrder | None = None) -> bool:
+    """Rate what changed since the stored history: from the earliest match whose finish time
+    differs from the one it was rated at (finished since, no longer finished, finished again
+    at another time), or from `replay_from`, a rated result withdrawn since (it may have
+    finished again at the same time: a corrected turn)."""
     finished = dict(
         finished_matches(Scope(StandingsScope.LEAGUE, league_id)).values_list("pk", "finished_at")
     )
@@ -84,6 +97,8 @@ def _rerate(league_id: int) -> bool:
         for pk, when in {**finished, **rated}.items()
         if finished.get(pk) != rated.get(pk)
     ]
+    if replay_from is not None:
+        differing.append(replay_from)
     if not differing:
         return False
     _, start_at, start_id = min(differing)

@@ -85,13 +85,29 @@ def league_settings_changed(*, league_id: int) -> None:
     )
 
 
-def ratings_mark(league_id: int) -> None:
-    """Record that a league's ratings are out of date and enqueue their refresh on commit."""
+def ratings_mark(league_id: int, *, withdrawn: int | None = None) -> None:
+    """Record that a league's ratings are out of date and enqueue their refresh on commit.
+    `withdrawn`: the id of a match whose result stopped counting; if it was rated, the refresh
+    replays from it (`RatingsState.replay_from`), even when it finishes again at the same time
+    with another result (a corrected turn)."""
     state = RatingsState.objects.filter(league_id=league_id)
     if not state.update(requested=F("requested") + 1):
         _, created = RatingsState.objects.get_or_create(league_id=league_id)
         if not created:  # created meanwhile by another transaction: mark it (standings_mark)
             state.update(requested=F("requested") + 1)
+    rated_at = (
+        None
+        if withdrawn is None
+        else RatingChange.objects.filter(league_id=league_id, match_id=withdrawn)
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    if rated_at is not None:  # only ever moved earlier, in one statement (two at once agree)
+        state.filter(
+            Q(replay_from=None)
+            | Q(replay_from__gt=rated_at)
+            | Q(replay_from=rated_at, replay_from_match__gt=withdrawn)
+        ).update(replay_from=rated_at, replay_from_match=withdrawn)
     jobs.enqueue_on_commit(jobs.RATINGS_REFRESH, league_id)
 
 
@@ -102,7 +118,7 @@ def result_changed(match: Match, *, withdrawn: bool = False) -> None:
     standings_mark(scopes, rebuild=withdrawn)
     for kind, scope_id in scopes:
         if kind == StandingsScope.LEAGUE:
-            ratings_mark(scope_id)
+            ratings_mark(scope_id, withdrawn=match.pk if withdrawn else None)
 
 
 def stages_of_player(player_id: int) -> set[int]:

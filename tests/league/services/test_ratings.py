@@ -4,10 +4,11 @@ middle of the history is replayed from there, and the leaderboard equals a repla
 
 import pytest
 
+import scoring
 from games import services as game_services
 from games.models import Match
 from scoring import simulate
-from tests.league.services.league_night import assert_converged, finish, seat
+from tests.league.services.league_night import assert_converged, finish, new_players, seat
 
 
 @pytest.mark.django_db(transaction=True)
@@ -25,3 +26,51 @@ def test_standings_and_ratings_converge_after_undo_and_void_in_between(
     for turn in simulate.play_game(reopened.scoring_game(), seed=40):
         game_services.turn_submit(match_id=reopened.pk, turn=turn)
     assert_converged(league_event)
+
+
+def _flipping_chance(players: int, rules: dict[str, object]) -> tuple[int, int, dict[str, object]]:
+    """A simulator seed for a Yardzee game of two, a turn number and the Chance turn that
+    replaces it to turn the result around (the winner's Chance to 6, or the loser's to 29):
+    Chance scores any dice, so no later turn is touched."""
+    for seed in range(200):
+        game = scoring.new_game("yardzee", players, rules)
+        turns = simulate.play_game(game, seed=seed)
+        totals = [game.total(s) for s in range(players)]
+        if totals[0] == totals[1]:
+            continue
+        winner = totals.index(max(totals))
+        margin = abs(totals[0] - totals[1])
+        for number, turn in enumerate(turns, start=1):
+            if turn["category"] != "chance":
+                continue
+            seat = (number - 1) % players
+            points = sum(turn["rolls"][-1]["dice"])
+            if seat == winner and points - 6 > margin:
+                return seed, number, {"rolls": [{"dice": [1, 1, 1, 1, 2]}], "category": "chance"}
+            if seat != winner and 29 - points > margin:
+                return seed, number, {"rolls": [{"dice": [6, 6, 6, 6, 5]}], "category": "chance"}
+    raise AssertionError("no seed gives a Chance that turns the result around")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_corrected_turn_that_turns_a_rated_result_around_is_rated_again(event, organizer):
+    """A correction keeps the time the match finished (docs/api.md, "Corrections"), so the
+    ratings job cannot tell the new result from the one it rated by the finish times alone."""
+    players = new_players("Z", 4)
+    corrected = seat(event, players[:2])
+    seed, number, chance = _flipping_chance(2, Match.objects.get(pk=corrected).rules)
+    finish(corrected, seed)
+    finish(seat(event, players[2:]), 1)  # rated after it
+    match = Match.objects.get(pk=corrected)
+    places = sorted(match.seats.values_list("player_id", "placement"))
+    player = match.seats.get(order=(number - 1) % 2).player_id
+    game_services.turn_correct(
+        match_id=corrected,
+        sequence=number,
+        turn={"player": player, **chance},
+        corrected_by=organizer,
+    )
+    flipped = sorted(match.seats.values_list("player_id", "placement"))
+    assert [p for _, p in flipped] == [p for _, p in reversed(places)]
+    assert Match.objects.get(pk=corrected).finished_at == match.finished_at
+    assert_converged(event)
