@@ -1278,6 +1278,30 @@ def blocking_matches(stage_match: StageMatch) -> tuple[list[StageMatch], list[in
     return later, [pk for pk in started if pk is not None]
 
 
+def _blocked_sentence(later: Sequence[StageMatch], blocking: Sequence[int]) -> str:
+    """Why a result cannot be taken back, in words true of each blocking match: one being
+    or already played has started; a void one (a walkover, a no-show's too, or no result)
+    never may have, but it decided its slot, and taking it back comes first."""
+    void = {
+        sm.match_id for sm in later if sm.match is not None and sm.match.status == MatchStatus.VOID
+    }
+    played = [pk for pk in blocking if pk not in void]
+    decided = [pk for pk in blocking if pk in void]
+    sentences = []
+    if played:
+        sentences.append(
+            f"Later matches fed by this result have started: {', '.join(map(str, played))}."
+        )
+    if decided:
+        sentences.append(
+            f"Later {'matches' if len(decided) > 1 else 'match'} "
+            f"{', '.join(map(str, decided))}, fed by this result, "
+            f"{'were' if len(decided) > 1 else 'was'} voided and decided without play since "
+            "(a walkover or no result): take that void back first."
+        )
+    return " ".join(sentences)
+
+
 def stage_result_withdrawn(*, match_id: int, reseed: bool = False) -> None:
     """A stage match's result no longer stands (its last turn undone, or a turn corrected):
     take it back (`_withdraw_result`)."""
@@ -1302,10 +1326,7 @@ def _withdraw_result(stage: Stage, stage_match: StageMatch, *, reseed: bool = Fa
     and reopen the stage."""
     later, started = blocking_matches(stage_match)
     if started:
-        raise UndoBlocked(
-            f"Later matches fed by this result have started: {', '.join(map(str, started))}.",
-            details={"blocking_matches": started},
-        )
+        raise UndoBlocked(_blocked_sentence(later, started), details={"blocking_matches": started})
     if stage.status == StageStatus.FINISHED:
         _later_stages_in_use(stage, reseed=reseed)
     later_ids = [sm.match_id for sm in later if sm.match_id is not None]

@@ -484,6 +484,27 @@ def test_item10_unvoid_is_refused_when_a_match_fed_by_the_walkover_has_started(l
 
 
 @pytest.mark.django_db
+def test_item10_an_undo_blocked_by_a_no_show_says_so_and_not_that_it_started(league_event, field):
+    """A final decided by a no-show was never started: the refusal says it was decided by a
+    void, to take back first; then the undo goes through."""
+    stage = _started(league_event.pk, "single_elimination", field[:4])
+    first, second = _scheduled(stage)
+    play(first, seed=1)
+    play(second, seed=2)
+    final = _scheduled(stage)[0]
+    stages.stage_forfeit(stage_match_id=final.stage_match.pk, player_id=_seated(final)[0])
+    organization.event_reopen(event_id=league_event.pk)  # every stage finished: it closed
+    with pytest.raises(UndoBlocked) as refused:
+        game_services.turn_undo(match_id=first.pk, undone_by=None)
+    assert refused.value.details == {"blocking_matches": [final.pk]}
+    assert "started" not in refused.value.message
+    assert f"match {final.pk}, fed by this result, was voided" in refused.value.message
+    game_services.match_unvoid(match_id=final.pk, unvoided_by=None)
+    game_services.turn_undo(match_id=first.pk, undone_by=None)
+    assert Match.objects.get(pk=first.pk).status == "in_progress"
+
+
+@pytest.mark.django_db
 def test_item10_unvoid_of_a_match_of_no_stage_counts_it_again(league_event, field):
     match = game_services.match_create(
         game="yardkle", player_ids=field[:2], event_id=league_event.pk
