@@ -257,7 +257,10 @@ class Strategy:
         missing = [index for index in indexes if index not in self._turns]
         if missing:
             if len(self._turns) + len(missing) > _TURNS_KEPT:
+                # Full: start again, solving every position asked for (those kept a moment ago
+                # go with the rest, so they are solved anew, not looked up).
                 self._turns.clear()
+                missing = list(dict.fromkeys(indexes))
             batch = solver.turn_values(self._table, np.array(missing), self._rules.joker)
             for column, index in enumerate(missing):
                 self._turns[index] = solver.column_of(batch, column)

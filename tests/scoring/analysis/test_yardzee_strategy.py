@@ -319,3 +319,23 @@ def test_a_strategy_answers_a_positions_options_from_a_loaded_table(saved_forced
     assert isinstance(loaded._table, np.memmap)
     state = YardzeeState.of_boxes(all_but("small_straight", "large_straight"))
     assert loaded.keep_options(state, [1, 2, 3, 4, 6], 1)[0].keep == (1, 2, 3, 4)
+
+
+def test_a_full_store_of_solved_turns_starts_again_without_losing_those_asked_for(
+    forced, monkeypatch
+):
+    """A worker keeps the turns it has solved, up to a bound, and starts again when a batch
+    would pass it. The positions of the batch it held already (a game's first, say, which
+    every game shares) went with the rest and were then looked up: `KeyError: 0`, every few
+    dozen games analysed. Every position asked for now comes back, with the table's value."""
+    from scoring.analysis import yardzee
+
+    forced.forget()
+    monkeypatch.setattr(yardzee, "_TURNS_KEPT", 3)
+    first = YardzeeState(frozenset(), 0)
+    others = [YardzeeState(frozenset({box}), 0) for box in ("chance", "sixes", "fives")]
+    forced.solve([first, others[0]])
+    forced.solve([first, *others])  # 2 kept + 2 new > 3
+    for state in (first, *others):
+        assert float(forced._turn(state.index).start[0]) == forced.state_value(state)
+    forced.forget()
