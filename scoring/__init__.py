@@ -9,6 +9,7 @@ from typing import Final
 
 from scoring.errors import CODES, RuleViolation
 from scoring.game import Game, JsonObject, Ruleset, TurnResult
+from scoring.json_input import brief
 from scoring.yardkle import YardkleGame
 from scoring.yardzee import YardzeeGame
 
@@ -25,7 +26,7 @@ def new_game(name: str, players: object, rules_json: object) -> Game:
     if game is None:
         raise RuleViolation(
             "unknown_game",
-            f"There is no game {name!r}; games: {', '.join(GAMES)}.",
+            f"There is no game {brief(name)}; games: {', '.join(GAMES)}.",
             details={"games": list(GAMES)},
         )
     return game.create(players, rules_json)

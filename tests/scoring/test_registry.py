@@ -48,6 +48,10 @@ def test_an_unknown_game_name_is_rejected():
     with pytest.raises(RuleViolation) as error:
         new_game("farkle", 2, {})
     assert error.value.code == "unknown_game"
+    assert "'farkle'" in error.value.message
+    with pytest.raises(RuleViolation) as huge:
+        new_game("f" * 100_000, 2, {})
+    assert len(huge.value.message) < 200  # named cut short
 
 
 @pytest.mark.parametrize("state", [{}, {"game": "farkle"}, [], None, {"game": 1}])

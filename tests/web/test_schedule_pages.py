@@ -156,7 +156,7 @@ def test_schedule_event_calendar_lists_the_scheduled_matches_with_stable_uids(
     assert (on_again["STATUS"], on_again["SEQUENCE"]) == ("CONFIRMED", 4)
 
 
-def _vevent_of(client: Client, stage: Stage, uid: str) -> Any:
+def _vevent_of(client: Client, stage: Stage, uid: object) -> Any:
     _raw, calendar = _feed(client, f"/events/{stage.event_id}/calendar.ics")
     return next(e for e in calendar.walk("VEVENT") if e["UID"] == uid)
 

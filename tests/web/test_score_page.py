@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 
-import scoring
 from games import services as game_services
 from games.models import Match
 from league.models import Event
+from scoring.yardkle import YardkleGame, YardkleRules
 from tests.playing import play, simulated_turns
 
 from .conftest import make_players
@@ -345,7 +345,7 @@ def test_the_yardkle_scoring_page_says_when_the_final_round_is_on(
     target and everyone else has one more turn."""
     match = seat(yardkle_event, make_players(3))
     turns = simulated_turns(match, seed=8)
-    game = scoring.new_game("yardkle", 3, match.rules)
+    game = YardkleGame(3, YardkleRules.from_json(match.rules))
     reached = 0  # the turn whose bank reaches the target
     while not game.final_round:
         game.play(turns[reached])
