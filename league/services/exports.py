@@ -12,10 +12,10 @@ lists for it, who withdrew too), starts each stage, plays each match at the poin
 played (by its times in the file), turn by turn through the rulebook, and withdraws players and
 voids stage matches when they were (with the outcome chosen then; a withdrawal from a stage
 that had finished marks the entry, as `event_withdraw` did), so every draw, bracket move and
-table follows from play as it did the first time. Then it computes every table of
-the new event and compares it with the file's: the import stands only if each matches, else
-nothing is kept. It is one transaction: a bad file, a foreign one or a replay that does not
-give the file's results changes nothing."""
+table follows from play as it did the first time. Then it compares each stage and match it
+made (options, result, seats, turns' points) and every table of the new event with the file's:
+the import stands only if each matches, else nothing is kept. It is one transaction: a bad
+file, a foreign one or a replay that does not give the file's results changes nothing."""
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -478,6 +478,7 @@ class _Replay:
                 self.event = event_close(event_id=self.event.pk, status=source["status"])
         if self.league.points != self.export["league"]["points"]:
             self.league = league_update(league=self.league, points=self.export["league"]["points"])
+        self._compare_results()
         self._compare_tables()
         self.event.refresh_from_db()
 
@@ -734,6 +735,95 @@ class _Replay:
 
     # The result
 
+    def _compare_results(self) -> None:
+        """Every stage and match of the new event, written as an export, against the file's:
+        what the replay made of them (a stage's options, status, ranking, byes and forfeits; a
+        match's rules, status, place in its stage, seats with their totals and placements, and
+        each turn's points) must be what the file says, else the file was changed by hand and
+        is not imported as if it had been (`import_mismatch`, `details.path`: where in the
+        file)."""
+        replayed = event_export(event=Event.objects.get(pk=self.event.pk))
+        stages = {self.stages[stage["id"]]: stage for stage in self.export["stages"]}
+        for stage in replayed["stages"]:
+            original = stages[stage["id"]]
+            where = f"/stages/{self.export['stages'].index(original)}"
+            self._same(where, original, stage, STAGE_FIELDS)
+            if original["status"] != StageStatus.DRAFT:  # the scheme its start kept
+                self._same(where, original, stage, ["points"])
+            self._same(where, original, stage, {"ranking": self._tiers})
+            self._same(where, original, stage, {"group_ranking": self._group_tiers})
+            self._same(where, original, stage, {"byes": self._byes, "forfeits": self._forfeits})
+        by_new = {new: old for old, new in self.matches.items()}
+        matches = {match["id"]: (n, match) for n, match in enumerate(self.export["matches"])}
+        for match in replayed["matches"]:
+            if match["id"] not in by_new:
+                raise ImportRefused(
+                    "import_mismatch",
+                    "Replayed, the event has a match the file does not list: the file's results "
+                    "cannot be replayed.",
+                    details={"path": "/matches"},
+                )
+            number, original = matches[by_new[match["id"]]]
+            where = f"/matches/{number}"
+            self._same(where, original, match, MATCH_FIELDS)
+            self._same(where, original, match, {"stage": self._stage, "seats": self._seats})
+            turns = [self._turn(t) for t in original["turns"]]
+            if sorted(turns, key=_first) != [_turn_result(t) for t in match["turns"]]:
+                self._mismatch(f"{where}/turns", "its turns' points")
+
+    def _same(
+        self,
+        where: str,
+        original: Mapping[str, Any],
+        replayed: Mapping[str, Any],
+        fields: Iterable[str] | Mapping[str, Any],
+    ) -> None:
+        """Each of `fields` of the file's row (mapped to the new ids by the callable given for
+        it) is the replay's."""
+        mapping = fields if isinstance(fields, Mapping) else dict.fromkeys(fields)
+        for field, mapped in mapping.items():
+            value = original[field] if mapped is None else mapped(original[field])
+            if value != replayed[field]:
+                self._mismatch(f"{where}/{field}", f"its {field.replace('_', ' ')}")
+
+    def _mismatch(self, path: str, what: str) -> None:
+        raise ImportRefused(
+            "import_mismatch",
+            f"Replayed, {what} at {path} differs from the file's: the file was changed after "
+            "it was exported, and its results cannot be replayed.",
+            details={"path": path},
+        )
+
+    def _player(self, player: Any) -> Any:
+        return self.players.get(player, -1) if _is_id(player) else player
+
+    def _tiers(self, tiers: Any) -> Any:
+        if not isinstance(tiers, list):
+            return tiers
+        return [[self._player(p) for p in tier] for tier in tiers]
+
+    def _group_tiers(self, groups: Any) -> Any:
+        if not isinstance(groups, dict):
+            return groups
+        return {group: self._tiers(tiers) for group, tiers in groups.items()}
+
+    def _byes(self, byes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**bye, "player": self._player(bye["player"])} for bye in byes]
+
+    def _forfeits(self, forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**f, "player": self._player(f["player"])} for f in forfeits]
+
+    def _stage(self, stage: Any) -> Any:
+        return None if stage is None else self.stages.get(stage, -1)
+
+    def _seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {**seat, "player": self._player(seat["player"])} for seat in sorted(seats, key=_order)
+        ]
+
+    def _turn(self, turn: Mapping[str, Any]) -> tuple[Any, ...]:
+        return _turn_result({**turn, "player": self._player(turn["player"])})
+
     def _compare_tables(self) -> None:
         """Every table of the new event, computed from its results, against the file's."""
         expected = self.export["standings"]
@@ -760,6 +850,39 @@ class _Replay:
 
     def _mapped_row(self, row: dict[str, Any]) -> dict[str, Any]:
         return {**row, "player": self.players.get(row["player"], -1)}
+
+
+# What the replay must give as the file has it (besides the tables): a stage's options and
+# outcome, a match's rules, result and place in its stage.
+STAGE_FIELDS: Final = (
+    "name",
+    "format",
+    "status",
+    "table_size",
+    "advance",
+    "rounds",
+    "groups",
+    "third_place",
+    "grand_final_reset",
+    "tiebreak",
+    "source_top",
+    "source_per_group",
+    "source_best_rest",
+)
+MATCH_FIELDS: Final = ("game", "rules", "status", "round", "group", "slot", "walkover")
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _turn_result(turn: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A turn as its result: its number, whose it is, its points and bonus."""
+    return (turn["sequence"], turn["player"], turn["points"], turn["bonus"])
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    return row[0]
 
 
 def _order(seat: Mapping[str, Any]) -> int:

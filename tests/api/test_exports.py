@@ -822,3 +822,41 @@ def test_a_huge_version_is_named_cut_short(night: Event, organizer: User) -> Non
     )
     assert len(answer["message"]) < 200
     assert len(answer["details"]["version"]) <= 40
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "path"),
+    [
+        (("matches", 0, "seats", 0, "total"), 999, "/matches/0/seats"),
+        (("matches", 0, "seats", 0, "placement"), None, "/matches/0/seats"),
+        (("matches", 0, "turns", 0, "points"), 10**20, "/matches/0/turns"),
+        (("matches", 0, "turns", 0, "player"), 2**31, "/matches/0/turns"),
+        (("matches", 0, "rules", "joker"), [], "/matches/0/rules"),
+        (("matches", 0, "walkover"), True, "/matches/0/walkover"),
+        (("stages", 0, "ranking"), [], "/stages/0/ranking"),
+        (("stages", 0, "group_ranking", "1", 0, 0), 2**31, "/stages/0/group_ranking"),
+        (("stages", 0, "byes"), [{"round": 1, "player": 1}], "/stages/0/byes"),
+    ],
+)
+def test_a_result_edited_by_hand_is_refused_where_it_was_edited(
+    night: Event, organizer: User, where: tuple[Any, ...], value: Any, path: str
+) -> None:
+    """A seat's total, a turn's points, a stage's ranking... changed in the file by hand were
+    imported (201) as the replay made them, the file's silently dropped: now the replay's
+    stages and matches are compared with the file's, and a difference is 422, naming where."""
+    data = json.loads(json.dumps(exports.event_export(event=night)))
+    edited = copy.deepcopy(data)
+    target: Any = edited
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = value
+    answer = _refused(
+        organizer,
+        _empty_league(organizer),
+        edited,
+        status=422,
+        code="import_mismatch",
+        format="json",
+    )
+    assert answer["details"]["path"] == path
+    assert path in answer["message"]
