@@ -10,10 +10,12 @@ addresses, over plain HTTP too; production never does.
 No redirect is followed, no proxy from the environment is used, the timeouts are short and only
 the first characters of the answer are read."""
 
+import contextlib
 import dataclasses
 import ipaddress
 import re
 import socket
+import threading
 import time
 from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
@@ -163,12 +165,73 @@ def check_url(url: str) -> SplitResult:
     return parts
 
 
-class _PinnedHost(HTTPAdapter):
+class _Deadline:
+    """The end of one attempt: the sockets it opened are shut once it has passed, so a far end
+    that answers a byte at a time (each within the timeout of a read) cannot hold the attempt,
+    and the worker or the request sending it in-process, longer than the timeouts allow."""
+
+    def __init__(self, seconds: float) -> None:
+        self.expired = False
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            if not self.expired:
+                return
+        self._shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):  # closed already
+            sock.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _watched(base: type[Any], deadline: _Deadline) -> type[Any]:
+    """`base` (urllib3's connection class) whose socket `deadline` shuts when it passes."""
+
+    class Watched(base):
+        def connect(self) -> None:
+            super().connect()
+            deadline.watch(self.sock)
+
+    return Watched
+
+
+class _Adapter(HTTPAdapter):
+    """No retries; every connection watched by the attempt's deadline."""
+
+    def __init__(self, deadline: _Deadline) -> None:
+        self._deadline = deadline
+        super().__init__(max_retries=0)
+
+    def get_connection_with_tls_context(self, *args: Any, **kwargs: Any) -> Any:
+        pool = super().get_connection_with_tls_context(*args, **kwargs)
+        if "ConnectionCls" not in vars(pool):  # a pool of this session's, watched once
+            pool.ConnectionCls = _watched(type(pool).ConnectionCls, self._deadline)
+        return pool
+
+
+class _PinnedHost(_Adapter):
     """Connects to the checked address while TLS checks the certificate of the name."""
 
-    def __init__(self, hostname: str) -> None:
+    def __init__(self, hostname: str, deadline: _Deadline) -> None:
         self._hostname = hostname
-        super().__init__(max_retries=0)
+        super().__init__(deadline)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         kwargs["server_hostname"] = self._hostname
@@ -233,10 +296,35 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
     named = f"[{host}]" if ":" in host else host  # an IPv6 literal is bracketed in Host
     host_header = named if default_port else f"{named}:{port}"
     timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
+    # The whole attempt: the time to connect and again for the answer, its body included.
+    deadline = _Deadline(2 * timeout)
+    try:
+        return _send(
+            parts, addresses, port, host, body, {**headers, "Host": host_header}, deadline, started
+        )
+    finally:
+        deadline.cancel()
+
+
+def _send(
+    parts: SplitResult,
+    addresses: list[str],
+    port: int,
+    host: str,
+    body: bytes,
+    headers: dict[str, str],
+    deadline: _Deadline,
+    started: float,
+) -> Outcome:
+    timeout = float(settings.WEBHOOK_TIMEOUT_SECONDS)
+
+    def outcome(**fields: Any) -> Outcome:
+        return Outcome(duration_ms=int((time.monotonic() - started) * 1000), **fields)
+
     with requests.Session() as session:
         session.trust_env = False  # no proxy or .netrc from the environment
-        session.mount("https://", _PinnedHost(host))
-        session.mount("http://", HTTPAdapter(max_retries=0))
+        session.mount("https://", _PinnedHost(host, deadline))
+        session.mount("http://", _Adapter(deadline))
         for address in addresses:
             netloc = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
             target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
@@ -244,12 +332,14 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
                 response = session.post(
                     target,
                     data=body,
-                    headers={**headers, "Host": host_header},
+                    headers=headers,
                     timeout=(timeout, timeout),
                     allow_redirects=False,
                     stream=True,
                 )
             except requests.RequestException as failure:
+                if deadline.expired:
+                    return outcome(error="timeout: no answer")
                 if address != addresses[-1] and _not_connected(failure):
                     continue  # e.g. an IPv6 address this machine cannot reach: the next one
                 return outcome(error=_error(failure))

@@ -233,6 +233,61 @@ def test_item4_a_refused_connection_and_a_timeout_are_logged_as_such(
     assert delivery.status == DeliveryStatus.RETRYING
 
 
+def _dripping_server(at_once: bytes, dripped: bytes, every: float) -> tuple[str, threading.Event]:
+    """A receiver on 127.0.0.1 that reads the request, sends `at_once`, then `dripped` a byte
+    at a time, one each `every` seconds (each within the timeout of a read); its address, and
+    an event to stop it."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    stop = threading.Event()
+
+    def serve() -> None:
+        connection, _ = listener.accept()
+        with connection, listener:
+            connection.recv(65536)
+            try:
+                connection.sendall(at_once)
+                for byte in dripped:
+                    if stop.wait(every):
+                        return
+                    connection.sendall(bytes([byte]))
+            except OSError:
+                return
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/hook", stop
+
+
+@pytest.mark.parametrize("dripped", ["headers", "body"])
+def test_an_answer_dripped_a_byte_at_a_time_cannot_hold_an_attempt(
+    yardkle_league, settings, dripped
+):
+    """Each byte came within the read timeout, so an attempt waited for the whole answer: a
+    far end sending a byte every 0.2 s held it (and, in-process, the request that sent it) as
+    long as it liked, past the lease that keeps the sweep from sending it again. Now an
+    attempt ends after the timeout to connect and again for the answer."""
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n" + b"X-Pad: y\r\n" * 20 + b"\r\n"
+    if dripped == "headers":
+        url, stop = _dripping_server(b"", head + b"z" * 100, 0.2)
+    else:
+        url, stop = _dripping_server(head, b"z" * 100, 0.2)
+    endpoint = services.endpoint_create(league=yardkle_league, url=url, events=["event.finished"])
+    started = time.monotonic()
+    try:
+        delivery = services.endpoint_ping(endpoint_id=endpoint.pk)
+    finally:
+        stop.set()
+    assert time.monotonic() - started < 3
+    delivery.refresh_from_db()
+    if dripped == "headers":
+        assert delivery.last_error == "timeout: no answer"
+        assert delivery.status == DeliveryStatus.RETRYING
+    else:  # its status came in time and counts; the answer's body is only a courtesy
+        assert delivery.status == DeliveryStatus.DELIVERED
+
+
 def test_item4_a_redirect_is_not_followed(endpoint, receiver):
     receiver.statuses.extend([302])
     delivery = services.endpoint_ping(endpoint_id=endpoint.pk)
