@@ -219,7 +219,7 @@ REST_FRAMEWORK = {
         "api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["api.filters.KnownParameters"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     # `?format=` naming no renderer of the view is 406, not DRF's 404 (api/negotiation.py).
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatNegotiation",

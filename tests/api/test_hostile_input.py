@@ -563,3 +563,22 @@ def test_a_huge_key_given_twice_is_named_cut_short(match):
     assert answer.status_code == 400
     assert answer.json()["code"] == "duplicate_key"
     assert len(answer.content) < 1_000
+
+
+@pytest.mark.django_db
+def test_a_query_parameter_a_list_does_not_take_is_refused_not_ignored(yardzee_event):
+    """`?league=` is no filter of the events (`?league__slug=` is): it listed every event,
+    as if filtered. A list takes its filters, its page and `format`."""
+    client = APIClient()
+    refused = client.get("/api/v1/events/", {"league": "elsewhere"})
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "invalid"
+    assert list(refused.json()["details"]["fields"]) == ["league"]
+    assert "league__slug" in refused.json()["message"]
+    slug = yardzee_event.league.slug
+    filtered = client.get("/api/v1/events/", {"league__slug": slug, "limit": 5, "format": "json"})
+    assert filtered.status_code == 200
+    assert [e["id"] for e in filtered.json()["results"]] == [yardzee_event.pk]
+    assert client.get("/api/v1/events/", {"league__slug": "elsewhere"}).json()["count"] == 0
+    # The rule is a list's: a detail reads no filter (its id says which).
+    assert client.get(f"/api/v1/events/{yardzee_event.pk}/", {"league": "x"}).status_code == 200
