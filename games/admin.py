@@ -37,15 +37,23 @@ class RecordAdmin(admin.ModelAdmin[RecordModel]):
         return False
 
 
-class SeatInline(admin.TabularInline[Seat, Match]):
-    model = Seat
+class RecordInline(admin.TabularInline[RecordModel, Any]):
+    """The rows of a record shown beside it (a match's seats, a stage's entries and matches):
+    its `fields` shown, none added, changed or deleted here."""
+
     extra = 0
-    fields = ["order", "player", "total", "placement"]
-    readonly_fields = ["order", "player", "total", "placement"]
     can_delete = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [field for field in self.fields or [] if isinstance(field, str)]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class SeatInline(RecordInline[Seat]):
+    model = Seat
+    fields = ["order", "player", "total", "placement"]
 
 
 class TurnInline(admin.TabularInline[Turn, Match]):

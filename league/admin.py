@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.admin import RecordAdmin
+from games.admin import RecordAdmin, RecordInline
 from league import models
 from league.services import LeagueError
 from league.services.organization import (
@@ -157,27 +157,15 @@ class EventAdmin(admin.ModelAdmin[models.Event]):
         return ["rules", "status", "league"] if obj is not None else ["rules", "status"]
 
 
-class StageEntryInline(admin.TabularInline[models.StageEntry, models.Stage]):
+class StageEntryInline(RecordInline[models.StageEntry]):
     model = models.StageEntry
-    extra = 0
     fields = ["seed", "player", "group", "withdrawn_at"]
-    readonly_fields = ["seed", "player", "group", "withdrawn_at"]
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
-class StageMatchInline(admin.TabularInline[models.StageMatch, models.Stage]):
+class StageMatchInline(RecordInline[models.StageMatch]):
     model = models.StageMatch
-    extra = 0
     fields = ["round", "group", "slot", "match", "walkover", "order"]
-    readonly_fields = ["round", "group", "slot", "match", "walkover", "order"]
-    can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(models.Stage)

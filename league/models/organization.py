@@ -38,6 +38,13 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         )
 
 
+def unique_in_any_case(field: str, *, name: str, said: str) -> models.UniqueConstraint:
+    """`field` is one row's in any case of its letters: `Ada` beside `ada`, `Backyard` beside
+    `backyard`, read as one. The services check it first (`handle_taken`, `slug_taken`); this
+    holds when two requests store one at once."""
+    return models.UniqueConstraint(Lower(field), name=name, violation_error_message=said)
+
+
 class Player(models.Model):
     """Someone who plays. Optionally linked to a user account (to see their own results).
     A player belongs to the rosters of the leagues they play in (`leagues`)."""
@@ -58,14 +65,11 @@ class Player(models.Model):
     class Meta:
         ordering = ["display_name", "id"]
         constraints = [
-            # `Ada` beside `ada` reads as one: the services check it first (`handle_taken`);
-            # this holds when two requests store one at once.
-            models.UniqueConstraint(
-                Lower("handle"),
+            unique_in_any_case(
+                "handle",
                 name="player_handle_any_case",
-                violation_error_message="Another player has this handle, in some case of its "
-                "letters.",
-            ),
+                said="Another player has this handle, in some case of its letters.",
+            )
         ]
 
     def __str__(self) -> str:
@@ -119,13 +123,11 @@ class League(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            # `Backyard` beside `backyard` reads as one address (`check_slug`, `slug_taken`).
-            models.UniqueConstraint(
-                Lower("slug"),
+            unique_in_any_case(
+                "slug",
                 name="league_slug_any_case",
-                violation_error_message="Another league has this address, in some case of its "
-                "letters.",
-            ),
+                said="Another league has this address, in some case of its letters.",
+            )
         ]
 
     def __str__(self) -> str:
