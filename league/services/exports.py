@@ -71,13 +71,13 @@ VERSION: Final = 1
 SCHEMA_PATH: Final = Path(__file__).resolve().parent.parent / "schemas" / "event-export.schema.json"
 
 
-@cache
 def _brief_unless_number(value: object) -> object:
     """A value a refusal's details give back: a number as it is, anything else cut short
     (`brief`: a file's field may be any size)."""
     return value if isinstance(value, int | float) else brief(value)
 
 
+@cache
 def export_schema() -> dict[str, Any]:
     """The JSON Schema every export follows and every import is checked against."""
     schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())

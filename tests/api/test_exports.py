@@ -812,9 +812,10 @@ def test_item6_a_players_rating_history_downloads_as_csv(night: Event) -> None:
 
 def test_a_huge_version_is_named_cut_short(night: Event, organizer: User) -> None:
     data = json.loads(json.dumps(exports.event_export(event=night)))
+    league = _empty_league(organizer)
     answer = _refused(
         organizer,
-        _empty_league(organizer),
+        league,
         {**data, "version": "9" * 100_000},
         status=400,
         code="unsupported_export_version",
@@ -822,6 +823,17 @@ def test_a_huge_version_is_named_cut_short(night: Event, organizer: User) -> Non
     )
     assert len(answer["message"]) < 200
     assert len(answer["details"]["version"]) <= 40
+    # Any JSON value, a list too (it was a 500: the cut was cached, and a list is unhashable).
+    listed = _refused(
+        organizer,
+        league,
+        {**data, "version": [1]},
+        status=400,
+        code="unsupported_export_version",
+        format="json",
+    )
+    assert listed["details"]["version"] == "[1]"
+    assert exports.export_schema() is exports.export_schema()  # read once, not every import
 
 
 @pytest.mark.parametrize(
