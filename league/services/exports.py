@@ -752,7 +752,9 @@ class _Replay:
                 self._same(where, original, stage, ["points"])
             self._same(where, original, stage, {"ranking": self._tiers})
             self._same(where, original, stage, {"group_ranking": self._group_tiers})
-            self._same(where, original, stage, {"byes": self._byes, "forfeits": self._forfeits})
+            self._same(
+                where, original, stage, {"byes": self._with_players, "forfeits": self._with_players}
+            )
         by_new = {new: old for old, new in self.matches.items()}
         matches = {match["id"]: (n, match) for n, match in enumerate(self.export["matches"])}
         for match in replayed["matches"]:
@@ -807,19 +809,15 @@ class _Replay:
             return groups
         return {group: self._tiers(tiers) for group, tiers in groups.items()}
 
-    def _byes(self, byes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{**bye, "player": self._player(bye["player"])} for bye in byes]
-
-    def _forfeits(self, forfeits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{**f, "player": self._player(f["player"])} for f in forfeits]
+    def _with_players(self, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Rows of the file (byes, forfeits, seats) with their players' new ids."""
+        return [self._mapped_row(row) for row in rows]
 
     def _stage(self, stage: Any) -> Any:
         return None if stage is None else self.stages.get(stage, -1)
 
     def _seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [
-            {**seat, "player": self._player(seat["player"])} for seat in sorted(seats, key=_order)
-        ]
+        return self._with_players(sorted(seats, key=_order))
 
     def _turn(self, turn: Mapping[str, Any]) -> tuple[Any, ...]:
         return _turn_result({**turn, "player": self._player(turn["player"])})
@@ -839,7 +837,7 @@ class _Replay:
         ]
         for scope, table, name in tables:
             tiebreak, rows = compute_rows(scope)
-            wanted = [self._mapped_row(row) for row in table["rows"]]
+            wanted = self._with_players(table["rows"])
             if tiebreak != table["tiebreak"] or _comparable(rows) != _comparable(wanted):
                 raise ImportRefused(
                     "import_mismatch",
@@ -848,8 +846,8 @@ class _Replay:
                     details={"table": name},
                 )
 
-    def _mapped_row(self, row: dict[str, Any]) -> dict[str, Any]:
-        return {**row, "player": self.players.get(row["player"], -1)}
+    def _mapped_row(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        return {**row, "player": self._player(row["player"])}
 
 
 # What the replay must give as the file has it (besides the tables): a stage's options and
