@@ -62,18 +62,17 @@ class FormatNegotiation(DefaultContentNegotiation):
             if not chosen:
                 return super().select_renderer(request, renderers, format_suffix)
             return chosen[0], chosen[0].media_type
-        offered = renderers
-        weights = self._weights(request, offered)
+        weights = self._weights(request, renderers)
         best = max(weights, default=0.0)
         if best <= 0.0:
             raise NotAcceptable(
                 "Nothing here satisfies the Accept header "
                 f"{request.headers.get('accept', '')[:80]!r}; this answer comes as: "
-                f"{_formats(offered)} ("
-                + ", ".join(dict.fromkeys(str(r.media_type) for r in offered))
+                f"{_formats(renderers)} ("
+                + ", ".join(dict.fromkeys(str(r.media_type) for r in renderers))
                 + ")."
             )
-        preferred = [r for r, weight in zip(offered, weights, strict=True) if weight == best]
+        preferred = [r for r, weight in zip(renderers, weights, strict=True) if weight == best]
         return super().select_renderer(request, preferred, format_suffix)
 
     def _weights(self, request: Request, renderers: list[BaseRenderer]) -> list[float]:

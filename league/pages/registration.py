@@ -28,7 +28,7 @@ from config.methods import read_only
 from league.models import Event, Registration, SignUp
 from league.pages.words import about_field
 from league.services import registration as services
-from league.services.organization import folded
+from league.services.organization import clean_name, folded
 from scoring.errors import DomainError
 
 logger = logging.getLogger(__name__)
@@ -170,9 +170,9 @@ def _same_person(registration: Registration, form: SignUpForm) -> bool:
     name that looks the same (two players signed up from one phone with one email are two)."""
     email: str = form.cleaned_data["email"]
     name: str = form.cleaned_data["display_name"]
-    return registration.email.lower() == email.strip().lower() and folded(
-        " ".join(registration.display_name.split())
-    ) == folded(" ".join(name.split()))
+    # The name was cleaned as stored before the service found it signed up (`clean_name`).
+    same_name = folded(registration.display_name) == folded(clean_name(name, field="name"))
+    return registration.email.lower() == email.strip().lower() and same_name
 
 
 def _registration(key: str) -> Registration:
