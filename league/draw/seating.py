@@ -23,7 +23,7 @@ seating can have):
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import networkx as nx
@@ -360,6 +360,34 @@ def fewest_repeats(
                 short += need - u
         return (short + 1) // 2
 
+    def each_table(
+        p: int, candidates: list[int], size: int, under: list[int], take: Callable[[int, int], bool]
+    ) -> None:
+        """Hand `take` each table of `size` with p and players of `candidates` (in their
+        order): its repeats and its mask, for the tables whose repeats stay under `under[0]`
+        (read at each step, so `take` may lower it), until `take` answers True. A step of the
+        budget per candidate tried."""
+
+        def extend(start: int, members: list[int], cost: int, table: int) -> bool:
+            if len(members) == size:
+                return take(cost, table)
+            for i in range(start, len(candidates) - (size - len(members)) + 1):
+                left[0] -= 1
+                q = candidates[i]
+                row = weight[q]
+                more = cost
+                for r in members:
+                    more += row[r]
+                if more < under[0]:
+                    members.append(q)
+                    done = extend(i + 1, members, more, table | 1 << q)
+                    members.pop()
+                    if done:
+                        return True
+            return False
+
+        extend(0, [p], 0, 1 << p)
+
     def cheapest(p: int, mask: int) -> int:
         """The fewest repeats of a table of `small` with p among the players of `mask`."""
         others = mask & ~(1 << p)
@@ -368,25 +396,11 @@ def fewest_repeats(
         candidates += [q for q in range(count) if others >> q & 1 and met[p][q]]
         least = [1 << 62]
 
-        def extend(start: int, members: list[int], cost: int) -> None:
-            if len(members) == small:
-                least[0] = cost
-                return
-            for i in range(start, len(candidates) - (small - len(members)) + 1):
-                left[0] -= 1
-                q = candidates[i]
-                row = weight[q]
-                more = cost
-                for r in members:
-                    more += row[r]
-                if more < least[0]:
-                    members.append(q)
-                    extend(i + 1, members, more)
-                    members.pop()
-                    if not least[0]:
-                        return
+        def lower(cost: int, _table: int) -> bool:
+            least[0] = cost
+            return not cost  # none cheaper than none
 
-        extend(0, [p], 0)
+        each_table(p, candidates, small, least, lower)
         if left[0] < 0:
             raise _OutOfSteps
         return least[0]
@@ -401,26 +415,14 @@ def fewest_repeats(
     def tables_of(p: int, others: int, size: int, allowed: int) -> list[tuple[int, int]]:
         """Tables of `size` with p and players of `others` (a mask), with their repeats,
         fewer than `allowed`, fewest first."""
-        found: list[tuple[int, int]] = []
         candidates = [q for q in range(count) if others >> q & 1]
+        found: list[tuple[int, int]] = []
 
-        def extend(start: int, members: list[int], cost: int, table: int) -> None:
-            if len(members) == size:
-                found.append((cost, table))
-                return
-            for i in range(start, len(candidates) - (size - len(members)) + 1):
-                left[0] -= 1
-                q = candidates[i]
-                row = weight[q]
-                more = cost
-                for r in members:
-                    more += row[r]
-                if more < allowed:
-                    members.append(q)
-                    extend(i + 1, members, more, table | 1 << q)
-                    members.pop()
+        def keep(cost: int, table: int) -> bool:
+            found.append((cost, table))
+            return False
 
-        extend(0, [p], 0, 1 << p)
+        each_table(p, candidates, size, [allowed], keep)
         left[0] -= len(found)
         found.sort()
         return found
