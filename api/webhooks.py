@@ -3,6 +3,7 @@ delete, re-enable, rotate the secret, send a test event, read the delivery log. 
 league's organizers (and staff) see or change them; a secret is in the answer only when it is
 made (creation, rotation)."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -160,19 +161,24 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
     @action(detail=True, methods=["post"])
     def enable(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Turn a disabled endpoint on again; its failures count from zero."""
-        endpoint = self.get_object()
-        validated(NoFields, request.data)
-        endpoint = services.endpoint_enable(endpoint_id=endpoint.pk)
-        return Response(EndpointSerializer(endpoint).data)
+        return self._step(request, services.endpoint_enable, EndpointSerializer)
 
     @extend_schema(request=NoFields, responses={200: EndpointWithSecretSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="rotate-secret")
     def rotate_secret(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """A new secret, in this answer only; the old one signs nothing from now on."""
+        return self._step(request, services.endpoint_secret_rotate, EndpointWithSecretSerializer)
+
+    def _step(
+        self,
+        request: Request,
+        service: Callable[..., Endpoint],
+        answer: type[serializers.Serializer[Any]],
+    ) -> Response:
+        """A step that takes no body: the endpoint as `service` leaves it, as `answer` shows it."""
         endpoint = self.get_object()
         validated(NoFields, request.data)
-        endpoint = services.endpoint_secret_rotate(endpoint_id=endpoint.pk)
-        return Response(EndpointWithSecretSerializer(endpoint).data)
+        return Response(answer(service(endpoint_id=endpoint.pk)).data)
 
     @extend_schema(request=NoFields, responses={202: DeliverySerializer, **ERRORS})
     @action(detail=True, methods=["post"])
