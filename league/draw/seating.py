@@ -347,9 +347,12 @@ def fewest_repeats(
     floor: dict[tuple[int, int], int] = {}
     left = [steps]
 
-    def bound(mask: int) -> int:
+    def scan(mask: int) -> tuple[int, int]:
+        """The lower bound above for the players of `mask`, and the most constrained of them
+        (the fewest others left it has not met; the lowest of a tie), in one pass."""
         need = small - 1
         short = 0
+        pivot, fewest_unmet = -1, count + 1
         m = mask
         while m:
             low = m & -m
@@ -358,7 +361,9 @@ def fewest_repeats(
             u = (unmet[p] & mask).bit_count()
             if u < need:
                 short += need - u
-        return (short + 1) // 2
+            if u < fewest_unmet:
+                pivot, fewest_unmet = p, u
+        return (short + 1) // 2, pivot
 
     def each_table(
         p: int, candidates: list[int], size: int, under: list[int], take: Callable[[int, int], bool]
@@ -435,7 +440,8 @@ def fewest_repeats(
         if not mask:
             return True
         key = (mask, large_left)
-        need = max(floor.get(key, 0), bound(mask))
+        least, pivot = scan(mask)
+        need = max(floor.get(key, 0), least)
         if need >= allowed:
             floor[key] = need
             return False
@@ -443,16 +449,6 @@ def fewest_repeats(
         left[0] -= mask.bit_count()
         if left[0] < 0:
             raise _OutOfSteps
-        # The most constrained player: the fewest others left it has not met.
-        pivot, fewest_unmet = -1, count + 1
-        m = mask
-        while m:
-            low = m & -m
-            p = low.bit_length() - 1
-            m ^= low
-            u = (unmet[p] & mask).bit_count()
-            if u < fewest_unmet:
-                pivot, fewest_unmet = p, u
         others = mask & ~(1 << pivot)
         choices = []
         if large_left:
@@ -472,7 +468,7 @@ def fewest_repeats(
 
     everyone = (1 << count) - 1
     try:
-        for allowed in range(max(bound(everyone), table_bound(everyone)) + 1, upper + 1):
+        for allowed in range(max(scan(everyone)[0], table_bound(everyone)) + 1, upper + 1):
             seated: list[list[int]] = []
             if search(everyone, many_large, len(sizes), allowed, seated):
                 return allowed - 1, sorted(seated, key=lambda table: (-len(table), table))
