@@ -38,9 +38,19 @@ class SignUp(models.Model):
 
     def takes_sign_ups(self, now: datetime | None = None) -> bool:
         """Whether a player may sign up now: open, before its deadline, the event not closed."""
-        now = now or timezone.now()
-        before_deadline = self.deadline is None or now < self.deadline
-        return self.open and before_deadline and not self.event.is_closed
+        return not self.closed_because(now)
+
+    def closed_because(self, now: datetime | None = None) -> str:
+        """Why players cannot sign up themselves now, as the pages and refusals end a
+        sentence with it ("... takes no sign-ups now: the deadline has passed"); empty when
+        they can."""
+        if self.event.is_closed:
+            return f"{self.event.name} is {self.event.get_status_display().lower()}"
+        if not self.open:
+            return "the sign-up is closed"
+        if self.deadline is not None and (now or timezone.now()) >= self.deadline:
+            return "the deadline has passed"
+        return ""
 
     def check_in_window_open(self, now: datetime | None = None) -> bool:
         """Whether players may check themselves in now."""

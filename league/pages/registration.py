@@ -155,7 +155,9 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
             "event": event,
             "league": event.league,
             "sign_up": settings,
-            "takes_sign_ups": settings is not None and settings.takes_sign_ups(),
+            "closed_because": "it has no sign-up"
+            if settings is None
+            else settings.closed_because(),
             "places_left": None
             if settings is None or settings.cap is None
             else max(settings.cap - places, 0),

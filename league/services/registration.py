@@ -240,9 +240,10 @@ def registration_create(
         if sign_up is None:  # the organizers take sign-ups themselves: the event now has one
             sign_up = SignUp.objects.create(event=event, open=False)
     elif sign_up is None or not sign_up.takes_sign_ups(now):
+        because = "it has no sign-up" if sign_up is None else sign_up.closed_because(now)
         raise RegistrationConflict(
             "registration_closed",
-            f"{event.name} takes no sign-ups now.",
+            f"{event.name} takes no sign-ups now: {because}.",
             details={"event": event.pk},
         )
     name = checked_name(display_name)

@@ -37,7 +37,11 @@ def test_the_event_page_links_to_the_sign_up_only_while_it_takes_sign_ups(
     reg.sign_up_set(event=open_event, open=False)
     assert link not in client.get(f"/events/{open_event.pk}/").content.decode()
     page = client.get(f"/events/{open_event.pk}/sign-up/")
-    assert "takes no sign-ups now" in page.content.decode()
+    assert "takes no sign-ups now: the sign-up is closed." in page.content.decode()
+    reg.sign_up_set(event=open_event, deadline=timezone.now() - timedelta(minutes=1))
+    page = client.get(f"/events/{open_event.pk}/sign-up/")
+    assert "takes no sign-ups now: the deadline has passed." in page.content.decode()
+    assert "<form" not in page.content.decode().split("<h1>")[1]
 
 
 def test_a_sign_up_leads_to_its_private_page_which_never_shows_the_email(

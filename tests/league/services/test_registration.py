@@ -65,6 +65,25 @@ def test_sign_up_closes_at_its_deadline_and_when_closed_or_the_event_is(yardzee_
     assert list(Registration.objects.values_list("display_name", flat=True)) == ["Ana"]
 
 
+def test_a_refused_sign_up_says_why_the_event_takes_none(yardzee_event):
+    def said(**kwargs: object) -> str:
+        with pytest.raises(DomainError) as caught:
+            sign(yardzee_event, "Ana", **kwargs)
+        return caught.value.message
+
+    name = yardzee_event.name
+    assert said() == f"{name} takes no sign-ups now: it has no sign-up."
+    deadline = timezone.now() + timedelta(hours=1)
+    reg.sign_up_set(event=yardzee_event, deadline=deadline)
+    late = deadline + timedelta(seconds=1)
+    assert said(now=late) == f"{name} takes no sign-ups now: the deadline has passed."
+    reg.sign_up_set(event=yardzee_event, open=False)
+    assert said() == f"{name} takes no sign-ups now: the sign-up is closed."
+    reg.sign_up_set(event=yardzee_event)
+    event_close(event_id=yardzee_event.pk, status="cancelled")
+    assert said() == f"{name} takes no sign-ups now: {name} is cancelled."
+
+
 def test_an_email_or_a_look_alike_name_signs_up_once_per_event(yardzee_event):
     reg.sign_up_set(event=yardzee_event)
     sign(yardzee_event, "Ana", "ana@example.org")
