@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import Celery
 from celery.contrib.django.task import DjangoTask
+from celery.signals import worker_process_init
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
@@ -21,3 +22,11 @@ app.autodiscover_tasks()
 def ping(token: str = "") -> str:
     """Round-trip check for a worker: returns what it was given, prefixed with 'pong'."""
     return f"pong {token}".strip()
+
+
+@worker_process_init.connect
+def _warm_job_worker(**_: Any) -> None:
+    """Each job process, as it starts, loads what the first jobs would (config/workers.py)."""
+    from config.workers import warm_job_worker  # imported once Django is set up
+
+    warm_job_worker()

@@ -1,9 +1,12 @@
 """What a gunicorn worker does once it has loaded the app (`post_worker_init` in
-config/gunicorn.conf.py, which holds only gunicorn's own settings)."""
+config/gunicorn.conf.py, which holds only gunicorn's own settings), and what a Celery job
+process does as it starts (`worker_process_init` in config/celery.py)."""
 
 import gc
 
 from django.urls import get_resolver
+
+from analysis import strategies
 
 
 def freeze_loaded_objects() -> None:
@@ -16,5 +19,15 @@ def freeze_loaded_objects() -> None:
     end"). `gc.freeze()` moves every object alive now to a generation no collection walks, so
     a full collection only walks what requests have left behind since."""
     get_resolver().url_patterns  # noqa: B018 - imports every view module of the URLconf
+    gc.collect()
+    gc.freeze()
+
+
+def warm_job_worker() -> None:
+    """Load the strategy tables and strategies a match's analysis reads (`preload`), then
+    keep what is loaded out of the collector's way, as a web worker does. Without it, the
+    first analysis of each job process loaded them: 200 to 370 ms of a core, on the cores
+    the web answers turns from (docs/benchmarks.md, "What sets the open loop's tail")."""
+    strategies.preload()
     gc.collect()
     gc.freeze()
