@@ -222,3 +222,59 @@ def test_a_whole_result_holding_a_turn_that_is_no_object_names_its_index(
     assert response.status_code == 422, response.json()
     assert (response.json()["code"], response.json()["details"]["turn_index"]) == ("wrong_type", 2)
     assert not Turn.objects.filter(match_id=match["id"]).exists()
+
+
+def _bank(player: int, dice: list[int], set_aside: list[int]) -> dict[str, Any]:
+    return {"player": player, "throws": [{"dice": dice, "set_aside": set_aside}], "end": "bank"}
+
+
+@pytest.mark.django_db
+def test_a_later_change_of_league_settings_never_changes_the_score_of_a_finished_game(
+    players, yardkle_event, seat_match, as_organizer
+):
+    """RULES.md, "Ruleset options": "A ruleset is stored with every match, so a later change of
+    league settings never changes the score of a finished game". Neither the match as shown
+    nor its replays (an undo, a correction) read the league's rules of today."""
+    league = yardkle_event.league
+    league.rules = {"target": 1000, "entry_minimum": 500}
+    league.save()
+    match = seat_match("yardkle", players[:2], event=yardkle_event)
+    first, second = (seat["player"]["id"] for seat in match["seats"])
+    url = f"/api/v1/matches/{match['id']}"
+    played = [
+        _bank(first, [1, 1, 1, 2, 3, 4], [1, 1, 1]),
+        _bank(second, [5, 5, 5, 2, 3, 4], [5, 5, 5]),
+    ]
+    for turn in played:
+        response = APIClient().post(
+            f"{url}/turns/", turn, format="json", HTTP_X_SCORE_KEY=match["score_key"]
+        )
+        assert response.status_code == 201, response.json()
+
+    def result() -> tuple[Any, ...]:
+        shown = as_organizer.get(f"{url}/").json()
+        return (
+            shown["status"],
+            shown["rules"],
+            [(s["total"], s["placement"]) for s in shown["seats"]],
+        )
+
+    finished = ("finished", {"target": 1000, "entry_minimum": 500}, [(1000, 1), (500, 2)])
+    assert result() == finished
+    # Under these, the second bank (500) is below the entry minimum and 1,000 does not end it.
+    response = as_organizer.patch(
+        f"/api/v1/leagues/{league.slug}/",
+        {"rules": {"target": 5000, "entry_minimum": 1000}},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert result() == finished
+    response = as_organizer.post(
+        f"{url}/turns/1/correct/", _bank(first, [1, 1, 1, 5, 3, 4], [1, 1, 1]), format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert result() == finished
+    assert as_organizer.post(f"{url}/undo/", {}, format="json").status_code == 200
+    response = as_organizer.post(f"{url}/turns/", played[1], format="json")
+    assert response.status_code == 201, response.json()
+    assert result() == finished
