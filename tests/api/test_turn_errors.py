@@ -87,6 +87,70 @@ def test_every_rule_violation_answers_422_with_its_code_and_changes_nothing(
     assert _state(yardzee_match["id"]) == state_before
 
 
+def _throws(*throws: tuple[list[int], list[int]]) -> list[dict[str, list[int]]]:
+    return [{"dice": dice, "set_aside": set_aside} for dice, set_aside in throws]
+
+
+# RULES.md, "What a submitted turn must carry, and what makes it invalid": the Yardkle half of
+# its list, each sent as the first turn of a match (entry minimum 500).
+YARDKLE_VIOLATIONS = [
+    ("invalid_die", _throws(([1, 1, 1, 2, 3, 0], [1, 1, 1])), "bank"),
+    ("wrong_dice_count", _throws(([1, 1, 1, 2, 3], [1, 1, 1])), "bank"),
+    ("wrong_dice_count", _throws(([1, 1, 1, 2, 3, 4], [1, 1, 1]), ([5, 5], [5])), "bank"),
+    ("die_scores_nothing", _throws(([1, 1, 1, 2, 3, 4], [1, 1, 1, 2])), "bank"),
+    ("die_scores_nothing", _throws(([2, 2, 3, 3, 4, 6], [2, 2])), "bank"),
+    ("set_aside_not_thrown", _throws(([1, 1, 1, 2, 3, 4], [1, 1, 1, 5])), "bank"),
+    ("empty_set_aside", _throws(([1, 1, 1, 2, 3, 4], [])), "bank"),
+    ("bank_below_entry_minimum", _throws(([1, 5, 2, 3, 4, 6], [1, 5])), "bank"),
+    ("bank_after_hot_dice", _throws(([1, 1, 1, 5, 5, 5], [1, 1, 1, 5, 5, 5])), "bank"),
+    (
+        "throw_after_yardkle",
+        _throws(([2, 2, 3, 3, 4, 6], []), ([1, 1, 1, 2, 3, 4], [1, 1, 1])),
+        "bank",
+    ),
+    ("end_contradicts_throws", _throws(([2, 2, 3, 3, 4, 6], [])), "bank"),
+    ("end_contradicts_throws", _throws(([1, 1, 1, 2, 3, 4], [1, 1, 1])), "yardkle"),
+    ("too_many_throws", _throws(*[([1, 1, 1, 5, 5, 5], [1, 1, 1, 5, 5, 5])] * 101), "bank"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("code", "throws", "end"),
+    YARDKLE_VIOLATIONS,
+    ids=[f"{index}-{case[0]}" for index, case in enumerate(YARDKLE_VIOLATIONS)],
+)
+def test_every_yardkle_rule_violation_answers_422_with_its_code_and_changes_nothing(
+    players, seat_match, code, throws, end
+):
+    match = seat_match("yardkle", players[:2])
+    before, state_before = _counts(), _state(match["id"])
+    turn = {"player": match["seats"][0]["player"]["id"], "throws": throws, "end": end}
+    response = _post_turn(match, turn)
+    assert response.status_code == 422, response.json()
+    body = response.json()
+    assert body["code"] == code
+    assert body["message"]
+    assert body["rule"]
+    assert _counts() == before
+    assert _state(match["id"]) == state_before
+
+
+@pytest.mark.django_db
+def test_a_box_the_joker_rule_forbids_answers_422_and_changes_nothing(yardzee_match, players):
+    """RULES.md, "Joker": five 6s with the Yardzee box filled go in the open Sixes box only."""
+    sixes = {"rolls": [{"dice": [6, 6, 6, 6, 6]}], "category": "yardzee"}
+    assert _post_turn(yardzee_match, {**sixes, "player": players[0].pk}).status_code == 201
+    other = {"rolls": [{"dice": [1, 2, 3, 4, 6]}], "category": "chance", "player": players[1].pk}
+    assert _post_turn(yardzee_match, other).status_code == 201
+    before, state_before = _counts(), _state(yardzee_match["id"])
+    response = _post_turn(yardzee_match, {**sixes, "category": "chance", "player": players[0].pk})
+    assert response.status_code == 422, response.json()
+    assert response.json()["code"] == "joker_forbids_box"
+    assert response.json()["details"]["allowed"] == ["sixes"]
+    assert (_counts(), _state(yardzee_match["id"])) == (before, state_before)
+
+
 @pytest.mark.django_db
 def test_points_mismatch_message_gives_both_numbers(yardzee_match):
     response = _post_turn(yardzee_match, _first_turn(yardzee_match, points=12))
