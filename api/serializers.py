@@ -429,11 +429,13 @@ class MatchCreateSerializer(RefusesUnknownFields):
         "players must be on the league's roster.",
     )
     game = serializers.ChoiceField(choices=GameName.choices)
+    # How many players a game takes is the rulebook's to say (RULES.md, "Game": 422
+    # `player_count`, one player as eleven at Yardkle); the list is only bounded in size here.
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
-        min_length=2,
-        max_length=10,
-        help_text="Player ids in seat order (who plays first, second, ...).",
+        max_length=100,
+        help_text="Player ids in seat order (who plays first, second, ...): Yardzee 2 to 5, "
+        "Yardkle 2 to 10 (422 `player_count` otherwise).",
     )
     # Any JSON, as a league's and an event's `rules`: the rulebook refuses what is not an
     # object (422 `wrong_type`, `read_rules_object`), as it does theirs; `null` is invalid.

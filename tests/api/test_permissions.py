@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games.models import Match
 from league.models import League, Player
 from tests.conftest import client_for
 
@@ -275,6 +276,38 @@ def test_seating_too_many_yardzee_players_is_refused(as_organizer, players, yard
     )
     assert response.status_code == 422
     assert response.json()["code"] == "player_count"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "count", "message"),
+    [
+        ("yardzee", 1, "Yardzee is played by 2 to 5 players, not 1."),
+        ("yardzee", 6, "Yardzee is played by 2 to 5 players, not 6."),
+        ("yardkle", 1, "Yardkle is played by 2 to 10 players, not 1."),
+        ("yardkle", 11, "Yardkle is played by 2 to 10 players, not 11."),
+    ],
+)
+def test_seating_a_player_count_the_game_does_not_allow_names_the_game_rule(
+    as_organizer, organizer, game, count, message
+):
+    """RULES.md, "Game": Yardzee is played by 2 to 5 players, Yardkle (as this project allows)
+    by 2 to 10. Too few or too many is the rulebook's 422 `player_count` under "Game" whatever
+    the count (one player, or eleven at Yardkle, was a 400 `invalid` naming no rule), and no
+    match is stored."""
+    league = League.objects.create(name="Counted", slug="counted", game=game)
+    league.organizers.add(organizer)
+    seated = [Player.objects.create(display_name=f"P{i}", handle=f"p{i}") for i in range(count)]
+    league.players.add(*seated)
+    response = as_organizer.post(
+        "/api/v1/matches/",
+        {"league": "counted", "game": game, "players": [p.pk for p in seated]},
+        format="json",
+    )
+    assert response.status_code == 422, response.json()
+    body = response.json()
+    assert (body["code"], body["rule"], body["message"]) == ("player_count", "Game", message)
+    assert not Match.objects.exists()
 
 
 @pytest.mark.django_db
