@@ -78,7 +78,12 @@ SCORE_KEY = OpenApiParameter(
 YARDZEE_TURN = OpenApiExample(
     "Yardzee turn", value={"player": 7, "turn_number": 1, **yardzee.EXAMPLE_TURN}
 )
-YARDKLE_TURN = OpenApiExample("Yardkle turn", value={"player": 7, **yardkle.EXAMPLE_TURN})
+YARDKLE_TURN = OpenApiExample(
+    "Yardkle turn",
+    value={"player": 7, **yardkle.EXAMPLE_TURN},
+    description="Banks 450: a player already on the board may; a player's first bank needs the "
+    "entry minimum (500 by default), or is 422 `bank_below_entry_minimum`.",
+)
 
 
 TABLE_RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
