@@ -376,3 +376,45 @@ def test_yardkle_dice_to_throw_follows_each_set_aside_tap(
     expect(page.locator("#throw-count")).to_have_text("2")
     expect(page.locator("#dice-left")).to_have_text("5")
     context.close()
+
+
+def test_next_roll_is_off_while_all_five_dice_are_kept(
+    browser: Any, live_server: Any, zee_event: Event
+) -> None:
+    """RULES.md, Yardzee "Turn": each further roll keeps some of the dice showing and re-throws
+    the rest, at least one die. With all five kept, "Next roll" was on: the page went to roll 2
+    with nothing to enter and no die to take back, and every box then answered 422
+    `keep_all_dice`, so the turn could not be saved without reloading the page."""
+    expect = _expect()
+    players = make_players(2)
+    match = game_services.match_create(
+        game="yardzee", player_ids=[p.pk for p in players], event_id=zee_event.pk
+    )
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    shown = [6, 6, 6, 6, 2]
+    _enter(page, shown)
+    _mark(page, shown, [6, 6, 6, 6])
+    expect(page.locator("#next-roll")).to_be_enabled()
+    _mark(page, shown, [2])
+    expect(page.locator("#next-roll")).to_be_disabled()
+    expect(page.locator("#score-message")).to_contain_text("at least one")
+    page.click("#next-roll", force=True)
+    expect(page.locator("#roll-count")).to_have_text("1")
+    _mark(page, shown, [2])  # tapped again: re-thrown after all
+    expect(page.locator("#next-roll")).to_be_enabled()
+    expect(page.locator("#score-message")).to_have_text("")
+    page.click("#next-roll")
+    expect(page.locator("#roll-count")).to_have_text("2")
+    _enter(page, [3])
+    _save(page, _box(page, "sixes"))
+    _wait_turn(page, 2)
+    turn = match.turns.get()
+    assert turn.payload["rolls"] == [
+        {"dice": shown},
+        {"keep": [6, 6, 6, 6], "dice": [6, 6, 6, 6, 3]},
+    ]
+    assert turn.points == 24
+    context.close()

@@ -2,10 +2,11 @@
 // box of the current player with its points (null where the joker rule forbids it) and any
 // Yardzee bonus. Dice tapped are kept for "Next roll"; tapping a box asks to confirm the turn
 // ("Save turn 12: Ana, Full house, 25?"), then submits it ({rolls, category, points}).
-import { diceLocked, diceShowing, isComplete, refill, sameDice } from "./tray.js";
+import { diceLocked, diceMarked, diceShowing, isComplete, refill, sameDice } from "./tray.js";
 
 const YARDZEE_DICE = 5;
 const MAX_ROLLS = 3;
+const ALL_KEPT = "All five kept: a roll throws at least one die again. Score them, or keep fewer.";
 
 // scorer: { root, tray, busy(), preview, say, refresh(), changed(onlyMarks),
 // confirmTurn(what, body, opener) } (see main.js)
@@ -22,6 +23,20 @@ export function createYardzee(scorer) {
     return rolls.length + 1;
   }
 
+  // RULES.md, "Turn": a further roll re-throws at least one die, so not all five are kept.
+  function keepsAll() {
+    return diceMarked(tray).length === YARDZEE_DICE;
+  }
+
+  function saidAllKept() {
+    const line = document.getElementById("score-message");
+    return line !== null && line.textContent === ALL_KEPT;
+  }
+
+  function canRollAgain() {
+    return isComplete(tray) && rollNumber() < MAX_ROLLS && !keepsAll();
+  }
+
   function currentRoll() {
     const roll = { dice: diceShowing(tray) };
     if (rolls.length > 0) {
@@ -33,7 +48,7 @@ export function createYardzee(scorer) {
   function refresh() {
     const busy = scorer.busy();
     rollCount.textContent = String(rollNumber());
-    nextRoll.disabled = busy || !isComplete(tray) || rollNumber() >= MAX_ROLLS;
+    nextRoll.disabled = busy || !canRollAgain();
     boxButtons.forEach(function (button) {
       const name = button.getAttribute("data-box");
       const points = button.querySelector("[data-points]");
@@ -58,7 +73,13 @@ export function createYardzee(scorer) {
 
   function changed(onlyMarks) {
     if (onlyMarks) {
-      return; // keeping dice changes nothing the rules score
+      // Keeping dice changes nothing the rules score; all five kept rule out another roll.
+      if (keepsAll()) {
+        say(ALL_KEPT, "hint");
+      } else if (saidAllKept()) {
+        say("");
+      }
+      return;
     }
     options = null;
     bonusNote.textContent = "";
@@ -81,7 +102,7 @@ export function createYardzee(scorer) {
   refill(tray, YARDZEE_DICE);
 
   nextRoll.addEventListener("click", function () {
-    if (!isComplete(tray) || rollNumber() >= MAX_ROLLS) {
+    if (!canRollAgain()) {
       return;
     }
     rolls.push(currentRoll());
