@@ -6,7 +6,7 @@ its HTTP status in one place (`api/exceptions.py`)."""
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.errors import DomainError
+from scoring.errors import GAME, DomainError
 
 
 class MatchError(DomainError):
@@ -25,7 +25,14 @@ class MatchError(DomainError):
 
 
 class MatchClosed(MatchError, code="match_closed"):
-    """The match is finished or void: it takes no more turns."""
+    """The match is finished or void: it takes no more turns. A finished one's game is over
+    (RULES.md, "Game"), so its error names that rule (`rule`), as the rulebook's errors do."""
+
+    def to_json(self) -> dict[str, Any]:
+        body = super().to_json()
+        if self.details.get("status") == "finished":
+            body["rule"] = GAME
+        return body
 
 
 class TurnNumberMismatch(MatchError, code="turn_number_mismatch"):

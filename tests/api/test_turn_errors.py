@@ -224,18 +224,26 @@ def test_wrong_turn_number_answers_409_with_the_expected_number(yardzee_match):
 
 @pytest.mark.django_db
 def test_turns_on_a_finished_or_void_match_answer_409(players, seat_match, as_organizer):
+    """RULES.md, "What a submitted turn must carry": a turn when the game is over is refused
+    with an error that names the rule ("Game"); a void match's game was called off, not over."""
     match = seat_match("yardzee", players[:2])
     turns = simulate.play_game(scoring.new_game("yardzee", 2, {}), seed=1)
     as_organizer.post(f"/api/v1/matches/{match['id']}/result/", {"turns": turns}, format="json")
     response = _post_turn(match, _first_turn(match))
     assert response.status_code == 409
     assert response.json()["code"] == "match_closed"
+    assert response.json()["rule"] == "Game"
+    preview = as_organizer.post(
+        f"/api/v1/matches/{match['id']}/preview/", {"dice": [1, 2, 3, 4, 5]}, format="json"
+    )
+    assert (preview.status_code, preview.json().get("rule")) == (409, "Game")
 
     other = seat_match("yardzee", players[2:4])
     assert as_organizer.post(f"/api/v1/matches/{other['id']}/void/").status_code == 200
     response = _post_turn(other, _first_turn(other))
     assert response.status_code == 409
     assert response.json()["details"]["status"] == "void"
+    assert "rule" not in response.json()
 
 
 # --- Idempotency --------------------------------------------------------------------------------
