@@ -1,6 +1,7 @@
 """How play analysis follows a match's result (`games.signals`), inside the transaction that
 changed it: a finish enqueues the analysis; an undo, a correction's reopening or a void
-forgets it."""
+forgets it; a correction that leaves the result as it was forgets it and enqueues it again
+(the turns it was made from changed, the finish did not)."""
 
 from typing import Any
 
@@ -8,7 +9,7 @@ from django.dispatch import receiver
 
 from analysis import services
 from games.models import Match
-from games.signals import match_finished, match_reopened, match_voided
+from games.signals import match_corrected, match_finished, match_reopened, match_voided
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="analysis.analyse_on_finish")
@@ -19,6 +20,12 @@ def analyse_on_finish(sender: type[Match], match: Match, **kwargs: Any) -> None:
 @receiver(match_reopened, sender=Match, dispatch_uid="analysis.discard_on_reopen")
 def discard_on_reopen(sender: type[Match], match: Match, **kwargs: Any) -> None:
     services.analysis_discard(match_id=match.pk)
+
+
+@receiver(match_corrected, sender=Match, dispatch_uid="analysis.analyse_on_correction")
+def analyse_on_correction(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    services.analysis_discard(match_id=match.pk)
+    services.analysis_enqueue(match.pk)
 
 
 @receiver(match_voided, sender=Match, dispatch_uid="analysis.discard_on_void")

@@ -3,7 +3,9 @@
 `match_analyse` is the job's body: idempotent (an analysis of the match as it finished now is
 kept, not redone) and safe to run twice at once (the row is written with update_or_create on
 the match). A result withdrawn (undo, correction, void) deletes the row in the transaction that
-withdrew it (`analysis_discard`); the next finish enqueues the job again."""
+withdrew it (`analysis_discard`); the next finish enqueues the job again. A correction that
+keeps the result deletes it and enqueues the job again; a job that read the turns before a
+change to the match (its `version`) stores nothing."""
 
 import json
 import logging
@@ -63,9 +65,13 @@ def match_analyse(*, match_id: int) -> MatchAnalysis | None:
     players = [{"player": seats[summary.seat], **summary.to_json()} for summary in result.players]
     seconds = time.perf_counter() - started
     with transaction.atomic():
-        # The match may have been reopened while this ran: store only what still stands.
+        # The match may have been reopened, or a turn corrected (which keeps the finish),
+        # while this ran: store only an analysis of the turns as they still stand.
         still = Match.objects.select_for_update().filter(
-            pk=match_id, status=MatchStatus.FINISHED, finished_at=match.finished_at
+            pk=match_id,
+            status=MatchStatus.FINISHED,
+            finished_at=match.finished_at,
+            version=match.version,
         )
         if not still.exists():
             return None

@@ -986,8 +986,9 @@ def turn_correct(
     changes withdraws it and finishes again, as an undo and a replay would: `match_reopened`
     (a receiver may refuse, e.g. UndoBlocked while a later bracket match fed by it has
     started; then nothing changes), then `match_finished`, so stages, standings and ratings
-    follow. A result left as it was sends nothing. A void match (MatchClosed) or a match of a
-    finished or cancelled event (EventClosed) is not changed."""
+    follow. A finished match whose result stands as it was sends `match_corrected` (its
+    turns changed, so its play analysis is made again). A void match (MatchClosed) or a match
+    of a finished or cancelled event (EventClosed) is not changed."""
     match = _lock(match_id)
     _ensure_changeable(match)
     if not 1 <= sequence <= match.turns_played:
@@ -1136,7 +1137,8 @@ def _settle_correction(
     """Store the replayed state and, when the result changed, tell the league as an undo and
     a replay would: the result that stood is withdrawn (`match_reopened`, with `then=`: what
     the organizer confirmed, as for an undo), then the new one counts (`match_finished`). A
-    match finished before and after keeps its `finished_at` (when it was played)."""
+    match finished before and after keeps its `finished_at` (when it was played); with the
+    same result it sends `match_corrected`."""
     was_finished = match.status == MatchStatus.FINISHED
     finished_at = match.finished_at
     stood = [tuple(getattr(seat, name) for name in _SEAT_RESULT) for seat in seats]
@@ -1148,7 +1150,10 @@ def _settle_correction(
     match.version += 1
     match.save(update_fields=["state", "version"])
     if placed == stood:
-        return  # finished with the same result: every table and bracket already counts it
+        # Finished with the same result: every table and bracket already counts it.
+        if was_finished:
+            signals.match_corrected.send(sender=Match, match=match)
+        return
     if was_finished:
         _clear_results(seats)
         match.status = MatchStatus.IN_PROGRESS

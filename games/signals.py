@@ -18,6 +18,11 @@ match_reopened = Signal()
 maybe empty) carries what the organizer confirmed with the undo. Also sent when a corrected
 turn changes a finished match's result; `match_finished` then follows with the new one."""
 
+match_corrected = Signal()
+"""A turn of a finished match was corrected and its result stands as it was (no
+`match_reopened` / `match_finished`): what was rolled or chosen changed, so what was made from
+the turns themselves (a play analysis) must be made again."""
+
 match_voided = Signal()
 """The match was voided; `was_finished=` says whether a result had stood, `then=` what the
 organizer asked to happen next (a dict, maybe empty), `voided_by=` who (a User or None)."""

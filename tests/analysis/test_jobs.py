@@ -1,7 +1,8 @@
 """Every finished match analysed, and the analysis following the result (issue 19, "Jobs and
 storage"): a finish enqueues the job; an undo, a correction that reopens or a void discards it;
-the next finish analyses again; beat's sweep and `manage.py analyse_matches` catch up on a
-missed one. On PostgreSQL; the jobs run in-process here and on a real worker below."""
+the next finish analyses again; a correction that keeps the result analyses again; beat's
+sweep and `manage.py analyse_matches` catch up on a missed one. On PostgreSQL; the jobs run
+in-process here and on a real worker below."""
 
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from config.celery import app as celery_app
 from games import jobs
 from games import services as game_services
 from games.models import Match
+from scoring.analysis import analyse_game
 from tests.playing import play
 
 
@@ -79,6 +81,53 @@ def test_an_undo_discards_the_analysis_and_the_next_finish_analyses_again(
     again = MatchAnalysis.objects.get(match=match)
     assert again.pk != first.pk
     assert again.finished_at == Match.objects.get(pk=match.pk).finished_at
+
+
+def _same_result_other_rolls(turn: dict[str, Any]) -> dict[str, Any]:
+    """A Yardzee turn corrected to other first dice, rolled again in full to the same final
+    dice: the same box and points, so the match's result stands, but its choices changed."""
+    final = turn["rolls"][-1]["dice"]
+    first = [6, 6, 6, 6, 6] if final != [6, 6, 6, 6, 6] else [1, 1, 1, 1, 1]
+    return {**turn, "rolls": [{"dice": first}, {"keep": [], "dice": final}]}
+
+
+@pytest.mark.django_db
+def test_a_correction_that_keeps_the_result_analyses_the_corrected_turns(
+    tables, finish_with_jobs, django_capture_on_commit_callbacks
+):
+    match = finish_with_jobs("yardzee", 2)
+    first = MatchAnalysis.objects.get(match=match)
+    turn = match.turns.get(sequence=1)
+    corrected = _same_result_other_rolls(dict(turn.payload, player=turn.seat.player_id))
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.turn_correct(match_id=match.pk, sequence=1, turn=corrected, corrected_by=None)
+    match.refresh_from_db()
+    assert match.finished_at == first.finished_at  # the result stood: the same finish
+    again = services.current_analysis(match)
+    assert again is not None
+    assert again.pk != first.pk
+    keep = again.turns[0]["decisions"][0]
+    assert (keep["kind"], keep["step"], keep["chosen"]["keep"]) == ("keep", 1, [])
+
+
+@pytest.mark.django_db
+def test_an_analysis_made_from_turns_corrected_meanwhile_is_not_stored(
+    tables, finish_with_jobs, monkeypatch
+):
+    match = finish_with_jobs("yardzee", 2)
+    MatchAnalysis.objects.filter(match=match).delete()
+    turn = match.turns.get(sequence=1)
+    corrected = _same_result_other_rolls(dict(turn.payload, player=turn.seat.player_id))
+    analyse = analyse_game
+
+    def corrected_while_analysing(*args: Any, **kwargs: Any) -> Any:
+        found = analyse(*args, **kwargs)
+        game_services.turn_correct(match_id=match.pk, sequence=1, turn=corrected, corrected_by=None)
+        return found
+
+    monkeypatch.setattr(services, "analyse_game", corrected_while_analysing)
+    assert services.match_analyse(match_id=match.pk) is None
+    assert not MatchAnalysis.objects.filter(match=match).exists()
 
 
 @pytest.mark.django_db
