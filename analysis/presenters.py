@@ -44,8 +44,8 @@ def _dice(dice: Sequence[int]) -> str:
 
 
 def in_words(option: Mapping[str, Any], *, dice_total: int = 5) -> str:
-    """An option as a player says it: "keep 3 3 3 and roll two dice", "stop", "Full House for
-    25", "set aside 1 5 and throw four dice", "bank"."""
+    """An option as a player says it: "keep 3 3 3 and roll two dice", "stop and score", "Full
+    House for 25", "set aside 1 5 and throw again", "set aside 1 5" (no `then`), "bank"."""
     if option.get("box") is not None:
         label = BOX_LABELS.get(option["box"], option["box"])
         return f"{label} for {option.get('points', 0)}"
@@ -61,8 +61,20 @@ def in_words(option: Mapping[str, Any], *, dice_total: int = 5) -> str:
         kept = list(option["set_aside"])
         if option.get("then") == "bank":
             return f"set aside {_dice(kept)} and bank"
-        return f"set aside {_dice(kept)} and throw again"
+        if option.get("then") == "throw":
+            return f"set aside {_dice(kept)} and throw again"
+        return f"set aside {_dice(kept)}"
     return "bank" if option.get("then") == "bank" else "throw again"
+
+
+def _as_played(decision: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The chosen option as the player chose it: a Yardkle set-aside alone, since the `then`
+    its value assumes (the best play after it) need not be what the player did next, which
+    is its own decision."""
+    chosen: Mapping[str, Any] = decision["chosen"]
+    if decision.get("kind") == "set_aside":
+        return {key: value for key, value in chosen.items() if key != "then"}
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +147,7 @@ def analysis_view(
                     mark=mark(loss, game, objective),
                     loss=loss * 100 if objective == "probability" else loss,
                     unit="% chance" if objective == "probability" else "points",
-                    chosen=in_words(decision["chosen"]),
+                    chosen=in_words(_as_played(decision)),
                     best=in_words(decision["best"]),
                 )
             )

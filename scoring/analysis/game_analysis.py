@@ -365,11 +365,9 @@ def _yardkle_turn(game: YardkleGame, index: int, turn: object) -> TurnAnalysis:
             break  # a Yardkle: nothing was chosen
         combined = strategy.options(total, dice)
         by_selection: dict[tuple[int, ...], Option] = {}
-        for option in combined:  # best first, so the first of each set-aside is its value
+        for option in combined:  # best first: each set-aside's first is its best continuation
             if option.set_aside is not None and option.set_aside not in by_selection:
-                by_selection[option.set_aside] = Option(
-                    option.value, set_aside=option.set_aside, points=option.points
-                )
+                by_selection[option.set_aside] = option
         selections = ranked(by_selection.values())
         if len(selections) > 1:
             chosen = next(option for option in selections if option.set_aside == set_aside)

@@ -39,6 +39,8 @@ class Option:
         if self.keep is not None:
             return "stop" if len(self.keep) == 5 else f"keep {show(self.keep)}"
         if self.set_aside is not None:
+            if self.then is None:
+                return f"set aside {show(self.set_aside)}"
             return f"set aside {show(self.set_aside)}, then {self.then}"
         return str(self.then)
 

@@ -57,6 +57,8 @@ def test_the_best_play_in_words_and_the_marks():
     assert in_words({"keep": [1, 2, 3, 4, 5]}) == "stop and score"
     assert in_words({"box": "full_house", "points": 25}) == "Full house for 25"
     assert in_words({"set_aside": [1], "then": "throw"}) == "set aside 1 and throw again"
+    assert in_words({"set_aside": [1, 1, 1], "then": "bank"}) == "set aside 1 1 1 and bank"
+    assert in_words({"set_aside": [1, 5]}) == "set aside 1 5"
     assert in_words({"then": "bank"}) == "bank"
     assert mark(1.9, "yardzee") is None
     assert mark(2, "yardzee") == "inaccuracy"
@@ -169,4 +171,24 @@ def test_yardkle_final_round_choices_are_said_beside_the_accuracy():
     assert not plain.final_round
     assert "Final round" not in render_to_string(
         "analysis/_section.html", {"shown": True, "view": plain}
+    )
+
+
+def test_a_yardkle_set_aside_the_player_banked_after_is_not_said_to_throw_again():
+    """The page said "Jo: set aside 1 2 2 2 5 and throw again" of a set-aside Jo banked after
+    (match 7 of the demo): the chosen set-aside is said alone (what followed is its own
+    decision), the best with the play after it."""
+    from analysis.presenters import analysis_view
+    from scoring.analysis import analyse_game
+    from tests.scoring.analysis.test_game_analysis import SET_ASIDE_THEN_BANK
+
+    analysis = analyse_game({"game": "yardkle", "players": 2, "turns": SET_ASIDE_THEN_BANK})
+    players = [{"player": p.seat + 1, **p.to_json()} for p in analysis.players]
+    turns = [turn.to_json() for turn in analysis.turns]
+    view = analysis_view("yardkle", players, turns, {1: "Ada", 2: "Bea"})
+    line = next(line for line in view.decisions if line.turn == 3)
+    assert (line.name, line.chosen, line.best) == (
+        "Ada",
+        "set aside 1 2 2 2 5",
+        "set aside 1 and throw again",
     )

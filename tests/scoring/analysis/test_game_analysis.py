@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scoring import RuleViolation, simulate
-from scoring.analysis import TurnStrategy, YardzeeState, accuracy, analyse_game
+from scoring.analysis import Option, TurnStrategy, YardzeeState, accuracy, analyse_game
 from scoring.analysis.game_analysis import HALF_ACCURACY_LOSS
 from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import YardzeeGame, YardzeeRules
@@ -155,6 +155,39 @@ def test_a_simulated_yardkle_game_keeps_the_final_rounds_chances_apart_from_poin
         assert 0 <= player.final_round_loss <= player.final_round_decisions
         assert 0 < player.accuracy <= 100
     json.dumps(analysis.to_json())
+
+
+# Seat 0 enters with 2,000, seat 1 with 500; then seat 0 sets aside 1 2 2 2 5 (350) and banks.
+SET_ASIDE_THEN_BANK = [
+    {"throws": [{"dice": [1, 1, 1, 1, 2, 3], "set_aside": [1, 1, 1, 1]}], "end": "bank"},
+    {"throws": [{"dice": [5, 5, 5, 2, 3, 4], "set_aside": [5, 5, 5]}], "end": "bank"},
+    {"throws": [{"dice": [1, 2, 2, 2, 5, 3], "set_aside": [1, 2, 2, 2, 5]}], "end": "bank"},
+]
+
+
+def test_a_yardkle_set_aside_names_the_continuation_its_value_assumes():
+    """Set-aside options came without their `then`: labelled "set aside 1-2-2-2-5, then None"
+    in the API, and the page said "and throw again" of a set-aside the player banked after.
+    Each is valued by the best play after it, and now names it."""
+    analysis = analyse_game({"game": "yardkle", "players": 2, "turns": SET_ASIDE_THEN_BANK})
+    decision = analysis.turns[2].decisions[0]
+    strategy = TurnStrategy(YardkleRules(), on_board=True)
+    assert decision.kind == "set_aside"
+    assert (decision.chosen.set_aside, decision.chosen.then) == ((1, 2, 2, 2, 5), "bank")
+    assert decision.chosen.label == "set aside 1-2-2-2-5, then bank"
+    assert decision.chosen.value == strategy.bank_value(350)
+    assert (decision.best.set_aside, decision.best.then) == ((1,), "throw")
+    assert decision.best.label == "set aside 1, then throw"
+    assert decision.best.value == strategy.throw_value(100, 5)
+    assert decision.loss > 0
+    labels = [
+        option["label"]
+        for turn in analysis.to_json()["turns"]
+        for decision in turn["decisions"]
+        for option in (decision["best"], decision["chosen"])
+    ]
+    assert not any("None" in label for label in labels)
+    assert Option(1.0, set_aside=(1, 5)).label == "set aside 1-5"
 
 
 def test_a_game_object_and_its_stored_state_are_analysed_like_a_record_and_not_changed(forced):
