@@ -16,6 +16,8 @@ class MatchAccuracy:
     finished_at: datetime
     accuracy: float
     total_loss: float
+    # The match's game: points lost are that game's points, never added across games.
+    game: str
 
 
 # A match in which a player made no counted choice (every one forced, or only Yardkle's
@@ -34,6 +36,7 @@ def player_accuracy(player_id: int, *, limit: int = 30) -> list[MatchAccuracy]:
             "finished_at",
             "accuracy",
             "total_loss",
+            "analysis__match__game",
         )[:limit]
     )
     return [MatchAccuracy(*row) for row in reversed(list(rows))]

@@ -63,8 +63,10 @@ class HistoryRow:
 
 @dataclass(frozen=True, slots=True)
 class Accuracy:
-    """The player's play against the best play, over their last `matches` analysed matches."""
+    """The player's play in one `game` ("Yardzee") against the best play, over their last
+    `matches` analysed matches of it: its points lost are that game's points."""
 
+    game: str
     matches: int
     mean: float
     loss_per_game: float
@@ -81,7 +83,8 @@ class PlayerPage:
     history: tuple[HistoryRow, ...]
     chart: SafeString | None
     accuracy_chart: SafeString | None
-    accuracy: Accuracy | None
+    # One per game the player has analysed matches of, in the order first met.
+    accuracy: tuple[Accuracy, ...]
 
 
 def _when(moment: datetime) -> str:
@@ -115,18 +118,33 @@ def rating_chart(
     return mark_safe(svg) if svg else None  # noqa: S308
 
 
+def _game_label(game: str) -> str:
+    return game.capitalize()  # "yardzee": "Yardzee"
+
+
+def _by_game(matches: Sequence[MatchAccuracy]) -> dict[str, list[MatchAccuracy]]:
+    by_game: dict[str, list[MatchAccuracy]] = defaultdict(list)
+    for row in matches:
+        by_game[row.game].append(row)
+    return by_game
+
+
 def accuracy_chart(matches: Sequence[MatchAccuracy], *, player: int, name: str) -> SafeString:
-    """Each analysed match's accuracy as an SVG line chart."""
-    points = tuple(
-        ChartPoint(
-            x=number,
-            value=row.accuracy,
-            label=f"{_when(row.finished_at)}, match #{row.match}",
+    """Each analysed match's accuracy as an SVG line chart, one line per game."""
+    by_game: dict[str, list[ChartPoint]] = defaultdict(list)
+    for number, row in enumerate(matches, start=1):
+        by_game[row.game].append(
+            ChartPoint(
+                x=number,
+                value=row.accuracy,
+                label=f"{_when(row.finished_at)}, match #{row.match}",
+            )
         )
-        for number, row in enumerate(matches, start=1)
-    )
     svg = rating_chart_svg(
-        [ChartSeries(label="Accuracy", points=points)],
+        [
+            ChartSeries(label=_game_label(game), points=tuple(points))
+            for game, points in by_game.items()
+        ],
         title=f"Accuracy of {name} in each analysed match",
         id_prefix=f"accuracy-{player}",
     )
@@ -167,11 +185,13 @@ def player_page(
         ),
         chart=rating_chart(history, league_names, player=player, name=name),
         accuracy_chart=accuracy_chart(analysed, player=player, name=name) if analysed else None,
-        accuracy=Accuracy(
-            matches=len(analysed),
-            mean=sum(row.accuracy for row in analysed) / len(analysed),
-            loss_per_game=sum(row.total_loss for row in analysed) / len(analysed),
-        )
-        if analysed
-        else None,
+        accuracy=tuple(
+            Accuracy(
+                game=_game_label(game),
+                matches=len(rows),
+                mean=sum(row.accuracy for row in rows) / len(rows),
+                loss_per_game=sum(row.total_loss for row in rows) / len(rows),
+            )
+            for game, rows in _by_game(analysed).items()
+        ),
     )

@@ -82,7 +82,7 @@ def test_the_player_page_charts_accuracy_and_the_league_averages_it(
     analysis = services.match_analyse(match_id=match.pk)
     page = client.get(f"/players/{players[0].pk}/").content.decode()
     assert 'id="accuracy-heading"' in page
-    assert "Over the last 1 analysed match:" in page
+    assert "Over the last 1 analysed Yardkle match:" in page
     assert f'aria-labelledby="accuracy-{players[0].pk}-title"' in page
     averages = selectors.league_accuracy(yardkle_league.pk)
     mine = next(p for p in analysis.players if p["player"] == players[0].pk)

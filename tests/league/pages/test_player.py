@@ -129,30 +129,57 @@ def test_the_history_is_numbered_across_leagues_and_charted_one_line_a_league() 
 def test_no_history_no_chart_and_no_analysis_no_play_section() -> None:
     page = _page()
     assert page.chart is None
-    assert page.accuracy is None
+    assert page.accuracy == ()
     assert page.accuracy_chart is None
 
 
+def _analysed(match: int, accuracy: float, total_loss: float, game: str = "yardzee"):
+    return MatchAccuracy(
+        match=match,
+        league=1,
+        finished_at=START,
+        accuracy=accuracy,
+        total_loss=total_loss,
+        game=game,
+    )
+
+
 def test_accuracy_is_averaged_over_the_analysed_matches() -> None:
+    page = _page(analysed=[_analysed(5, 90.0, 12.0), _analysed(6, 80.0, 20.0)])
+    (accuracy,) = page.accuracy
+    assert page.accuracy_chart is not None
+    assert (accuracy.game, accuracy.matches, accuracy.mean, accuracy.loss_per_game) == (
+        "Yardzee",
+        2,
+        85.0,
+        16.0,
+    )
+    assert 'id="accuracy-7-' in page.accuracy_chart
+
+
+def test_accuracy_and_points_lost_are_given_per_game() -> None:
+    """A player of both games read "192.4 points lost a game": Yardzee's points (about 40 a
+    game) and Yardkle's (about 400) averaged together. Each game now has its own line and its
+    own line of the chart."""
     analysed = [
-        MatchAccuracy(match=5, league=1, finished_at=START, accuracy=90.0, total_loss=12.0),
-        MatchAccuracy(match=6, league=1, finished_at=START, accuracy=80.0, total_loss=20.0),
+        _analysed(5, 40.0, 40.0),
+        _analysed(6, 60.0, 400.0, "yardkle"),
+        _analysed(7, 50.0, 20.0),
     ]
     page = _page(analysed=analysed)
-    accuracy = page.accuracy
-    assert accuracy is not None
+    assert [(a.game, a.matches, a.mean, a.loss_per_game) for a in page.accuracy] == [
+        ("Yardzee", 2, 45.0, 30.0),
+        ("Yardkle", 1, 60.0, 400.0),
+    ]
     assert page.accuracy_chart is not None
-    assert (accuracy.matches, accuracy.mean, accuracy.loss_per_game) == (2, 85.0, 16.0)
-    assert 'id="accuracy-7-' in page.accuracy_chart
+    assert 'data-series="Yardzee"' in page.accuracy_chart
+    assert 'data-series="Yardkle"' in page.accuracy_chart
 
 
 def test_the_accuracy_chart_names_each_value_to_the_hundredth_as_it_was_measured() -> None:
     """The points' titles give two decimals: of the accuracy, not of it rounded to one first
     (15.115 was titled 15.10)."""
-    analysed = [
-        MatchAccuracy(match=5, league=1, finished_at=START, accuracy=15.126, total_loss=12.0),
-        MatchAccuracy(match=6, league=1, finished_at=START, accuracy=80.0, total_loss=20.0),
-    ]
+    analysed = [_analysed(5, 15.126, 12.0), _analysed(6, 80.0, 20.0)]
     chart = _page(analysed=analysed).accuracy_chart
     assert chart is not None
     assert "match #5: 15.13</title>" in chart
