@@ -166,6 +166,28 @@ def test_the_sweep_and_the_command_catch_up_on_a_missed_match(tables, players, m
 
 
 @pytest.mark.django_db
+def test_the_command_takes_a_league_in_any_case_and_refuses_one_that_is_not_there(
+    tables, players, yardzee_league, monkeypatch
+):
+    """`analyse_matches --league nope` answered "Analysed 0 of 0 matches." and `--check`
+    "Every finished match has its analysis.": a mistyped slug passed for a league with
+    nothing to do; and `--league YARDZEE` missed the league `yardzee`."""
+    monkeypatch.setattr(jobs, "send", lambda task, args: None)  # broker down
+    yardzee_league.players.add(*players[:2])
+    match = game_services.match_create(
+        game="yardzee", player_ids=[p.pk for p in players[:2]], league_id=yardzee_league.pk
+    )
+    play(match, seed=1)
+    for check in ([], ["--check"]):
+        with pytest.raises(CommandError, match="There is no league 'nope'"):
+            call_command("analyse_matches", "--league", "nope", *check)
+    with pytest.raises(CommandError, match="1 finished matches have no analysis"):
+        call_command("analyse_matches", "--league", "YARDZEE", "--check")
+    call_command("analyse_matches", "--league", "YARDZEE")
+    assert MatchAnalysis.objects.filter(match=match).exists()
+
+
+@pytest.mark.django_db
 def test_the_sweep_passes_over_yardzee_matches_while_the_server_lacks_their_table(
     settings, tmp_path, players, monkeypatch, caplog
 ):
