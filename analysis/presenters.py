@@ -109,6 +109,10 @@ class AnalysisView:
     # The players who made a choice in Yardkle's final round, in seat order: said under the
     # table (those choices are judged by the chance to win, not in the accuracy).
     final_round: tuple[PlayerLine, ...] = ()
+    # Every choice of the game and how many were the best: with no loss listed (all under
+    # SHOWN_FROM), "every choice was the best" is said only when it is so.
+    choices: int = 0
+    best_choices: int = 0
 
 
 def analysis_view(
@@ -156,4 +160,8 @@ def analysis_view(
         decisions=decisions,
         marked=sum(1 for d in decisions if d.mark is not None),
         final_round=tuple(line for line in lines if line.final_round_decisions),
+        choices=sum(len(turn["decisions"]) for turn in turns),
+        best_choices=sum(
+            1 for turn in turns for decision in turn["decisions"] if decision.get("optimal")
+        ),
     )

@@ -192,3 +192,35 @@ def test_a_yardkle_set_aside_the_player_banked_after_is_not_said_to_throw_again(
         "set aside 1 2 2 2 5",
         "set aside 1 and throw again",
     )
+
+
+def test_small_losses_are_not_called_the_best_choice():
+    """A game whose only losses were under 0.05 points lists no choice, and the page said
+    "Every choice was the best one." under a table reading "1 of 2" best choices. It says
+    so only when every choice was the best; otherwise that none lost 0.05 or more."""
+    from django.template.loader import render_to_string
+
+    from analysis.presenters import analysis_view
+
+    def players(optimal: int) -> list[dict[str, object]]:
+        summary = {"decisions": 2, "optimal": optimal, "total_loss": 0.02, "accuracy": 98.0}
+        return [{"player": 1, "seat": 0, **summary}]
+
+    def turns(loss: float) -> list[dict[str, object]]:
+        decisions = [
+            {"seat": 0, "loss": 0.0, "optimal": True, "chosen": {"then": "bank"}},
+            {"seat": 0, "loss": loss, "optimal": loss == 0, "chosen": {"then": "bank"}},
+        ]
+        for decision in decisions:
+            decision["best"] = decision["chosen"]
+        return [{"turn": 0, "seat": 0, "decisions": decisions}]
+
+    def said(view: object) -> str:
+        context = {"shown": True, "view": view}
+        return " ".join(render_to_string("analysis/_section.html", context).split())
+
+    close = said(analysis_view("yardzee", players(1), turns(0.02), {1: "Ana"}))
+    assert "Every choice was the best one." not in close
+    assert "No choice lost 0.05 points or more; 1 of 2 were the best." in close
+    best = said(analysis_view("yardzee", players(2), turns(0.0), {1: "Ana"}))
+    assert "Every choice was the best one." in best
