@@ -4,15 +4,20 @@ the next finish analyses again; a correction that keeps the result analyses agai
 sweep and `manage.py analyse_matches` catch up on a missed one. On PostgreSQL; the jobs run
 in-process here and on a real worker below."""
 
+import importlib
+import json
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 from celery import Celery, Task
 from celery.contrib.testing.worker import start_worker
+from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from analysis import services, strategies
 from analysis.models import MatchAnalysis
@@ -65,6 +70,27 @@ def test_a_yardkle_match_is_analysed_without_a_table(finish_with_jobs):
     analysis = MatchAnalysis.objects.get(match=match)
     assert len(analysis.players) == 3
     assert len(analysis.turns) == Match.objects.get(pk=match.pk).turns_played
+
+
+@pytest.mark.django_db
+def test_migration_0003_has_yardkle_analyses_of_set_asides_without_then_made_again(
+    tables, finish_with_jobs
+):
+    """Analyses stored before set-aside options kept their continuation said "then None":
+    the migration deletes every Yardkle analysis, and the sweep makes them again."""
+    migration = importlib.import_module(
+        "analysis.migrations.0003_yardkle_set_asides_with_their_continuation"
+    )
+    yardkle = finish_with_jobs("yardkle", 3, seed=4)
+    yardzee = finish_with_jobs("yardzee", 2)
+    old = MatchAnalysis.objects.get(match=yardkle)
+    old.turns = json.loads(json.dumps(old.turns).replace('"bank"', "null"))
+    old.save()
+    migration.forget_yardkle_analyses(apps, SimpleNamespace(connection=connection))
+    assert list(services.unanalysed().values_list("pk", flat=True)) == [yardkle.pk]
+    assert MatchAnalysis.objects.filter(match=yardzee).exists()  # its options always said
+    call_command("analyse_matches")
+    assert "None" not in json.dumps(MatchAnalysis.objects.get(match=yardkle).turns)
 
 
 @pytest.mark.django_db
