@@ -213,7 +213,7 @@ def sent(connect: Callable[[Signal, Callable[..., None]], None]) -> list[Sent]:
     """Every match signal sent during the test, with the match's stored status and seats at
     the moment it was sent (what a receiver in `league` reads)."""
     record: list[Sent] = []
-    for name in ("match_finished", "match_reopened", "match_voided"):
+    for name in ("match_finished", "match_reopened", "match_voided", "match_corrected"):
 
         def receiver(sender: type[Match], match: Match, name: str = name, **kwargs: Any) -> None:
             row = Match.objects.get(pk=match.pk)

@@ -175,14 +175,18 @@ def test_a_correction_in_a_match_in_progress_rebuilds_its_state_and_sends_no_sig
     assert sent == []
 
 
-def test_a_correction_that_leaves_every_result_as_it_was_sends_no_signal(close_zee, sent):
+def test_a_correction_that_leaves_every_result_as_it_was_sends_only_match_corrected(
+    close_zee, sent
+):
+    """No result changed: nothing of standings or ratings follows; the match's analysis, made
+    of the turns, is made again (`match_corrected`)."""
     before = stored(close_zee.pk)
     same_aces = {"rolls": [{"dice": [1, 1, 3, 4, 6]}, {"keep": [1, 1], "dice": [1, 1, 1, 6, 6]}]}
     correct(close_zee, 1, {**same_aces, "category": "aces"})
     after = stored(close_zee.pk)
     assert after["match"][2:] == before["match"][2:]  # turns played, started and finished
     assert after["seats"] == before["seats"] == CLOSE_YARDZEE_SEATS
-    assert sent == []
+    assert [(s.signal, s.match_id) for s in sent] == [("match_corrected", close_zee.pk)]
 
 
 def test_sending_the_turn_as_stored_changes_nothing(close_zee, sent):
