@@ -205,3 +205,30 @@ def test_the_gunicorn_access_log_has_the_path_but_no_query_string_or_referer():
     line = config.access_log_format % atoms
     assert '"GET /matches/7/score/ HTTP/1.1" 200 512' in line
     assert "SECRET" not in line
+
+
+def _dockerfile_runs() -> list[str]:
+    """The Dockerfile's instructions in order, continuation lines joined."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return [line.strip() for line in text.splitlines() if line.strip() and line[0] != "#"]
+
+
+def test_the_image_holds_the_strategy_tables_that_analysis_reads(services):
+    # Without them every finished Yardzee match's analysis job fails (StrategyTableMissing) and
+    # the sweep warns every minute; a container cannot write them (/app belongs to root, and a
+    # `compose run` container is gone after it) so the image must be built with them.
+    instructions = _dockerfile_runs()
+    build = next(
+        (i for i, line in enumerate(instructions) if "manage.py build_strategy" in line), None
+    )
+    assert build is not None, "the Dockerfile never runs manage.py build_strategy"
+    copy = next(i for i, line in enumerate(instructions) if line.startswith("COPY . "))
+    user = next(i for i, line in enumerate(instructions) if line.startswith("USER "))
+    assert copy < build < user
+    assert "--force" not in instructions[build]
+    # Read where the settings read them by default (<project>/var/strategy): nothing moves them.
+    for name in APP_SERVICES:
+        assert "STRATEGY_DIR" not in services[name]["environment"]
+    assert "STRATEGY_DIR" not in " ".join(instructions)
+    # Built from the image's own rules, never copied from a developer's var/.
+    assert "var" in (ROOT / ".dockerignore").read_text().split()
