@@ -18,8 +18,16 @@ env = environ.Env()
 
 SECRET_KEY: str = env("SECRET_KEY")
 DEBUG: bool = env.bool("DEBUG", default=False)
-ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
-CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+
+def _comma_separated(var: str) -> list[str]:
+    """A comma-separated variable's entries, each stripped, blank ones left out: `a.example,
+    b.example` is two host names, not `a.example` and ` b.example` (which matches no request)."""
+    return [entry.strip() for entry in env.list(var, default=[]) if entry.strip()]
+
+
+ALLOWED_HOSTS: list[str] = _comma_separated("ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS: list[str] = _comma_separated("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -1,10 +1,18 @@
 """Production: secrets and hosts must come from the environment; HTTPS everywhere.
 `manage.py check --deploy` passes with no warnings (tests/config/test_settings.py)."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from config.settings.base import *  # noqa: F403
-from config.settings.base import env
+from config.settings.base import ALLOWED_HOSTS, env
 
 DEBUG = False
+# With no host allowed, Django would answer every request 400 (/healthz too): refuse to start.
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "Set the ALLOWED_HOSTS environment variable: the host names this site answers to, "
+        "comma-separated (e.g. league.example.org)"
+    )
 
 # Behind a TLS-terminating proxy (load balancer, nginx) that sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -50,6 +50,32 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize("hosts", [None, "", " , "])
+def test_production_settings_refuse_to_start_without_allowed_hosts(hosts: str | None):
+    # With none, Django answers every request 400, /healthz included: say so at start instead.
+    environment = production_environment()
+    del environment["ALLOWED_HOSTS"]
+    if hosts is not None:
+        environment["ALLOWED_HOSTS"] = hosts
+    result = django_process("", environment)
+    assert result.returncode != 0
+    assert "Set the ALLOWED_HOSTS environment variable" in result.stderr
+
+
+def test_host_and_origin_lists_may_have_spaces_after_their_commas():
+    result = django_process(
+        "from django.conf import settings as s; print(s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS)",
+        production_environment(
+            ALLOWED_HOSTS="a.example, b.example ,",
+            CSRF_TRUSTED_ORIGINS="https://a.example, https://b.example",
+        ),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "['a.example', 'b.example'] ['https://a.example', 'https://b.example']"
+    )
+
+
 def test_settings_read_database_broker_hosts_and_time_zone_from_the_environment():
     code = (
         "from django.conf import settings as s;"
