@@ -5,14 +5,16 @@ from pathlib import Path
 from typing import Any
 
 import django_stubs_ext
-import environ
+
+from config.environment import Environment
 
 # Lets typed generics such as admin.ModelAdmin[Player] work at run time.
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-env = environ.Env()
+# A variable set but unusable stops the start, naming it (config/environment.py).
+env = Environment()
 
 # --- Core -----------------------------------------------------------------------------------
 
@@ -129,7 +131,7 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Yard League <noreply@loc
 # --- Time and language: store UTC, show TIME_ZONE -----------------------------------------------
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE: str = env("TIME_ZONE", default="UTC")
+TIME_ZONE: str = env.time_zone("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 
@@ -147,7 +149,7 @@ STORAGES = {
 # With no CELERY_BROKER_URL, tasks run in-process: eagerly, and (through delay_on_commit) only
 # after the surrounding transaction commits.
 
-CELERY_BROKER_URL: str = env("CELERY_BROKER_URL", default="")
+CELERY_BROKER_URL: str = env.broker_url("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 # Eager tasks never reach a broker; naming the in-memory transport keeps kombu from guessing.
 CELERY_BROKER_TRANSPORT_URL = CELERY_BROKER_URL or "memory://localhost/"
@@ -200,10 +202,9 @@ CELERY_BEAT_SCHEDULE = {
 # Seconds an attempt waits to connect, and again for the answer.
 WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # The waits before each retry of a failed delivery: 6 attempts over about 2.6 hours.
-WEBHOOK_RETRY_SECONDS: list[float] = [
-    float(seconds)
-    for seconds in env.list("WEBHOOK_RETRY_SECONDS", default=["10", "60", "300", "1800", "7200"])
-]
+WEBHOOK_RETRY_SECONDS: list[float] = env.list(
+    "WEBHOOK_RETRY_SECONDS", cast=float, default=[10.0, 60.0, 300.0, 1800.0, 7200.0]
+)
 # Days a finished delivery stays in its endpoint's log (the hourly `webhooks.prune`).
 WEBHOOK_LOG_DAYS: int = env.int("WEBHOOK_LOG_DAYS", default=30)
 # Failed attempts in a row (across deliveries) after which an endpoint is disabled.
@@ -237,11 +238,11 @@ REST_FRAMEWORK = {
     # trusted proxies (0: the socket's address; a client cannot pick its own by sending the header).
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_THROTTLE_RATES": {
-        "login": env("THROTTLE_LOGIN", default="10/min"),
-        "turns": env("THROTTLE_TURNS", default="120/min"),
-        "advice": env("THROTTLE_ADVICE", default="60/min"),
+        "login": env.rate("THROTTLE_LOGIN", default="10/min"),
+        "turns": env.rate("THROTTLE_TURNS", default="120/min"),
+        "advice": env.rate("THROTTLE_ADVICE", default="60/min"),
         # Public sign-ups (API and page) per client address: a form open to anyone.
-        "sign_up": env("THROTTLE_SIGN_UP", default="10/hour"),
+        "sign_up": env.rate("THROTTLE_SIGN_UP", default="10/hour"),
     },
 }
 
@@ -275,8 +276,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- Logging: one line per record with a timestamp and level; LOG_FORMAT=json for JSON lines ---
 
-LOG_LEVEL: str = env("LOG_LEVEL", default="INFO")
-LOG_FORMAT: str = env("LOG_FORMAT", default="text")
+LOG_LEVEL: str = env.log_level("LOG_LEVEL", default="INFO")
+LOG_FORMAT: str = env.choice("LOG_FORMAT", default="text", choices=("text", "json"))
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,

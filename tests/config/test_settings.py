@@ -50,6 +50,72 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "SECRET_KEY" in result.stderr
 
 
+def test_a_missing_secret_key_is_one_line_naming_it_not_a_traceback():
+    result = _manage(
+        "migrate",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        ALLOWED_HOSTS="league.example.org",
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Configuration error (config.settings.production): "
+        "Set the SECRET_KEY environment variable\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("DATABASE_URL", "postgres//league:s3cret@db/yards", "not a database URL"),
+        ("DATABASE_URL", "postgres://league:s3cret@db:port/yards", "its port is not a number"),
+        ("DATABASE_URL", "", "not a database URL"),
+        ("CELERY_BROKER_URL", "s3cret@127.0.0.1:6379", "not a broker URL"),
+        ("CELERY_BROKER_URL", "redis://:s3cret@redis:port/0", "its port is not a number"),
+        ("CELERY_BROKER_URL", "reddis://:s3cret@redis:6379/0", "scheme 'reddis' unknown"),
+        ("CACHE_URL", "redis//:s3cret@redis:6379/1", "not a cache URL"),
+        ("EMAIL_URL", "smtp//user:s3cret@mail.example.org", "not a mail URL"),
+        ("CONN_MAX_AGE", "a minute", "CONN_MAX_AGE='a minute' is not a whole number"),
+        ("STANDINGS_SWEEP_SECONDS", "x", "STANDINGS_SWEEP_SECONDS='x' is not a number"),
+        ("WEBHOOK_RETRY_SECONDS", "10,x", "not a comma-separated list of numbers"),
+        # A typo never reads as false: HTTPS would be off without a word.
+        ("SECURE_SSL_REDIRECT", "ture", "SECURE_SSL_REDIRECT='ture' is not true or false"),
+        # DRF would raise on every throttled request: a 500 on every turn.
+        ("THROTTLE_TURNS", "lots", "THROTTLE_TURNS='lots' is not a rate"),
+        ("TIME_ZONE", "Mars/Base", "not a time zone"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL='LOUD' is none of"),
+        ("LOG_FORMAT", "xml", "LOG_FORMAT='xml' is none of text, json"),
+    ],
+)
+def test_an_unusable_variable_stops_the_start_with_one_line_naming_it(
+    variable: str, value: str, message: str
+):
+    # compose runs `manage.py migrate` first: its log is where an operator looks.
+    result = _manage("migrate", **production_environment(**{variable: value}))
+    assert result.returncode == 1
+    assert result.stderr.startswith("Configuration error (config.settings.production): ")
+    assert variable in result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert "s3cret" not in result.stderr  # a URL's password is never repeated
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("CELERY_BROKER_URL", "redis://127.0.0.1:6399/0"),  # unreachable: /healthz says so
+        ("CELERY_BROKER_URL", "sqla+postgresql://league@db/yards"),
+        ("DATABASE_URL", "sqlite:////tmp/yards.sqlite3"),
+        ("SECURE_SSL_REDIRECT", "False"),
+        ("THROTTLE_TURNS", "300/minute"),
+        ("LOG_LEVEL", "debug"),
+    ],
+)
+def test_usable_variables_are_taken(variable: str, value: str):
+    result = _manage("check", **production_environment(**{variable: value}))
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.parametrize("hosts", [None, "", " , "])
 def test_production_settings_refuse_to_start_without_allowed_hosts(hosts: str | None):
     # With none, Django answers every request 400, /healthz included: say so at start instead.
