@@ -4,7 +4,9 @@
 Writes one table per joker rule (`yardzee-forced.npy`, `yardzee-free_choice.npy`, 8 MB each,
 with a JSON manifest) into `settings.STRATEGY_DIR` (or `--dir`). A table already there and
 intact is kept, so `make run` can call this on every start; a missing or corrupt one is built
-(seconds). `--check` only reports, and fails when a table is missing or corrupt.
+(seconds). `--check` only reports, and fails when a table is missing or corrupt (with
+`--force`, which would skip the check, it is refused). A directory it cannot write is a
+`CommandError` naming it.
 """
 
 from pathlib import Path
@@ -46,7 +48,16 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["check"] and options["force"]:
+            raise CommandError("--check builds nothing and --force rebuilds: give one of them.")
         directory = Path(options["dir"]) if options["dir"] else strategy_dir()
+        if not options["check"]:
+            try:  # before seconds of building, not after
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise CommandError(
+                    f"Cannot write the strategy tables to {directory}: {error}"
+                ) from error
         failed = []
         for joker in options["joker"] or JOKER_RULES:
             rules = YardzeeRules(joker=joker)
@@ -67,7 +78,12 @@ class Command(BaseCommand):
             if options["check"]:
                 continue
             strategy = Strategy.build(rules)
-            path = strategy.save(directory)
+            try:
+                path = strategy.save(directory)
+            except OSError as error:
+                raise CommandError(
+                    f"Cannot write the strategy tables to {directory}: {error}"
+                ) from error
             self.stdout.write(
                 self.style.SUCCESS(
                     f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "

@@ -64,3 +64,17 @@ def test_the_directory_defaults_to_strategy_dir_then_var_strategy(settings, tmp_
     assert build_strategy.strategy_dir() == tmp_path / "tables"
     del settings.STRATEGY_DIR
     assert build_strategy.strategy_dir() == settings.BASE_DIR / "var" / "strategy"
+
+
+def test_check_with_force_is_refused_not_a_silent_success(builds, tmp_path):
+    # --force skipped the load, --check the build: nothing was checked, and it exited 0.
+    with pytest.raises(CommandError, match=r"--check .* --force"):
+        run("--dir", str(tmp_path), "--check", "--force")
+    assert builds == []
+
+
+def test_a_directory_that_cannot_be_written_is_refused_before_building(builds, tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(CommandError, match=r"Cannot write the strategy tables to .*file/tables"):
+        run("--dir", str(tmp_path / "file" / "tables"))
+    assert builds == []
