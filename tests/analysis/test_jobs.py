@@ -234,6 +234,27 @@ def test_the_sweep_passes_over_yardzee_matches_while_the_server_lacks_their_tabl
 
 
 @pytest.mark.django_db
+def test_the_command_without_a_table_analyses_the_rest_then_fails_naming_it(
+    settings, tmp_path, players, monkeypatch
+):
+    settings.STRATEGY_DIR = tmp_path / "no-tables"
+    strategies.forget()
+    monkeypatch.setattr(jobs, "send", lambda task, args: None)  # broker down
+    yardzee = _seat("yardzee", players[:2])
+    play(yardzee, seed=1)
+    yardkle = _seat("yardkle", players[2:4])
+    play(yardkle, seed=3)
+    # It stopped at the Yardzee match with a StrategyTableMissing traceback, the rest undone.
+    with pytest.raises(
+        CommandError, match=r"1 Yardzee matches .* No strategy table .*build_strategy"
+    ):
+        call_command("analyse_matches")
+    assert MatchAnalysis.objects.filter(match=yardkle).exists()
+    assert not MatchAnalysis.objects.filter(match=yardzee).exists()
+    strategies.forget()
+
+
+@pytest.mark.django_db
 def test_the_sweep_sends_yardzee_matches_again_once_the_table_is_there(
     tables, players, monkeypatch, caplog
 ):

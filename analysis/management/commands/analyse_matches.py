@@ -1,6 +1,8 @@
 """`manage.py analyse_matches [--league SLUG] [--check]`: analyse, in this process, every
 finished match without an analysis of its current result (a backfill), or with `--check`
-analyse nothing and fail when one is missing."""
+analyse nothing and fail when one is missing. An unknown slug is refused. Without the Yardzee
+strategy tables it analyses every other match, then fails saying how many wait for
+`manage.py build_strategy`."""
 
 from typing import Any
 
@@ -9,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from analysis import services
+from scoring.analysis import StrategyTableError
 
 
 class Command(BaseCommand):
@@ -40,7 +43,17 @@ class Command(BaseCommand):
             self.stdout.write("Every finished match has its analysis.")
             return
         done = 0
+        without_table: list[StrategyTableError] = []
         for match_id in tqdm(ids, desc="analysing", unit="match", disable=not ids):
-            if services.match_analyse(match_id=match_id) is not None:
+            try:
+                analysed = services.match_analyse(match_id=match_id)
+            except StrategyTableError as error:  # a Yardzee match; the others go on
+                without_table.append(error)
+                continue
+            if analysed is not None:
                 done += 1
         self.stdout.write(self.style.SUCCESS(f"Analysed {done} of {len(ids)} matches."))
+        if without_table:
+            raise CommandError(
+                f"{len(without_table)} Yardzee matches were not analysed: {without_table[0]}"
+            )
