@@ -4,6 +4,7 @@ options, the recompute with a progress bar, and how they report a check
 else one line of success. A command says what its targets are, how one is recomputed, how they
 are checked, and its messages."""
 
+import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
@@ -54,6 +55,11 @@ class RecomputeCommand(BaseCommand, Generic[Target]):
         raise NotImplementedError
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["wait"] is not None:
+            if not options["check"]:
+                raise CommandError("--wait goes with --check only.")
+            if not math.isfinite(options["wait"]) or options["wait"] < 0:
+                raise CommandError("--wait takes a number of seconds, 0 or more.")
         targets = self.targets(options)
         if options["check"]:
             self.report(self.compare(targets, wait=self.wait(options)), len(targets))

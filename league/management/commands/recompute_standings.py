@@ -48,9 +48,11 @@ class Command(RecomputeCommand[tuple[str, int]]):
             if not leagues.exists():
                 raise CommandError(f"No league with slug {slug!r}.")
         if event_id is not None:
+            if not Event.objects.filter(pk=event_id).exists():
+                raise CommandError(f"No event with id {event_id}.")
             events = events.filter(pk=event_id)
             if not events.exists():
-                raise CommandError(f"No event with id {event_id}.")
+                raise CommandError(f"Event {event_id} is not in league {slug!r}.")
             leagues = leagues.none()
         scopes = [(StandingsScope.LEAGUE.value, pk) for pk in leagues.values_list("pk", flat=True)]
         for event in events.prefetch_related("stages"):

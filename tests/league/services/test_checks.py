@@ -5,6 +5,7 @@ run yet, and a player's new name are not differences on a healthy system; a tamp
 still is."""
 
 import io
+import re
 import threading
 import time
 
@@ -95,6 +96,35 @@ def test_recompute_commands_rebuild_tables_and_ratings(league_event, field):
     assert_converged(league_event)
     call_command("recompute_standings", check=True, wait=0)
     call_command("recompute_ratings", check=True, wait=0)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("command", ["recompute_standings", "recompute_ratings"])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        # Taken and ignored: a full recompute ran where the operator meant a check.
+        ({"wait": 5.0}, "--wait goes with --check"),
+        ({"check": True, "wait": -5.0}, "--wait takes a number of seconds, 0 or more"),
+        ({"check": True, "wait": float("nan")}, "--wait takes a number of seconds, 0 or more"),
+        ({"league": "nope"}, "No league with slug 'nope'"),
+        ({"league": "nope", "check": True}, "No league with slug 'nope'"),
+    ],
+)
+def test_the_recompute_commands_refuse_bad_options(
+    command: str, options: dict[str, object], message: str
+):
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command(command, **options)
+
+
+@pytest.mark.django_db
+def test_recompute_standings_refuses_an_unknown_event_or_one_of_another_league(league_event):
+    with pytest.raises(CommandError, match="No event with id 0"):
+        call_command("recompute_standings", event=0)
+    other = League.objects.create(name="Elsewhere", slug="elsewhere", game="yardkle")
+    with pytest.raises(CommandError, match=f"Event {league_event.pk} is not in league 'elsewhere'"):
+        call_command("recompute_standings", league=other.slug, event=league_event.pk)
 
 
 @pytest.mark.django_db(transaction=True)
