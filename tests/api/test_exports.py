@@ -765,6 +765,16 @@ def test_item6_the_management_commands_export_and_import_a_file(
         )
 
 
+def test_export_event_to_a_file_it_cannot_write_is_a_command_error(night: Event, tmp_path: Any):
+    from django.core.management import CommandError, call_command
+
+    # It was a FileNotFoundError traceback.
+    with pytest.raises(CommandError, match=r"Cannot write .*nowhere/night\.json"):
+        call_command("export_event", night.pk, output=str(tmp_path / "nowhere" / "night.json"))
+    with pytest.raises(CommandError, match="No event with id 0"):
+        call_command("export_event", 0)
+
+
 # --- CSV ----------------------------------------------------------------------------------------
 
 

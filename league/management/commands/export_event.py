@@ -25,7 +25,10 @@ class Command(BaseCommand):
             raise CommandError(f"No event with id {options['event']}.")
         text = json.dumps(exports.event_export(event=event), cls=DjangoJSONEncoder, indent=1)
         if options["output"]:
-            Path(options["output"]).write_text(text + "\n")
+            try:
+                Path(options["output"]).write_text(text + "\n")
+            except OSError as error:
+                raise CommandError(f"Cannot write {options['output']}: {error}") from error
             self.stdout.write(f"Wrote event {event.pk} to {options['output']}.")
         else:
             self.stdout.write(text)
