@@ -50,6 +50,15 @@ def test_every_environment_variable_the_settings_read_is_in_configuration_md():
     assert not missing, f"read by config/settings but not in docs/configuration.md: {missing}"
 
 
+def test_every_job_beat_sends_is_in_the_beat_table_of_operations_md(settings):
+    # The on-call reads there what runs by itself; analysis.sweep was missing from it.
+    text = (ROOT / "docs" / "operations.md").read_text()
+    table = text[text.index("Beat sends:") : text.index("## Back up and restore")]
+    listed = set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)` \|", table, re.M))
+    sent = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert listed == sent
+
+
 def _links() -> list[tuple[str, str]]:
     found = []
     for path in DOCS:
