@@ -86,7 +86,7 @@ class Command(BaseCommand):
             self._scheduled_round(players)
             self._sign_up()
             # The webhooks app sits above league: its part of the demo is its own command.
-            call_command("load_webhook_demo", stdout=self.stdout)
+            call_command("load_webhook_demo", force=options["force"], stdout=self.stdout)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 
     def _organizer(self) -> User:

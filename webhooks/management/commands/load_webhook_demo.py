@@ -1,12 +1,15 @@
 """`manage.py load_webhook_demo` (run by `load_demo`): a webhook endpoint of the demo Yardkle
 league at an address that is nothing real, and a second league night with one match played,
-so its deliveries fail, visibly, in its log (docs/organizing.md, "Webhooks"). Idempotent."""
+so its deliveries fail, visibly, in its log (docs/organizing.md, "Webhooks"). Idempotent. Like
+`load_demo`, it refuses to run with DEBUG off unless given --force: a real league may have the
+demo league's slug."""
 
 import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 import scoring
@@ -23,9 +26,17 @@ DEMO_WEBHOOK = "https://hooks.invalid/yard"
 
 
 class Command(BaseCommand):
-    help = "Add the demo webhook endpoint (after load_demo; idempotent)."
+    help = (
+        "Add the demo webhook endpoint (after load_demo; idempotent). Refuses to run unless "
+        "DEBUG is on or --force."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--force", action="store_true", help="load even with DEBUG off")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError("Refusing to load demo data with DEBUG off; pass --force.")
         league = League.objects.filter(slug=DEMO_LEAGUE).first()
         if league is None or league.webhook_endpoints.exists():
             return
