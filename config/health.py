@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
+from config.methods import read_only
 
 BROKER_TIMEOUT_SECONDS = 2
 
@@ -47,7 +47,7 @@ def check_broker(broker_url: str | None = None) -> Check:
 
 
 @never_cache
-@require_GET
+@read_only  # GET and HEAD (monitors probe with either); 405 for any other method
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": check_database(), "broker": check_broker()}
     healthy = all(check.ok for check in checks.values())

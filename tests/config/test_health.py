@@ -35,6 +35,20 @@ def test_healthz_answers_200_with_database_and_broker_status(client: Client):
 
 
 @pytest.mark.django_db
+def test_healthz_answers_head_as_get_and_refuses_other_methods_with_405():
+    # Monitors probe with HEAD (`curl -I`): that was 405, the service seen as down; a POST was
+    # Django's HTML 403 "CSRF verification failed". As every read-only page (config/methods.py).
+    client = Client(enforce_csrf_checks=True)
+    response = client.head("/healthz")
+    assert response.status_code == 200
+    assert response.content == b""
+    for method in (client.post, client.put, client.delete):
+        response = method("/healthz")
+        assert response.status_code == 405
+        assert response["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.django_db
 def test_healthz_answers_503_with_a_reason_when_the_broker_is_down(client: Client):
     with override_settings(CELERY_BROKER_URL=f"redis://127.0.0.1:{_closed_port()}/0"):
         response = client.get("/healthz")
