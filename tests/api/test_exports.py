@@ -757,6 +757,12 @@ def test_item6_the_management_commands_export_and_import_a_file(
     assert [row["name"] for row in _table((StandingsScope.EVENT, event.pk))] == [
         row["name"] for row in _table((StandingsScope.EVENT, night.pk))
     ]
+    # JSON nested past Python's recursion limit: a RecursionError traceback.
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match=r"Cannot read .*nested too deeply"):
+        call_command(
+            "import_event", str(path), league=_empty_league(organizer, "yardzee", "c").slug
+        )
     # A file that is not an export: the command says why, and nothing is made.
     path.write_text("[]")
     with pytest.raises(CommandError, match="not_an_event_export"):

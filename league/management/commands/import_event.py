@@ -28,6 +28,10 @@ class Command(BaseCommand):
             data = json.loads(Path(options["file"]).read_text())
         except (OSError, ValueError) as error:
             raise CommandError(f"Cannot read {options['file']}: {error}") from error
+        except RecursionError as error:
+            raise CommandError(
+                f"Cannot read {options['file']}: its JSON is nested too deeply."
+            ) from error
         try:
             imported = exports.event_import(league=league, data=data)
         except DomainError as error:
