@@ -8,15 +8,16 @@ import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
+from config.commands import DatabaseCommand
 from league.services import checks
 
 Target = TypeVar("Target")
 
 
-class RecomputeCommand(BaseCommand, Generic[Target]):
+class RecomputeCommand(DatabaseCommand, Generic[Target]):
     # What --check compares and what may be marked stale, in the options' help.
     compared: str
     marked: str

@@ -7,14 +7,15 @@ strategy tables it analyses every other match, then fails saying how many wait f
 from typing import Any
 
 from django.apps import apps
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
 from analysis import services
+from config.commands import DatabaseCommand
 from scoring.analysis import StrategyTableError
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Analyse every finished match not analysed yet (or, with --check, list them)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -5,14 +5,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.core.serializers.json import DjangoJSONEncoder
 
+from config.commands import DatabaseCommand
 from league.models import Event
 from league.services import exports
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Write an event as an export file (JSON)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from config.commands import DatabaseCommand
 from league.models import League
 from league.services import exports
 from scoring.errors import DomainError
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Import an event export file into an empty league."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -8,10 +8,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 import scoring
+from config.commands import DatabaseCommand
 from games import services as game_services
 from games.models import Match, MatchStatus
 from league import services as league_services
@@ -63,7 +64,7 @@ def _started_stage(event: Event, name: str, format: str, players: list[Player]) 
     return stages.stage_start(stage_id=stage.pk)
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Load the demo leagues (idempotent). Refuses to run unless DEBUG is on or --force."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -9,10 +9,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 import scoring
+from config.commands import DatabaseCommand
 from games import services as game_services
 from league import services as league_services
 from league.models import Event, League, Player
@@ -25,7 +26,7 @@ DEMO_LEAGUE = "sunday-yardkle"
 DEMO_WEBHOOK = "https://hooks.invalid/yard"
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = (
         "Add the demo webhook endpoint (after load_demo; idempotent). Refuses to run unless "
         "DEBUG is on or --force."
