@@ -1,8 +1,10 @@
 """`/healthz`: is this web process able to serve? Checks the database and the task broker.
 
 200 when every check passes, 503 with the failing check's reason otherwise. Used by load
-balancers, docker-compose healthchecks and the CI smoke run."""
+balancers, docker-compose healthchecks and the CI smoke run. Anyone may ask, so a failing
+check names only the kind of error; its whole text (hosts, ports, users) goes to the log."""
 
+import logging
 from dataclasses import asdict, dataclass
 
 from django.conf import settings
@@ -14,6 +16,8 @@ from config.celery import app as celery_app
 from config.methods import read_only
 
 BROKER_TIMEOUT_SECONDS = 2
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,7 @@ def check_database(alias: str = "default") -> Check:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError as exc:
-        return Check(ok=False, detail=f"database unreachable: {exc}".strip())
+        return _failed("database", exc)
     return Check(ok=True, detail=connections[alias].vendor)
 
 
@@ -42,8 +46,15 @@ def check_broker(broker_url: str | None = None) -> Check:
                 max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT_SECONDS
             )
     except Exception as exc:  # kombu raises transport-specific errors; any of them means down
-        return Check(ok=False, detail=f"broker unreachable: {exc}".strip())
+        return _failed("broker", exc)
     return Check(ok=True, detail=conn.transport_cls)
+
+
+def _failed(what: str, error: Exception) -> Check:
+    logger.warning("Health check: %s unreachable: %s", what, error)
+    return Check(
+        ok=False, detail=f"{what} unreachable ({type(error).__name__}; the log has the reason)"
+    )
 
 
 @never_cache
