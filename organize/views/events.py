@@ -14,8 +14,9 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from config.methods import read_only
 from games import services as game_services
 from league.errors import EventConflict
 from league.models import Event, League, Player, Stage, StageFormat, StageStatus
@@ -157,8 +158,8 @@ def _unfinished_source(stage: Stage, stages: dict[int, Stage]) -> Stage | None:
     return source
 
 
+@read_only
 @login_required
-@require_GET
 def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event's organizer page: its stages and what can be done with each, every round's
     tables (refreshing while played), closing and reopening, withdrawing a player. A fixed
@@ -184,8 +185,8 @@ def event_page(request: HttpRequest, event_id: int) -> HttpResponse:
     )
 
 
+@read_only
 @login_required
-@require_GET
 def event_tables(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event page's tables alone, for the page to refresh them while they are played."""
     event = organized_event(request, event_id)

@@ -11,8 +11,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from config.methods import read_only
 from league import standings
 from league.models import League
 from league.services import organization
@@ -146,8 +147,8 @@ def league_settings(request: HttpRequest, slug: str) -> HttpResponse:
     return _settings_page(request, league, settings_form=settings_form, tiebreak_form=tiebreak_form)
 
 
+@read_only
 @login_required
-@require_GET
 def league_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
     """The live preview of a tiebreak order being chosen (htmx swaps it in on every change):
     what each metric means, in order, and what is wrong with the order, if anything."""

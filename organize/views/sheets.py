@@ -15,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 
+from config.methods import read_only
 from games import score_keys
 from games.models import Match, MatchStatus
 from league.models import Event, Stage, StageStatus
@@ -153,9 +153,9 @@ def _live_context(statuses: dict[int, str], live_url: str) -> dict[str, Any]:
     }
 
 
+@read_only
 @never_cache
 @login_required
-@require_GET
 def round_sheet(request: HttpRequest, stage_id: int, number: int) -> HttpResponse:
     """The sheet of one round of a stage: every table of it (a slot decided without play is
     listed apart: no one plays there). 404 for a round with no tables (yet)."""
@@ -173,9 +173,9 @@ def round_sheet(request: HttpRequest, stage_id: int, number: int) -> HttpRespons
     )
 
 
+@read_only
 @never_cache
 @login_required
-@require_GET
 def stage_sheet(request: HttpRequest, stage_id: int) -> HttpResponseBase:
     """The tables of a stage to hand out now: for a stage played in rounds, the sheet of the
     first round with a table still open; for a bracket, every table seated and not yet
@@ -191,9 +191,9 @@ def stage_sheet(request: HttpRequest, stage_id: int) -> HttpResponseBase:
     return _render_stage(request, stage, f"{stage.name}, tables to play now", rows, grouped=False)
 
 
+@read_only
 @never_cache
 @login_required
-@require_GET
 def match_sheet(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """A match's sheet: the sheet of its round, at its table, for a match of a stage; a sheet
     of its one table for a casual match."""
@@ -226,9 +226,9 @@ def _asked_tables(request: HttpRequest) -> list[int]:
     return [int(pk) for pk in asked if pk.isascii() and pk.isdigit() and len(pk) < 19][:MOST_TABLES]
 
 
+@read_only
 @never_cache
 @login_required
-@require_GET
 def stage_sheet_live(request: HttpRequest, stage_id: int) -> HttpResponse:
     """The statuses of the sheet's tables (`?tables=` their matches, of this stage), swapped
     into the sheet in place; without an open table, the fragment no longer asks again."""
@@ -244,9 +244,9 @@ def stage_sheet_live(request: HttpRequest, stage_id: int) -> HttpResponse:
     return render(request, "organize/events/_sheet_live.html", _live_context(ordered, url))
 
 
+@read_only
 @never_cache
 @login_required
-@require_GET
 def match_sheet_live(request: HttpRequest, match_id: int) -> HttpResponse:
     match, row = _organized_match_table(request, match_id)
     url = reverse("organize:match_sheet_live", args=[match.pk])
