@@ -202,7 +202,10 @@ def _event(event_id: str) -> Event:
 
 
 def _require_organizer(request: Request, event: Event) -> None:
-    if not request.user or not request.user.is_authenticated:
+    """401 to a caller with no credentials at all; 403 to any other who does not organize the
+    event's league, a holder of a match's scoring key too (as DRF's own permission checks
+    answer: docs/api.md, "Who may do what")."""
+    if request.successful_authenticator is None:
         raise NotAuthenticated("Sign in as an organizer of this league.")
     require_organizer(event.league, request.user, "Only an organizer of this league may do this.")
 

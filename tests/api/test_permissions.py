@@ -10,7 +10,10 @@ from rest_framework.test import APIClient
 
 from games.models import Match
 from league.models import League, Player
+from league.services import registration as registration_services
+from league.services import stages as stage_services
 from tests.conftest import client_for
+from webhooks.models import Endpoint
 
 ROLES = [
     "anonymous",
@@ -41,7 +44,29 @@ def world(request, players, yardzee_event, seat_match, organizer) -> dict[str, A
     second = League.objects.create(name="Second", slug="second", game="yardzee")
     second.organizers.add(organizer)
     second.players.add(players[4])
-    return {"match": match, "event": yardzee_event, "players": players}
+    # A draft stage, a sign-up with one registration and a webhook endpoint of the league: the
+    # objects of the organizer-only writes below.
+    stage = stage_services.stage_create(
+        event_id=yardzee_event.pk,
+        name="Groups",
+        format="round_robin",
+        player_ids=[players[0].pk, players[1].pk],
+    )
+    registration_services.sign_up_set(event=yardzee_event)
+    signed_up = registration_services.registration_create(
+        event_id=yardzee_event.pk, display_name="Newcomer", email="new@example.org"
+    )
+    endpoint = Endpoint.objects.create(
+        league=yardzee_event.league, url="https://hooks.example.org/yard", events=["ping"]
+    )
+    return {
+        "match": match,
+        "event": yardzee_event,
+        "players": players,
+        "stage": stage,
+        "registration": signed_up.registration,
+        "endpoint": endpoint,
+    }
 
 
 def _client(role: str, world: dict[str, Any], request: pytest.FixtureRequest) -> APIClient:
@@ -59,6 +84,18 @@ def _first_turn(world: dict[str, Any]) -> dict[str, Any]:
         "player": world["players"][0].pk,
         "rolls": [{"dice": [3, 3, 5, 2, 6]}],
         "category": "threes",
+    }
+
+
+def _ids(world: dict[str, Any]) -> dict[str, Any]:
+    """The ids a path of the world's objects is made with."""
+    return {
+        "match": world["match"]["id"],
+        "event": world["event"].pk,
+        "league": world["event"].league.slug,
+        "stage": world["stage"].pk,
+        "registration": world["registration"].pk,
+        "endpoint": world["endpoint"].pk,
     }
 
 
@@ -149,6 +186,69 @@ ENDPOINTS: dict[str, tuple[set[str], Any]] = {
     "PATCH events/{id}/": (
         {"organizer", "staff"},
         lambda c, w: c.patch(f"/api/v1/events/{w['event'].pk}/", {"venue": "Park"}, format="json"),
+    ),
+    **{
+        f"POST {path}": (
+            {"organizer", "staff"},
+            lambda c, w, path=path, body=body: c.post(
+                "/api/v1/" + path.format(**_ids(w)), body, format="json"
+            ),
+        )
+        for path, body in [
+            ("matches/{match}/turns/1/correct/", {}),
+            ("matches/{match}/unvoid/", {}),
+            ("matches/{match}/schedule/", {"table_label": "Yard 2"}),
+            ("events/{event}/close/", {}),
+            ("events/{event}/reopen/", {}),
+            ("events/{event}/withdraw/", {"player": 1}),
+            ("events/{event}/stages/", {}),
+            ("stages/{stage}/start/", {}),
+            ("stages/{stage}/forfeit/", {"stage_match": 1, "player": 1}),
+            ("stages/{stage}/withdraw/", {"player": 1}),
+            ("stages/{stage}/rounds/1/schedule/", {}),
+            ("leagues/{league}/import/", {}),
+            ("leagues/{league}/webhooks/{endpoint}/enable/", {}),
+            ("leagues/{league}/webhooks/{endpoint}/rotate-secret/", {}),
+            ("registrations/{registration}/approve/", {}),
+            ("registrations/{registration}/refuse/", {}),
+            ("registrations/{registration}/withdraw/", {}),
+            ("registrations/{registration}/check-in/", {"present": True}),
+        ]
+    },
+    **{
+        f"{method.upper()} {path}": (
+            {"organizer", "staff"},
+            lambda c, w, method=method, path=path, body=body: getattr(c, method)(
+                "/api/v1/" + path.format(**_ids(w)), body, format="json"
+            ),
+        )
+        for method, path, body in [
+            ("patch", "stages/{stage}/", {"name": "Pools"}),
+            ("delete", "stages/{stage}/", None),
+            ("put", "events/{event}/sign-up/", {}),
+            ("patch", "leagues/{league}/webhooks/{endpoint}/", {"description": "Ours"}),
+            ("delete", "leagues/{league}/webhooks/{endpoint}/", None),
+        ]
+    },
+    # Reads only the organizers make: emails, webhook addresses and their delivery logs.
+    **{
+        f"GET {path}": (
+            {"organizer", "staff"},
+            lambda c, w, path=path: c.get("/api/v1/" + path.format(**_ids(w))),
+        )
+        for path in [
+            "events/{event}/registrations/",
+            "leagues/{league}/webhooks/",
+            "leagues/{league}/webhooks/{endpoint}/",
+            "leagues/{league}/webhooks/{endpoint}/deliveries/",
+        ]
+    },
+    # The scorekeeper who sent the last turn takes it back (here there is none: 409).
+    "POST matches/{id}/turns/last/take-back/": (
+        {"right_key", "organizer", "staff"},
+        lambda c, w: c.post(
+            f"/api/v1/matches/{w['match']['id']}/turns/last/take-back/", {}, format="json"
+        ),
     ),
 }
 
