@@ -564,18 +564,22 @@ class MatchViewSet(
             raise NotFound() from None
 
     @contextmanager
-    def _locked_submission(self, pk: str | None) -> Iterator[game_services.Submission]:
+    def _locked_submission(
+        self, pk: str | None, *, idempotent: bool = True
+    ) -> Iterator[game_services.Submission]:
         """The match of the URL locked in a new transaction (404 if none), once the caller
-        may score it (403 otherwise, and nothing changes). A caller with only a scoring key
+        may score it (403 otherwise, and nothing changes): read the body inside, so that a
+        caller who may not is told so whatever it holds. A caller with only a scoring key
         is checked by the lookup itself: a wrong key never locks the match, and an address
-        that sends too many wrong keys gets 429 for the rest of the minute."""
+        that sends too many wrong keys gets 429 for the rest of the minute. `idempotent`:
+        the write takes an `Idempotency-Key` (turns and results; a take-back does not)."""
         request = self.request
         score_key = self._anonymous_score_key()
         with (
             self._scoring_refusals(),
             game_services.locked_submission(
                 match_id=int(pk or 0),
-                key=request.headers.get("Idempotency-Key"),
+                key=request.headers.get("Idempotency-Key") if idempotent else None,
                 score_key=score_key,
             ) as submission,
         ):
@@ -616,18 +620,22 @@ class MatchViewSet(
         `take_back_too_late`, `match_closed`, `turn_number_mismatch`, `nothing_to_undo`; 422
         `wrong_type` for a `turn_number` that is not a positive integer: docs/api.md, "Taking back
         your own last turn"."""
-        data = s.validated(s.TakeBackSerializer, request.data)
-        turn_number = data.get("turn_number")
-        score_key = self._anonymous_score_key()
-        with self._scoring_refusals():
-            if score_key is None:
-                match_id = self.get_object().pk  # an organizer, or a signed-in key holder
+        # Who asks first (401, 403, 429), then what they sent (422): the body is read once the
+        # caller may take the turn back.
+        with self._locked_submission(pk, idempotent=False) as submission:
+            data = s.validated(s.TakeBackSerializer, request.data)
+            turn_number = data.get("turn_number")
+            if request.user.is_authenticated:  # an organizer, or a signed-in key holder
                 undone = game_services.turn_take_back(
-                    match_id=match_id, turn_number=turn_number, taken_back_by=request.user
+                    match_id=submission.match.pk,
+                    turn_number=turn_number,
+                    taken_back_by=request.user,
                 )
             else:
                 undone = game_services.turn_take_back(
-                    match_id=int(pk or 0), turn_number=turn_number, score_key=score_key
+                    match_id=submission.match.pk,
+                    turn_number=turn_number,
+                    score_key=presented_score_key(request),
                 )
         return Response(self._undone_answer(undone, Match.objects.get(pk=undone.match_id)))
 

@@ -135,9 +135,10 @@ class WebhookViewSet(viewsets.ModelViewSet[Endpoint]):
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Register an endpoint. The answer holds its `secret`, this once."""
+        league = self.league()  # 403 before the body is read
         data = validated(EndpointSerializer, request.data)
         endpoint = services.endpoint_create(
-            league=self.league(),
+            league=league,
             url=data["url"],
             events=data["events"],
             description=data.get("description", ""),

@@ -207,6 +207,7 @@ ENDPOINTS: dict[str, tuple[set[str], Any]] = {
             ("stages/{stage}/withdraw/", {"player": 1}),
             ("stages/{stage}/rounds/1/schedule/", {}),
             ("leagues/{league}/import/", {}),
+            ("leagues/{league}/webhooks/", {}),
             ("leagues/{league}/webhooks/{endpoint}/enable/", {}),
             ("leagues/{league}/webhooks/{endpoint}/rotate-secret/", {}),
             ("registrations/{registration}/approve/", {}),
@@ -465,3 +466,52 @@ def test_players_are_found_by_handle_in_any_case_of_its_letters():
         found = APIClient().get(f"/api/v1/players/?handle={handle}").json()["results"]
         assert [p["id"] for p in found] == [ada.pk], handle
     assert APIClient().get("/api/v1/players/?handle=ad").json()["results"] == []
+
+
+# Every write whose path names what it changes, as (method, path): who may not make it is told
+# so (401 or 403) whatever the body holds, before the body is read; a refusal of the body (400,
+# 422) would tell a caller who may not what the endpoint takes, and answer them as if they may.
+NAMED_WRITES = [
+    ("post", "matches/{match}/turns/"),
+    ("post", "matches/{match}/result/"),
+    ("post", "matches/{match}/turns/last/take-back/"),
+    ("post", "matches/{match}/undo/"),
+    ("post", "matches/{match}/void/"),
+    ("post", "matches/{match}/unvoid/"),
+    ("post", "matches/{match}/turns/1/correct/"),
+    ("post", "matches/{match}/schedule/"),
+    ("patch", "leagues/{league}/"),
+    ("post", "leagues/{league}/players/"),
+    ("post", "leagues/{league}/import/"),
+    ("post", "leagues/{league}/webhooks/"),
+    ("patch", "leagues/{league}/webhooks/{endpoint}/"),
+    ("post", "leagues/{league}/webhooks/{endpoint}/enable/"),
+    ("post", "leagues/{league}/webhooks/{endpoint}/rotate-secret/"),
+    ("patch", "events/{event}/"),
+    ("post", "events/{event}/close/"),
+    ("post", "events/{event}/reopen/"),
+    ("post", "events/{event}/withdraw/"),
+    ("post", "events/{event}/stages/"),
+    ("put", "events/{event}/sign-up/"),
+    ("patch", "stages/{stage}/"),
+    ("post", "stages/{stage}/start/"),
+    ("post", "stages/{stage}/forfeit/"),
+    ("post", "stages/{stage}/withdraw/"),
+    ("post", "stages/{stage}/rounds/1/schedule/"),
+    ("post", "registrations/{registration}/approve/"),
+    ("post", "registrations/{registration}/check-in/"),
+    ("patch", "players/{player}/"),
+]
+BAD_BODY = {"turn_number": "one", "player": "nobody", "not_a_field": True}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ["anonymous", "player_account", "other_organizer", "wrong_key"])
+@pytest.mark.parametrize(("method", "path"), NAMED_WRITES)
+def test_a_caller_who_may_not_write_is_refused_before_the_body_is_read(
+    method, path, role, world, request, other_organizer
+):
+    ids = {**_ids(world), "player": world["players"][0].pk}
+    client = _client(role, world, request)
+    response = getattr(client, method)("/api/v1/" + path.format(**ids), BAD_BODY, format="json")
+    assert response.status_code == (401 if role == "anonymous" else 403), response.content
