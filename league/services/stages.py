@@ -28,6 +28,7 @@ from league.models import (
     ForfeitReason,
     Player,
     PlayerRating,
+    Seeding,
     Stage,
     StageBye,
     StageEntry,
@@ -211,6 +212,13 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
             "invalid_option",
             "A stage fed by an earlier stage takes its players from it: leave out participants.",
             details={"field": "participants"},
+        )
+    if stage.seeding != Seeding.MANUAL:
+        raise LeagueError(
+            "invalid_option",
+            "A stage fed by an earlier stage is seeded by that stage's final order: leave out "
+            f'seeding (or send "{Seeding.MANUAL}").',
+            details={"field": "seeding"},
         )
     source = _checked_source(stage, stage.source_stage_id)
     if stage.source_top and stage.source_per_group:

@@ -79,6 +79,36 @@ def test_item4_a_fed_stage_naming_its_own_participants_is_refused(event):
 
 
 @pytest.mark.django_db
+def test_a_fed_stage_asked_to_seed_by_rating_or_at_random_is_refused_on_that_field(event):
+    # It is seeded by its source's final order. Random or rating seeding had nothing to sort
+    # and was refused as `too_few_players` ("needs at least two participants"), on creation
+    # and on a change that named a source for a stage seeded at random.
+    groups = _groups(event)
+    for seeding in ("random", "rating"):
+        with pytest.raises(LeagueError) as error:
+            _playoff(groups, seeding=seeding)
+        assert (error.value.code, error.value.details["field"]) == ("invalid_option", "seeding")
+    assert list(Stage.objects.filter(event=event)) == [groups]
+    drawn = stages.stage_create(
+        event_id=event.pk,
+        name="SE",
+        format="single_elimination",
+        player_ids=new_players("P", 4),
+        seeding="random",
+    )
+    with pytest.raises(LeagueError) as error:
+        stages.stage_update(
+            stage_id=drawn.pk, changes={"source_stage_id": groups.pk, "source_top": 4}
+        )
+    assert (error.value.code, error.value.details["field"]) == ("invalid_option", "seeding")
+    fed = stages.stage_update(
+        stage_id=drawn.pk,
+        changes={"source_stage_id": groups.pk, "source_top": 4, "seeding": "manual"},
+    )
+    assert (fed.source_top, fed.random_seed, _seeds(fed)) == (4, None, [])
+
+
+@pytest.mark.django_db
 def test_item4_a_draft_playoff_with_a_bad_option_is_fixed_with_an_update(event):
     groups = _groups(event)
     playoff = _playoff(groups, source_top=8, table_size=4, advance=2)
