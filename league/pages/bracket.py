@@ -109,7 +109,7 @@ def _box(
                     note=notes.get(player),
                 )
             )
-        elif slot_state is not None and slot_state.status != "waiting":
+        elif slot_state is not None and slot_state.status not in ("waiting", "skipped"):
             lines.append(SeatLine(label="bye", bye=True, from_slot=from_slot))
         else:
             lines.append(SeatLine(label=source_text(source), known=False, from_slot=from_slot))

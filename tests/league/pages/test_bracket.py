@@ -111,6 +111,27 @@ def test_a_seat_not_decided_yet_reads_its_source() -> None:
     ]
 
 
+def test_a_reset_not_needed_has_no_byes_only_the_seats_it_would_have_taken() -> None:
+    # The winners-bracket player won the grand final: the reset is skipped. Its seats read
+    # "bye" before, as if the draw had left them empty.
+    bracket = draw.double_elimination([11, 12])
+    stored = bracket.to_json()
+    order = {"W1-1": (11, 12), "GF-1": (11, 12)}
+    results = {
+        key: draw.SlotResult(placements={p: place for place, p in enumerate(o, start=1)})
+        for key, o in order.items()
+    }
+    stored["state"] = draw.slot_states_to_json(draw.advance_bracket(bracket, results))
+    plays = {key: play(n, slot=key, order=o) for n, (key, o) in enumerate(order.items(), 1)}
+    boxes = {box.key: box for box in bracket_boxes(stored, _slots(stored, plays), NAMES, SEEDS)}
+    reset = boxes["GF-2"]
+    assert reset.status == "skipped"
+    assert [(s.label, s.bye, s.known) for s in reset.seats] == [
+        ("Winner of GF-1", False, False),
+        ("Loser of GF-1", False, False),
+    ]
+
+
 def test_an_elimination_stage_is_drawn_as_svg_without_rounds() -> None:
     stored = _bracket()
     summary = StageSummary(
