@@ -187,11 +187,16 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
             formats = [
                 StageFormat(f).label for f, taken in FORMAT_OPTIONS.items() if option in taken
             ]
+            # A change keeps what it leaves out: it must send the default.
+            fix = (
+                f"leave it out (or send {json.dumps(default)})"
+                if stage.pk is None
+                else f"send {json.dumps(default)} with the change"
+            )
             raise LeagueError(
                 "invalid_option",
                 f"{option} is an option of {' and '.join(formats)} only; "
-                f"{StageFormat(stage.format).label} does not use it: leave it out (or send "
-                f"{json.dumps(default)}).",
+                f"{StageFormat(stage.format).label} does not use it: {fix}.",
                 details={"field": option},
             )
     stage.tiebreak = list(

@@ -112,6 +112,26 @@ def test_item4_a_draft_stage_is_changed_with_patch(as_organizer, yardzee_event, 
 
 
 @pytest.mark.django_db
+def test_a_new_format_on_a_draft_is_told_to_send_the_default_of_an_old_option(
+    as_organizer, yardzee_event, field
+):
+    # A PATCH keeps what it leaves out: the refusal said "leave it out (or send null)", and
+    # leaving it out was refused again.
+    swiss = _create(
+        as_organizer, yardzee_event, name="Swiss", format="swiss", participants=field, rounds=3
+    )
+    url = f"/api/v1/stages/{swiss['id']}/"
+    refused = as_organizer.patch(url, {"format": "round_robin"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid_option")
+    assert refused.json()["details"]["field"] == "rounds"
+    assert "leave it out" not in refused.json()["message"]
+    assert "send null" in refused.json()["message"]
+    changed = as_organizer.patch(url, {"format": "round_robin", "rounds": None}, format="json")
+    assert changed.status_code == 200, changed.json()
+    assert (changed.json()["format"], changed.json()["rounds"]) == ("round_robin", None)
+
+
+@pytest.mark.django_db
 def test_item4_put_is_not_offered_and_only_organizers_change_a_stage(
     as_organizer, player_account, yardzee_event, field
 ):
