@@ -116,6 +116,13 @@ class OwnStack(Stack):
     def redis(self, *command: str, db: int = 10) -> str:
         return super().redis(*command, db=self.redis_db)
 
+    def prepare(self) -> None:
+        """As the harness's, plus the strategy tables a deployment has (`build_strategy` keeps
+        intact ones): without them each Yardzee analysis job fails at once, and the jobs that
+        share the cores with the turns would cost less than in production."""
+        super().prepare()
+        self.manage("build_strategy")
+
 
 def _stack_name() -> str:
     urls = machine_urls()
