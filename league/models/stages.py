@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 from league.models.organization import Event, Player, default_tiebreak
 
@@ -87,6 +88,18 @@ class Stage(models.Model):
 
     class Meta:
         ordering = ["event", "position", "id"]
+        constraints = [
+            # The services number an event's stages 1, 2, ... and name each its own way (the
+            # pages name stages); these hold it when two requests add or change one at once.
+            models.UniqueConstraint(fields=["event", "position"], name="stage_unique_position"),
+            models.UniqueConstraint(
+                models.F("event"),
+                Lower("name"),
+                name="stage_name_any_case",
+                violation_error_message="Another stage of this event has this name, in some "
+                "case of its letters.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_format_display()})"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -111,8 +111,10 @@ def stage_create(
     `source_per_group` of each of its groups plus the best `source_best_rest` of the rest
     (docs/draw.md, "Round robin and groups"). Its options are checked now as at the start, a
     fed stage's for as many players as it will take: a stage that cannot be drawn is refused
-    here (400), not once its source has been played."""
-    event = Event.objects.select_related("league").get(pk=event_id)
+    here (400), not once its source has been played. The event's row is locked while its
+    stages are counted and their names compared: two stages added at once take the next two
+    places, and a second of one name is refused as one named before."""
+    event = _locked_event(event_id)
     game_services.ensure_event_open(event)
     stage = Stage(
         event=event,
@@ -134,7 +136,7 @@ def stage_create(
         source_best_rest=source_best_rest,
     )
     _check_options(stage, player_ids)
-    stage.save()
+    _save_named(stage)
     _enter(stage, player_ids)
     _check_draw(stage, player_ids)
     if player_ids:
@@ -146,16 +148,7 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
     """Refuse options that contradict each other or the event (400 `invalid_option`), for a
     new stage or a changed draft; cleans its name and tiebreak order in place."""
     stage.name = clean_name(stage.name, field="name")
-    others = Stage.objects.filter(event_id=stage.event_id).exclude(pk=stage.pk)
-    if (taken := others.filter(name__iexact=stage.name).first()) is not None:
-        # The pages name stages ("takes the top 2 of Groups", "Groups must finish first"):
-        # two of one name in an event could not be told apart.
-        raise LeagueError(
-            "invalid_option",
-            f"name is taken: another stage of {stage.event.name} is called {taken.name!r}; "
-            "give this one a name of its own.",
-            details={"field": "name"},
-        )
+    _ensure_name_free(stage)
     if stage.format == StageFormat.DOUBLE_ELIMINATION and stage.table_size != 2:
         raise LeagueError(
             "invalid_option",
@@ -280,6 +273,36 @@ FORMAT_OPTIONS: dict[str, frozenset[str]] = {
     StageFormat.SINGLE_ELIMINATION: frozenset({"table_size", "advance", "third_place"}),
     StageFormat.DOUBLE_ELIMINATION: frozenset({"grand_final_reset"}),
 }
+
+
+def _ensure_name_free(stage: Stage) -> None:
+    """Refuse (400 `invalid_option`) a name another stage of the event has, case aside."""
+    others = Stage.objects.filter(event_id=stage.event_id).exclude(pk=stage.pk)
+    if (taken := others.filter(name__iexact=stage.name).first()) is not None:
+        # The pages name stages ("takes the top 2 of Groups", "Groups must finish first"):
+        # two of one name in an event could not be told apart.
+        raise LeagueError(
+            "invalid_option",
+            f"name is taken: another stage of {stage.event.name} is called {taken.name!r}; "
+            "give this one a name of its own.",
+            details={"field": "name"},
+        )
+
+
+def _save_named(stage: Stage) -> None:
+    """Save a new or changed stage, refused as `_ensure_name_free` refuses when the database
+    finds its name taken after all (`stage_name_any_case`: another request stored it between
+    the check and this write). In a savepoint, so the caller's transaction may go on."""
+    try:
+        with transaction.atomic():
+            stage.save()
+    except IntegrityError as error:
+        if "stage_name_any_case" not in str(error):
+            raise
+        _ensure_name_free(stage)
+        raise
+
+
 FORMAT_OPTION_DEFAULTS: dict[str, Any] = {
     "advance": 1,
     "rounds": None,
@@ -341,6 +364,17 @@ def _check_draw(stage: Stage, player_ids: Sequence[int]) -> None:
     format_of(stage).check(stage, list(range(1, _entrant_count(stage) + 1)))
 
 
+def _locked_event(event_id: int) -> Event:
+    """The event, its row locked (not its league's), with its league: what changes its list
+    of stages (add, change, delete, start) takes it, so that two such are made one after the
+    other, and one racing the event's close sees it closed (`event_close` locks it too)."""
+    return (
+        Event.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("league")
+        .get(pk=event_id)
+    )
+
+
 def _locked(stage_id: int) -> Stage:
     """The stage, its row locked, with its event and league."""
     return Stage.objects.select_for_update().select_related("event__league").get(pk=stage_id)
@@ -350,6 +384,7 @@ def _locked_draft(stage_id: int, *, since: str | None = None) -> Stage:
     """`_locked` for a stage not started of an event still open: 409 `stage_started` saying
     what it cannot be `since` then (None: to start it, that it has already started)."""
     stage = _locked(stage_id)
+    stage.event = _locked_event(stage.event_id)  # after the stage: the order a result takes
     if stage.status != StageStatus.DRAFT:
         raise StageConflict(
             "stage_started",
@@ -388,7 +423,7 @@ def stage_update(*, stage_id: int, changes: Mapping[str, Any]) -> Stage:
     else:
         players = list(stage.entries.order_by("seed").values_list("player_id", flat=True))
     _check_options(stage, players)
-    stage.save()
+    _save_named(stage)
     if player_ids is not None or stage.seeding != seeding or stage.source_stage_id != source_id:
         StageEntry.objects.filter(stage=stage).delete()
         _enter(stage, players)
@@ -453,11 +488,14 @@ def stage_delete(*, stage_id: int) -> None:
             "it, or give it another source, first.",
             details={"stages": fed},
         )
-    Stage.objects.filter(event_id=stage.event_id, position__gt=stage.position).update(
-        position=F("position") - 1
-    )
     StandingsTable.objects.filter(scope=StandingsScope.STAGE, scope_id=stage.pk).delete()
+    event_id, position = stage.event_id, stage.position
     stage.delete()
+    # One at a time, first first: the event's positions stay unique at every row
+    # (`stage_unique_position`), which one UPDATE of them all need not keep on the way.
+    later = Stage.objects.filter(event_id=event_id, position__gt=position).order_by("position")
+    for pk in later.values_list("pk", flat=True):
+        Stage.objects.filter(pk=pk).update(position=F("position") - 1)
 
 
 def _enter(stage: Stage, player_ids: Sequence[int]) -> None:
