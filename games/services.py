@@ -89,6 +89,12 @@ def _ensure_open(match: Match) -> None:
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
         )
+    if match.status == MatchStatus.SCHEDULED and match.event is not None:
+        # A first turn may have waited for its match's lock while the event closed (a close
+        # locks the matches not finished, then takes the event: it refuses one being played).
+        # The event read with the match is then the one before: read its status again, once
+        # the lock is held (one statement, on a match's first turn only).
+        match.event.refresh_from_db(fields=["status"])
     ensure_event_open(match.event)
 
 

@@ -7,7 +7,9 @@ each request waits at a barrier at a point of its service where, without a lock,
 in the middle of it; with the lock, the second waits at the lock instead, the first's barrier
 times out and it finishes alone. Runs on PostgreSQL (SQLite lets one writer in at a time)."""
 
+import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -16,9 +18,11 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from league.models import Stage
+from games import services as game_services
+from games.models import Match, MatchStatus
+from league.models import Event, EventStatus, Stage
 from league.services import stages
-from tests.conftest import client_for
+from tests.conftest import client_for, next_turn_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -75,6 +79,34 @@ def _at_once(*requests: Callable[[], Any]) -> list[Any]:
     return answers
 
 
+@contextmanager
+def _holding(
+    monkeypatch: pytest.MonkeyPatch, module: Any, name: str, *, seconds: float = 1.0
+) -> Iterator[threading.Event]:
+    """`module.name`, called in the first request's thread ("request-0"), sets the event
+    yielded and then holds that request (and the locks it took) for `seconds` before going on:
+    the second request, started once the event is set, meets those locks."""
+    held = threading.Event()
+    original = getattr(module, name)
+
+    def holding(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "request-0" and not held.is_set():
+            held.set()
+            time.sleep(seconds)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, holding)
+    yield held
+
+
+def _after(held: threading.Event, request: Callable[[], Any]) -> Callable[[], Any]:
+    def later() -> Any:
+        assert held.wait(10)
+        return request()
+
+    return later
+
+
 def _post(client: APIClient, path: str, body: dict[str, Any] | None = None) -> Callable[[], Any]:
     return lambda: client.post(path, body or {}, format="json")
 
@@ -124,3 +156,30 @@ def test_two_stages_of_one_name_added_at_once_make_one_and_refuse_the_other(
     assert refused["code"] == "invalid_option"
     assert refused["details"]["field"] == "name"
     assert Stage.objects.filter(event=yardzee_event).count() == 1
+
+
+# --- An event closed while play goes on ----------------------------------------------------------
+
+
+def test_a_first_turn_sent_while_the_event_closes_is_refused_not_stored_in_a_closed_event(
+    organizer, players, seat_match, yardzee_event, monkeypatch
+):
+    """The close locks the event's matches not finished, then the event, and holds them; the
+    match's first turn waits for the match's lock. It read the event with the match before the
+    close committed: it stored the turn, and the event closed as finished had a match being
+    played (which the close refuses, 409 `matches_in_progress`). Now the turn is refused as
+    in a closed event."""
+    match = seat_match("yardzee", players[:2], event=yardzee_event)
+    game = Match.objects.get(pk=match["id"]).scoring_game()
+    turn = next_turn_for(match, game, random.Random(1))
+    turns = f"/api/v1/matches/{match['id']}/turns/"
+    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+        close, first_turn = _at_once(
+            _post(client_for(organizer), f"/api/v1/events/{yardzee_event.pk}/close/"),
+            _after(held, _post(client_for(organizer), turns, turn)),
+        )
+    assert close.status_code == 200, close.json()
+    assert first_turn.status_code == 409, first_turn.json()
+    assert first_turn.json()["code"] == "event_closed"
+    assert Event.objects.get(pk=yardzee_event.pk).status == EventStatus.FINISHED
+    assert Match.objects.get(pk=match["id"]).status == MatchStatus.SCHEDULED
