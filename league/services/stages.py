@@ -1118,6 +1118,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     others play on), and they are seated no more: a later bracket slot or Swiss round goes on
     without them (a double-elimination player who withdrew does not drop to the losers
     bracket). Their played results stand. A stage fed by this one does not take them."""
+    _lock_players_matches(player_id, stage_match__stage_id=stage_id)
     stage = _locked(stage_id)
     entry = _entry_to_withdraw(stage, player_id)
     if stage.status == StageStatus.FINISHED:
@@ -1168,6 +1169,20 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     return result
 
 
+def _lock_players_matches(player_id: int, **stages: int) -> None:
+    """Lock the player's stage matches not finished (of the stages `stages` filters), in the
+    order of their ids: a withdrawal takes them before any stage, the order a result or a void
+    takes them (match, then stage), so that one sent with either waits for it, never
+    deadlocks."""
+    list(
+        Match.objects.select_for_update(of=("self",))
+        .filter(seats__player_id=player_id, **stages)
+        .filter(status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 def _entry_to_withdraw(stage: Stage, player_id: int) -> StageEntry:
     """The player's entry in the stage, at an open event, not withdrawn yet (`not_entered`,
     `already_withdrawn`, `event_closed` otherwise)."""
@@ -1195,6 +1210,7 @@ def entry_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     withdrawn (None: their results there stand, nothing is forfeited), so a stage that takes
     players from it later passes them over. The import replays every withdrawal of an export
     through it (league.services.exports), the finished stage's as the original was."""
+    _lock_players_matches(player_id, stage_match__stage_id=stage_id)
     stage = _locked(stage_id)
     if stage.status != StageStatus.FINISHED:
         return stage_withdraw(stage_id=stage.pk, player_id=player_id, by=by)
@@ -1283,6 +1299,7 @@ def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Wit
     a stage that takes players from those later passes them over (`entry_withdraw`, stage by
     stage in their order). A player entered in none of its stages: 400 `not_entered`; one
     whose every entry is already withdrawn: 409 `already_withdrawn`, as from one stage."""
+    _lock_players_matches(player_id, stage_match__stage__event_id=event_id)
     event = Event.objects.select_related("league").get(pk=event_id)
     game_services.ensure_event_open(event)
     entries = StageEntry.objects.filter(stage__event=event, player_id=player_id)

@@ -20,8 +20,9 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, MatchStatus
-from league.models import Event, EventStatus, Stage
+from league.models import Event, EventStatus, Stage, StageEntry, StageMatch
 from league.services import stages
+from tests.api.helpers import started_stage
 from tests.conftest import client_for, next_turn_for
 
 pytestmark = [
@@ -77,6 +78,29 @@ def _at_once(*requests: Callable[[], Any]) -> list[Any]:
     assert not any(thread.is_alive() for thread in threads)
     assert errors == []
     return answers
+
+
+@contextmanager
+def _meeting(monkeypatch: pytest.MonkeyPatch, *points: tuple[Any, str]) -> Iterator[None]:
+    """As `_overlapping`, but the first request waits at the first point (module, name) and
+    the second at the second one, each once."""
+    barrier = threading.Barrier(2, timeout=BARRIER_SECONDS)
+    for index, (module, name) in enumerate(points):
+        original = getattr(module, name)
+
+        def waiting(
+            *args: Any, _thread: str = f"request-{index}", _original: Any = original, **kwargs: Any
+        ) -> Any:
+            if threading.current_thread().name == _thread and not getattr(
+                threading.current_thread(), "met", False
+            ):
+                threading.current_thread().met = True  # type: ignore[attr-defined]
+                with suppress(threading.BrokenBarrierError):
+                    barrier.wait()
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, waiting)
+    yield
 
 
 @contextmanager
@@ -183,3 +207,87 @@ def test_a_first_turn_sent_while_the_event_closes_is_refused_not_stored_in_a_clo
     assert first_turn.json()["code"] == "event_closed"
     assert Event.objects.get(pk=yardzee_event.pk).status == EventStatus.FINISHED
     assert Match.objects.get(pk=match["id"]).status == MatchStatus.SCHEDULED
+
+
+# --- A player withdrawn while one of their matches is voided --------------------------------------
+
+
+@pytest.mark.parametrize("scope", ["stages", "events"])
+def test_a_withdrawal_and_a_void_of_one_of_the_players_matches_at_once_both_succeed(
+    organizer, as_organizer, yardzee_event, players, monkeypatch, scope
+):
+    """The withdrawal locked the stage, then each match of the player's not started; the void
+    locks its match, then (its slot replayed) the stage. Sent at once, each held what the
+    other waited for: PostgreSQL broke the deadlock by failing one (a 500). Now the withdrawal
+    takes the matches first, as a void and a result do, and both succeed: the void's replay
+    is one of the matches the withdrawal forfeits."""
+    yardzee_event.league.players.add(*players)
+    stage = started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="round_robin"
+    )
+    leaving = players[0].pk
+    first = (
+        StageMatch.objects.filter(stage_id=stage["id"], match__seats__player_id=leaving)
+        .order_by("round", "slot", "pk")
+        .first()
+    )
+    assert first is not None
+    with _meeting(monkeypatch, (stages, "stage_forfeit"), (game_services, "ensure_event_open")):
+        withdrawal, void = _at_once(
+            _post(
+                client_for(organizer),
+                f"/api/v1/{scope}/{stage['id'] if scope == 'stages' else yardzee_event.pk}"
+                "/withdraw/",
+                {"player": leaving},
+            ),
+            _post(client_for(organizer), f"/api/v1/matches/{first.match_id}/void/"),
+        )
+    assert (withdrawal.status_code, void.status_code) == (200, 200), (
+        withdrawal.content,
+        void.content,
+    )
+    assert StageEntry.objects.get(stage_id=stage["id"], player_id=leaving).withdrawn_at
+    still_to_play = Match.objects.filter(
+        stage_match__stage_id=stage["id"], seats__player_id=leaving, status=MatchStatus.SCHEDULED
+    )
+    assert not still_to_play.exists()
+
+
+def test_a_withdrawal_sent_while_a_first_turn_is_stored_leaves_that_match_to_the_organizer(
+    organizer, as_organizer, yardzee_event, players, monkeypatch
+):
+    """The match's first turn holds its lock; the withdrawal read the match as not started,
+    waited to forfeit it, found it started and was refused whole (409 `match_started`). Now it
+    waits for the match first and answers as for a match being played: `in_progress`."""
+    yardzee_event.league.players.add(*players)
+    stage = started_stage(
+        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="round_robin"
+    )
+    leaving = players[0].pk
+    first = (
+        StageMatch.objects.filter(stage_id=stage["id"], match__seats__player_id=leaving)
+        .select_related("match")
+        .order_by("round", "slot", "pk")
+        .first()
+    )
+    assert first is not None
+    assert first.match is not None
+    match = first.match
+    board = {"board": {"current_player": match.seats.get(order=0).player_id}}
+    turn = next_turn_for(board, match.scoring_game(), random.Random(1))
+    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+        first_turn, withdrawal = _at_once(
+            _post(client_for(organizer), f"/api/v1/matches/{match.pk}/turns/", turn),
+            _after(
+                held,
+                _post(
+                    client_for(organizer),
+                    f"/api/v1/stages/{stage['id']}/withdraw/",
+                    {"player": leaving},
+                ),
+            ),
+        )
+    assert first_turn.status_code == 201, first_turn.json()
+    assert withdrawal.status_code == 200, withdrawal.json()
+    assert withdrawal.json()["in_progress"] == [match.pk]
+    assert StageEntry.objects.get(stage_id=stage["id"], player_id=leaving).withdrawn_at
