@@ -89,13 +89,19 @@ def _ensure_open(match: Match) -> None:
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
         )
-    if match.status == MatchStatus.SCHEDULED and match.event is not None:
-        # A first turn may have waited for its match's lock while the event closed (a close
-        # locks the matches not finished, then takes the event: it refuses one being played).
-        # The event read with the match is then the one before: read its status again, once
-        # the lock is held (one statement, on a match's first turn only).
-        match.event.refresh_from_db(fields=["status"])
+    if match.status == MatchStatus.SCHEDULED:
+        _event_status_now(match)  # a first turn makes it a match being played
     ensure_event_open(match.event)
+
+
+def _event_status_now(match: Match) -> None:
+    """Read the match's event's status again, its lock held. A close locks every match of its
+    event, then takes the event, and refuses one being played: a write that waited for the
+    match's lock read the event with it as it was before the close. Called before a write
+    that makes the match one being played (a first turn, an undo of a finished match, an
+    unvoid): one statement, there only."""
+    if match.event is not None:
+        match.event.refresh_from_db(fields=["status"])
 
 
 def ensure_event_open(event: Any, *, then: str = "") -> None:
@@ -366,6 +372,8 @@ def _ensure_changeable(match: Match) -> None:
     (EventClosed) are not changed."""
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
+    if match.status == MatchStatus.FINISHED:
+        _event_status_now(match)  # an undo (or a correction) may reopen it
     ensure_event_open(match.event)
 
 
@@ -526,6 +534,7 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
             f"Match {match.pk} is {match.get_status_display().lower()}, not void.",
             details={"status": match.status},
         )
+    _event_status_now(match)
     ensure_event_open(match.event)
     game = match.scoring_game()
     if game.is_over:

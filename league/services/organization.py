@@ -308,11 +308,13 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
             f"An event is closed as finished or cancelled, not {status!r}.",
             details={"field": "status", "choices": list(CLOSED_STATUSES)},
         )
-    # The event's open matches first, then the event, in the order a first turn takes them (its
-    # match, then the event): no deadlock, and a turn being stored now is waited for and seen.
-    open_matches = list(
+    # The event's matches first, then the event, in the order a first turn takes them (its
+    # match, then the event): no deadlock, and a write being stored now that makes a match
+    # one being played (a first turn, an undo of a finished match, an unvoid) is waited for
+    # and seen; one that waits for its match reads the event again (games.services).
+    matches = list(
         Match.objects.select_for_update()
-        .filter(event_id=event_id, status__in=OPEN_MATCH_STATUSES)
+        .filter(event_id=event_id)
         .order_by("pk")
         .values_list("pk", "status")
     )
@@ -320,9 +322,7 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
     if event.status == status:
         return event
     game_services.ensure_event_open(event, then=f"reopen it before closing it as {status}.")
-    in_progress = [
-        pk for pk, match_status in open_matches if match_status == MatchStatus.IN_PROGRESS
-    ]
+    in_progress = [pk for pk, match_status in matches if match_status == MatchStatus.IN_PROGRESS]
     if in_progress:
         raise EventConflict(
             "matches_in_progress",

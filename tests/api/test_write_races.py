@@ -22,7 +22,7 @@ from games import services as game_services
 from games.models import Match, MatchStatus
 from league.models import Event, EventStatus, Stage, StageEntry, StageMatch
 from league.services import stages
-from tests.api.helpers import started_stage
+from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
 
 pytestmark = [
@@ -291,3 +291,29 @@ def test_a_withdrawal_sent_while_a_first_turn_is_stored_leaves_that_match_to_the
     assert withdrawal.status_code == 200, withdrawal.json()
     assert withdrawal.json()["in_progress"] == [match.pk]
     assert StageEntry.objects.get(stage_id=stage["id"], player_id=leaving).withdrawn_at
+
+
+@pytest.mark.parametrize("action", ["undo", "unvoid"])
+def test_a_finished_or_void_match_reopened_while_the_event_closes_is_refused(
+    organizer, as_organizer, players, seat_match, yardzee_event, monkeypatch, action
+):
+    """An undo of a finished match's last turn, or an unvoid of a match with turns, makes it
+    a match being played again, which a close refuses (409 `matches_in_progress`). The close
+    locked only the matches not finished, and the undo (unvoid) read the event with its match:
+    both succeeded, and the event stood finished with a match in progress. Now the close locks
+    every match of the event, and the reopening write, once it has its match's lock, reads the
+    event's status again: it is refused as in a closed event."""
+    match = seat_match("yardzee", players[:2], event=yardzee_event)
+    play(as_organizer, match["id"])
+    if action == "unvoid":
+        assert as_organizer.post(f"/api/v1/matches/{match['id']}/void/").status_code == 200
+    before = Match.objects.get(pk=match["id"]).status
+    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+        close, reopening = _at_once(
+            _post(client_for(organizer), f"/api/v1/events/{yardzee_event.pk}/close/"),
+            _after(held, _post(client_for(organizer), f"/api/v1/matches/{match['id']}/{action}/")),
+        )
+    assert close.status_code == 200, close.json()
+    assert reopening.status_code == 409, reopening.json()
+    assert reopening.json()["code"] == "event_closed"
+    assert Match.objects.get(pk=match["id"]).status == before
