@@ -787,7 +787,15 @@ def player_merge(
         .filter(pk__in={keep.pk, remove.pk})
         .order_by("pk")
     }
-    keep, remove = locked.get(keep.pk, keep), locked.get(remove.pk, remove)
+    for field, player in (("keep", keep), ("remove", remove)):
+        if player.pk not in locked:  # another merge removed them while this one waited
+            raise LeagueError(
+                "unknown_player",
+                f"{player.display_name} was merged into another player (or deleted) "
+                "meanwhile: choose the two again.",
+                details={"field": field, "player": player.pk},
+            )
+    keep, remove = locked[keep.pk], locked[remove.pk]
     stage_ids = player_merge_check(league=league, keep=keep, remove=remove)
     joining = list(models.League.objects.filter(players=remove).exclude(players=keep))
     models.Registration.objects.filter(player=remove).update(player=keep)

@@ -20,8 +20,9 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, MatchStatus
-from league.models import Event, EventStatus, Stage, StageEntry, StageMatch
-from league.services import stages
+from league.models import Event, EventStatus, Player, Stage, StageEntry, StageMatch
+from league.services import organization, stages
+from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
 
@@ -317,3 +318,40 @@ def test_a_finished_or_void_match_reopened_while_the_event_closes_is_refused(
     assert reopening.status_code == 409, reopening.json()
     assert reopening.json()["code"] == "event_closed"
     assert Match.objects.get(pk=match["id"]).status == before
+
+
+# --- Two merges of one player ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("second", ["keeps", "removes"])
+def test_a_merge_of_a_player_another_merge_just_removed_says_so(
+    yardzee_league, monkeypatch, second
+):
+    """Two organizers merge duplicates at once, both naming Bob: the first removes him while
+    the second waits for his row. The second was refused as if Bob were not on the roster,
+    telling the organizer to add him. Now it says he was merged away meanwhile
+    (`unknown_player`, naming the field)."""
+    ann, bob, cid = (
+        Player.objects.create(display_name=name, handle=name.lower())
+        for name in ("Ann", "Bob", "Cid")
+    )
+    yardzee_league.players.add(ann, bob, cid)
+
+    def merge(keep: Player, remove: Player) -> Callable[[], Any]:
+        def run() -> Any:
+            try:
+                return organization.player_merge(league=yardzee_league, keep=keep, remove=remove)
+            except DomainError as refusal:
+                return refusal
+
+        return run
+
+    later = merge(bob, cid) if second == "keeps" else merge(cid, bob)
+    with _holding(monkeypatch, organization, "player_merge_check") as held:
+        first, refusal = _at_once(merge(ann, bob), _after(held, later))
+    assert first.removed_name == "Bob"
+    assert isinstance(refusal, DomainError)
+    assert refusal.code == "unknown_player"
+    assert "merged" in refusal.message
+    assert refusal.details["field"] == ("keep" if second == "keeps" else "remove")
+    assert set(yardzee_league.players.values_list("display_name", flat=True)) == {"Ann", "Cid"}
