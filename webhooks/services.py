@@ -124,7 +124,8 @@ def endpoint_create(
     """A new endpoint of `league`; its secret is on the returned object, shown this once.
     `enabled` False registers it turned off (as an organizer turns one off), to be enabled
     later."""
-    League.objects.select_for_update().filter(pk=league.pk).first()  # counts one at a time
+    # Counts one at a time, and compares addresses one at a time (endpoint_update locks it too).
+    League.objects.select_for_update().filter(pk=league.pk).first()
     if Endpoint.objects.filter(league=league).count() >= MAX_ENDPOINTS:
         raise WebhookError(
             "too_many_endpoints",
@@ -161,7 +162,10 @@ def _unused_url(league: League, url: str, endpoint: int | None = None) -> str:
 @transaction.atomic
 def endpoint_update(*, endpoint_id: int, changes: dict[str, Any]) -> Endpoint:
     """Change an endpoint's address, events or description; `enabled` turns it off or on
-    (on again as `endpoint_enable`)."""
+    (on again as `endpoint_enable`). The league's row is locked first, as `endpoint_create`
+    locks it: two endpoints given one address at once are checked one after the other."""
+    league_id = Endpoint.objects.values_list("league_id", flat=True).get(pk=endpoint_id)
+    League.objects.select_for_update().filter(pk=league_id).first()
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint_id)
     fields = []
     if "url" in changes:

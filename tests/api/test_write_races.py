@@ -25,6 +25,9 @@ from league.services import organization, stages
 from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
+from tests.webhooks.receiver import running_receiver
+from webhooks import services as webhook_services
+from webhooks.models import Endpoint
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -183,7 +186,7 @@ def test_two_stages_of_one_name_added_at_once_make_one_and_refuse_the_other(
     assert Stage.objects.filter(event=yardzee_event).count() == 1
 
 
-# --- An event closed while play goes on ----------------------------------------------------------
+# --- An event closed while play goes on ------------------------------------------------------
 
 
 def test_a_first_turn_sent_while_the_event_closes_is_refused_not_stored_in_a_closed_event(
@@ -210,7 +213,7 @@ def test_a_first_turn_sent_while_the_event_closes_is_refused_not_stored_in_a_clo
     assert Match.objects.get(pk=match["id"]).status == MatchStatus.SCHEDULED
 
 
-# --- A player withdrawn while one of their matches is voided --------------------------------------
+# --- A player withdrawn while one of their matches is voided --------------------------------
 
 
 @pytest.mark.parametrize("scope", ["stages", "events"])
@@ -320,7 +323,7 @@ def test_a_finished_or_void_match_reopened_while_the_event_closes_is_refused(
     assert Match.objects.get(pk=match["id"]).status == before
 
 
-# --- Two merges of one player ---------------------------------------------------------------------
+# --- Two merges of one player --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("second", ["keeps", "removes"])
@@ -355,3 +358,54 @@ def test_a_merge_of_a_player_another_merge_just_removed_says_so(
     assert "merged" in refusal.message
     assert refusal.details["field"] == ("keep" if second == "keeps" else "remove")
     assert set(yardzee_league.players.values_list("display_name", flat=True)) == {"Ann", "Cid"}
+
+
+# --- Webhook endpoints of one league ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", ["create", "update"])
+def test_two_endpoints_given_one_address_at_once_leave_one_with_it(
+    yardkle_league, organizer, monkeypatch, first
+):
+    """A league's endpoints have distinct addresses (`url_taken`). An endpoint changed to an
+    address at the same moment another is registered with it, or changed to it, both looked
+    for it before either stored it: two endpoints of one address, each event sent twice."""
+    with running_receiver() as receiver:
+        kept, moved = (
+            webhook_services.endpoint_create(
+                league=yardkle_league, url=f"{receiver.url}/{name}", events=["match.finished"]
+            )
+            for name in ("kept", "moved")
+        )
+        wanted = f"{receiver.url}/wanted"
+
+        def attempt(call: Callable[[], Any]) -> Callable[[], Any]:
+            def run() -> Any:
+                try:
+                    return call()
+                except DomainError as refusal:
+                    return refusal
+
+            return run
+
+        other = (
+            (lambda: webhook_services.endpoint_update(endpoint_id=kept.pk, changes={"url": wanted}))
+            if first == "update"
+            else (
+                lambda: webhook_services.endpoint_create(
+                    league=yardkle_league, url=wanted, events=["match.finished"]
+                )
+            )
+        )
+        with _overlapping(monkeypatch, webhook_services, "_unused_url"):
+            answers = _at_once(
+                attempt(other),
+                attempt(
+                    lambda: webhook_services.endpoint_update(
+                        endpoint_id=moved.pk, changes={"url": wanted}
+                    )
+                ),
+            )
+    refusals = [answer for answer in answers if isinstance(answer, DomainError)]
+    assert [refusal.code for refusal in refusals] == ["url_taken"], answers
+    assert Endpoint.objects.filter(league=yardkle_league, url=wanted).count() == 1
