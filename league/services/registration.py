@@ -117,7 +117,12 @@ def sign_up_set(
             "Check-in must close after it opens.",
             details={"field": "check_in_closes"},
         )
-    sign_up = _locked_sign_up(event.pk) or SignUp(event=event)
+    sign_up = _locked_sign_up(event.pk)
+    if sign_up is None:
+        # The event's first: its row locked while it is made, so that a second sent at once
+        # (a form sent twice) waits, then finds this one and changes it.
+        Event.objects.select_for_update().filter(pk=event.pk).first()
+        sign_up = _locked_sign_up(event.pk) or SignUp(event=event)
     sign_up.open, sign_up.deadline, sign_up.cap = open, deadline, cap
     sign_up.check_in = check_in
     sign_up.check_in_opens, sign_up.check_in_closes = check_in_opens, check_in_closes

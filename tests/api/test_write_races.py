@@ -20,8 +20,8 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, MatchStatus
-from league.models import Event, EventStatus, Player, Stage, StageEntry, StageMatch
-from league.services import organization, stages
+from league.models import Event, EventStatus, Player, SignUp, Stage, StageEntry, StageMatch
+from league.services import organization, registration, stages
 from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
@@ -409,3 +409,24 @@ def test_two_endpoints_given_one_address_at_once_leave_one_with_it(
     refusals = [answer for answer in answers if isinstance(answer, DomainError)]
     assert [refusal.code for refusal in refusals] == ["url_taken"], answers
     assert Endpoint.objects.filter(league=yardkle_league, url=wanted).count() == 1
+
+
+# --- An event's sign-up -----------------------------------------------------------------------
+
+
+def test_a_sign_up_opened_twice_at_once_is_one_sign_up_with_one_of_the_two_settings(
+    organizer, yardzee_event, monkeypatch
+):
+    """The first PUT of an event's sign-up makes it: two sent at once (the form sent twice,
+    two organizers) both found none and both inserted one; the second failed on the database
+    (an event has one sign-up) with a 500. Now the second waits for the first and changes it."""
+    url = f"/api/v1/events/{yardzee_event.pk}/sign-up/"
+
+    def put(cap: int) -> Callable[[], Any]:
+        return lambda: client_for(organizer).put(url, {"cap": cap}, format="json")
+
+    with _overlapping(monkeypatch, registration, "_locked_sign_up"):
+        answers = _at_once(put(8), put(12))
+    assert [answer.status_code for answer in answers] == [200, 200], [a.content for a in answers]
+    assert SignUp.objects.filter(event=yardzee_event).count() == 1
+    assert SignUp.objects.get(event=yardzee_event).cap in (8, 12)
