@@ -85,6 +85,18 @@ def _ensure_name_free(league: models.League, name: str, *, exclude: Collection[i
             )
 
 
+def _lock_rosters(league_ids: Iterable[int]) -> None:
+    """Lock the leagues' rows, in the order of their ids: whatever compares a name with a
+    roster's and then puts it there (a new player, a rename, a player put on a roster, a file
+    of players) takes them first, so that two such are checked one after the other."""
+    list(
+        models.League.objects.select_for_update()
+        .filter(pk__in=list(league_ids))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 def _clean_names(fields: dict[str, Any], *names: str) -> None:
     for name in names:
         if fields.get(name):
@@ -369,6 +381,7 @@ def player_create(
     among the handles in use (`handles_in_use`), which it need not be checked against again."""
     name = clean_name(display_name, field="display_name")
     if league is not None:
+        _lock_rosters([league.pk])
         _ensure_name_free(league, name)
     if not handle_free:
         ensure_handle_free(handle)
@@ -392,6 +405,7 @@ def player_update(*, player: models.Player, **fields: Any) -> models.Player:
         ensure_handle_free(fields["handle"], player=player)
     renamed = "display_name" in fields
     if renamed:
+        _lock_rosters(player.leagues.values_list("pk", flat=True))
         for league in player.leagues.all():
             _ensure_name_free(league, fields["display_name"], exclude=[player.pk])
     _assign(player, fields)
@@ -407,6 +421,7 @@ def roster_add(*, league: models.League, player: models.Player) -> None:
     """Put an existing player on a league's roster (so its matches and stages may seat them).
     Who may do so is the API's rule: an organizer of this league who may already change the
     player (docs/api.md, "Whose data is whose")."""
+    _lock_rosters([league.pk])
     if league.players.filter(pk=player.pk).exists():
         return
     _ensure_name_free(league, player.display_name, exclude=[player.pk])
@@ -585,7 +600,7 @@ def players_create(*, league: models.League, players: Sequence[NewPlayer]) -> li
     handle gets one made from its name (`handle_from_name`, then "-2", "-3", ... when taken).
     A fixed number of queries, whatever the size of the file or the roster. The league's row
     is locked, so two imports into one league check their names one after the other."""
-    models.League.objects.select_for_update().filter(pk=league.pk).first()
+    _lock_rosters([league.pk])
     roster: dict[str, str] = {}
     for stored in league.players.values_list("display_name", flat=True):
         roster.setdefault(folded(stored), stored)

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, MatchStatus
-from league.models import Event, EventStatus, Player, SignUp, Stage, StageEntry, StageMatch
+from league.models import Event, EventStatus, League, Player, SignUp, Stage, StageEntry, StageMatch
 from league.services import organization, registration, stages
 from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
@@ -430,3 +430,50 @@ def test_a_sign_up_opened_twice_at_once_is_one_sign_up_with_one_of_the_two_setti
     assert [answer.status_code for answer in answers] == [200, 200], [a.content for a in answers]
     assert SignUp.objects.filter(event=yardzee_event).count() == 1
     assert SignUp.objects.get(event=yardzee_event).cap in (8, 12)
+
+
+# --- Names on a league's roster -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["new", "rename", "roster"])
+def test_two_players_given_one_name_on_a_roster_at_once_leave_one_with_it(
+    organizer, yardzee_league, monkeypatch, how
+):
+    """Names on a roster look different (`name_taken`): a file of players locked the league
+    while it compared them, but one new player, a rename and a player put on the roster did
+    not. Two of them at once both passed the check: two "Ann Lee" on one roster."""
+    client = client_for(organizer)
+    mine = Player.objects.create(display_name="Someone", handle="someone")
+    elsewhere = Player.objects.create(display_name="Ann Lee", handle="ann-elsewhere")
+    yardzee_league.players.add(mine)
+    League.objects.create(name="Other", slug="other", game="yardzee").players.add(elsewhere)
+    League.objects.get(slug="other").organizers.add(organizer)
+    second = {
+        "new": _post(
+            client,
+            "/api/v1/players/",
+            {"display_name": "Ann Lee", "handle": "ann-2", "league": yardzee_league.slug},
+        ),
+        "rename": lambda: client.patch(
+            f"/api/v1/players/{mine.pk}/", {"display_name": "Ann Lee"}, format="json"
+        ),
+        "roster": _post(
+            client, f"/api/v1/leagues/{yardzee_league.slug}/players/", {"player": elsewhere.pk}
+        ),
+    }[how]
+    with _overlapping(monkeypatch, organization, "_ensure_name_free"):
+        answers = _at_once(
+            _post(
+                client,
+                "/api/v1/players/",
+                {"display_name": "Ann Lee", "handle": "ann-1", "league": yardzee_league.slug},
+            ),
+            second,
+        )
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes[0] in (200, 201), [answer.content for answer in answers]
+    assert codes[1] == 400, [answer.content for answer in answers]
+    refused = next(answer for answer in answers if answer.status_code == 400).json()
+    assert refused["code"] == "name_taken"
+    names = list(yardzee_league.players.values_list("display_name", flat=True))
+    assert names.count("Ann Lee") == 1, names
