@@ -186,6 +186,35 @@ def test_two_stages_of_one_name_added_at_once_make_one_and_refuse_the_other(
     assert Stage.objects.filter(event=yardzee_event).count() == 1
 
 
+@pytest.mark.parametrize("other", ["start", "delete", "change"])
+def test_a_stage_started_twice_or_changed_while_it_starts_is_done_once(
+    organizer, yardzee_event, entrants, monkeypatch, other
+):
+    """Checked, not fixed: the stage's row is locked by each, so the second waits and then
+    finds it started (409 `stage_started`), or the start finds it gone (404) or changed."""
+    created = client_for(organizer).post(
+        f"/api/v1/events/{yardzee_event.pk}/stages/", _stage_body("Cup", entrants), format="json"
+    )
+    stage_id = created.json()["id"]
+    path = f"/api/v1/stages/{stage_id}/"
+    client = client_for(organizer)
+    second = {
+        "start": _post(client, f"{path}start/"),
+        "delete": lambda: client.delete(path),
+        "change": lambda: client.patch(path, {"name": "Big Cup"}, format="json"),
+    }[other]
+    with _overlapping(monkeypatch, game_services, "ensure_event_open"):
+        started, then = _at_once(_post(client, f"{path}start/"), second)
+    statuses = sorted([started.status_code, then.status_code])
+    assert max(statuses) < 500, [started.content, then.content]
+    if other == "start" or then.status_code == 409:
+        assert statuses == [200, 409]
+        assert (started if started.status_code == 409 else then).json()["code"] == "stage_started"
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is not None and stage.status == "running":
+        assert stage.stage_matches.count() == 6  # one round robin of four, drawn once
+
+
 # --- An event closed while play goes on ------------------------------------------------------
 
 
