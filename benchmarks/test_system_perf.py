@@ -149,7 +149,8 @@ def load_average() -> str:
 
 def cpu_seconds(stack: Stack) -> dict[str, float]:
     """CPU seconds used so far by each of the stack's process groups (web, worker, beat), by
-    the PostgreSQL backends connected to its database, and by this process (the clients)."""
+    each PostgreSQL backend connected to its database (`postgres:<pid>`), and by this process
+    (the clients)."""
     ticks = os.sysconf("SC_CLK_TCK")
     groups = {process.pid: name for name, process in stack.processes.items()}
     backend = f" {urlsplit(stack.database_url).path.strip('/')} ".encode()
@@ -166,7 +167,7 @@ def cpu_seconds(stack: Stack) -> dict[str, float]:
         seconds = (int(fields[11]) + int(fields[12])) / ticks
         name = groups.get(int(fields[2]))  # the process group (pgrp)
         if name is None and cmdline.startswith(b"postgres: ") and backend in cmdline:
-            name = "postgres"
+            name = f"postgres:{proc.name}"
         if name is not None:
             used[name] += seconds
     times = os.times()
@@ -175,8 +176,15 @@ def cpu_seconds(stack: Stack) -> dict[str, float]:
 
 
 def cpu_used(stack: Stack, before: dict[str, float]) -> dict[str, float]:
-    """CPU seconds each part used since `before` (cpu_seconds)."""
-    return {name: round(now - before.get(name, 0.0), 2) for name, now in cpu_seconds(stack).items()}
+    """CPU seconds each part used since `before` (cpu_seconds). PostgreSQL's is the backends'
+    alive now, each since `before` or since it started: a backend that ended meanwhile takes
+    its seconds with it (a summed total went below zero), so this part is a lower bound."""
+    used: dict[str, float] = {}
+    for name, now in cpu_seconds(stack).items():
+        part = "postgres" if name.startswith("postgres:") else name
+        used[part] = used.get(part, 0.0) + now - before.get(name, 0.0)
+    used.setdefault("postgres", 0.0)
+    return {name: round(seconds, 2) for name, seconds in used.items()}
 
 
 @contextmanager
