@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from rest_framework.test import APIClient
 
 from games import services as game_services
@@ -25,6 +25,7 @@ from league.services import organization, registration, stages
 from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
+from tests.threads import BARRIER_SECONDS, THREAD, overlapping, run_at_once
 from tests.webhooks.receiver import running_receiver
 from webhooks import services as webhook_services
 from webhooks.models import Endpoint
@@ -37,63 +38,24 @@ pytestmark = [
     ),
 ]
 
-# How long a request waits at the barrier for the other one: with the lock, the other never comes.
-BARRIER_SECONDS = 2.0
-
-
-@contextmanager
-def _overlapping(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> Iterator[None]:
-    """`module.name`, called in a request thread, first waits (up to BARRIER_SECONDS) for the
-    other request thread to call it too; then both go on."""
-    barrier = threading.Barrier(2, timeout=BARRIER_SECONDS)
-    original = getattr(module, name)
-
-    def waiting(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread().name.startswith("request-"):
-            with suppress(threading.BrokenBarrierError):
-                barrier.wait()
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, waiting)
-    yield
-
 
 def _at_once(*requests: Callable[[], Any]) -> list[Any]:
     """Run each request in its own thread (and database connection); their answers in order."""
-    answers: list[Any] = [None] * len(requests)
-    errors: list[BaseException] = []
-
-    def run(index: int, request: Callable[[], Any]) -> None:
-        try:
-            answers[index] = request()
-        except BaseException as error:  # reported below
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [
-        threading.Thread(target=run, args=(index, request), name=f"request-{index}")
-        for index, request in enumerate(requests)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
+    answers, errors = run_at_once(*requests)
     assert errors == []
     return answers
 
 
 @contextmanager
 def _meeting(monkeypatch: pytest.MonkeyPatch, *points: tuple[Any, str]) -> Iterator[None]:
-    """As `_overlapping`, but the first request waits at the first point (module, name) and
+    """As `overlapping`, but the first request waits at the first point (module, name) and
     the second at the second one, each once."""
     barrier = threading.Barrier(2, timeout=BARRIER_SECONDS)
     for index, (module, name) in enumerate(points):
         original = getattr(module, name)
 
         def waiting(
-            *args: Any, _thread: str = f"request-{index}", _original: Any = original, **kwargs: Any
+            *args: Any, _thread: str = f"{THREAD}{index}", _original: Any = original, **kwargs: Any
         ) -> Any:
             if threading.current_thread().name == _thread and not getattr(
                 threading.current_thread(), "met", False
@@ -111,14 +73,14 @@ def _meeting(monkeypatch: pytest.MonkeyPatch, *points: tuple[Any, str]) -> Itera
 def _holding(
     monkeypatch: pytest.MonkeyPatch, module: Any, name: str, *, seconds: float = 1.0
 ) -> Iterator[threading.Event]:
-    """`module.name`, called in the first request's thread ("request-0"), sets the event
+    """`module.name`, called in the first request's thread (`run_at_once`'s first), sets the event
     yielded and then holds that request (and the locks it took) for `seconds` before going on:
     the second request, started once the event is set, meets those locks."""
     held = threading.Event()
     original = getattr(module, name)
 
     def holding(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread().name == "request-0" and not held.is_set():
+        if threading.current_thread().name == f"{THREAD}0" and not held.is_set():
             held.set()
             time.sleep(seconds)
         return original(*args, **kwargs)
@@ -158,7 +120,7 @@ def test_two_stages_added_to_one_event_at_once_take_the_next_two_positions(
     """Both requests count the event's stages before either stores its own: without a lock
     both took position 1."""
     path = f"/api/v1/events/{yardzee_event.pk}/stages/"
-    with _overlapping(monkeypatch, stages, "_check_options"):
+    with overlapping(monkeypatch, stages, "_check_options"):
         answers = _at_once(
             _post(client_for(organizer), path, _stage_body("Groups", entrants)),
             _post(client_for(organizer), path, _stage_body("Finals", entrants)),
@@ -174,7 +136,7 @@ def test_two_stages_of_one_name_added_at_once_make_one_and_refuse_the_other(
     """A form sent twice: both requests looked for a stage of that name before either stored
     it. One stage is made; the other request is refused as a name taken is (400)."""
     path = f"/api/v1/events/{yardzee_event.pk}/stages/"
-    with _overlapping(monkeypatch, stages, "_check_options"):
+    with overlapping(monkeypatch, stages, "_check_options"):
         answers = _at_once(
             _post(client_for(organizer), path, _stage_body("Groups", entrants)),
             _post(client_for(organizer), path, _stage_body("groups", entrants)),
@@ -203,7 +165,7 @@ def test_a_stage_started_twice_or_changed_while_it_starts_is_done_once(
         "delete": lambda: client.delete(path),
         "change": lambda: client.patch(path, {"name": "Big Cup"}, format="json"),
     }[other]
-    with _overlapping(monkeypatch, game_services, "ensure_event_open"):
+    with overlapping(monkeypatch, game_services, "ensure_event_open"):
         started, then = _at_once(_post(client, f"{path}start/"), second)
     statuses = sorted([started.status_code, then.status_code])
     assert max(statuses) < 500, [started.content, then.content]
@@ -426,7 +388,7 @@ def test_two_endpoints_given_one_address_at_once_leave_one_with_it(
                 )
             )
         )
-        with _overlapping(monkeypatch, webhook_services, "_unused_url"):
+        with overlapping(monkeypatch, webhook_services, "_unused_url"):
             answers = _at_once(
                 attempt(other),
                 attempt(
@@ -454,7 +416,7 @@ def test_a_sign_up_opened_twice_at_once_is_one_sign_up_with_one_of_the_two_setti
     def put(cap: int) -> Callable[[], Any]:
         return lambda: client_for(organizer).put(url, {"cap": cap}, format="json")
 
-    with _overlapping(monkeypatch, registration, "_locked_sign_up"):
+    with overlapping(monkeypatch, registration, "_locked_sign_up"):
         answers = _at_once(put(8), put(12))
     assert [answer.status_code for answer in answers] == [200, 200], [a.content for a in answers]
     assert SignUp.objects.filter(event=yardzee_event).count() == 1
@@ -490,7 +452,7 @@ def test_two_players_given_one_name_on_a_roster_at_once_leave_one_with_it(
             client, f"/api/v1/leagues/{yardzee_league.slug}/players/", {"player": elsewhere.pk}
         ),
     }[how]
-    with _overlapping(monkeypatch, organization, "_ensure_name_free"):
+    with overlapping(monkeypatch, organization, "_ensure_name_free"):
         answers = _at_once(
             _post(
                 client,

@@ -2,14 +2,12 @@
 succeed, and what they store equals a computation from scratch.
 
 The overlap is forced, not hoped for: each job waits at a barrier at a point of its work
-where, without a lock, both would be in the middle of it (`_overlapping`); a change that
-creates a table waits until the second one is seen blocked on it in `pg_stat_activity`."""
+where, without a lock, both would be in the middle of it (`overlapping`, tests/threads.py);
+a change that creates a table waits until the second one is seen blocked on it in
+`pg_stat_activity`."""
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
@@ -28,6 +26,7 @@ from league.models import (
 )
 from league.services import checks, ratings, standings_marks, standings_refresh
 from scoring import simulate
+from tests.threads import overlapping, run_at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -36,9 +35,6 @@ pytestmark = [
         reason="concurrent transactions need PostgreSQL (SQLite lets one writer in at a time)",
     ),
 ]
-
-# How long a job waits at the barrier for the other one: with the lock, the other never comes.
-BARRIER_SECONDS = 2.0
 
 
 @pytest.fixture
@@ -66,51 +62,6 @@ def _finish_matches(event: Event, count: int) -> None:
         game_services.result_submit(match_id=match.pk, turns=turns)
 
 
-@contextmanager
-def _overlapping(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> Iterator[None]:
-    """`module.name`, called in a job thread, first waits (up to BARRIER_SECONDS) for the
-    other job thread to call it too, so that both are inside it at once unless a lock keeps
-    the second out; then both go on."""
-    barrier = threading.Barrier(2, timeout=BARRIER_SECONDS)
-    original = getattr(module, name)
-
-    def waiting(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread().name.startswith("job-"):
-            # Broken: the other job is held back (or already done), so this one goes on alone.
-            with suppress(threading.BrokenBarrierError):
-                barrier.wait()
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, waiting)
-    yield
-
-
-def _run_at_once(*jobs: Callable[[], object]) -> tuple[list[object], list[BaseException]]:
-    """Run each job in its own thread (and database connection); their results in order,
-    and what they raised."""
-    results: list[object] = [None] * len(jobs)
-    errors: list[BaseException] = []
-
-    def run(index: int, job: Callable[[], object]) -> None:
-        try:
-            results[index] = job()
-        except BaseException as error:  # reported by the test
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [
-        threading.Thread(target=run, args=(index, job), name=f"job-{index}")
-        for index, job in enumerate(jobs)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results, errors
-
-
 @pytest.mark.parametrize("second", ["ratings_refresh", "ratings_replay"])
 def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a_replay(
     event, no_jobs, monkeypatch, second
@@ -127,8 +78,8 @@ def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a
         "ratings_refresh": lambda: ratings.ratings_refresh(league_id=league_id),
         "ratings_replay": lambda: ratings.ratings_replay(league_id=league_id),
     }
-    with _overlapping(monkeypatch, rating, "replay"):
-        results, errors = _run_at_once(jobs["ratings_refresh"], jobs[second])
+    with overlapping(monkeypatch, rating, "replay"):
+        results, errors = run_at_once(jobs["ratings_refresh"], jobs[second])
     assert errors == []
     assert results[0] in (True, False)
     assert not RatingsState.objects.get(league_id=league_id).pending
@@ -145,8 +96,8 @@ def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_c
     _finish_matches(event, 3)
     table = StandingsTable.objects.get(scope=StandingsScope.EVENT, scope_id=event.pk)
     assert table.pending
-    with _overlapping(monkeypatch, standings, "rank_standings"):
-        results, errors = _run_at_once(
+    with overlapping(monkeypatch, standings, "rank_standings"):
+        results, errors = run_at_once(
             lambda: standings_refresh.standings_refresh(table_id=table.pk),
             lambda: standings_refresh.standings_refresh(table_id=table.pk),
         )
@@ -213,6 +164,6 @@ def test_item_16_two_results_marking_a_new_table_at_once_are_both_counted(event,
         with transaction.atomic():
             mark()
 
-    _, errors = _run_at_once(first, second)
+    _, errors = run_at_once(first, second)
     assert errors == []
     assert requested() == 2
