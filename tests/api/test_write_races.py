@@ -46,6 +46,24 @@ def _at_once(*requests: Callable[[], Any]) -> list[Any]:
     return answers
 
 
+def _round_robin_and_first_match(
+    as_organizer: APIClient, event: Event, players: list[Player]
+) -> tuple[dict[str, Any], int, StageMatch]:
+    """A round robin of the first four players started in `event`; the first of them (who
+    will withdraw) and their first stage match."""
+    event.league.players.add(*players)
+    stage = started_stage(as_organizer, event.pk, [p.pk for p in players[:4]], format="round_robin")
+    leaving = players[0].pk
+    first = (
+        StageMatch.objects.filter(stage_id=stage["id"], match__seats__player_id=leaving)
+        .select_related("match")
+        .order_by("round", "slot", "pk")
+        .first()
+    )
+    assert first is not None
+    return stage, leaving, first
+
+
 @contextmanager
 def _meeting(monkeypatch: pytest.MonkeyPatch, *points: tuple[Any, str]) -> Iterator[None]:
     """As `overlapping`, but the first request waits at the first point (module, name) and
@@ -216,17 +234,7 @@ def test_a_withdrawal_and_a_void_of_one_of_the_players_matches_at_once_both_succ
     other waited for: PostgreSQL broke the deadlock by failing one (a 500). Now the withdrawal
     takes the matches first, as a void and a result do, and both succeed: the void's replay
     is one of the matches the withdrawal forfeits."""
-    yardzee_event.league.players.add(*players)
-    stage = started_stage(
-        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="round_robin"
-    )
-    leaving = players[0].pk
-    first = (
-        StageMatch.objects.filter(stage_id=stage["id"], match__seats__player_id=leaving)
-        .order_by("round", "slot", "pk")
-        .first()
-    )
-    assert first is not None
+    stage, leaving, first = _round_robin_and_first_match(as_organizer, yardzee_event, players)
     with _meeting(monkeypatch, (stages, "stage_forfeit"), (game_services, "ensure_event_open")):
         withdrawal, void = _at_once(
             _post(
@@ -254,18 +262,7 @@ def test_a_withdrawal_sent_while_a_first_turn_is_stored_leaves_that_match_to_the
     """The match's first turn holds its lock; the withdrawal read the match as not started,
     waited to forfeit it, found it started and was refused whole (409 `match_started`). Now it
     waits for the match first and answers as for a match being played: `in_progress`."""
-    yardzee_event.league.players.add(*players)
-    stage = started_stage(
-        as_organizer, yardzee_event.pk, [p.pk for p in players[:4]], format="round_robin"
-    )
-    leaving = players[0].pk
-    first = (
-        StageMatch.objects.filter(stage_id=stage["id"], match__seats__player_id=leaving)
-        .select_related("match")
-        .order_by("round", "slot", "pk")
-        .first()
-    )
-    assert first is not None
+    stage, leaving, first = _round_robin_and_first_match(as_organizer, yardzee_event, players)
     assert first.match is not None
     match = first.match
     board = {"board": {"current_player": match.seats.get(order=0).player_id}}
