@@ -131,6 +131,23 @@ def _lose_first_answer(keys: list[str]) -> Callable[[Any], None]:
     return handle
 
 
+def _scoring_by_key(
+    browser: Any, live_server: Any, game: str, event: Event, rules: dict[str, Any] | None = None
+) -> tuple[Match, Any, Any]:
+    """A new two-player match of `game` in `event` and its scoring page, opened on a phone with
+    the match's key and no account (the key is the pass): the match, the browser context and
+    the page."""
+    players = make_players(2)
+    match = game_services.match_create(
+        game=game, player_ids=[p.pk for p in players], event_id=event.pk, rules=rules or {}
+    )
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    return match, context, page
+
+
 def _zee(played: list[dict[str, Any]], rules: dict[str, Any]) -> YardzeeGame:
     game = _rebuild("yardzee", 2, rules, played)
     assert isinstance(game, YardzeeGame)
@@ -277,15 +294,8 @@ def test_yardkle_turns_by_tapping_through_the_private_link(
     browser: Any, live_server: Any, yardkle_event: Event
 ) -> None:
     expect = _expect()
-    players = make_players(2)
     rules = {"target": 1500, "entry_minimum": 500}
-    match = game_services.match_create(
-        game="yardkle", player_ids=[p.pk for p in players], event_id=yardkle_event.pk, rules=rules
-    )
-    context = browser.new_context(viewport=PHONE)  # no account: the key is the pass
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    match, context, page = _scoring_by_key(browser, live_server, "yardkle", yardkle_event, rules)
 
     game = _rebuild("yardkle", 2, match.rules, [])
     assert isinstance(game, YardkleGame)
@@ -352,14 +362,7 @@ def test_yardkle_dice_to_throw_follows_each_set_aside_tap(
     """The dice left to throw change with each die tapped aside, as the turn total does, not
     only once "Throw again" is pressed."""
     expect = _expect()
-    players = make_players(2)
-    match = game_services.match_create(
-        game="yardkle", player_ids=[p.pk for p in players], event_id=yardkle_event.pk
-    )
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    _, context, page = _scoring_by_key(browser, live_server, "yardkle", yardkle_event)
     shown = [1, 5, 2, 2, 3, 6]
     _enter(page, shown)
     expect(page.locator("#dice-left")).to_have_text("6")
@@ -386,14 +389,7 @@ def test_next_roll_is_off_while_all_five_dice_are_kept(
     with nothing to enter and no die to take back, and every box then answered 422
     `keep_all_dice`, so the turn could not be saved without reloading the page."""
     expect = _expect()
-    players = make_players(2)
-    match = game_services.match_create(
-        game="yardzee", player_ids=[p.pk for p in players], event_id=zee_event.pk
-    )
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/matches/{match.pk}/score/?key={match.score_key}")
+    match, context, page = _scoring_by_key(browser, live_server, "yardzee", zee_event)
     shown = [6, 6, 6, 6, 2]
     _enter(page, shown)
     _mark(page, shown, [6, 6, 6, 6])
