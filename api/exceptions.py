@@ -134,6 +134,16 @@ def _domain_response(exc: Exception) -> Response | None:
     if isinstance(exc, ObjectDoesNotExist | Http404):
         return Response(error_body("not_found", "Not found."), status=404)
     if isinstance(exc, OperationalError):
+        if met_another_write(exc):
+            return Response(
+                error_body(
+                    "write_conflict",
+                    "This request met another that changed the same things at the same moment, "
+                    "and was undone: nothing was stored. Send it again.",
+                ),
+                status=503,
+                headers={"Retry-After": "1"},
+            )
         # The database is unreachable or restarting: nothing was stored; the client may retry.
         return Response(
             error_body("service_unavailable", "The database is unavailable; try again shortly."),
@@ -141,6 +151,17 @@ def _domain_response(exc: Exception) -> Response | None:
             headers={"Retry-After": "5"},
         )
     return None
+
+
+# PostgreSQL's deadlock_detected and serialization_failure: the database undid the transaction
+# because of another one at the same moment, not because it is down.
+_CONFLICT_STATES = frozenset({"40P01", "40001"})
+
+
+def met_another_write(error: OperationalError) -> bool:
+    """Whether the database undid this transaction for another one at the same moment (a
+    deadlock it broke, or a serialization failure) rather than being unreachable."""
+    return getattr(error.__cause__, "sqlstate", None) in _CONFLICT_STATES
 
 
 def _takes_method(context: dict[str, Any]) -> bool:

@@ -28,7 +28,8 @@ ERROR_RESPONSES = {
     "415": "Send JSON.",
     "422": "A broken game rule; nothing was stored.",
     "429": "Too many requests; see Retry-After.",
-    "503": "The database is unavailable; nothing was stored.",
+    "503": "The database is unavailable, or undid the request for another one at the same "
+    "moment; nothing was stored.",
 }
 
 
