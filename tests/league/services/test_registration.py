@@ -4,7 +4,7 @@ and check-in (a stage started seats only the players checked in, and says who wa
 
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -66,9 +66,9 @@ def test_sign_up_closes_at_its_deadline_and_when_closed_or_the_event_is(yardzee_
 
 
 def test_a_refused_sign_up_says_why_the_event_takes_none(yardzee_event):
-    def said(**kwargs: object) -> str:
+    def said(now: datetime | None = None) -> str:
         with pytest.raises(DomainError) as caught:
-            sign(yardzee_event, "Ana", **kwargs)
+            sign(yardzee_event, "Ana", now=now)
         return caught.value.message
 
     name = yardzee_event.name
