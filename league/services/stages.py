@@ -921,6 +921,12 @@ def _void_choice(
                 "A walkover names the players who forfeit (`forfeits`).",
                 details={"field": "forfeits"},
             )
+        if twice := sorted({p for p in forfeits if forfeits.count(p) > 1}):
+            raise LeagueError(
+                "invalid_option",
+                f"`forfeits` names player {twice[0]} twice: name each player who forfeits once.",
+                details={"field": "forfeits", "players": twice},
+            )
         if not_seated := [p for p in forfeits if p not in seated]:
             raise LeagueError(
                 "not_seated",

@@ -100,6 +100,19 @@ def test_item1_a_bad_void_is_a_4xx_and_changes_nothing(
 
 
 @pytest.mark.django_db
+def test_a_walkover_naming_a_player_twice_is_refused(as_organizer, yardzee_event, field):
+    """`forfeits: [a, a]` was taken as `[a]` without a word."""
+    stage = started_stage(as_organizer, yardzee_event.pk, field[:4], format="single_elimination")
+    semi = _scheduled(stage["id"])[0]
+    seated = list(semi.seats.values_list("player_id", flat=True))
+    body = {"outcome": "walkover", "forfeits": [seated[0], seated[0]]}
+    response = as_organizer.post(f"/api/v1/matches/{semi.pk}/void/", body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_option")
+    assert response.json()["details"] == {"field": "forfeits", "players": [seated[0]]}
+    assert Match.objects.get(pk=semi.pk).status == "scheduled"
+
+
+@pytest.mark.django_db
 def test_item2_an_undo_reaching_a_used_stage_is_a_409_naming_the_later_stage(
     as_organizer, yardzee_event, field
 ):
