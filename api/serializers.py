@@ -340,6 +340,11 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     board = serializers.SerializerMethodField()
     placements = serializers.SerializerMethodField()
     score_key = serializers.SerializerMethodField()
+    league: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        help_text="The league it counts in (its slug): its event's, or a casual match's own.",
+    )
     time_zone = serializers.CharField(
         source="display_zone",
         read_only=True,
@@ -353,6 +358,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "game",
             "status",
             "event",
+            "league",
             "rules",
             "turns_played",
             "seats",

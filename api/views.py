@@ -433,8 +433,8 @@ class MatchViewSet(
         if self.action == "retrieve":
             return match_detail_queryset()
         if self.action == "list":
-            return Match.objects.prefetch_related("seats__player")
-        return Match.objects.select_related("event__league")
+            return Match.objects.select_related("league").prefetch_related("seats__player")
+        return Match.objects.select_related("event__league", "league")
 
     def filter_queryset(self, queryset: QuerySet[Match, _Row]) -> QuerySet[Match, _Row]:
         # ?event=, ?status= and ?game= narrow the list; one match is found by its id alone

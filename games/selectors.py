@@ -21,7 +21,7 @@ LATEST_TURNS = 100
 def match_detail_queryset() -> QuerySet[Match]:
     """Matches with their seats, players and latest turns (`latest_turns`, newest first, at
     most LATEST_TURNS): a constant number of queries however many turns were played."""
-    return Match.objects.select_related("event").prefetch_related(
+    return Match.objects.select_related("event", "league").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order")),
         Prefetch(
             "turns",

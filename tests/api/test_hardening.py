@@ -634,6 +634,12 @@ def test_item_11_a_casual_match_belongs_to_a_league_and_seats_only_its_players(
     assert seated.status_code == 201
     assert Match.objects.get(pk=seated.json()["id"]).league == yardzee_league
     assert not Match.objects.filter(league__isnull=True).exists()
+    # The match shows the league it was seated in, as it shows its event (it named neither).
+    assert (seated.json()["event"], seated.json()["league"]) == (None, yardzee_league.slug)
+    shown = as_organizer.get(f"/api/v1/matches/{seated.json()['id']}/").json()
+    assert shown["league"] == yardzee_league.slug
+    listed = as_organizer.get("/api/v1/matches/").json()["results"]
+    assert [m["league"] for m in listed] == [yardzee_league.slug]
 
 
 def test_item_11_a_player_joins_another_roster_only_through_who_may_change_them(
