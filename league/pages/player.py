@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 
 from analysis.selectors import MatchAccuracy
+from games.models import GameName
 from league.pages.forfeits import forfeit_text
 from league.pages.svg import ChartPoint, ChartSeries, rating_chart_svg
 from league.selectors import (
@@ -119,7 +120,7 @@ def rating_chart(
 
 
 def _game_label(game: str) -> str:
-    return game.capitalize()  # "yardzee": "Yardzee"
+    return str(GameName(game).label)  # "yardzee": "Yardzee"
 
 
 def _by_game(matches: Sequence[MatchAccuracy]) -> dict[str, list[MatchAccuracy]]:
