@@ -625,18 +625,14 @@ class MatchViewSet(
         with self._locked_submission(pk, idempotent=False) as submission:
             data = s.validated(s.TakeBackSerializer, request.data)
             turn_number = data.get("turn_number")
-            if request.user.is_authenticated:  # an organizer, or a signed-in key holder
-                undone = game_services.turn_take_back(
-                    match_id=submission.match.pk,
-                    turn_number=turn_number,
-                    taken_back_by=request.user,
-                )
-            else:
-                undone = game_services.turn_take_back(
-                    match_id=submission.match.pk,
-                    turn_number=turn_number,
-                    score_key=presented_score_key(request),
-                )
+            # An organizer, or a signed-in key holder, by their account; anyone else by the key.
+            signed_in = request.user.is_authenticated
+            undone = game_services.turn_take_back(
+                match_id=submission.match.pk,
+                turn_number=turn_number,
+                taken_back_by=request.user if signed_in else None,
+                score_key=None if signed_in else presented_score_key(request),
+            )
         return Response(self._undone_answer(undone, Match.objects.get(pk=undone.match_id)))
 
     def _undone_answer(self, undone: TurnUndo, match: Match) -> dict[str, Any]:
