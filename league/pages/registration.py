@@ -155,9 +155,7 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
             "event": event,
             "league": event.league,
             "sign_up": settings,
-            "closed_because": "it has no sign-up"
-            if settings is None
-            else settings.closed_because(),
+            "closed_because": services.closed_because(settings),
             "places_left": None
             if settings is None or settings.cap is None
             else max(settings.cap - places, 0),

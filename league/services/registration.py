@@ -221,6 +221,12 @@ def _ensure_not_registered(event_id: int, name: str, email: str) -> None:
             )
 
 
+def closed_because(sign_up: SignUp | None, now: datetime | None = None) -> str:
+    """Why players cannot sign up themselves for the event of `sign_up` now (the event has
+    none: None), to end a sentence with; empty when they can (`SignUp.closed_because`)."""
+    return "it has no sign-up" if sign_up is None else sign_up.closed_because(now)
+
+
 @transaction.atomic
 def registration_create(
     *,
@@ -245,7 +251,7 @@ def registration_create(
         if sign_up is None:  # the organizers take sign-ups themselves: the event now has one
             sign_up = SignUp.objects.create(event=event, open=False)
     elif sign_up is None or not sign_up.takes_sign_ups(now):
-        because = "it has no sign-up" if sign_up is None else sign_up.closed_because(now)
+        because = closed_because(sign_up, now)
         raise RegistrationConflict(
             "registration_closed",
             f"{event.name} takes no sign-ups now: {because}.",
