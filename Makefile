@@ -13,6 +13,7 @@ PORT ?= 8000
 
 help:
 	@echo "make run    set up .venv, migrate, build the strategy tables, load demo data, serve on http://$(HOST):$(PORT)"
+	@echo "            (without DATABASE_URL on the embedded PostgreSQL in var/postgres, stopped when it stops)"
 	@echo "make test   set up .venv, run the whole test suite (two processes, then the system tests), then make lint"
 	@echo "make lint   ruff check, ruff format --check, mypy, import-linter contracts"
 	@echo "make bench  benchmarks (never part of make test)"
@@ -25,17 +26,24 @@ $(STAMP): requirements.lock requirements-dev.lock
 	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	touch $(STAMP)
 
+# Without DATABASE_URL, `make run` and `make test` use the embedded PostgreSQL that pip installs
+# (config/embedded_postgres: a server listening only on a socket in its data directory under var/).
+# `make run` keeps its data in var/postgres and stops the server when the web server stops;
+# `make test` uses var/postgres-test and leaves it stopped. `$(EMBEDDED) status|stop|url` by hand.
+EMBEDDED := $(BIN)/python -m config.embedded_postgres
+
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_strategy
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(EMBEDDED) serve $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The suite in two passes: every test but the system ones in $(TEST_PROCESSES) processes (pytest-xdist;
 # each process has its own test database and Redis database), then the system tests alone, since
 # they stop and restart the machine's PostgreSQL and Redis. Exit 5 means no test was selected
 # (PYTEST_ARGS can name a part of the suite that has no system test, or only system tests).
 TEST_PROCESSES ?= 2
+test: export EMBEDDED_POSTGRES_DIR = var/postgres-test
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not system" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m system $(PYTEST_ARGS) || [ $$? -eq 5 ]
@@ -57,4 +65,5 @@ lock:
 		-o requirements-dev.lock pyproject.toml
 
 clean:
+	-test -x $(BIN)/python && $(EMBEDDED) stop && EMBEDDED_POSTGRES_DIR=var/postgres-test $(EMBEDDED) stop
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -100,6 +100,20 @@ class Environment(environ.Env):
             "mail", var, lambda: super(Environment, self).email_url(var, default, backend)
         )
 
+    def postgres_db(self, var: str = "DATABASE_URL") -> dict[str, Any]:
+        """`db_url`, refusing any database but PostgreSQL (the project runs on PostgreSQL only:
+        docs/architecture.md)."""
+        config = self.db_url(var)
+        if config["ENGINE"] != "django.db.backends.postgresql":
+            raw = self.str(var)
+            scheme = urlsplit(raw).scheme
+            raise ImproperlyConfigured(
+                f"{var} names a {scheme} database; this project runs on PostgreSQL only: "
+                f"expected e.g. {EXAMPLES['database']} (or leave it unset for the embedded "
+                "PostgreSQL under var/)"
+            )
+        return config
+
     db = db_url
     cache = cache_url
     email = email_url

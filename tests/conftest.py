@@ -49,7 +49,7 @@ def _django_db_helper(_django_db_helper: None) -> None:
     """pytest-django's database set-up, then, inside the transaction a test runs in (and rolls
     back, never committing), the triggers that keep `Event.play_version` made immediate: in
     production they run at the commit (league/migrations/0008_event_play_version.py)."""
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
+    if connection.in_atomic_block:
         names = ", ".join(
             [name for table in PLAYED_TABLES for name in played_triggers(table)] + [RENAMED]
         )

@@ -6,6 +6,7 @@ from typing import Any
 
 import django_stubs_ext
 
+from config import embedded_postgres
 from config.environment import Environment
 
 # Lets typed generics such as admin.ModelAdmin[Player] work at run time.
@@ -90,10 +91,13 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------------
-# DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/yardleague; a SQLite file by default.
+# PostgreSQL only. DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/yardleague; unset, the
+# embedded server under var/ (config/embedded_postgres), started on the first connection.
 
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+    "default": env.postgres_db("DATABASE_URL")
+    if env.str("DATABASE_URL", default="")
+    else embedded_postgres.database_settings(),
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -305,6 +309,8 @@ LOGGING: dict[str, Any] = {
         # failed requests' paths unredacted: its records go to the root's handler instead.
         "django": {"handlers": [], "level": "INFO"},
         "django.db.backends": {"level": "WARNING"},
+        # The embedded PostgreSQL's package narrates every start and exit at INFO.
+        "pgserver": {"level": "WARNING"},
         # The development server's request lines, through the redacting handler.
         "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },

@@ -1,5 +1,5 @@
-"""Local development (`make run`): DEBUG on, a throwaway key, SQLite and in-process tasks by
-default. Any setting can still be overridden from the environment."""
+"""Local development (`make run`): DEBUG on, a throwaway key, the embedded PostgreSQL and
+in-process tasks by default. Any setting can still be overridden from the environment."""
 
 import os
 

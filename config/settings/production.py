@@ -14,6 +14,13 @@ if not ALLOWED_HOSTS:
         "comma-separated (e.g. league.example.org)"
     )
 
+# The embedded PostgreSQL is for a laptop (and is not installed in the image): name the real one.
+if not env.str("DATABASE_URL", default=""):
+    raise ImproperlyConfigured(
+        "Set the DATABASE_URL environment variable: the PostgreSQL database of this site "
+        "(e.g. postgres://user:password@host:5432/name)"
+    )
+
 # Behind a TLS-terminating proxy (load balancer, nginx) that sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

@@ -7,10 +7,7 @@ from django.db import migrations, models
 def store_tallies_uncompressed(apps, schema_editor):
     """A tally is mostly base64, which PostgreSQL's TOAST compression shrinks by little and at
     great cost (half the time of a refresh at 20,000 matches): store it as it is."""
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(
-            "ALTER TABLE league_standingstally ALTER COLUMN data SET STORAGE EXTERNAL"
-        )
+    schema_editor.execute("ALTER TABLE league_standingstally ALTER COLUMN data SET STORAGE EXTERNAL")
 
 
 class Migration(migrations.Migration):

@@ -9,10 +9,7 @@ the turn's hand-written SQL in `games/turn_sql.py`). A turn that changes only th
 state (`state`, `turns_played`, `version`) changes nothing the page shows and adds nothing (the
 condition compares the other columns, `MATCH_SHOWN`); its first and last turns do. The triggers are deferred to the commit, so the event's row is locked
 only then, after every other lock the transaction takes (a match, then its event, as a first
-turn takes them): no deadlock with a turn being stored.
-
-On another database (SQLite, in development) there are no triggers and the pages are not kept
-(`league.pages.views`)."""
+turn takes them): no deadlock with a turn being stored."""
 
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
@@ -99,8 +96,6 @@ def _create(table: str) -> list[str]:
 
 
 def create_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    if schema_editor.connection.vendor != "postgresql":
-        return
     schema_editor.execute(FUNCTION)
     for table in TABLES:
         for statement in _create(table):
@@ -108,8 +103,6 @@ def create_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) ->
 
 
 def drop_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    if schema_editor.connection.vendor != "postgresql":
-        return
     for table in TABLES:
         for name in trigger_names(table):
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {name} ON {table}")

@@ -36,15 +36,11 @@ EXECUTE FUNCTION league_player_renamed()
 
 
 def create_trigger(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    if schema_editor.connection.vendor != "postgresql":
-        return
     schema_editor.execute(FUNCTION)
     schema_editor.execute(CREATE)
 
 
 def drop_trigger(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    if schema_editor.connection.vendor != "postgresql":
-        return
     schema_editor.execute(f"DROP TRIGGER IF EXISTS {TRIGGER} ON league_player")
     schema_editor.execute("DROP FUNCTION IF EXISTS league_player_renamed()")
 

@@ -11,7 +11,6 @@ from dataclasses import fields
 from typing import Any, Final
 
 from django.conf import settings
-from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -53,19 +52,11 @@ Scope = tuple[str, int]
 PageData = tuple[Callable[[], table_cache.Version | None], Callable[[], dict[str, Any]]]
 
 
-def _kept_here() -> bool:
-    """Pages are kept only on PostgreSQL, whose triggers keep `Event.play_version` (league
-    migration 0008) and whose queries read a page's version in one row."""
-    return connection.vendor == "postgresql"
-
-
 def _version(
     read: Callable[[], table_cache.Version | None], *, missing: str
-) -> table_cache.Version | None:
-    """A page's version as `read` finds it in one query (404 `missing` when it finds none),
-    or None where pages are not kept (`_kept_here`): then nothing is read."""
-    if not _kept_here():
-        return None
+) -> table_cache.Version:
+    """A page's version as `read` finds it in one query (404 `missing` when it finds none);
+    the triggers of league migration 0008 keep `Event.play_version` current."""
     found = read()
     if found is None:
         raise Http404(missing)

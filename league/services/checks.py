@@ -93,7 +93,7 @@ def _one_snapshot() -> Iterator[None]:
     already open, that one is used as it is."""
     outermost = not transaction.get_connection().in_atomic_block
     with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
+        if outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         yield

@@ -42,11 +42,9 @@ def _lock_ratings(league_id: int) -> None:
     the first stored. A PostgreSQL advisory lock keyed (RATINGS_LOCK, league id): the
     two-integer keys never meet the one-bigint ones, and the namespace keeps it apart from
     other locks; unlike a lock on the `RatingsState` row it never holds up the result that
-    marks the ratings stale. SQLite has no such locks and lets one writer in at a time."""
+    marks the ratings stale."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("The ratings lock needs a transaction.")
-    if connection.vendor != "postgresql":
-        return
     # objid is a 32-bit integer: a larger id wraps (ids 2**32 apart would only wait for each other).
     objid = (league_id + 2**31) % 2**32 - 2**31
     with connection.cursor() as cursor:

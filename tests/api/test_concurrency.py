@@ -1,7 +1,4 @@
-"""Many scorekeepers submitting the same next turn at the same moment: exactly one is stored.
-
-Needs real row locks, so it runs on PostgreSQL (CI); SQLite serialises whole-database writes
-and is skipped with that reason."""
+"""Many scorekeepers submitting the same next turn at the same moment: exactly one is stored."""
 
 import random
 import threading
@@ -17,10 +14,6 @@ from league.models import Player
 from scoring import simulate
 
 THREADS = 16
-
-pytestmark = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locking is tested on PostgreSQL (CI)"
-)
 
 
 def _submit_all_at_once(url: str, bodies: list[dict[str, Any]], key: str) -> list[int]:

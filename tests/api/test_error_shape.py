@@ -5,7 +5,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 
 from api.exceptions import STATUS, exception_handler, status_of
 from games import errors as game_errors
@@ -58,7 +58,6 @@ def test_the_status_is_the_most_specific_family_in_the_table(error, status):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a deadlock PostgreSQL breaks")
 def test_a_transaction_the_database_undoes_for_another_is_a_write_conflict_to_send_again(
     players,
 ):

@@ -386,9 +386,6 @@ def test_item_15_undoing_a_later_turn_leaves_earlier_receipts_standing(zee, as_o
 # --- Item 10: a wrong key never locks the match, and wrong keys are limited per address -----------
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locking is tested on PostgreSQL (CI)"
-)
 @pytest.mark.django_db(transaction=True)
 def test_item_10_a_wrong_key_is_refused_without_waiting_for_the_matchs_lock(
     players, yardzee_league

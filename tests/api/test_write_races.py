@@ -5,7 +5,7 @@ longer be done gets a clear 4xx, never a 500 or a broken invariant.
 The overlap is forced, not hoped for (as in tests/league/services/test_job_concurrency.py):
 each request waits at a barrier at a point of its service where, without a lock, both would be
 in the middle of it; with the lock, the second waits at the lock instead, the first's barrier
-times out and it finishes alone. Runs on PostgreSQL (SQLite lets one writer in at a time)."""
+times out and it finishes alone."""
 
 import random
 import threading
@@ -15,7 +15,6 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from games import services as game_services
@@ -30,13 +29,7 @@ from tests.webhooks.receiver import running_receiver
 from webhooks import services as webhook_services
 from webhooks.models import Endpoint
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent transactions need PostgreSQL (SQLite lets one writer in at a time)",
-    ),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _at_once(*requests: Callable[[], Any]) -> list[Any]:

@@ -32,6 +32,9 @@ def production_environment(**environment: str) -> dict[str, str]:
     allowed host, and `environment` on top."""
     return {
         **os.environ,
+        # Production has no embedded database: without a URL of the tests' own, one that the
+        # settings take (these processes check the settings; none of them connects).
+        "DATABASE_URL": os.environ.get("DATABASE_URL") or "postgres://league@db:5432/yards",
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "league.example.org",

@@ -6,8 +6,8 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
+import psycopg
 import pytest
 
 from tests.config.django_process import ROOT
@@ -29,6 +29,12 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _tables(database_url: str) -> list[str]:
+    with psycopg.connect(database_url) as db:
+        found = db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        return [name for (name,) in found.fetchall()]
+
+
 def _manage(args: list[str], database_url: str) -> subprocess.CompletedProcess[str]:
     environment = {
         **{k: v for k, v in os.environ.items() if k not in {"CELERY_BROKER_URL", "SECRET_KEY"}},
@@ -47,14 +53,15 @@ def _manage(args: list[str], database_url: str) -> subprocess.CompletedProcess[s
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
-def test_a_command_on_a_database_not_migrated_says_to_migrate(args: list[str], tmp_path: Path):
-    database = tmp_path / "new.sqlite3"
-    result = _manage(args, f"sqlite:///{database}")
+def test_a_command_on_a_database_not_migrated_says_to_migrate(
+    args: list[str], empty_database_url: str
+):
+    result = _manage(args, empty_database_url)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("CommandError: The database has ")
     assert "run `manage.py migrate` first" in result.stderr
-    assert database.stat().st_size == 0  # nothing written
+    assert _tables(empty_database_url) == []  # nothing written
 
 
 @pytest.mark.parametrize("args", [["recompute_standings", "--check"], ["load_demo"]], ids=" ".join)

@@ -28,11 +28,11 @@ print(json.dumps({
 """
 
 
-def test_a_worker_loads_every_view_then_freezes_what_it_holds(tmp_path):
+def test_a_worker_loads_every_view_then_freezes_what_it_holds(empty_database_url):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        "DATABASE_URL": empty_database_url,
     }
     done = subprocess.run(
         [sys.executable, "-c", WORKER], cwd=ROOT, env=env, capture_output=True, text=True

@@ -26,13 +26,15 @@ def _get(port: int, path: str) -> None:
         urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10).read()
 
 
-def test_the_gunicorn_access_log_redacts_scoring_keys_short_links_and_sign_up_links(tmp_path):
+def test_the_gunicorn_access_log_redacts_scoring_keys_short_links_and_sign_up_links(
+    tmp_path, empty_database_url
+):
     port = _free_port()
     secret = "s3c" + os.urandom(6).hex()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",  # no tables: 500s are fine
+        "DATABASE_URL": empty_database_url,  # no tables: 500s are fine
     }
     command = [
         str(Path(sys.executable).with_name("gunicorn")),

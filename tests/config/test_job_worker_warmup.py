@@ -29,11 +29,11 @@ print(json.dumps({
 """
 
 
-def start_job_process(tmp_path: Path, strategy_dir: Path) -> tuple[dict[str, int], str]:
+def start_job_process(database_url: str, strategy_dir: Path) -> tuple[dict[str, int], str]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        "DATABASE_URL": database_url,
         "STRATEGY_DIR": str(strategy_dir),
     }
     done = subprocess.run(
@@ -44,16 +44,16 @@ def start_job_process(tmp_path: Path, strategy_dir: Path) -> tuple[dict[str, int
 
 
 def test_a_job_process_loads_every_table_and_both_yardkle_strategies_then_freezes(
-    tmp_path, strategy_dir
+    empty_database_url, strategy_dir
 ):
-    seen, _ = start_job_process(tmp_path, strategy_dir)
+    seen, _ = start_job_process(empty_database_url, strategy_dir)
     assert seen["tables"] == 2  # one a joker rule, as build_strategy writes them
     assert seen["yardkle"] == 2  # on the board or not, for the standard rules
     assert seen["frozen"] > 10_000
 
 
-def test_a_missing_table_is_logged_and_the_process_still_starts(tmp_path):
-    seen, log = start_job_process(tmp_path, tmp_path / "no-tables-here")
+def test_a_missing_table_is_logged_and_the_process_still_starts(tmp_path, empty_database_url):
+    seen, log = start_job_process(empty_database_url, tmp_path / "no-tables-here")
     assert seen["tables"] == 0
     assert "Strategy table not loaded" in log
     assert seen["yardkle"] == 2

@@ -3,7 +3,6 @@
 import json
 import os
 import re
-import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -32,9 +31,7 @@ def test_production_settings_pass_check_deploy_with_no_warnings():
         "--deploy",
         "--fail-level",
         "WARNING",
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="league.example.org",
+        **production_environment(),
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
@@ -68,7 +65,9 @@ def test_a_missing_secret_key_is_one_line_naming_it_not_a_traceback():
     [
         ("DATABASE_URL", "postgres//league:s3cret@db/yards", "not a database URL"),
         ("DATABASE_URL", "postgres://league:s3cret@db:port/yards", "its port is not a number"),
-        ("DATABASE_URL", "", "not a database URL"),
+        ("DATABASE_URL", "", "Set the DATABASE_URL environment variable"),
+        ("DATABASE_URL", "sqlite:////tmp/yards.sqlite3", "runs on PostgreSQL only"),
+        ("DATABASE_URL", "mysql://league:s3cret@db/yards", "runs on PostgreSQL only"),
         ("CELERY_BROKER_URL", "s3cret@127.0.0.1:6379", "not a broker URL"),
         ("CELERY_BROKER_URL", "redis://:s3cret@redis:port/0", "its port is not a number"),
         ("CELERY_BROKER_URL", "reddis://:s3cret@redis:6379/0", "scheme 'reddis' unknown"),
@@ -105,7 +104,6 @@ def test_an_unusable_variable_stops_the_start_with_one_line_naming_it(
     [
         ("CELERY_BROKER_URL", "redis://127.0.0.1:6399/0"),  # unreachable: /healthz says so
         ("CELERY_BROKER_URL", "sqla+postgresql://league@db/yards"),
-        ("DATABASE_URL", "sqlite:////tmp/yards.sqlite3"),
         ("SECURE_SSL_REDIRECT", "False"),
         ("THROTTLE_TURNS", "300/minute"),
         ("LOG_LEVEL", "debug"),
@@ -173,24 +171,24 @@ def test_settings_read_database_broker_hosts_and_time_zone_from_the_environment(
     ]
 
 
-def test_without_database_url_the_default_is_a_sqlite_file_in_the_project():
+def test_without_database_url_the_default_is_the_embedded_postgresql_under_var():
     result = django_process(
-        "from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'],"
-        " s.CELERY_TASK_ALWAYS_EAGER)",
+        "from django.conf import settings as s; d = s.DATABASES['default'];"
+        "print(d['ENGINE'], d['NAME'], d['EMBEDDED_POSTGRES_DIR'], s.CELERY_TASK_ALWAYS_EAGER)",
         {
             **{
                 k: v
                 for k, v in os.environ.items()
-                if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}
+                if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "EMBEDDED_POSTGRES_DIR"}
             },
             "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         },
     )
     assert result.returncode == 0, result.stderr
-    engine, name, eager = result.stdout.split()
-    assert engine == "django.db.backends.sqlite3"
-    assert Path(name) == ROOT / "db.sqlite3"
+    engine, name, directory, eager = result.stdout.split()
+    assert engine == "config.embedded_postgres"
+    assert name == "yardleague"
+    assert Path(directory) == ROOT / "var" / "postgres"
     assert eager == "True"
 
 

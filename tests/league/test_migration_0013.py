@@ -14,10 +14,7 @@ from league.models import Event, Stage
 
 migration = importlib.import_module("league.migrations.0013_stages_unique_in_their_event")
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="drops constraints in place"),
-]
+pytestmark = pytest.mark.django_db
 
 
 def test_stages_sharing_a_position_or_a_name_are_numbered_and_named_apart(

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 from django.test import Client
 
 import scoring
@@ -29,11 +29,6 @@ from tests.league.services.league_night import (
 
 OLD_NAME = "Rita Roller"
 NEW_NAME = "Rita Rollingstone"
-
-needs_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="a second connection writing while the first reads needs PostgreSQL",
-)
 
 
 @pytest.fixture
@@ -226,7 +221,6 @@ def test_a_tampered_row_or_rating_is_still_a_difference(event, named_field):
         _check("recompute_ratings")
 
 
-@needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, named_field):
     """A table marked stale is not a difference while its job may still come: the check
@@ -259,7 +253,6 @@ def test_tables_and_ratings_marked_stale_are_given_time_for_their_jobs(event, na
     assert out.count("are current") == 2
 
 
-@needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_result_stored_while_the_check_reads_a_table_is_not_a_difference(
     event, named_field, monkeypatch

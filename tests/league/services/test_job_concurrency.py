@@ -28,13 +28,7 @@ from league.services import checks, ratings, standings_marks, standings_refresh
 from scoring import simulate
 from tests.threads import overlapping, run_at_once
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="concurrent transactions need PostgreSQL (SQLite lets one writer in at a time)",
-    ),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

@@ -139,7 +139,6 @@ def test_advancing_twice_after_the_same_result_changes_nothing(event):
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts measured on PostgreSQL")
 def test_advancing_after_one_match_costs_the_same_queries_whatever_the_stage_size(event):
     """Measured for 8 and 32 players in one test (each in a savepoint rolled back), so that
     parallel test processes never split the two measurements from their comparison."""

@@ -109,7 +109,6 @@ def _a_ring_of_results(event: Event, tag: str, size: int) -> list[int]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
 def test_query_count_of_a_full_recompute_is_constant_in_matches_and_players(league_event):
     counts = []
     for size in (4, 12):
@@ -249,7 +248,6 @@ def test_the_stored_tally_is_brought_up_to_date_every_so_many_results(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="query counts on PostgreSQL")
 def test_query_count_of_a_refresh_after_one_more_result_is_constant(league_event):
     counts = []
     for size in (4, 12):
