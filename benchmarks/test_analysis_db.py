@@ -6,7 +6,7 @@
 - `POST /api/v1/advice/` through the Django stack, median and p99, against a floor request
   that does no work (`GET /api/v1/` ... the API root) in the same process.
 
-Needs PostgreSQL: `DATABASE_URL=postgres://... make bench PYTEST_ARGS='-k test_analysis_db'`.
+`make bench PYTEST_ARGS='-k test_analysis_db'`, on DATABASE_URL's PostgreSQL or the embedded one.
 """
 
 import statistics
@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from analysis import services, strategies
@@ -26,10 +25,7 @@ from scoring import simulate
 from scoring.analysis import Strategy
 from scoring.yardzee import YardzeeGame, YardzeeRules
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="measured on PostgreSQL"),
-]
+pytestmark = pytest.mark.django_db
 
 TURNS = simulate.play_game(YardzeeGame(players=4), seed=2024)
 REQUESTS = 300

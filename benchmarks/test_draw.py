@@ -3,11 +3,11 @@
 round at tables of 4 drawn from the standings after three rounds within 2 s (its CP-SAT limit
 is 0.5 s of deterministic time in each of two phases, spent only when the descent's seating is
 not provably best; the rounds where the exact searches run are allowed CP_SAT_ROUND_SECONDS).
-On PostgreSQL, the stage start itself (draw, seat the first round's matches, store) for a
+On the database, the stage start itself (draw, seat the first round's matches, store) for a
 Swiss at tables of 4 and a double elimination of 256.
 
-Run with `.venv/bin/pytest benchmarks/test_draw.py --benchmark-only` (or `make bench`); the
-database part needs `DATABASE_URL=postgres://...` (skipped on SQLite)."""
+Run with `.venv/bin/pytest benchmarks/test_draw.py --benchmark-only` (or `make bench`), on
+DATABASE_URL's PostgreSQL or the embedded one."""
 
 import importlib
 import random
@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from league import draw
 from league.models import Event, League, Player
@@ -143,7 +142,6 @@ def big_field(db: None) -> tuple[Event, list[int]]:
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="measured on PostgreSQL")
 @pytest.mark.benchmark(group="stage start at 256 players")
 @pytest.mark.parametrize(
     ("fmt", "table_size"), [("swiss", 4), ("swiss", 2), ("double_elimination", 2)]

@@ -2,13 +2,12 @@
 finished matches: a full standings recompute within 2 s; the update after one more match within
 100 ms"): the refresh job's work, loading what it needs, computing and storing the table.
 
-Needs PostgreSQL: `DATABASE_URL=postgres://... make bench` (skipped on SQLite)."""
+`make bench`, on DATABASE_URL's PostgreSQL or the embedded one."""
 
 import datetime
 import itertools
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from benchmarks import seed
@@ -20,10 +19,7 @@ PLAYERS = 1_000
 MATCHES = 20_000
 TABLE = 4
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="measured on PostgreSQL"),
-]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

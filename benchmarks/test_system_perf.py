@@ -168,8 +168,8 @@ def cpu_seconds(stack: Stack) -> dict[str, float]:
         name = groups.get(int(fields[2]))  # the process group (pgrp)
         if name is None and cmdline.startswith(b"postgres: ") and backend in cmdline:
             name = f"postgres:{proc.name}"
-        if name is not None:
-            used[name] += seconds
+        if name is not None:  # a backend's name is new: `postgres:<pid>`
+            used[name] = used.get(name, 0.0) + seconds
     times = os.times()
     used["clients"] = times.user + times.system
     return used
