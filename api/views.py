@@ -654,7 +654,7 @@ class MatchViewSet(
                 return Response(replay.response, status=replay.status_code)
             data = s.validated(s.ResultSerializer, request.data)
             game_services.result_apply(
-                match=submission.match,
+                submission=submission,
                 turns=data["turns"],
                 submitted_by=request.user,
             )

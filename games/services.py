@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypedDict, Unpack
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -75,11 +75,11 @@ def _lock(match_id: int) -> Match:
 
 
 def _require_lock() -> None:
-    """The `*_apply` functions change a match read by `_lock` in the caller's transaction;
-    outside one, the lock would already be gone."""
+    """`turn_submit_locked` and `result_apply` change a match locked by `locked_submission`
+    in the caller's transaction; outside one, the lock would already be gone."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError(
-            "Lock the match first (locked_submission or turn_submit): no transaction is open."
+            "Lock the match first (locked_submission): no transaction is open."
         )
 
 
@@ -166,32 +166,6 @@ def _check_player(turn: object, expected: int) -> None:
         )
 
 
-def _store_turn(
-    match: Match,
-    game: Game,
-    seats: list[Seat],
-    turn: Any,
-    *,
-    submitted_by: UserLike | None,
-    scored_with_key: bool = False,
-) -> Turn:
-    """Apply one turn to `game` (raises RuleViolation, nothing changed) and build its row."""
-    seat = seats[game.current_player or 0]
-    _check_player(turn, seat.player_id)
-    result = game.play(turn)
-    match.turns_played += 1
-    return Turn(
-        match=match,
-        sequence=match.turns_played,
-        seat=seat,
-        payload=turn,
-        points=result.points,
-        bonus=getattr(result, "bonus", 0),
-        submitted_by=_user_or_none(submitted_by),
-        scored_with_key=scored_with_key,
-    )
-
-
 # What a seat holds of a finished match's result: what standings, stages and ratings read.
 _SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
 
@@ -202,36 +176,14 @@ def _scored(turn: Turn) -> dict[str, Any]:
     return {name: getattr(turn, name) for name in ("sequence", "payload", "points", "bonus")}
 
 
-def _save_progress(match: Match, game: Game, seats: list[Seat]) -> None:
-    """Store the new state; on the first turn the `match_started` signal, and when the game is
-    over, the totals, placements and `match_finished`."""
-    started = match.status == MatchStatus.SCHEDULED
-    now = timezone.now()
-    match.version += 1
-    match.state = game.to_json()
-    match.started_at = match.started_at or now
-    match.status = MatchStatus.IN_PROGRESS
-    if game.is_over:
-        match.status = MatchStatus.FINISHED
-        match.finished_at = now
-        _place_seats(match, game, seats)
-        Seat.objects.bulk_update(seats, _SEAT_RESULT)
-    match.save(
-        update_fields=["state", "turns_played", "status", "started_at", "finished_at", "version"]
-    )
-    if started:
-        signals.match_started.send(sender=Match, match=match)
-    if game.is_over:
-        signals.match_finished.send(sender=Match, match=match)
-
-
 def _place_seats(match: Match, game: Game, seats: list[Seat]) -> None:
     """Set each seat's result of the finished `game` on it (not yet stored): its total, its
-    placement and its game counts."""
-    for seat, placement in zip(seats, game.placements(), strict=True):
-        seat.total = game.total(seat.order)
-        seat.placement = placement
-    _record_game_counts(match, game, seats)
+    placement and its game counts (`_seat_results`)."""
+    for seat, result in zip(seats, _seat_results(match, game, [s.pk for s in seats]), strict=True):
+        seat.total = result.total
+        seat.placement = result.placement
+        for name, value in result.counts.items():
+            setattr(seat, name, value)
 
 
 def _clear_results(seats: list[Seat]) -> None:
@@ -243,17 +195,20 @@ def _clear_results(seats: list[Seat]) -> None:
     Seat.objects.bulk_update(seats, _SEAT_RESULT)
 
 
-def _record_game_counts(match: Match, game: Game, seats: list[Seat]) -> None:
-    """Each seat's game counts (`Game.seat_counts`: Yardzees and the upper bonus, or Yardkles),
-    kept on the seat so standings never replay a game (docs/standings.md). The stored turns
-    are read once, for the counts a game's state does not keep."""
-    played: dict[int, list[object]] = {seat.pk: [] for seat in seats}
-    stored = Turn.objects.filter(match=match).order_by("sequence")
-    for seat_id, payload in stored.values_list("seat_id", "payload"):
+def _seat_results(match: Match, game: Game, seat_ids: list[int]) -> list[turn_sql.SeatResult]:
+    """Each seat's result of the finished `game` (`seat_ids` in play order): its total, its
+    placement and its game counts (`Game.seat_counts`: Yardzees and the upper bonus, or
+    Yardkles), kept on the seat so standings never replay a game (docs/standings.md). The
+    stored turns are read once, for the counts a game's state does not keep."""
+    played: dict[int, list[object]] = {seat_id: [] for seat_id in seat_ids}
+    for seat_id, payload in turn_sql.played(match.pk):
         played[seat_id].append(payload)
-    for seat in seats:
-        for name, value in game.seat_counts(seat.order, played[seat.pk]).items():
-            setattr(seat, name, value)
+    return [
+        turn_sql.SeatResult(
+            seat_id, game.total(order), placement, game.seat_counts(order, played[seat_id])
+        )
+        for order, (seat_id, placement) in enumerate(zip(seat_ids, game.placements(), strict=True))
+    ]
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -267,61 +222,210 @@ def _seats(match: Match) -> list[Seat]:
     return list(match.seats.all())
 
 
-class TurnOptions(TypedDict, total=False):
-    """What a turn may come with besides its body (`turn_submit`, `turn_apply`)."""
+# --- The turn pipeline ---------------------------------------------------------------------------
+#
+# Every writer of turns (the API's turns and results, `turn_submit` for the pages' tests, the
+# event import and the demo loader) goes through these steps: the match and its seats locked
+# (`_lock_for_turns`, the hand-written `turn_sql.lock`), the turn checked and played on the
+# game with the match's next fields and its answer computed once (`_play`), stored by the
+# hand-written statement (`_store`, `turn_sql.store`), and the first or last turn settled
+# (`_settle_turn`: the seats' results, `match_started`, `match_finished`).
 
-    submitted_by: UserLike | None
-    # The 1-based turn the client believes comes next; another number raises
-    # TurnNumberMismatch with the expected one (nothing stored).
-    turn_number: int | None
-    # The turn came with the match's scoring key (`turn_take_back`).
-    scored_with_key: bool
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One turn played on the game (not yet stored): its seat, what it scored (as `_scored`
+    reads it from a stored turn), when, and the answer to it."""
+
+    seat_id: int
+    seat_order: int
+    scored: dict[str, Any]
+    now: datetime
+    answer: dict[str, Any]
+
+
+def _lock_for_turns(match_id: int, score_key: str | None) -> turn_sql.Locked:
+    """The match (with its event's status) and its seats in play order, its row locked until
+    the transaction ends: one statement. With `score_key` (a caller who has only the table's
+    scoring key) the row is found by its id and that key together: a wrong key raises
+    WrongScoreKey without locking the row, and a key not even shaped like one never reaches
+    the database. No match with this id: Match.DoesNotExist."""
+    locked = turn_sql.lock(match_id, score_key) if _may_open(score_key) else None
+    if locked is None:
+        if score_key is not None and turn_sql.exists(match_id):
+            raise WrongScoreKey("This scoring key does not open this match.")
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    return locked
+
+
+def _may_open(score_key: str | None) -> bool:
+    """A scoring key not even shaped like one never reaches the database."""
+    return score_key is None or score_keys.well_formed(score_key)
+
+
+def _play(
+    match: Match,
+    game: Game,
+    seats: list[tuple[int, int]],
+    turn: object,
+    *,
+    version: int,
+    now: datetime,
+) -> _Step:
+    """Check that `turn` is its player's (`_check_player`) and play it on `game` (RuleViolation:
+    the match is unchanged), then set the match's next fields (not stored: its state, turns
+    played, status, start and finish, `version`) and build the answer to the turn."""
+    seat_order = game.current_player or 0
+    seat_id, player = seats[seat_order]
+    _check_player(turn, player)
+    result = game.play(turn)
+    sequence = match.turns_played + 1
+    match.turns_played = sequence
+    match.version = version
+    match.state = game.to_json()
+    match.status = MatchStatus.FINISHED if game.is_over else MatchStatus.IN_PROGRESS
+    match.started_at = match.started_at or now
+    match.finished_at = now if game.is_over else None
+    next_seat = game.current_player
+    scored: dict[str, Any] = {
+        "sequence": sequence,
+        "payload": turn,
+        "points": result.points,
+        "bonus": getattr(result, "bonus", 0),
+    }
+    answer = turn_answer(
+        match_id=match.pk,
+        version=version,
+        status=match.status,
+        **scored,
+        seat=seat_order,
+        player=player,
+        submitted_at=now,
+        next_seat=next_seat,
+        next_player=None if next_seat is None else seats[next_seat][1],
+    )
+    return _Step(seat_id, seat_order, scored, now, answer)
+
+
+def _next_turn(
+    match: Match, seats: list[tuple[int, int]], turn: object, *, turn_number: int | None
+) -> tuple[Game, _Step]:
+    """The locked match's next turn checked (the match open, the turn number, the player, the
+    rules) and played: the game after it and the step to store."""
+    _ensure_open(match)
+    _check_turn_number(match, turn_number)
+    game = match.scoring_game()
+    return game, _play(match, game, seats, turn, version=match.version + 1, now=timezone.now())
+
+
+def _store(
+    match: Match,
+    step: _Step,
+    *,
+    submitted_by: UserLike | None,
+    scored_with_key: bool,
+    key: str | None = None,
+    fingerprint: str | None = None,
+) -> turn_sql.Prior | None:
+    """Store the played turn, the match's next fields and, with `key`, the answer's receipt:
+    one statement (`turn_sql.store`). With a receipt of `key` already stored, nothing is
+    written and that receipt is returned."""
+    user = _user_or_none(submitted_by)
+    return turn_sql.store(
+        match=match,
+        **step.scored,
+        seat_id=step.seat_id,
+        submitted_by=user.pk if user is not None else None,
+        scored_with_key=scored_with_key,
+        now=step.now,
+        key=key,
+        fingerprint=fingerprint,
+        status_code=201,
+        response=step.answer,
+    )
+
+
+def _settle_turn(match: Match, game: Game, seats: list[tuple[int, int]], *, started: bool) -> None:
+    """After the turns stored: when the game is over, the seats' totals, placements and game
+    counts (`seats` in play order; the stored turns read once, for the counts a game's state
+    does not keep, and every seat stored in one statement), then `match_started` for the
+    match's first turn and `match_finished` for its last."""
+    if game.is_over:
+        turn_sql.finish(_seat_results(match, game, [seat_id for seat_id, _ in seats]))
+    if started:
+        signals.match_started.send(sender=Match, match=match)
+    if game.is_over:
+        signals.match_finished.send(sender=Match, match=match)
+
+
+def _outcome(
+    match: Match,
+    game: Game,
+    seats: list[tuple[int, int]],
+    step: _Step,
+    *,
+    submitted_by: UserLike | None,
+    scored_with_key: bool,
+) -> TurnOutcome:
+    """The stored turn and the match after it, as rows built from what was stored (no read)."""
+    rows = [
+        Seat(pk=seat_id, match=match, player_id=player, order=order)
+        for order, (seat_id, player) in enumerate(seats)
+    ]
+    turn = Turn(
+        match=match,
+        seat=rows[step.seat_order],
+        **step.scored,
+        submitted_by=_user_or_none(submitted_by),
+        submitted_at=step.now,
+        scored_with_key=scored_with_key,
+    )
+    return TurnOutcome(match=match, turn=turn, seats=rows, game=game)
 
 
 @transaction.atomic
-def turn_submit(*, match_id: int, turn: object, **options: Unpack[TurnOptions]) -> TurnOutcome:
-    """Validate one turn with the rulebook and store it with the new state, in one transaction
-    (`TurnOptions`: who submitted it, the turn number the client expects, the scoring key)."""
-    return turn_apply(match=_lock(match_id), turn=turn, **options)
-
-
-def turn_apply(
+def turn_submit(
     *,
-    match: Match,
+    match_id: int,
     turn: object,
     submitted_by: UserLike | None = None,
     turn_number: int | None = None,
     scored_with_key: bool = False,
 ) -> TurnOutcome:
-    """`turn_submit` for a match the caller has already locked in its open transaction
-    (`locked_submission`), so the API locks and reads the match once per turn."""
-    _require_lock()
-    _ensure_open(match)
-    _check_turn_number(match, turn_number)
-    game = match.scoring_game()
-    seats = _seats(match)
-    row = _store_turn(
-        match, game, seats, turn, submitted_by=submitted_by, scored_with_key=scored_with_key
+    """Validate one turn with the rulebook and store it with the new state, in one transaction:
+    the API's pipeline (`turn_submit_locked`) for a caller with the turn already parsed (the
+    event import, the demo loader): who submitted it, the 1-based turn number the caller
+    believes comes next (another raises TurnNumberMismatch with the expected one, nothing
+    stored), whether it came with the match's scoring key (`turn_take_back`). A turn that
+    names no player is checked by the rulebook alone."""
+    match, seats = _lock_for_turns(match_id, None)
+    started = match.status == MatchStatus.SCHEDULED
+    game, step = _next_turn(match, seats, turn, turn_number=turn_number)
+    _store(match, step, submitted_by=submitted_by, scored_with_key=scored_with_key)
+    _settle_turn(match, game, seats, started=started)
+    return _outcome(
+        match, game, seats, step, submitted_by=submitted_by, scored_with_key=scored_with_key
     )
-    row.save()
-    _save_progress(match, game, seats)
-    return TurnOutcome(match=match, turn=row, seats=seats, game=game)
 
 
-@transaction.atomic
 def result_submit(
     *, match_id: int, turns: object, submitted_by: UserLike | None = None
 ) -> TurnOutcome:
     """A whole game's turns at once, all or nothing: every turn valid and the game over, or
     a RuleViolation naming the first bad turn's index and nothing stored."""
-    return result_apply(match=_lock(match_id), turns=turns, submitted_by=submitted_by)
+    with locked_submission(match_id=match_id, key=None) as submission:
+        return result_apply(submission=submission, turns=turns, submitted_by=submitted_by)
 
 
 def result_apply(
-    *, match: Match, turns: object, submitted_by: UserLike | None = None
+    *, submission: "Submission", turns: object, submitted_by: UserLike | None = None
 ) -> TurnOutcome:
-    """`result_submit` for a match the caller has already locked (`locked_submission`)."""
+    """`result_submit` for a match the caller has already locked (`locked_submission`): each
+    turn goes through the turn's pipeline (`_play`) under the one lock, every one checked
+    before the first is stored (`_store`, one statement a turn), then the game settled once.
+    The whole result is one write of the match: its version moves by one."""
     _require_lock()
+    match, seats = submission.match, submission.seats
     _ensure_open(match)
     if match.turns_played:
         raise MatchAlreadyStarted(
@@ -332,12 +436,13 @@ def result_apply(
         raise RuleViolation(
             "wrong_type", "A result is a non-empty list of turns.", details={"field": "turns"}
         )
+    started = match.status == MatchStatus.SCHEDULED
     game = match.scoring_game()
-    seats = _seats(match)
-    rows = []
+    version, now = match.version + 1, timezone.now()
+    steps = []
     for index, turn in enumerate(turns):
         try:
-            rows.append(_store_turn(match, game, seats, turn, submitted_by=submitted_by))
+            steps.append(_play(match, game, seats, turn, version=version, now=now))
         except RuleViolation as violation:
             raise violation.at_turn(index) from violation
     if not game.is_over:
@@ -348,9 +453,10 @@ def result_apply(
             rule="Game",
             details={"turns": len(turns), "next_seat": game.current_player},
         )
-    Turn.objects.bulk_create(rows)
-    _save_progress(match, game, seats)
-    return TurnOutcome(match=match, turn=rows[-1], seats=seats, game=game)
+    for step in steps:
+        _store(match, step, submitted_by=submitted_by, scored_with_key=False)
+    _settle_turn(match, game, seats, started=started)
+    return _outcome(match, game, seats, steps[-1], submitted_by=submitted_by, scored_with_key=False)
 
 
 @transaction.atomic
@@ -585,11 +691,14 @@ def _check_replay(receipt: Any, *, key: str, fingerprint: str | None) -> None:
 
 
 class Submission:
-    """What `locked_submission` yields: the locked match, the first answer to this
-    Idempotency-Key if there was one (`replay`), and a place to store this answer."""
+    """What `locked_submission` yields: the locked match and its seats in play order (seat id,
+    player id), the Idempotency-Key of the request, and for a whole result the first answer
+    to that key if there was one (`replay`) and a place to store this answer (`record`); a
+    turn's receipt is looked up and stored by its own statements (`turn_submit_locked`)."""
 
-    def __init__(self, match: Match, key: str | None) -> None:
+    def __init__(self, match: Match, seats: list[tuple[int, int]], key: str | None) -> None:
         self.match = match
+        self.seats = seats
         self.key = key
         self.fingerprint: str | None = None
 
@@ -646,22 +755,24 @@ def _idempotency_key(key: str | None) -> str | None:
 def locked_submission(
     *, match_id: int, key: str | None, score_key: str | None = None
 ) -> Iterator[Submission]:
-    """One transaction around a write to a match that may carry an `Idempotency-Key`.
+    """One transaction around a write to a match that may carry an `Idempotency-Key`: a turn
+    (`turn_submit_locked`), a whole result (`result_apply`), a take-back.
 
-    The match is read and its row locked first (Match.DoesNotExist if there is none), so two
-    requests with the same key are serialised: the second finds the first's receipt
-    (`Submission.replay`) and applies nothing. The write (`turn_apply`, `result_apply`) uses
-    the locked match, so it is read once. The answer is recorded in the same transaction as
-    the write, so either both are stored or neither. A key longer than the receipts keep is
-    refused before anything is read.
+    The match is read with its seats and its row locked first (`_lock_for_turns`:
+    Match.DoesNotExist if there is none), so two requests with the same key are serialised:
+    the second finds the first's receipt and applies nothing. The caller checks who asks on
+    the locked match inside the block, before the write (raising refuses, and nothing is
+    written). The write uses the locked match, so it is read once. The answer is recorded in
+    the same transaction as the write, so either both are stored or neither. A key longer
+    than the receipts keep is refused before anything is read.
 
     With `score_key` (a caller who has only the table's scoring key) the match is read by its
     id and that key together: a wrong key raises WrongScoreKey without locking the row, so
     guessed keys cannot queue behind the scorekeepers of a real table."""
     key = _idempotency_key(key)
     with transaction.atomic():
-        match = _lock(match_id) if score_key is None else _lock_by_key(match_id, score_key)
-        yield Submission(match, key)
+        match, seats = _lock_for_turns(match_id, score_key)
+        yield Submission(match, seats, key)
 
 
 def _lock_by_key(match_id: int, score_key: str) -> Match:
@@ -777,6 +888,49 @@ def _check_turn_number(match: Match, turn_number: int | None) -> None:
         )
 
 
+def turn_submit_locked(
+    submission: Submission,
+    *,
+    body: object,
+    presented_key: str | None = None,
+    submitted_by: UserLike | None = None,
+) -> TurnReply:
+    """One turn as the API receives it (docs/api.md, "Submitting a turn"), for the match of
+    `submission` (`locked_submission`: locked, and the caller checked): the turn parsed, the
+    rules apply it, and the turn, the match's new state and, with the submission's
+    Idempotency-Key, the answer's receipt are stored in one statement (`games.turn_sql`). A
+    request whose key has a receipt gets the first answer back and changes nothing (the same
+    key with another body: IdempotencyKeyReused; a turn undone since: TurnUndone), even when
+    the turn would now be refused. `presented_key` is the scoring key the caller sent with
+    it, if any (`Turn.scored_with_key`)."""
+    _require_lock()
+    match, seats, key = submission.match, submission.seats, submission.key
+    fingerprint = request_fingerprint(body) if key is not None else None
+    started = match.status == MatchStatus.SCHEDULED
+    try:
+        turn, turn_number = _turn_body(body)
+        game, step = _next_turn(match, seats, turn, turn_number=turn_number)
+    except DomainError:
+        # A retry of a turn stored since (its turn number has passed, or it finished the
+        # match) gets the first answer, not the refusal.
+        prior = turn_sql.find_receipt(match.pk, key) if key is not None else None
+        if prior is None or key is None:
+            raise
+        return _replay(prior, key=key, fingerprint=fingerprint)
+    prior = _store(
+        match,
+        step,
+        submitted_by=submitted_by,
+        scored_with_key=match.opens_with(presented_key),
+        key=key,
+        fingerprint=fingerprint,
+    )
+    if prior is not None and key is not None:
+        return _replay(prior, key=key, fingerprint=fingerprint)
+    _settle_turn(match, game, seats, started=started)
+    return TurnReply(201, step.answer)
+
+
 def turn_submit_once(
     *,
     match_id: int,
@@ -787,157 +941,20 @@ def turn_submit_once(
     submitted_by: UserLike | None = None,
     allow: Callable[[Match], None] = lambda match: None,
 ) -> TurnReply:
-    """One turn as the API receives it (docs/api.md, "Submitting a turn"), in one short
-    transaction: the match is read and locked (by its id, and with `score_key` by that key
-    too: WrongScoreKey, or Match.DoesNotExist), `allow(match)` checks the caller (it raises
-    to refuse; nothing is read or written after it), the rules apply the turn, and the turn,
-    the match's new state and, with an Idempotency-Key `key`, the answer's receipt are stored.
-    A request whose key has a receipt gets the first answer back and changes nothing (the
-    same key with another body: IdempotencyKeyReused; a turn undone since: TurnUndone), even
-    when the turn would now be refused. `presented_key` is the scoring key the caller sent
-    with it, if any (`Turn.scored_with_key`).
-
-    On PostgreSQL the statements are hand-written (`games.turn_sql`: one to read, one to
-    write); elsewhere (the SQLite demo) the ORM path `locked_submission` and `turn_apply`."""
-    key = _idempotency_key(key)
-    fingerprint = request_fingerprint(body) if key is not None else None
-    if not turn_sql.available():
-        with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
-            allow(submission.match)
-            receipt = submission.replay(fingerprint or "")
-            if receipt is not None:
-                return TurnReply(receipt.status_code, receipt.response, replayed=True)
-            turn, turn_number = _turn_body(body)
-            outcome = turn_apply(
-                match=submission.match,
-                turn=turn,
-                submitted_by=submitted_by,
-                turn_number=turn_number,
-                scored_with_key=submission.match.opens_with(presented_key),
-            )
-            match, row, game = outcome.match, outcome.turn, outcome.game
-            next_seat = game.current_player
-            answer = turn_answer(
-                match_id=match.pk,
-                version=match.version,
-                status=match.status,
-                **_scored(row),
-                seat=row.seat.order,
-                player=row.seat.player_id,
-                submitted_at=row.submitted_at,
-                next_seat=next_seat,
-                next_player=None if next_seat is None else outcome.seats[next_seat].player_id,
-            )
-            submission.record(201, answer)
-        return TurnReply(201, answer)
-    with transaction.atomic():
-        locked = turn_sql.lock(match_id, score_key) if _may_open(score_key) else None
-        if locked is None:
-            if score_key is not None and turn_sql.exists(match_id):
-                raise WrongScoreKey("This scoring key does not open this match.")
-            raise Match.DoesNotExist(f"No match {match_id}.")
-        match, seats = locked
-        allow(match)
-        try:
-            turn, turn_number = _turn_body(body)
-            _ensure_open(match)
-            _check_turn_number(match, turn_number)
-            game = match.scoring_game()
-            seat_order = game.current_player or 0
-            seat_id, player = seats[seat_order]
-            _check_player(turn, player)
-            result = game.play(turn)
-        except DomainError:
-            # A retry of a turn stored since (its turn number has passed, or it finished the
-            # match) gets the first answer, not the refusal.
-            prior = turn_sql.find_receipt(match.pk, key) if key is not None else None
-            if prior is None or key is None:
-                raise
-            return _replay(prior, key=key, fingerprint=fingerprint)
-        started = match.status == MatchStatus.SCHEDULED
-        now = timezone.now()
-        sequence = match.turns_played + 1
-        match.turns_played = sequence
-        match.version += 1
-        match.state = game.to_json()
-        match.status = MatchStatus.FINISHED if game.is_over else MatchStatus.IN_PROGRESS
-        match.started_at = match.started_at or now
-        match.finished_at = now if game.is_over else None
-        next_seat = game.current_player
-        # What the turn scored, as `_scored` reads it from a stored turn: answered and stored.
-        scored: dict[str, Any] = {
-            "sequence": sequence,
-            "payload": turn,
-            "points": result.points,
-            "bonus": getattr(result, "bonus", 0),
-        }
-        answer = turn_answer(
-            match_id=match.pk,
-            version=match.version,
-            status=match.status,
-            **scored,
-            seat=seat_order,
-            player=player,
-            submitted_at=now,
-            next_seat=next_seat,
-            next_player=None if next_seat is None else seats[next_seat][1],
+    """One turn as the API receives it, in one short transaction: the match read and locked
+    (`locked_submission`: by its id, and with `score_key` by that key too), `allow(match)`
+    checks the caller (it raises to refuse; nothing is read or written after it), then
+    `turn_submit_locked`."""
+    with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
+        allow(submission.match)
+        return turn_submit_locked(
+            submission, body=body, presented_key=presented_key, submitted_by=submitted_by
         )
-        user = _user_or_none(submitted_by)
-        prior = turn_sql.store(
-            match=match,
-            **scored,
-            seat_id=seat_id,
-            submitted_by=user.pk if user is not None else None,
-            scored_with_key=match.opens_with(presented_key),
-            now=now,
-            key=key,
-            fingerprint=fingerprint,
-            status_code=201,
-            response=answer,
-        )
-        if prior is not None and key is not None:
-            return _replay(prior, key=key, fingerprint=fingerprint)
-        if started or game.is_over:
-            _settle_turn(match, game, [seat for seat, _ in seats], started=started)
-    return TurnReply(201, answer)
-
-
-def _may_open(score_key: str | None) -> bool:
-    """A scoring key not even shaped like one never reaches the database."""
-    return score_key is None or score_keys.well_formed(score_key)
 
 
 def _replay(prior: Any, *, key: str, fingerprint: str | None) -> TurnReply:
     _check_replay(prior, key=key, fingerprint=fingerprint)
     return TurnReply(prior.status_code, prior.response, replayed=True)
-
-
-def _settle_turn(match: Match, game: Game, seat_ids: list[int], *, started: bool) -> None:
-    """After the first or the last turn stored by `turn_sql`: the seats' totals, placements
-    and game counts when the game is over (`seat_ids` in play order; two statements, as
-    `_record_game_counts` and `bulk_update` would store them), and the signals
-    `_save_progress` sends."""
-    if game.is_over:
-        played: dict[int, list[object]] = {seat_id: [] for seat_id in seat_ids}
-        for seat_id, payload in turn_sql.played(match.pk):
-            played[seat_id].append(payload)
-        turn_sql.finish(
-            [
-                turn_sql.SeatResult(
-                    seat_id,
-                    game.total(order),
-                    placement,
-                    game.seat_counts(order, played[seat_id]),
-                )
-                for order, (seat_id, placement) in enumerate(
-                    zip(seat_ids, game.placements(), strict=True)
-                )
-            ]
-        )
-    if started:
-        signals.match_started.send(sender=Match, match=match)
-    if game.is_over:
-        signals.match_finished.send(sender=Match, match=match)
 
 
 # Expired receipts are deleted this many at a time, each batch in its own short transaction.

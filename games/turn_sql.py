@@ -1,8 +1,9 @@
 """The statements of a turn on PostgreSQL, written by hand (issue 22; docs/benchmarks.md).
 
-`games.services.turn_submit_once` owns the turn: it checks the caller, applies the rules
-(`scoring`) and builds the answer. This module only reads and writes rows, in two statements
-inside the service's transaction:
+`games.services` owns the turn (its one pipeline: `turn_submit_locked`, `turn_submit`,
+`result_apply`): the caller is checked, the rules (`scoring`) apply the turn and the answer is
+built there. This module only reads and writes rows, in two statements inside the service's
+transaction:
 
 1. `lock`: the match row, locked (`FOR UPDATE OF` the match only), with its stored game state,
    its event's status and its seats, found by its id (and the scoring key, for a caller who has
@@ -21,8 +22,9 @@ binding, `prepare=True`) and then only executed: PostgreSQL parses and plans eac
 per connection instead of once per turn (docs/benchmarks.md). Every other statement of the
 project keeps Django's client-side binding.
 
-SQLite (the demo of `make run`) takes the ORM path of `games.services`; `available()` says
-which one runs."""
+Every writer of turns goes through them: a turn from the API or the pages, a whole result (one
+`store` a turn under one lock), the event import and the demo loader. `lock` also opens the
+API's other writes of a match (`games.services.locked_submission`: a result, a take-back)."""
 
 import json
 from collections.abc import Iterator
@@ -155,11 +157,6 @@ class Locked(NamedTuple):
 
     match: Match
     seats: list[tuple[int, int]]
-
-
-def available() -> bool:
-    """Whether this path runs: PostgreSQL only."""
-    return connection.vendor == "postgresql"
 
 
 _TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid

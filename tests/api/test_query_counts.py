@@ -89,12 +89,9 @@ def test_post_turn_query_count_does_not_grow_with_players(players, seat_match, k
 
 
 def _turn_statements(*, key: str | None) -> int:
-    """On PostgreSQL (games.turn_sql): BEGIN; lock and read the match with its state, its
-    event's status and its seats (for the permission and the rules alike); store the turn,
-    the state and, with a key, the receipt after looking the key up, in one statement;
-    COMMIT. The ORM path (SQLite): BEGIN; lock and read the match; read any receipt of the
-    key; read the seats with their players; store the turn and the state; store the receipt;
-    COMMIT. No savepoint, no second read of the match."""
-    if connection.vendor == "postgresql":
-        return 4
-    return 8 if key else 6
+    """The one turn pipeline (games.services.turn_submit_locked, games.turn_sql): BEGIN; lock
+    and read the match with its state, its event's status and its seats (for the permission
+    and the rules alike); store the turn, the state and, with a key, the receipt after looking
+    the key up, in one statement; COMMIT. No savepoint, no second read of the match, with or
+    without a key."""
+    return 4

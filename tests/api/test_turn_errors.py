@@ -323,11 +323,14 @@ def test_a_replay_is_shown_only_to_who_may_score_the_match(yardzee_match):
 def test_applying_a_turn_outside_a_transaction_is_refused_before_anything_changes(
     yardzee_match,
 ):
-    """`turn_apply` trusts its caller to hold the match's row lock; with no transaction open
-    there is no lock, so it refuses instead of writing unserialised."""
+    """`turn_submit_locked` trusts its caller to hold the match's row lock; with no transaction
+    open there is no lock, so it refuses instead of writing unserialised."""
     match = Match.objects.get(pk=yardzee_match["id"])
+    seats = list(match.seats.order_by("order").values_list("pk", "player_id"))
     with pytest.raises(TransactionManagementError):
-        game_services.turn_apply(match=match, turn=_first_turn(yardzee_match))
+        game_services.turn_submit_locked(
+            game_services.Submission(match, seats, None), body=_first_turn(yardzee_match)
+        )
     assert Turn.objects.count() == 0
 
 

@@ -1,5 +1,6 @@
 """`locked_submission` and its `Submission`: one transaction around a write that may carry an
-Idempotency-Key. A retry gets the first answer and applies nothing; the same key with another
+Idempotency-Key (here a turn, `turn_submit_locked`; a whole result records its answer with
+`Submission.record`). A retry gets the first answer and applies nothing; the same key with another
 body, or after an organizer undid the turn, is refused; a scoring key that does not open the
 match is refused without locking it."""
 
@@ -13,25 +14,35 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.errors import IdempotencyKeyInvalid, IdempotencyKeyReused, TurnUndone, WrongScoreKey
-from games.models import Match, SubmissionReceipt, Turn
+from games.models import Match, Seat, SubmissionReceipt, Turn
 from scoring import RuleViolation
 from tests.games.conftest import SCRIPTED_YARDZEE, stored
 
 FIRST, SECOND = SCRIPTED_YARDZEE[0], SCRIPTED_YARDZEE[1]
+MISSING = 999_999
+
+
+def _named(match_id: int, turn: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+    """`turn` naming the player of `seat`, as a scorekeeper sends it."""
+    players = Seat.objects.filter(match_id=match_id).order_by("order")
+    return {"player": players.values_list("player_id", flat=True)[seat], **turn}
 
 
 def _submit(
-    match_id: int, turn: Any, key: str | None, *, score_key: str | None = None
+    match_id: int,
+    turn: dict[str, Any],
+    key: str | None,
+    *,
+    seat: int = 0,
+    score_key: str | None = None,
+    named: bool = False,
 ) -> tuple[int, dict[str, Any]]:
-    """One turn written as the API writes it: lock, replay or apply, record the answer."""
+    """One turn written as the API writes it (lock, replay or apply and record the answer),
+    naming the player of `seat` (`named`: it already does): its status, sequence and points."""
+    body = turn if named or match_id == MISSING else _named(match_id, turn, seat)
     with services.locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
-        receipt = submission.replay(services.request_fingerprint(turn))
-        if receipt is not None:
-            return receipt.status_code, receipt.response
-        outcome = services.turn_apply(match=submission.match, turn=turn)
-        answer = {"sequence": outcome.turn.sequence, "points": outcome.turn.points}
-        submission.record(201, answer)
-    return 201, answer
+        reply = services.turn_submit_locked(submission, body=body)
+    return reply.status_code, {name: reply.body["turn"][name] for name in ("sequence", "points")}
 
 
 FINGERPRINTS = [
@@ -52,13 +63,14 @@ def test_the_same_json_in_any_key_order_is_the_same_request(one, other, same):
 @pytest.mark.django_db
 def test_the_first_answer_is_stored_with_the_body_fingerprint_and_the_turn_it_stored(zee):
     _submit(zee.pk, FIRST, "k-1")
-    _submit(zee.pk, SECOND, "k-2")
+    _submit(zee.pk, SECOND, "k-2", seat=1)
     receipts = SubmissionReceipt.objects.filter(match=zee).order_by("key")
-    assert [(r.key, r.status_code, r.response, r.turn_sequence) for r in receipts] == [
-        ("k-1", 201, {"sequence": 1, "points": 1}, 1),
-        ("k-2", 201, {"sequence": 2, "points": 50}, 2),
-    ]
-    assert receipts[0].fingerprint == services.request_fingerprint(FIRST)
+    assert [
+        (r.key, r.status_code, r.response["turn"]["sequence"], r.response["turn"]["points"])
+        for r in receipts
+    ] == [("k-1", 201, 1, 1), ("k-2", 201, 2, 50)]
+    assert [r.turn_sequence for r in receipts] == [1, 2]
+    assert receipts[0].fingerprint == services.request_fingerprint(_named(zee.pk, FIRST))
 
 
 @pytest.mark.django_db
@@ -112,7 +124,7 @@ def test_a_refused_write_leaves_no_receipt_so_a_corrected_retry_may_use_the_key(
 @pytest.mark.django_db
 def test_without_a_key_nothing_is_replayed_or_kept(zee):
     _submit(zee.pk, FIRST, None)
-    _submit(zee.pk, SECOND, None)
+    _submit(zee.pk, SECOND, None, seat=1)
     assert Turn.objects.filter(match=zee).count() == 2
     assert not SubmissionReceipt.objects.exists()
 
@@ -136,11 +148,12 @@ def test_a_key_as_long_as_the_receipts_keep_is_accepted(zee):
 @pytest.mark.django_db
 def test_a_longer_key_is_refused_before_anything_is_read(zee):
     length = SubmissionReceipt.KEY_MAX_LENGTH + 1
+    body = _named(zee.pk, FIRST)
     with (
         CaptureQueriesContext(connection) as queries,
         pytest.raises(IdempotencyKeyInvalid) as refused,
     ):
-        _submit(zee.pk, FIRST, "k" * length)
+        _submit(zee.pk, body, "k" * length, named=True)
     assert refused.value.code == "idempotency_key_too_long"
     assert refused.value.details == {"limit": SubmissionReceipt.KEY_MAX_LENGTH, "length": length}
     assert len(queries) == 0
@@ -190,7 +203,7 @@ def test_a_key_not_shaped_like_one_is_never_looked_up(zee):
 @pytest.mark.parametrize("score_key", [None, "A" * 32, "not a key!"])
 def test_a_match_that_does_not_exist_raises_does_not_exist_with_or_without_a_key(score_key):
     with pytest.raises(Match.DoesNotExist):
-        _submit(999_999, FIRST, None, score_key=score_key)
+        _submit(MISSING, FIRST, None, score_key=score_key)
 
 
 # --- Row locks: PostgreSQL only ----------------------------------------------------------------
@@ -264,10 +277,11 @@ def test_a_retry_that_waited_for_the_lock_gets_the_answer_the_first_request_stor
     """The receipt is read after the lock is held, so a retry queued behind the first request
     sees what that request committed while it waited."""
 
+    body = _named(zee.pk, FIRST)
+
     def write(submission: services.Submission) -> None:
-        assert submission.replay(services.request_fingerprint(FIRST)) is None
-        services.turn_apply(match=submission.match, turn=FIRST)
-        submission.record(201, {"sequence": 1, "points": 1})
+        reply = services.turn_submit_locked(submission, body=body)
+        assert not reply.replayed
 
     holder = Holder(zee.pk, inside=write)
     holder.start()
@@ -276,7 +290,7 @@ def test_a_retry_that_waited_for_the_lock_gets_the_answer_the_first_request_stor
 
     def send_retry() -> None:
         try:
-            retry["answer"] = _submit(zee.pk, FIRST, "same")
+            retry["answer"] = _submit(zee.pk, body, "same", named=True)
         finally:
             connection.close()
 

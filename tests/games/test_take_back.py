@@ -148,13 +148,9 @@ def test_a_wrong_key_opens_nothing(zee, seat):
 
 def test_a_retry_of_the_taken_back_turns_submission_is_refused(zee):
     """The receipt of the write that stored the turn is marked undone, as for an undo."""
-    with services.locked_submission(match_id=zee.pk, key="k-1") as submission:
-        submission.replay(services.request_fingerprint(SCRIPTED_YARDZEE[0]))
-        services.turn_apply(match=submission.match, turn=SCRIPTED_YARDZEE[0], scored_with_key=True)
-        submission.record(201, {})
+    body = {"player": zee.seats.get(order=0).player_id, **SCRIPTED_YARDZEE[0]}
+    sent = {"match_id": zee.pk, "body": body, "key": "k-1", "presented_key": zee.score_key}
+    services.turn_submit_once(**sent)
     services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
-    with (
-        pytest.raises(errors.TurnUndone),
-        services.locked_submission(match_id=zee.pk, key="k-1") as submission,
-    ):
-        submission.replay(services.request_fingerprint(SCRIPTED_YARDZEE[0]))
+    with pytest.raises(errors.TurnUndone):
+        services.turn_submit_once(**sent)

@@ -1,4 +1,4 @@
-"""`turn_submit` / `turn_apply`: one turn checked by the rulebook and stored with the new state;
+"""`turn_submit`: one turn checked by the rulebook and stored with the new state;
 the last turn records the result and sends `match_finished`; every refusal is its own error
 class and code, and changes nothing."""
 
@@ -44,7 +44,9 @@ def test_a_turn_is_stored_as_submitted_with_its_seat_points_and_submitter(zee, o
         0,
     )
     assert row.submitted_by == organizer
-    assert outcome.turn == row
+    kept = ("sequence", "seat_id", "payload", "points", "bonus", "submitted_by_id")
+    assert [getattr(outcome.turn, name) for name in kept] == [getattr(row, name) for name in kept]
+    assert outcome.turn.submitted_at == row.submitted_at
     assert [seat.order for seat in outcome.seats] == [0, 1]
 
 
@@ -236,17 +238,25 @@ def test_a_receiver_that_refuses_the_finish_takes_the_last_turn_back(zee, refuse
     assert stored(zee.pk) == before
 
 
-# --- The lock: `turn_apply` and `result_apply` trust their caller to hold it -------------------
+# --- The lock: `turn_submit_locked` and `result_apply` trust their caller to hold it ----------
+
+
+def _unlocked(match: Match) -> services.Submission:
+    """A submission of `match` read outside `locked_submission`: no lock held."""
+    seats = list(match.seats.order_by("order").values_list("pk", "player_id"))
+    return services.Submission(match, seats, None)
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "apply",
     [
-        lambda match: services.turn_apply(match=match, turn=SCRIPTED_YARDZEE[0]),
-        lambda match: services.result_apply(match=match, turns=SCRIPTED_YARDZEE),
+        lambda match: services.turn_submit_locked(
+            _unlocked(match), body={"player": match.seats.get(order=0).player_id}
+        ),
+        lambda match: services.result_apply(submission=_unlocked(match), turns=SCRIPTED_YARDZEE),
     ],
-    ids=["turn_apply", "result_apply"],
+    ids=["turn_submit_locked", "result_apply"],
 )
 def test_applying_outside_a_transaction_is_refused_before_anything_changes(players, apply):
     """With no transaction open there is no row lock to hold, so the write is refused

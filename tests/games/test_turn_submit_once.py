@@ -1,7 +1,5 @@
-"""`turn_submit_once`: one turn as the API takes it, in one short transaction (issue 22).
-
-On PostgreSQL it runs the hand-written statements of `games.turn_sql`; on SQLite the ORM
-path. Both are checked here against the same facts, and against each other on PostgreSQL."""
+"""`turn_submit_once`: one turn as the API takes it, in one short transaction (issue 22), by
+the one turn pipeline and the hand-written statements of `games.turn_sql` (issue 36)."""
 
 from typing import Any
 
@@ -23,18 +21,6 @@ from tests.games.conftest import (
 )
 
 pytestmark = pytest.mark.django_db
-
-PATHS = ["sql", "orm"]
-
-
-@pytest.fixture(params=PATHS)
-def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test on both paths: the SQL one where the database is PostgreSQL."""
-    if request.param == "sql" and not turn_sql.available():
-        pytest.skip("the hand-written statements are PostgreSQL's")
-    if request.param == "orm":
-        monkeypatch.setattr(turn_sql, "available", lambda: False)
-    return str(request.param)
 
 
 def _send(
@@ -60,7 +46,7 @@ def _body(match: Match, index: int, turn: dict[str, Any]) -> dict[str, Any]:
     return {"player": seats[index % len(seats)], **turn, "turn_number": index + 1}
 
 
-def test_a_whole_yardzee_game_stores_what_the_rules_say(zee, path, connect):
+def test_a_whole_yardzee_game_stores_what_the_rules_say(zee, connect):
     started: list[int] = []
     connect(signals.match_started, lambda sender, match, **_: started.append(match.pk))
     replies = _send(zee, SCRIPTED_YARDZEE)
@@ -84,7 +70,7 @@ def test_a_whole_yardzee_game_stores_what_the_rules_say(zee, path, connect):
     assert SubmissionReceipt.objects.filter(match=zee).count() == len(SCRIPTED_YARDZEE)
 
 
-def test_the_answer_is_the_turn_stored_and_whose_turn_is_next(zee, path):
+def test_the_answer_is_the_turn_stored_and_whose_turn_is_next(zee):
     reply = _send(zee, SCRIPTED_YARDZEE[:1])[0]
     row = Turn.objects.select_related("seat").get(match=zee)
     second = zee.seats.get(order=1)
@@ -111,7 +97,7 @@ def test_the_answer_is_the_turn_stored_and_whose_turn_is_next(zee, path):
     assert SubmissionReceipt.objects.get(match=zee).response == reply.body
 
 
-def test_yardkle_counts_come_from_the_turns(kle, path, sent):
+def test_yardkle_counts_come_from_the_turns(kle, sent):
     turns = WHOLE_YARDKLE.turns(kle)
     _send(kle, turns, keyed=False)
     assert seat_results(kle) == YARDKLE_SEATS
@@ -120,7 +106,7 @@ def test_yardkle_counts_come_from_the_turns(kle, path, sent):
     ]
 
 
-def test_a_retry_after_the_match_finished_gets_the_first_answer(zee, path):
+def test_a_retry_after_the_match_finished_gets_the_first_answer(zee):
     """The finishing turn's answer was lost: its retry is answered from the receipt, not
     refused because the match it finished takes no more turns."""
     replies = _send(zee, SCRIPTED_YARDZEE)
@@ -133,7 +119,7 @@ def test_a_retry_after_the_match_finished_gets_the_first_answer(zee, path):
     assert stored(zee.pk) == before
 
 
-def test_a_retry_of_an_earlier_turn_gets_its_answer_not_a_turn_number_mismatch(zee, path):
+def test_a_retry_of_an_earlier_turn_gets_its_answer_not_a_turn_number_mismatch(zee):
     replies = _send(zee, SCRIPTED_YARDZEE[:3])
     again = services.turn_submit_once(
         match_id=zee.pk, body=_body(zee, 0, SCRIPTED_YARDZEE[0]), key="k-0"
@@ -146,7 +132,7 @@ def test_a_retry_of_an_earlier_turn_gets_its_answer_not_a_turn_number_mismatch(z
         )
 
 
-def test_a_key_reused_with_another_body_is_refused_even_when_that_body_would_apply(zee, path):
+def test_a_key_reused_with_another_body_is_refused_even_when_that_body_would_apply(zee):
     """Without a turn number the second body is a legal next turn: still refused, not stored."""
     _send(zee, SCRIPTED_YARDZEE[:1], number=False)
     before = stored(zee.pk)
@@ -165,7 +151,7 @@ def test_a_key_reused_with_another_body_is_refused_even_when_that_body_would_app
         ({"player": 1, "turn_number": 0}, "wrong_type"),
     ],
 )
-def test_a_bad_body_is_refused_and_changes_nothing(zee, path, body, code):
+def test_a_bad_body_is_refused_and_changes_nothing(zee, body, code):
     before = stored(zee.pk)
     with pytest.raises(RuleViolation) as refused:
         services.turn_submit_once(match_id=zee.pk, body=body, key="k")
@@ -173,7 +159,7 @@ def test_a_bad_body_is_refused_and_changes_nothing(zee, path, body, code):
     assert stored(zee.pk) == before
 
 
-def test_a_refusing_caller_check_stores_nothing_and_sees_no_replay(zee, path):
+def test_a_refusing_caller_check_stores_nothing_and_sees_no_replay(zee):
     _send(zee, SCRIPTED_YARDZEE[:1])
     before = stored(zee.pk)
 
@@ -189,7 +175,7 @@ def test_a_refusing_caller_check_stores_nothing_and_sees_no_replay(zee, path):
     assert stored(zee.pk) == before
 
 
-def test_the_scoring_key_opens_its_match_only(zee, seat, path):
+def test_the_scoring_key_opens_its_match_only(zee, seat):
     other = seat()
     body = _body(zee, 0, SCRIPTED_YARDZEE[0])
     with pytest.raises(WrongScoreKey):
@@ -209,13 +195,13 @@ def test_the_scoring_key_opens_its_match_only(zee, seat, path):
     assert Turn.objects.get(match=zee).scored_with_key is True
 
 
-def test_a_closed_match_is_refused(zee, path):
+def test_a_closed_match_is_refused(zee):
     services.match_void(match_id=zee.pk, voided_by=None)
     with pytest.raises(MatchClosed):
         services.turn_submit_once(match_id=zee.pk, body=_body(zee, 0, SCRIPTED_YARDZEE[0]), key="k")
 
 
-def test_every_write_of_the_services_moves_the_version(zee, path):
+def test_every_write_of_the_services_moves_the_version(zee):
     _send(zee, SCRIPTED_YARDZEE[:2])
     versions = [Match.objects.get(pk=zee.pk).version]
     services.turn_undo(match_id=zee.pk, undone_by=None)
@@ -227,40 +213,8 @@ def test_every_write_of_the_services_moves_the_version(zee, path):
     assert versions == [2, 3, 4, 5]
 
 
-def test_both_paths_store_the_same_game(seat, monkeypatch):
-    if not turn_sql.available():
-        pytest.skip("the hand-written statements are PostgreSQL's")
-    by_sql, by_orm = seat(), seat()
-    sql_replies = _send(by_sql, SCRIPTED_YARDZEE)
-    monkeypatch.setattr(turn_sql, "available", lambda: False)
-    orm_replies = _send(by_orm, SCRIPTED_YARDZEE)
-
-    def same(reply: services.TurnReply) -> dict[str, Any]:
-        body = reply.body
-        players = {
-            seat.player_id: seat.order
-            for seat in Match.objects.get(pk=body["match"]["id"]).seats.all()
-        }
-        return {
-            "turn": {
-                **body["turn"],
-                "submitted_at": None,
-                "player": players[body["turn"]["player"]],
-            },
-            "match": {**body["match"], "id": None, "next_player": None},
-        }
-
-    assert [same(r) for r in sql_replies] == [same(r) for r in orm_replies]
-    one, other = stored(by_sql.pk), stored(by_orm.pk)
-    assert one["seats"] == other["seats"] == SCRIPTED_YARDZEE_SEATS
-    assert one["turns"] == other["turns"]
-    assert one["match"][:3] == other["match"][:3]
-
-
-def test_on_postgresql_a_turn_is_four_statements_with_or_without_a_key(zee):
+def test_a_turn_is_four_statements_with_or_without_a_key(zee):
     """Inside the test's transaction BEGIN and COMMIT are a savepoint and its release."""
-    if not turn_sql.available():
-        pytest.skip("the hand-written statements are PostgreSQL's")
     _send(zee, SCRIPTED_YARDZEE[:1])  # the first turn also sends match_started
     counts: list[int] = []
     for index, key in enumerate([None, "k"], start=1):
@@ -271,11 +225,9 @@ def test_on_postgresql_a_turn_is_four_statements_with_or_without_a_key(zee):
     assert counts == [4, 4]
 
 
-def test_on_postgresql_the_last_turn_reads_the_turns_once_and_stores_every_seat_at_once(zee):
+def test_the_last_turn_reads_the_turns_once_and_stores_every_seat_at_once(zee):
     """Its seats come with the lock: no query reads them again, and one statement stores
     every seat's total, placement and counts (not one per seat, nor an ORM bulk update)."""
-    if not turn_sql.available():
-        pytest.skip("the hand-written statements are PostgreSQL's")
     _send(zee, SCRIPTED_YARDZEE[:-1])
     last = len(SCRIPTED_YARDZEE) - 1
     body = _body(zee, last, SCRIPTED_YARDZEE[last])
@@ -295,9 +247,7 @@ def test_on_postgresql_the_last_turn_reads_the_turns_once_and_stores_every_seat_
     assert seat_results(zee) == SCRIPTED_YARDZEE_SEATS
 
 
-def test_on_postgresql_the_turns_two_statements_are_prepared_once_per_connection(zee):
-    if not turn_sql.available():
-        pytest.skip("the hand-written statements are PostgreSQL's")
+def test_the_turns_two_statements_are_prepared_once_per_connection(zee):
     _send(zee, SCRIPTED_YARDZEE[:3])  # each with a key
     for index in (3, 4):
         body = _body(zee, index, SCRIPTED_YARDZEE[index])
