@@ -536,18 +536,15 @@ class MatchViewSet(
             return paginator.get_paginated_response(
                 s.TurnSerializer(with_corrections(page or []), many=True).data
             )
-        # One short transaction (games.services.turn_submit_once): the match is read and
-        # locked once, for the permission check and the write alike.
-        score_key = self._anonymous_score_key()
-        with self._scoring_refusals():
-            reply = game_services.turn_submit_once(
-                match_id=int(pk or 0),
+        # One short transaction (games.services.locked_submission): the match is read and
+        # locked once, for the permission check and the write alike; the caller is checked
+        # between the lock and the write, as for a take-back.
+        with self._locked_submission(pk) as submission:
+            reply = game_services.turn_submit_locked(
+                submission,
                 body=request.data,
-                key=request.headers.get("Idempotency-Key"),
-                score_key=score_key,
                 presented_key=presented_score_key(request),
                 submitted_by=request.user,
-                allow=lambda match: self.check_object_permissions(request, match),
             )
         return Response(reply.body, status=reply.status_code)
 

@@ -5,7 +5,7 @@ submissions for one match are applied one after another and never lost or counte
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -939,14 +939,12 @@ def turn_submit_once(
     score_key: str | None = None,
     presented_key: str | None = None,
     submitted_by: UserLike | None = None,
-    allow: Callable[[Match], None] = lambda match: None,
 ) -> TurnReply:
-    """One turn as the API receives it, in one short transaction: the match read and locked
-    (`locked_submission`: by its id, and with `score_key` by that key too), `allow(match)`
-    checks the caller (it raises to refuse; nothing is read or written after it), then
-    `turn_submit_locked`."""
+    """One turn as the API receives it, in one short transaction, for a caller with nothing
+    to check between the lock and the write: `locked_submission` (the match read and locked
+    by its id, and with `score_key` by that key too), then `turn_submit_locked`. A caller
+    who checks who asks (the API) opens `locked_submission` itself and checks inside."""
     with locked_submission(match_id=match_id, key=key, score_key=score_key) as submission:
-        allow(submission.match)
         return turn_submit_locked(
             submission, body=body, presented_key=presented_key, submitted_by=submitted_by
         )

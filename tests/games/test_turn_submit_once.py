@@ -159,19 +159,24 @@ def test_a_bad_body_is_refused_and_changes_nothing(zee, body, code):
     assert stored(zee.pk) == before
 
 
-def test_a_refusing_caller_check_stores_nothing_and_sees_no_replay(zee):
+def test_a_caller_refused_between_the_lock_and_the_write_stores_nothing_and_sees_no_replay(zee):
+    """The API checks who asks on the locked match, inside `locked_submission`, before the
+    write: a refusal there ends the transaction with nothing read of the key's receipt."""
     _send(zee, SCRIPTED_YARDZEE[:1])
     before = stored(zee.pk)
+    seen = []
 
-    def refuse(match: Match) -> None:
-        assert match.pk == zee.pk
-        assert match.turns_played == 1
-        raise PermissionError("not yours")
+    def refuse() -> None:
+        with services.locked_submission(match_id=zee.pk, key="k-0") as submission:
+            seen.append((submission.match.pk, submission.match.turns_played))
+            raise PermissionError("not yours")
 
-    with pytest.raises(PermissionError):
-        services.turn_submit_once(
-            match_id=zee.pk, body=_body(zee, 0, SCRIPTED_YARDZEE[0]), key="k-0", allow=refuse
-        )
+    with CaptureQueriesContext(connection) as captured, pytest.raises(PermissionError):
+        refuse()
+    assert seen == [(zee.pk, 1)]
+    # The lock alone: inside the test's transaction BEGIN and ROLLBACK are a savepoint, its
+    # rollback and its release.
+    assert len(captured) == 4
     assert stored(zee.pk) == before
 
 
