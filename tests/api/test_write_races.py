@@ -19,6 +19,8 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, MatchStatus
+from games.services import matches as game_matches
+from games.services import voids as game_voids
 from league.models import Event, EventStatus, League, Player, SignUp, Stage, StageEntry, StageMatch
 from league.services import organization, registration, stages
 from scoring.errors import DomainError
@@ -228,7 +230,7 @@ def test_a_withdrawal_and_a_void_of_one_of_the_players_matches_at_once_both_succ
     takes the matches first, as a void and a result do, and both succeed: the void's replay
     is one of the matches the withdrawal forfeits."""
     stage, leaving, first = _round_robin_and_first_match(as_organizer, yardzee_event, players)
-    with _meeting(monkeypatch, (stages, "stage_forfeit"), (game_services, "ensure_event_open")):
+    with _meeting(monkeypatch, (stages, "stage_forfeit"), (game_voids, "ensure_event_open")):
         withdrawal, void = _at_once(
             _post(
                 client_for(organizer),
@@ -260,7 +262,8 @@ def test_a_withdrawal_sent_while_a_first_turn_is_stored_leaves_that_match_to_the
     match = first.match
     board = {"board": {"current_player": match.seats.get(order=0).player_id}}
     turn = next_turn_for(board, match.scoring_game(), random.Random(1))
-    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+    # The turn's own check (games.services.matches._ensure_open), not the league's.
+    with _holding(monkeypatch, game_matches, "ensure_event_open") as held:
         first_turn, withdrawal = _at_once(
             _post(client_for(organizer), f"/api/v1/matches/{match.pk}/turns/", turn),
             _after(

@@ -1,0 +1,233 @@
+"""A match: creating one, and what every write to it shares: the lock on its row, whether it still
+takes play (its status, its event's), its seats and what a finished game gives each of them."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+
+import scoring
+from games import score_keys, turn_sql
+from games.errors import (
+    EventClosed,
+    MatchClosed,
+    WrongScoreKey,
+)
+from games.models import (
+    Match,
+    MatchStatus,
+    Seat,
+    Turn,
+)
+from scoring import RuleViolation
+from scoring.game import Game
+
+UserLike = User | AnonymousUser
+
+
+def _user_or_none(user: UserLike | None) -> User | None:
+    return user if isinstance(user, User) else None
+
+
+def _lock(match_id: int) -> Match:
+    """The match, its row locked until the transaction ends (Match.DoesNotExist if none),
+    read with its event (whether it still takes play) in the same statement; only the
+    match's row is locked."""
+    return Match.objects.select_related("event").select_for_update(of=("self",)).get(pk=match_id)
+
+
+def _lock_by_key(match_id: int, score_key: str) -> Match:
+    """`_lock` for the holder of a scoring key: the row is found (and locked) only with the
+    right key. A key that is not even shaped like one never reaches the database."""
+    found = None
+    if score_keys.well_formed(score_key):
+        found = (
+            Match.objects.select_related("event")
+            .select_for_update(of=("self",))
+            .filter(pk=match_id, score_key=score_key)
+            .first()
+        )
+    if found is None:
+        if Match.objects.filter(pk=match_id).exists():
+            raise WrongScoreKey("This scoring key does not open this match.")
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    return found
+
+
+def _lock_for_turns(match_id: int, score_key: str | None) -> turn_sql.Locked:
+    """The match (with its event's status) and its seats in play order, its row locked until
+    the transaction ends: one statement. With `score_key` (a caller who has only the table's
+    scoring key) the row is found by its id and that key together: a wrong key raises
+    WrongScoreKey without locking the row, and a key not even shaped like one never reaches
+    the database. No match with this id: Match.DoesNotExist."""
+    locked = turn_sql.lock(match_id, score_key) if _may_open(score_key) else None
+    if locked is None:
+        if score_key is not None and turn_sql.exists(match_id):
+            raise WrongScoreKey("This scoring key does not open this match.")
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    return locked
+
+
+def _may_open(score_key: str | None) -> bool:
+    """A scoring key not even shaped like one never reaches the database."""
+    return score_key is None or score_keys.well_formed(score_key)
+
+
+def _require_lock() -> None:
+    """`turn_submit_locked` and `result_apply` change a match locked by `locked_submission`
+    in the caller's transaction; outside one, the lock would already be gone."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError(
+            "Lock the match first (locked_submission): no transaction is open."
+        )
+
+
+def _ensure_open(match: Match) -> None:
+    if not match.is_open:
+        raise MatchClosed(
+            f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
+            details={"status": match.status},
+        )
+    if match.status == MatchStatus.SCHEDULED:
+        _event_status_now(match)  # a first turn makes it a match being played
+    ensure_event_open(match.event)
+
+
+def _event_status_now(match: Match) -> None:
+    """Read the match's event's status again, its lock held. A close locks every match of its
+    event, then takes the event, and refuses one being played: a write that waited for the
+    match's lock read the event with it as it was before the close. Called before a write
+    that makes the match one being played (a first turn, an undo of a finished match, an
+    unvoid): one statement, there only."""
+    if match.event is not None:
+        match.event.refresh_from_db(fields=["status"])
+
+
+def ensure_event_open(event: Any, *, then: str = "") -> None:
+    """EventClosed when `event` (a league Event, or None) is finished or cancelled, with
+    `details.event` and `details.status` as every `event_closed` carries them (docs/api.md):
+    raise it through here. `then`: what the refusal says after "Event N is finished: "
+    (default: that it takes no more matches or turns, until its organizers reopen it)."""
+    if event is not None and event.is_closed:
+        raise EventClosed(
+            f"Event {event.pk} is {event.get_status_display().lower()}: "
+            + (then or "it takes no more matches or turns. Its organizers can reopen it."),
+            details={"event": event.pk, "status": event.status},
+        )
+
+
+def _ensure_changeable(match: Match) -> None:
+    """The turns of a void match (MatchClosed) or of a match of a finished or cancelled event
+    (EventClosed) are not changed."""
+    if match.status == MatchStatus.VOID:
+        raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
+    if match.status == MatchStatus.FINISHED:
+        _event_status_now(match)  # an undo (or a correction) may reopen it
+    ensure_event_open(match.event)
+
+
+@transaction.atomic
+def match_create(
+    *,
+    game: str,
+    player_ids: Sequence[int],
+    rules: dict[str, Any] | None = None,
+    event_id: int | None = None,
+    league_id: int | None = None,
+    created_by: UserLike | None = None,
+) -> Match:
+    """Seat `player_ids` in that order at a new match of `game` under `rules` (options not
+    given take the game's defaults, and None all of them; the full ruleset is stored on the
+    match). `rules` that are not a JSON object are the rulebook's `wrong_type`."""
+    fresh = scoring.new_game(game, len(player_ids), {} if rules is None else rules)
+    match = Match.objects.create(
+        game=game,
+        rules=fresh.rules.to_json(),
+        state=fresh.to_json(),
+        event_id=event_id,
+        league_id=league_id,
+        created_by=_user_or_none(created_by),
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, player_id=player_id, order=order)
+        for order, player_id in enumerate(player_ids)
+    )
+    return match
+
+
+def _check_player(turn: object, expected: int) -> None:
+    """RULES.md, "What a submitted turn must carry": it must be player `expected`'s turn."""
+    if not isinstance(turn, dict) or "player" not in turn:
+        return
+    player = turn["player"]
+    if type(player) is not int:
+        raise RuleViolation(
+            "wrong_type",
+            "The turn's player must be a player id (an integer).",
+            details={"field": "player"},
+        )
+    if player != expected:
+        raise RuleViolation(
+            "not_your_turn",
+            f"It is not player {player}'s turn; player {expected} plays next.",
+            rule="Game",
+            details={"player": player, "expected_player": expected},
+        )
+
+
+# What a seat holds of a finished match's result: what standings, stages and ratings read.
+_SEAT_RESULT = ("total", "placement", "yardzees", "upper_bonus", "yardkles")
+
+
+def _scored(turn: Turn) -> dict[str, Any]:
+    """The turn's sequence, payload, points and bonus, by name: what its undo and its
+    correction keep of it, and what the answer to it shows."""
+    return {name: getattr(turn, name) for name in ("sequence", "payload", "points", "bonus")}
+
+
+def _seats(match: Match) -> list[Seat]:
+    """The match's seats in play order, with their players, in one query. They are kept as
+    the match's prefetched `seats`, so what shows the match next (the API's answer to the
+    turn) reads them from there instead of querying again, once per seat."""
+    prefetch_related_objects(
+        [match],
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order")),
+    )
+    return list(match.seats.all())
+
+
+def _place_seats(match: Match, game: Game, seats: list[Seat]) -> None:
+    """Set each seat's result of the finished `game` on it (not yet stored): its total, its
+    placement and its game counts (`_seat_results`)."""
+    for seat, result in zip(seats, _seat_results(match, game, [s.pk for s in seats]), strict=True):
+        seat.total = result.total
+        seat.placement = result.placement
+        for name, value in result.counts.items():
+            setattr(seat, name, value)
+
+
+def _seat_results(match: Match, game: Game, seat_ids: list[int]) -> list[turn_sql.SeatResult]:
+    """Each seat's result of the finished `game` (`seat_ids` in play order): its total, its
+    placement and its game counts (`Game.seat_counts`: Yardzees and the upper bonus, or
+    Yardkles), kept on the seat so standings never replay a game (docs/standings.md). The
+    stored turns are read once, for the counts a game's state does not keep."""
+    played: dict[int, list[object]] = {seat_id: [] for seat_id in seat_ids}
+    for seat_id, payload in turn_sql.played(match.pk):
+        played[seat_id].append(payload)
+    return [
+        turn_sql.SeatResult(
+            seat_id, game.total(order), placement, game.seat_counts(order, played[seat_id])
+        )
+        for order, (seat_id, placement) in enumerate(zip(seat_ids, game.placements(), strict=True))
+    ]
+
+
+def _clear_results(seats: list[Seat]) -> None:
+    """Withdraw the result the seats held (stored): on the seats themselves, so the match's
+    prefetched seats stay what is stored."""
+    for seat in seats:
+        for name in _SEAT_RESULT:
+            setattr(seat, name, None)
+    Seat.objects.bulk_update(seats, _SEAT_RESULT)

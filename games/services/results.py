@@ -1,0 +1,66 @@
+"""A whole game's turns at once, all or nothing: each turn through the turn's pipeline
+(`games.services.turns`) under one lock, every one checked before the first is stored."""
+
+from django.utils import timezone
+
+from games.errors import (
+    MatchAlreadyStarted,
+)
+from games.models import (
+    MatchStatus,
+)
+from games.services.matches import UserLike, _ensure_open, _require_lock
+from games.services.receipts import Submission, locked_submission
+from games.services.turns import TurnOutcome, _outcome, _play, _settle_turn, _store
+from scoring import RuleViolation
+
+
+def result_submit(
+    *, match_id: int, turns: object, submitted_by: UserLike | None = None
+) -> TurnOutcome:
+    """A whole game's turns at once, all or nothing: every turn valid and the game over, or
+    a RuleViolation naming the first bad turn's index and nothing stored."""
+    with locked_submission(match_id=match_id, key=None) as submission:
+        return result_apply(submission=submission, turns=turns, submitted_by=submitted_by)
+
+
+def result_apply(
+    *, submission: "Submission", turns: object, submitted_by: UserLike | None = None
+) -> TurnOutcome:
+    """`result_submit` for a match the caller has already locked (`locked_submission`): each
+    turn goes through the turn's pipeline (`_play`) under the one lock, every one checked
+    before the first is stored (`_store`, one statement a turn), then the game settled once.
+    The whole result is one write of the match: its version moves by one."""
+    _require_lock()
+    match, seats = submission.match, submission.seats
+    _ensure_open(match)
+    if match.turns_played:
+        raise MatchAlreadyStarted(
+            f"Match {match.pk} already has {match.turns_played} turns; submit the rest one by one.",
+            details={"turns_played": match.turns_played},
+        )
+    if not isinstance(turns, list) or not turns:
+        raise RuleViolation(
+            "wrong_type", "A result is a non-empty list of turns.", details={"field": "turns"}
+        )
+    started = match.status == MatchStatus.SCHEDULED
+    game = match.scoring_game()
+    version, now = match.version + 1, timezone.now()
+    steps = []
+    for index, turn in enumerate(turns):
+        try:
+            steps.append(_play(match, game, seats, turn, version=version, now=now))
+        except RuleViolation as violation:
+            raise violation.at_turn(index) from violation
+    if not game.is_over:
+        raise RuleViolation(
+            "game_not_finished",
+            f"The {len(turns)} turns do not finish the game; "
+            f"seat {game.current_player} would play next.",
+            rule="Game",
+            details={"turns": len(turns), "next_seat": game.current_player},
+        )
+    for step in steps:
+        _store(match, step, submitted_by=submitted_by, scored_with_key=False)
+    _settle_turn(match, game, seats, started=started)
+    return _outcome(match, game, seats, steps[-1], submitted_by=submitted_by, scored_with_key=False)
