@@ -48,7 +48,8 @@ from scoring.game import Game
 
 @dataclass(frozen=True, slots=True)
 class TurnOutcome:
-    """A stored turn and the match after it."""
+    """A stored turn and the match after it (`turn_submit`, `result_apply`): the turn and the
+    seats are rows built from what was stored, not read back (the turn without its id)."""
 
     match: Match
     turn: Turn
