@@ -16,14 +16,16 @@ transaction:
 
 A turn that ends the game takes two more (`finish`): the match's stored turns, read for the
 seats' game counts, and every seat's total, placement and counts, one statement for them all.
+A whole result stores all its turns and the match in one statement (`store_all`), then
+finishes so.
 
 All are prepared on the server once per connection (`_prepared`: psycopg's server-side
 binding, `prepare=True`) and then only executed: PostgreSQL parses and plans each of them once
 per connection instead of once per turn (docs/benchmarks.md). Every other statement of the
 project keeps Django's client-side binding.
 
-Every writer of turns goes through them: a turn from the API or the pages, a whole result (one
-`store` a turn under one lock), the event import and the demo loader. `lock` also opens the
+Every writer of turns goes through them: a turn from the API or the pages, a whole result
+(`store_all`), the event import and the demo loader. `lock` also opens the
 API's other writes of a match (`games.services.locked_submission`: a result, a take-back)."""
 
 import json
@@ -114,6 +116,22 @@ WITH prior AS (
 )
 SELECT fingerprint, status_code, response, turn_sequence, undone_at FROM prior"""
 
+# A whole result: every turn in one insert, and the match once.
+_STORE_ALL = """
+WITH turn AS (
+    INSERT INTO games_turn (match_id, sequence, seat_id, payload, points, bonus,
+                            submitted_by_id, submitted_at, scored_with_key)
+    SELECT %(match)s, t.sequence, t.seat, t.payload, t.points, t.bonus,
+           %(submitted_by)s, %(now)s, false
+      FROM unnest(%(sequences)s::integer[], %(seats)s::bigint[], %(payloads)s::jsonb[],
+                  %(points)s::integer[], %(bonuses)s::integer[])
+           AS t(sequence, seat, payload, points, bonus)
+)
+UPDATE games_match
+   SET state = %(state)s::jsonb, turns_played = %(turns_played)s, status = %(status)s,
+       started_at = COALESCE(started_at, %(now)s), finished_at = %(finished_at)s,
+       version = %(version)s
+ WHERE id = %(match)s"""
 
 # The last turn: the stored turns for the game counts, then every seat's result at once.
 _PLAYED = """
@@ -129,6 +147,16 @@ UPDATE games_seat AS s
  WHERE s.id = r.id"""
 # The seat columns of a game count (`Game.seat_counts`), in `_SEAT_RESULTS`' order.
 SEAT_COUNTS = ("yardzees", "upper_bonus", "yardkles")
+
+
+class Played(NamedTuple):
+    """One turn of a whole result, as `store_all` stores it."""
+
+    sequence: int
+    seat_id: int
+    payload: object
+    points: int
+    bonus: int
 
 
 class SeatResult(NamedTuple):
@@ -289,6 +317,31 @@ def store(
         }
         cursor.execute(_STORE_KEYED, params)
         return _prior(cursor.fetchone())
+
+
+def store_all(
+    *, match: Match, turns: list[Played], submitted_by: int | None, now: datetime
+) -> None:
+    """Store a whole result: every turn (in order, not sent with a scoring key) and the match's
+    new state (`match.state`, `turns_played`, `status`, `finished_at`, `version`, already set),
+    one statement however many turns."""
+    params: dict[str, Any] = {
+        "match": match.pk,
+        "sequences": [turn.sequence for turn in turns],
+        "seats": [turn.seat_id for turn in turns],
+        "payloads": [json.dumps(turn.payload) for turn in turns],
+        "points": [turn.points for turn in turns],
+        "bonuses": [turn.bonus for turn in turns],
+        "submitted_by": submitted_by,
+        "now": now,
+        "state": json.dumps(match.state),
+        "turns_played": match.turns_played,
+        "status": match.status,
+        "finished_at": match.finished_at,
+        "version": match.version,
+    }
+    with _prepared() as cursor:
+        cursor.execute(_STORE_ALL, params)
 
 
 def played(match_id: int) -> list[tuple[int, Any]]:

@@ -1,17 +1,19 @@
 """A whole game's turns at once, all or nothing: each turn through the turn's pipeline
-(`games.services.turns`) under one lock, every one checked before the first is stored."""
+(`games.services.turns`) under one lock, every one checked before any is stored, then all
+stored in one statement (`turn_sql.store_all`)."""
 
 from django.utils import timezone
 
+from games import turn_sql
 from games.errors import (
     MatchAlreadyStarted,
 )
 from games.models import (
     MatchStatus,
 )
-from games.services.matches import UserLike, _ensure_open, _require_lock
+from games.services.matches import UserLike, _ensure_open, _require_lock, _user_or_none
 from games.services.receipts import Submission, locked_submission
-from games.services.turns import TurnOutcome, _outcome, _play, _settle_turn, _store
+from games.services.turns import TurnOutcome, _outcome, _play, _settle_turn
 from scoring import RuleViolation
 
 
@@ -25,11 +27,12 @@ def result_submit(
 
 
 def result_apply(
-    *, submission: "Submission", turns: object, submitted_by: UserLike | None = None
+    *, submission: Submission, turns: object, submitted_by: UserLike | None = None
 ) -> TurnOutcome:
     """`result_submit` for a match the caller has already locked (`locked_submission`): each
-    turn goes through the turn's pipeline (`_play`) under the one lock, every one checked
-    before the first is stored (`_store`, one statement a turn), then the game settled once.
+    turn goes through the turn's pipeline (`_play`: checked, played, the match's next fields
+    and the answer) under the one lock, every one before any is stored; then all the turns and
+    the match are stored in one statement (`turn_sql.store_all`) and the game settled once.
     The whole result is one write of the match: its version moves by one."""
     _require_lock()
     match, seats = submission.match, submission.seats
@@ -60,7 +63,12 @@ def result_apply(
             rule="Game",
             details={"turns": len(turns), "next_seat": game.current_player},
         )
-    for step in steps:
-        _store(match, step, submitted_by=submitted_by, scored_with_key=False)
+    user = _user_or_none(submitted_by)
+    turn_sql.store_all(
+        match=match,
+        turns=[turn_sql.Played(**step.scored, seat_id=step.seat_id) for step in steps],
+        submitted_by=user.pk if user is not None else None,
+        now=now,
+    )
     _settle_turn(match, game, seats, started=started)
     return _outcome(match, game, seats, steps[-1], submitted_by=submitted_by, scored_with_key=False)

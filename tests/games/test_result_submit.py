@@ -4,6 +4,8 @@ the game over, or the first bad turn named by its index and nothing stored."""
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.errors import EventClosed, MatchAlreadyStarted, MatchClosed
@@ -11,6 +13,7 @@ from games.models import Match, MatchStatus, Turn
 from league.models import EventStatus
 from scoring import RuleViolation
 from tests.games.conftest import SCRIPTED_YARDZEE, WHOLE_GAMES, Sent, seat_results, stored
+from tests.playing import simulated_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +123,19 @@ def test_a_finished_or_cancelled_event_takes_no_result(event_zee, yardzee_event,
     assert refused.value.details == {"event": yardzee_event.pk, "status": status}
     assert not Turn.objects.exists()
     assert Match.objects.get(pk=event_zee.pk).status == MatchStatus.SCHEDULED
+
+
+def test_a_whole_result_is_the_same_statements_however_many_turns_and_seats(seat):
+    """Every turn goes through the turn's pipeline, and all are stored in one statement: the
+    lock (with the seats), the turns and the match, the turns read for the game counts, the
+    seats' results; then the league's `match_finished` receiver looks for the match's stage
+    (and the savepoint and its release of the test's transaction)."""
+    counts = []
+    for count in (2, 4):
+        match = seat("yardzee", count)
+        turns = simulated_turns(match, seed=3)
+        with CaptureQueriesContext(connection) as captured:
+            services.result_submit(match_id=match.pk, turns=turns)
+        counts.append(len(captured))
+        assert Turn.objects.filter(match=match).count() == len(turns) == 13 * count
+    assert counts == [7, 7]
