@@ -18,13 +18,27 @@ from league.models import (
     EventStatus,
     League,
     Player,
-    Seeding,
     Stage,
     StageEntry,
     StageFormat,
 )
 from league.selectors import stage_detail
-from league.services.stages import MAX_ADVANCE, MAX_ENTRANTS, MAX_GROUPS, MAX_ROUNDS
+from league.stage_options import (
+    ADVANCE,
+    GRAND_FINAL_RESET,
+    GROUPS,
+    MAX_ENTRANTS,
+    MAX_TIEBREAK_KEY_LENGTH,
+    MAX_TIEBREAK_KEYS,
+    ROUNDS,
+    SEEDING,
+    SOURCE_BEST_REST,
+    SOURCE_PER_GROUP,
+    SOURCE_TOP,
+    TABLE_SIZE,
+    THIRD_PLACE,
+    StageOption,
+)
 
 # Ids are 64-bit database integers: anything larger is refused as invalid, not sent to the DB.
 ID_MAX = 2**63 - 1
@@ -550,6 +564,23 @@ class CorrectionSerializer(serializers.Serializer[Any]):
 # --- Stages -----------------------------------------------------------------------------------
 
 
+def option_field(option: StageOption) -> serializers.Field:  # type: ignore[type-arg]
+    """A stage's option as the API takes it: its bounds, choices, default and help as the
+    service declares them (`league.stage_options`); left out, it takes its default (an option
+    off by default may also be sent as null)."""
+    left_out: dict[str, Any] = (
+        {"required": False, "allow_null": True} if option.nullable else {"default": option.default}
+    )
+    help_text = option.help or None
+    if option.kind == "yes_no":
+        return serializers.BooleanField(help_text=help_text, **left_out)
+    if option.kind == "choice":
+        return serializers.ChoiceField(choices=option.choices, help_text=help_text, **left_out)
+    return serializers.IntegerField(
+        min_value=option.low, max_value=option.high, help_text=help_text, **left_out
+    )
+
+
 class StageCreateSerializer(RefusesUnknownFields):
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(choices=StageFormat.choices)
@@ -560,67 +591,25 @@ class StageCreateSerializer(RefusesUnknownFields):
         max_length=MAX_ENTRANTS,
         help_text="Player ids in seed order (manual seeding), unless taken from `source_stage`.",
     )
-    table_size = serializers.IntegerField(min_value=2, max_value=5, default=2)
-    advance = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_ADVANCE,
-        default=1,
-        help_text="Single elimination: the top places of each table that go on (other formats: "
-        "1, or left out).",
-    )
-    rounds = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_ROUNDS,
-        required=False,
-        allow_null=True,
-        help_text="Swiss: how many rounds (default ceil(log2 N)); other formats: null, or "
-        "left out.",
-    )
-    groups = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_GROUPS,
-        default=1,
-        help_text="Round robin: how many groups (other formats: 1, or left out).",
-    )
-    seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.MANUAL)
-    third_place = serializers.BooleanField(
-        default=False, help_text="Single elimination: a match for third place."
-    )
-    grand_final_reset = serializers.BooleanField(
-        default=True,
-        help_text="Double elimination: a second final when the losers' bracket wins the first.",
-    )
+    table_size = option_field(TABLE_SIZE)
+    advance = option_field(ADVANCE)
+    rounds = option_field(ROUNDS)
+    groups = option_field(GROUPS)
+    seeding = option_field(SEEDING)
+    third_place = option_field(THIRD_PLACE)
+    grand_final_reset = option_field(GRAND_FINAL_RESET)
     tiebreak = serializers.ListField(
-        child=serializers.CharField(max_length=40),
+        child=serializers.CharField(max_length=MAX_TIEBREAK_KEY_LENGTH),
         required=False,
         allow_null=True,
-        max_length=20,
+        max_length=MAX_TIEBREAK_KEYS,
     )
     source_stage = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=ID_MAX
     )
-    source_top = serializers.IntegerField(
-        min_value=2,
-        max_value=MAX_ENTRANTS,
-        required=False,
-        allow_null=True,
-        help_text="From `source_stage`: its top N (in its final order) enter.",
-    )
-    source_per_group = serializers.IntegerField(
-        min_value=1,
-        max_value=MAX_ENTRANTS,
-        required=False,
-        allow_null=True,
-        help_text="From a `source_stage` played in groups: the top N of each group enter "
-        "(instead of `source_top`).",
-    )
-    source_best_rest = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_ENTRANTS,
-        default=0,
-        help_text="With `source_per_group`: the best k of the others enter too, best by their "
-        "place in their group, then by the source's tiebreak metrics (never head-to-head).",
-    )
+    source_top = option_field(SOURCE_TOP)
+    source_per_group = option_field(SOURCE_PER_GROUP)
+    source_best_rest = option_field(SOURCE_BEST_REST)
 
     def stage_options(self) -> dict[str, Any]:
         """The validated fields under the names the stage services take."""

@@ -50,16 +50,15 @@ from league.services.organization import (
 from league.services.registration import absent_dropped
 from league.services.standings_marks import standings_mark
 from league.services.standings_refresh import compute_table
+from league.stage_options import (
+    FORMAT_OPTION_DEFAULTS,
+    FORMAT_OPTIONS,
+    MAX_ADVANCE,
+    MAX_ENTRANTS,
+    MAX_GROUPS,
+    MAX_ROUNDS,
+)
 from scoring.errors import DomainError
-
-# The most participants one stage takes (the API's limit on `participants` and `source_top`).
-MAX_ENTRANTS = 512
-# The most players a table sends on, Swiss rounds and round-robin groups a stage has (the
-# service's own limits, which the API and the pages repeat: an import reaches it directly).
-MAX_ADVANCE = 4
-MAX_ROUNDS = 50
-MAX_GROUPS = 64
-
 
 # --- Create and start -------------------------------------------------------------------------
 
@@ -265,15 +264,6 @@ def _check_options(stage: Stage, player_ids: Sequence[int]) -> None:
 
 _SOURCE_OPTIONS = ("source_top", "source_per_group", "source_best_rest")
 
-# The options of the draw each format plays with (the organizer pages show these alone); any
-# other is at its default, here as in `stage_create`, or refused: stored, it would do nothing.
-FORMAT_OPTIONS: dict[str, frozenset[str]] = {
-    StageFormat.ROUND_ROBIN: frozenset({"table_size", "groups"}),
-    StageFormat.SWISS: frozenset({"table_size", "rounds"}),
-    StageFormat.SINGLE_ELIMINATION: frozenset({"table_size", "advance", "third_place"}),
-    StageFormat.DOUBLE_ELIMINATION: frozenset({"grand_final_reset"}),
-}
-
 
 def _ensure_name_free(stage: Stage) -> None:
     """Refuse (400 `invalid_option`) a name another stage of the event has, case aside."""
@@ -301,14 +291,6 @@ def _save_named(stage: Stage) -> None:
             raise
         _ensure_name_free(stage)
         raise
-
-
-FORMAT_OPTION_DEFAULTS: dict[str, Any] = {
-    "advance": 1,
-    "rounds": None,
-    "third_place": False,
-    "grand_final_reset": True,
-}
 
 
 def _checked_source(stage: Stage, source_id: int) -> Stage:

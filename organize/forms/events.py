@@ -1,10 +1,11 @@
 """Forms of an event's pages: a new event, a stage (new or changed), closing the event, and a
 player's withdrawal.
 
-Each parses the fields into the arguments of one service; the bounds are the API's
-(`StageCreateSerializer`), and everything else (options that contradict each other, a draw
-that cannot be made, a closed event) is the service's to refuse: `refuse` shows its sentence
-on the field it names, or above the form."""
+Each parses the fields into the arguments of one service; a stage's options take their bounds,
+defaults and words from the service's declaration (`league.stage_options`), as the API's do,
+and everything else (options that contradict each other, a draw that cannot be made, a closed
+event) is the service's to refuse: `refuse` shows its sentence on the field it names, or above
+the form."""
 
 import re
 from collections.abc import Mapping, Sequence
@@ -14,7 +15,24 @@ from django import forms
 from django.http import QueryDict
 
 from league.models import EventStatus, Seeding, Stage, StageFormat
-from league.services.stages import FORMAT_OPTIONS, MAX_ENTRANTS
+from league.stage_options import (
+    ADVANCE,
+    DRAW_OPTIONS,
+    FORMAT_OPTIONS,
+    GRAND_FINAL_RESET,
+    GROUPS,
+    MAX_ENTRANTS,
+    MAX_TIEBREAK_KEY_LENGTH,
+    MAX_TIEBREAK_KEYS,
+    ROUNDS,
+    SEEDING,
+    SOURCE_BEST_REST,
+    SOURCE_PER_GROUP,
+    SOURCE_TOP,
+    TABLE_SIZE,
+    THIRD_PLACE,
+    StageOption,
+)
 from organize.forms.words import page_words, refuse_on_field
 from organize.selectors import EntrantRow, StageRow
 from scoring.errors import DomainError
@@ -135,18 +153,24 @@ _OPTION_ORDER = (
     "tiebreak",
 )
 # What an option not shown is, as the service takes it (`stage_create`'s defaults).
-_DEFAULTS: dict[str, Any] = {
-    "table_size": 2,
-    "advance": 1,
-    "rounds": None,
-    "groups": 1,
-    "third_place": False,
-    "grand_final_reset": True,
-    "seeding": Seeding.MANUAL,
-    "source_top": None,
-    "source_per_group": None,
-    "source_best_rest": 0,
-}
+_DEFAULTS: dict[str, Any] = {name: option.default for name, option in DRAW_OPTIONS.items()}
+
+
+def option_field(option: StageOption, **page: Any) -> forms.Field:
+    """A stage's option as the page takes it: its bounds, choices and default as the service
+    declares them (`league.stage_options`), with its label and hint; `page`: what the page
+    does its own way (a number it lets be left blank)."""
+    words: dict[str, Any] = {"help_text": option.page_help}
+    if option.label:
+        words["label"] = option.label
+    if option.kind == "yes_no":
+        return forms.BooleanField(required=False, initial=option.default, **words, **page)
+    if option.kind == "choice":
+        return forms.ChoiceField(choices=option.choices, initial=option.default, **words, **page)
+    number: dict[str, Any] = {"required": not option.nullable, **words, **page}
+    return forms.IntegerField(
+        min_value=option.low, max_value=option.high, initial=option.default, **number
+    )
 
 
 class StageForm(ServiceForm):
@@ -164,62 +188,25 @@ class StageForm(ServiceForm):
         help_text="Chosen below from the roster, or taken from an earlier stage's final order "
         "when it finishes.",
     )
-    table_size = forms.IntegerField(
-        min_value=2,
-        max_value=5,
-        initial=2,
-        label="Table size",
-        help_text="Players a table, 2 to 5.",
-    )
-    advance = forms.IntegerField(
-        min_value=1, max_value=4, initial=1, label="Go on", help_text="The top N of a table."
-    )
-    rounds = forms.IntegerField(
-        min_value=1,
-        max_value=50,
-        required=False,
-        help_text="Blank: as many as it takes to find a winner.",
-    )
-    groups = forms.IntegerField(
-        min_value=1, max_value=64, initial=1, help_text="1: everyone plays everyone."
-    )
-    third_place = forms.BooleanField(required=False, label="Play for third place")
-    grand_final_reset = forms.BooleanField(
-        required=False,
-        initial=True,
-        label="Grand final reset",
-        help_text="A second final when the winner of the losers bracket wins the first.",
-    )
+    table_size = option_field(TABLE_SIZE)
+    advance = option_field(ADVANCE)
+    rounds = option_field(ROUNDS)
+    groups = option_field(GROUPS)
+    third_place = option_field(THIRD_PLACE)
+    grand_final_reset = option_field(GRAND_FINAL_RESET)
     tiebreak = forms.CharField(
         required=False,
-        max_length=800,
+        # The text of as many keys as the service takes.
+        max_length=MAX_TIEBREAK_KEYS * MAX_TIEBREAK_KEY_LENGTH,
         label="Tiebreak order",
         help_text="Metric keys in order, separated by commas (docs/standings.md); blank: the "
         "default order.",
     )
-    source_top = forms.IntegerField(
-        min_value=2,
-        max_value=MAX_ENTRANTS,
-        required=False,
-        label="Take the top",
-        help_text="The top N of the earlier stage's final order.",
-    )
-    source_per_group = forms.IntegerField(
-        min_value=1,
-        max_value=MAX_ENTRANTS,
-        required=False,
-        label="Or the top of each group",
-        help_text="The top N of each group (instead of the top N overall).",
-    )
-    source_best_rest = forms.IntegerField(
-        min_value=0,
-        max_value=MAX_ENTRANTS,
-        required=False,
-        initial=0,
-        label="And the best of the rest",
-        help_text="With the top of each group: the best N of the others too.",
-    )
-    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
+    source_top = option_field(SOURCE_TOP)
+    source_per_group = option_field(SOURCE_PER_GROUP)
+    # Left blank, none of the rest.
+    source_best_rest = option_field(SOURCE_BEST_REST, required=False)
+    seeding = option_field(SEEDING)
     participants = forms.TypedMultipleChoiceField(
         coerce=int, required=False, widget=forms.CheckboxSelectMultiple
     )
