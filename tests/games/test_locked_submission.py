@@ -206,11 +206,7 @@ def test_a_match_that_does_not_exist_raises_does_not_exist_with_or_without_a_key
         _submit(MISSING, FIRST, None, score_key=score_key)
 
 
-# --- Row locks: PostgreSQL only ----------------------------------------------------------------
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locking is tested on PostgreSQL (CI)"
-)
+# --- Row locks ----------------------------------------------------------------------------------
 
 
 def _lock_waiters() -> int:
@@ -248,7 +244,6 @@ class Holder(threading.Thread):
             connection.close()
 
 
-@postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_a_wrong_scoring_key_is_refused_at_once_while_another_request_holds_the_match(zee):
     """Guessed keys cannot queue behind the scorekeepers of a real table: the right key
@@ -271,7 +266,6 @@ def test_a_wrong_scoring_key_is_refused_at_once_while_another_request_holds_the_
     assert holder.error is None
 
 
-@postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_a_retry_that_waited_for_the_lock_gets_the_answer_the_first_request_stored(zee):
     """The receipt is read after the lock is held, so a retry queued behind the first request
