@@ -60,6 +60,7 @@ LEAGUE_LAYERS = (
     "management",
     "selectors",
     "results",
+    "stage_options",
     "models",
     "errors",
     "signals",
