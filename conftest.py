@@ -9,6 +9,9 @@ import pytest
 
 from config import embedded_postgres
 
+# Whether the embedded server ran when the session began (the controller's, under xdist).
+_WAS_RUNNING = pytest.StashKey[bool]()
+
 
 def _embedded() -> bool:
     return not os.environ.get("DATABASE_URL")
@@ -28,6 +31,3 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _embedded() and _controller(config) and not config.stash.get(_WAS_RUNNING, True):
         embedded_postgres.stop(embedded_postgres.directory())
-
-
-_WAS_RUNNING = pytest.StashKey[bool]()

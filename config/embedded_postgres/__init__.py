@@ -40,7 +40,7 @@ def directory() -> Path:
     return (path if path.is_absolute() else ROOT / path).resolve()
 
 
-def database_settings(data: Path | None = None) -> dict[str, Any]:
+def database_settings() -> dict[str, Any]:
     """Django's DATABASES entry for the embedded server. HOST is filled in by the backend when it
     connects (the socket's directory is known once the server runs)."""
     return {
@@ -50,7 +50,7 @@ def database_settings(data: Path | None = None) -> dict[str, Any]:
         "PASSWORD": "",
         "HOST": "",
         "PORT": "",
-        "EMBEDDED_POSTGRES_DIR": str(data or directory()),
+        "EMBEDDED_POSTGRES_DIR": str(directory()),
     }
 
 
@@ -93,7 +93,9 @@ def _create_database(socket: Path) -> None:
 
 
 def running(data: Path) -> Path | None:
-    """The socket's directory of the server running in `data`, or None."""
+    """The socket's directory of the server running in `data`, or None. Read here, not with
+    pgserver's `PostmasterInfo`, which asserts a whole file: a server starting in another
+    process has written only its first lines."""
     pid_file = data / "postmaster.pid"
     if not pid_file.exists():
         return None
@@ -120,6 +122,6 @@ def stop(data: Path) -> bool:
         return False
     pgserver = _pgserver()
     user = "pgserver" if os.geteuid() == 0 else None  # as root pgserver runs it as its own user
-    pgserver._commands.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=user)
+    pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=user)
     _started.pop(data, None)
     return True
