@@ -1,0 +1,63 @@
+"""The embedded PostgreSQL (config/embedded_postgres) as `make run` and a newcomer use it, in a
+data directory of the test's own: started by its first use, reachable at the URL it gives,
+stopped by `stop`, and stopped by `serve` when the command it ran ends."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+
+from tests.config.django_process import ROOT
+
+
+def _embedded(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    return subprocess.run(
+        [sys.executable, "-m", "config.embedded_postgres", *args],
+        cwd=ROOT,
+        env={**environment, "EMBEDDED_POSTGRES_DIR": str(data)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_server_starts_on_first_use_serves_the_projects_database_and_stops(tmp_path):
+    data = tmp_path / "pg"
+    assert _embedded(data, "status").stdout.startswith("not running")
+    url = _embedded(data, "url").stdout.strip()
+    try:
+        assert url.startswith("postgres://postgres@/yardleague?host=")
+        assert _embedded(data, "status").stdout.startswith("running in")
+        with psycopg.connect(url) as db:
+            found = db.execute("SELECT current_database(), inet_server_port()").fetchone()
+        assert found == ("yardleague", None)  # on its socket, no TCP port taken
+    finally:
+        stopped = _embedded(data, "stop")
+    assert stopped.stdout.startswith("stopped the server in")
+    assert _embedded(data, "status").stdout.startswith("not running")
+    assert _embedded(data, "stop").stdout.startswith("no server running")
+
+
+def test_serve_stops_the_server_when_its_command_ends(tmp_path):
+    data = tmp_path / "pg"
+    connect = (
+        "import subprocess, sys, psycopg;"
+        "url = subprocess.check_output([sys.executable, '-m', 'config.embedded_postgres', 'url'],"
+        " text=True).strip();"
+        "psycopg.connect(url).close()"
+    )
+    served = _embedded(data, "serve", sys.executable, "-c", connect)
+    assert served.returncode == 0, served.stderr
+    assert "Stopped the embedded PostgreSQL" in served.stderr
+    assert _embedded(data, "status").stdout.startswith("not running")
+
+
+def test_a_command_it_does_not_know_is_refused_with_its_usage(tmp_path):
+    refused = _embedded(tmp_path / "pg", "restart")
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("usage: python -m config.embedded_postgres")
+    assert not (tmp_path / "pg").exists()  # nothing started, nothing made
