@@ -17,7 +17,7 @@ from django.db.models import F, Q, QuerySet
 
 from analysis.models import MatchAnalysis, PlayerAccuracy
 from analysis.strategies import yardzee_strategy
-from games import jobs
+from core import jobs
 from games.models import GameName, Match, MatchStatus
 from scoring.analysis import StrategyTableError, analyse_game
 

@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from analysis.templatetags.match_analysis import section_context
-from config.methods import read_only
+from core.methods import read_only
 from games.models import Match
 
 

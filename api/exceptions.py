@@ -5,20 +5,18 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import (
-    DisallowedHost,
     ObjectDoesNotExist,
     RequestDataTooBig,
     SuspiciousOperation,
-    TooManyFieldsSent,
 )
 from django.db import OperationalError
-from django.http import Http404, HttpRequest, JsonResponse
-from django.views.decorators.csrf import csrf_exempt
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import DuplicateKey, InvalidText
+from core.error_shape import bad_request_body, error_body, too_large_body
 from games import errors as game_errors
 from league import errors as league_errors
 from league.errors import (
@@ -76,11 +74,6 @@ def status_of(error: DomainError) -> int:
     return 400  # unreachable: every DomainError reaches DomainError itself
 
 
-def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The one error shape, also for errors raised outside the domain (middleware, 404s)."""
-    return {"code": code, "message": message, "details": details or {}}
-
-
 # A sentence of a validation error at most this long: DRF's own messages repeat the value
 # sent ('"..." is not a valid choice.'), and a fuzzed value or key can be any size.
 MESSAGE_LENGTH = 500
@@ -105,23 +98,6 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, list) and detail:
         return _first_message(detail[0])
     return str(detail)
-
-
-def too_large_body(limit: int) -> dict[str, Any]:
-    return error_body(
-        "request_too_large", f"The request body is larger than {limit} bytes.", {"limit": limit}
-    )
-
-
-def bad_request_body(exception: Exception) -> dict[str, Any]:
-    """The body of a request Django refuses as suspicious (a SuspiciousOperation)."""
-    if isinstance(exception, DisallowedHost):
-        return error_body(
-            "disallowed_host", "The request's Host header names a site this server does not serve."
-        )
-    if isinstance(exception, TooManyFieldsSent):
-        return error_body("too_many_fields", "The request has too many query or form fields.")
-    return error_body("bad_request", "The request was refused as malformed.")
 
 
 def _domain_response(exc: Exception) -> Response | None:
@@ -202,9 +178,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body["code"] = "not_found"
     response.data = body
     return response
-
-
-@csrf_exempt  # a 404 changes nothing; without this a stray POST gets Django's HTML CSRF page
-def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Any path under /api/v1/ that no route matches: a 404 in the error shape, not HTML."""
-    return JsonResponse(error_body("not_found", "Not found."), status=404)

@@ -6,8 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from api import exports, registration, schedule, views, webhooks
-from api.exceptions import not_found
 from api.serializers import ID_IN_URL as ID
+from core.error_shape import not_found
 
 app_name = "api"
 

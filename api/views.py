@@ -21,7 +21,6 @@ from rest_framework.views import APIView
 from analysis.advice import position_advice
 from analysis.services import current_analysis
 from api import serializers as s
-from api.exceptions import error_body
 from api.pagination import BoundedLimitOffsetPagination
 from api.permissions import (
     CanKeepScore,
@@ -33,6 +32,7 @@ from api.permissions import (
 )
 from api.renderers import CSVRenderer
 from api.throttles import AdviceRateThrottle, LoginRateThrottle, TurnRateThrottle
+from core.error_shape import error_body
 from games import score_keys
 from games import services as game_services
 from games.errors import MatchClosed, MatchNotFinished, WrongScoreKey

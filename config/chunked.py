@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def _error(
     start_response: StartResponse, status: str, code: str, message: str, **details: Any
 ) -> list[bytes]:
-    from api.exceptions import error_body  # the API's error shape; imported once Django runs
+    from core.error_shape import error_body  # imported once Django runs
 
     body = json.dumps(error_body(code, message, details)).encode()
     start_response(

@@ -12,7 +12,7 @@ not allowed is refused in the error shape even then (`config.middleware.ApiHostM
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from api.exceptions import bad_request_body, error_body, not_found
+from core.error_shape import bad_request_body, error_body, not_found
 
 API_PREFIX = "/api/"
 

@@ -13,7 +13,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
-from config.methods import read_only
+from core.methods import read_only
 
 BROKER_TIMEOUT_SECONDS = 2
 

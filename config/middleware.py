@@ -20,8 +20,8 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from api.exceptions import too_large_body
 from config.errors import bad_request, is_api
+from core.error_shape import too_large_body
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ import gc
 
 from django.urls import get_resolver
 
-from analysis import strategies
+from core import warmup
 
 
 def freeze_loaded_objects() -> None:
@@ -24,10 +24,11 @@ def freeze_loaded_objects() -> None:
 
 
 def warm_job_worker() -> None:
-    """Load the strategy tables and strategies a match's analysis reads (`preload`), then
-    keep what is loaded out of the collector's way, as a web worker does. Without it, the
+    """Load what the apps registered (`core.warmup`: the strategy tables and strategies a
+    match's analysis reads, `analysis.strategies.preload`), then keep what is loaded out of
+    the collector's way, as a web worker does. Without it, the
     first analysis of each job process loaded them: 200 to 370 ms of a core, on the cores
     the web answers turns from (docs/benchmarks.md, "What sets the open loop's tail")."""
-    strategies.preload()
+    warmup.load_all()
     gc.collect()
     gc.freeze()

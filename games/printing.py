@@ -10,7 +10,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from config.methods import read_only
+from core.methods import read_only
 from games import scorecard
 from games.models import GameName
 from games.views import match_context

@@ -3,13 +3,13 @@ phone scorekeeping page (organizers and holders of the private link or its short
 
 from django.urls import path, re_path
 
-from config.conditional import conditional
+from core.conditional import conditional
 from games import printing, views
 
 app_name = "games"
 
 urlpatterns = [
-    # The page and its refreshing part answer 304 when nothing changed (config.conditional).
+    # The page and its refreshing part answer 304 when nothing changed (core.conditional).
     path("matches/<int:match_id>/", conditional(views.match_detail), name="match"),
     path("matches/<int:match_id>/live/", conditional(views.match_live), name="match_live"),
     path("matches/<int:match_id>/score/", views.match_score, name="score"),

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from config.methods import read_only
+from core.methods import read_only
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
 from games.selectors import match_board, turns_newest_first, with_corrections

@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from config.conditional import conditional
+from core.conditional import conditional
 from league.pages import calendar, embeds, registration, views
 
 app_name = "league"
@@ -22,7 +22,7 @@ class SignUpKey:
 
 register_converter(SignUpKey, "signup_key")
 
-# The pages that refresh themselves answer 304 when nothing changed (config.conditional).
+# The pages that refresh themselves answer 304 when nothing changed (core.conditional).
 urlpatterns = [
     path("", views.home, name="home"),
     path("leagues/<slug:slug>/", conditional(views.league_detail), name="league"),

@@ -19,8 +19,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.utils import timezone
 
+from core.jobs import enqueue_on_commit, send
 from games.housekeeping import delete_oldest
-from games.jobs import enqueue_on_commit, send
 from league.models import League
 from league.services.organization import unshown_characters
 from webhooks import payloads, sender, signing

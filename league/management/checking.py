@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
-from config.commands import DatabaseCommand
+from core.commands import DatabaseCommand
 from league.services import checks
 
 Target = TypeVar("Target")

@@ -16,7 +16,7 @@ from django.urls import reverse
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
-from config.methods import read_only
+from core.methods import read_only
 from games.models import Match, MatchStatus
 from league import selectors
 from league.models import Event, Player

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 
-from config.methods import read_only
+from core.methods import read_only
 from league import selectors
 from league.models import Event, League, Stage, StandingsScope
 from league.pages.bracket import bracket_boxes

@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from config.methods import read_only
+from core.methods import read_only
 from league.models import Event, Registration, SignUp
 from league.pages.words import about_field
 from league.services import registration as services

@@ -30,7 +30,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from redis.exceptions import RedisError
 
-from config.conditional import etag_of
+from core.conditional import etag_of
 
 logger = logging.getLogger(__name__)
 
@@ -181,7 +181,7 @@ PAGE_BYTES = 32 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A rendered page: its body and its strong ETag (of the body, as `config.conditional`)."""
+    """A rendered page: its body and its strong ETag (of the body, as `core.conditional`)."""
 
     body: bytes
     etag: str

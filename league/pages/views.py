@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from analysis.selectors import league_accuracy, league_analysis_version, player_accuracy
-from config.methods import read_only
+from core.methods import read_only
 from games.models import MatchStatus
 from league import selectors
 from league.models import (

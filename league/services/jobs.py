@@ -1,8 +1,8 @@
-"""The league's background jobs by name, enqueued through `games.jobs.enqueue_on_commit` once
+"""The league's background jobs by name, enqueued through `core.jobs.enqueue_on_commit` once
 the current transaction commits. Services never import `league.tasks` (which imports them), so
 the two stay one-way: tasks -> services."""
 
-from games.jobs import enqueue_on_commit
+from core.jobs import enqueue_on_commit
 
 STANDINGS_REFRESH = "league.standings_refresh"
 RATINGS_REFRESH = "league.ratings_refresh"

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.methods import read_only
+from core.methods import read_only
 from games import services as game_services
 from league.errors import EventConflict
 from league.models import Event, League, Player, Stage, StageFormat, StageStatus

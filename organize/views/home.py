@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from config.methods import read_only
+from core.methods import read_only
 from league.models import League
 
 

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.methods import read_only
+from core.methods import read_only
 from league import standings
 from league.models import League
 from league.services import organization

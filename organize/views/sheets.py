@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 
-from config.methods import read_only
+from core.methods import read_only
 from games import score_keys
 from games.models import Match, MatchStatus
 from league.models import Event, Stage, StageStatus

@@ -22,7 +22,7 @@ from django.db import connection
 from analysis import services, strategies
 from analysis.models import MatchAnalysis
 from config.celery import app as celery_app
-from games import jobs
+from core import jobs
 from games import services as game_services
 from games.models import Match
 from scoring.analysis import analyse_game

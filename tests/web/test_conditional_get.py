@@ -1,5 +1,5 @@
 """The pages that refresh themselves answer 304 Not Modified when nothing changed, and in full
-with a new ETag once something did (config.conditional; issue 22)."""
+with a new ETag once something did (core.conditional; issue 22)."""
 
 import importlib
 import random
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from config.conditional import etag_of
+from core.conditional import etag_of
 from games import services as game_services
 from games.models import Match
 from league.models import Event, Player, Stage

@@ -241,7 +241,7 @@ def test_the_405_comes_before_the_csrf_check(
     """A real client (not the test client, which skips the CSRF check) sends no CSRF token
     with its POST: the CSRF middleware answered Django's 403 "CSRF verification failed" page
     before the view could say 405 with `Allow: GET, HEAD`, as docs/pages.md says it does. A page
-    that takes no write has nothing for the CSRF check to guard (config.methods.read_only)."""
+    that takes no write has nothing for the CSRF check to guard (core.methods.read_only)."""
     client = Client(enforce_csrf_checks=True)
     if signed_in:
         client.force_login(organizer)

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError, CommandParser
 from tqdm import tqdm
 
 from analysis import services
-from config.commands import DatabaseCommand
+from core.commands import DatabaseCommand
 from scoring.analysis import StrategyTableError
 
 

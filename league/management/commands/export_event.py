@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.core.serializers.json import DjangoJSONEncoder
 
-from config.commands import DatabaseCommand
+from core.commands import DatabaseCommand
 from league.models import Event
 from league.services import exports
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from config.commands import DatabaseCommand
+from core.commands import DatabaseCommand
 from league.models import League
 from league.services import exports
 from scoring.errors import DomainError

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from games import jobs
+from core import jobs
 from games import services as game_services
 from games.models import Match
 from league import rating

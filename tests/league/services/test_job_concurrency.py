@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 import scoring
-from games import jobs
+from core import jobs
 from games import services as game_services
 from league import rating, standings
 from league.models import (

@@ -13,7 +13,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 import scoring
-from config.commands import DatabaseCommand
+from core.commands import DatabaseCommand
 from games import services as game_services
 from league import services as league_services
 from league.models import Event, League, Player
