@@ -33,9 +33,9 @@ def preload() -> None:
     """Load now what a match's analysis would load on first use: each joker rule's Yardzee
     table (memory-mapped and its SHA-256 checked, 0.2 to 0.4 s in all) and Yardkle's two turn
     strategies of the standard rules (about 0.1 s each). A job process calls it as it starts
-    (registered with `core.warmup` in `analysis.apps`), so its first analysis does not take a core for that long while turns
-    are being answered. A table missing or corrupt is logged here and refused by the job that
-    needs it, as before."""
+    (registered with `core.warmup` in `analysis.apps`), so its first analysis does not take a
+    core for that long while turns are being answered. A table missing or corrupt is logged
+    here and refused by the job that needs it, as before."""
     for joker in JOKER_RULES:
         try:
             _loaded(YardzeeRules(joker=joker))
