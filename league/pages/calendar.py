@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
+from icalendar import vText
 
 from core.methods import read_only
 from games.models import Match, MatchStatus
@@ -79,8 +80,11 @@ def calendar_response(
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("name", name)
-    calendar.add("x-wr-calname", name)
+    # NAME (RFC 7986) and X-WR-CALNAME are TEXT, but icalendar knows neither and would write
+    # them as they are: a `;` or `,` in a league's or player's name must be escaped as in
+    # SUMMARY. Every other property here has a type icalendar knows and escapes.
+    calendar.add("name", vText(name))
+    calendar.add("x-wr-calname", vText(name))
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     for match in matches:
         calendar.add_component(_vevent(request, match))
