@@ -11,12 +11,10 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L
 
 
 def post_worker_init(worker: object) -> None:
-    """The access log names the path, and a table's short link (`/t/<id>/<code>`) or a player's
-    sign-up link (`/sign-up/<key>/`) holds its secret there: each worker's access logger
-    redacts them as Django's logging does (config/logging.py). Then the worker loads every
-    view and freezes what it holds (config/workers.py)."""
-    from config.logging import RedactScoringKeys
+    """The worker loads every view and freezes what it holds (config/workers.py). The secrets
+    of a path (a table's short link `/t/<id>/<code>`, a sign-up link `/sign-up/<key>/`) are
+    redacted in gunicorn's logs by the app itself as it loads (`config.wsgi`), so a gunicorn
+    started without this file redacts them too."""
     from config.workers import freeze_loaded_objects
 
-    worker.log.access_log.addFilter(RedactScoringKeys())  # type: ignore[attr-defined]
     freeze_loaded_objects()

@@ -37,7 +37,10 @@ class RedactScoringKeys(logging.Filter):
             record.msg = redact(record.msg)
         if record.args:
             if isinstance(record.args, dict):
-                record.args = {k: _clean(v) for k, v in record.args.items()}
+                # in place: gunicorn's atoms are a dict of its own that answers '-' for a
+                # header the request did not send, which a plain dict would not
+                for name, value in record.args.items():
+                    record.args[name] = _clean(value)
             else:
                 record.args = tuple(_clean(arg) for arg in record.args)
         return True
@@ -45,3 +48,27 @@ class RedactScoringKeys(logging.Filter):
 
 def _clean(value: object) -> object:
     return redact(value) if isinstance(value, str) and _may_hold_a_secret(value) else value
+
+
+# The loggers a server or Django writes a request's path, query string or Referer to.
+REQUEST_LOGGERS = (
+    "gunicorn.access",  # the request line, path, query string and Referer of every request
+    "gunicorn.error",  # "Error handling request <uri>"
+    "uvicorn.access",
+    "uvicorn.error",
+    "django.request",  # "Not Found: <path>" and every failed request
+    "django.server",  # runserver's request lines
+    "django.security.csrf",  # "Forbidden (CSRF ...): <path>"
+)
+
+
+def guard_request_logs() -> None:
+    """Put the redacting filter on every logger a request's address reaches, whatever the
+    server's own configuration says. Called by `config.wsgi` and `config.asgi` as they load
+    the app, so gunicorn started without config/gunicorn.conf.py (or with its own
+    `--access-logformat` naming the query string or the Referer) and a LOGGING that leaves
+    out the project's handlers still never write a secret (issue 37, item 8)."""
+    for name in REQUEST_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactScoringKeys) for f in logger.filters):
+            logger.addFilter(RedactScoringKeys())

@@ -13,9 +13,8 @@ from zoneinfo import ZoneInfo
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from icalendar import Calendar
+from icalendar import Calendar, vText
 from icalendar import Event as CalendarEvent
-from icalendar import vText
 
 from core.methods import read_only
 from games.models import Match, MatchStatus
