@@ -117,9 +117,13 @@ def _to_own_page(key: str, event: Event) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseBase:
-    """The event's sign-up form; a sign-up leads to the registration's private page."""
+    """The event's sign-up form; a sign-up leads to the registration's private page. An event
+    that takes no sign-ups at all has no such page (404, as the API's `sign-up/` answers); one
+    whose sign-up is closed says why."""
     event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
     settings = _sign_up_of(event)
+    if settings is None:
+        raise Http404("This event takes no sign-ups.")
     form = SignUpForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -147,7 +151,7 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
                 return _to_own_page(done.key, event)
         if status == 200:
             status = 400
-    places = services.places_taken(event.pk) if settings else 0
+    places = services.places_taken(event.pk)
     return render(
         request,
         "league/sign_up.html",
@@ -156,9 +160,7 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
             "league": event.league,
             "sign_up": settings,
             "closed_because": services.closed_because(settings),
-            "places_left": None
-            if settings is None or settings.cap is None
-            else max(settings.cap - places, 0),
+            "places_left": None if settings.cap is None else max(settings.cap - places, 0),
             "form": form,
         },
         status=status,

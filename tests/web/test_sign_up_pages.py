@@ -44,6 +44,17 @@ def test_the_event_page_links_to_the_sign_up_only_while_it_takes_sign_ups(
     assert "<form" not in page.content.decode().split("<h1>")[1]
 
 
+def test_the_sign_up_page_of_an_event_without_sign_ups_is_404_as_the_api_says(
+    client: Client, yardzee_event: Event
+):
+    # issue 37, item 9: the page answered 200 ("takes no sign-ups now") where the API says 404
+    assert client.get(f"/events/{yardzee_event.pk}/sign-up/").status_code == 404
+    assert client.get(f"/api/v1/events/{yardzee_event.pk}/sign-up/").status_code == 404
+    answer = post(client, yardzee_event, "Ana")
+    assert answer.status_code == 404
+    assert not Registration.objects.filter(event=yardzee_event).exists()
+
+
 def test_a_sign_up_leads_to_its_private_page_which_never_shows_the_email(
     client: Client, open_event
 ):
