@@ -140,13 +140,13 @@ def turn_take_back(
             "is. Only the last turn can be taken back.",
             details={"turn_number": turn_number, "expected": last.sequence},
         )
+    user = _user_or_none(taken_back_by)
     if match.status == MatchStatus.FINISHED:
         raise MatchClosed(
-            f"Turn {last.sequence} finished match {match.pk}, and its result stands: only an "
-            "organizer can undo it (which withdraws the result).",
+            f"Turn {last.sequence} finished match {match.pk}, and its result stands: "
+            + _who_undoes(match, user, "which withdraws the result"),
             details={"status": match.status, "turn": last.sequence},
         )
-    user = _user_or_none(taken_back_by)
     if score_key is not None:
         sent_by_caller = last.scored_with_key
     else:
@@ -155,14 +155,26 @@ def turn_take_back(
         raise TakeBackNotYours(
             f"Turn {last.sequence} was not sent by you"
             + (" as it stands: an organizer corrected it" if last.corrected_at else "")
-            + "; ask an organizer to undo it.",
+            + "; "
+            + _who_undoes(match, user),
             details={"turn": last.sequence},
         )
     window = timedelta(seconds=settings.TAKE_BACK_SECONDS)
     if timezone.now() - last.submitted_at > window:
         raise TakeBackTooLate(
             f"Turn {last.sequence} was sent more than {settings.TAKE_BACK_SECONDS} seconds ago; "
-            "ask an organizer to undo it.",
+            + _who_undoes(match, user),
             details={"turn": last.sequence, "seconds": settings.TAKE_BACK_SECONDS},
         )
     return _remove_last_turn(match, turns, undone_by=user, then={}, taken_back=True)
+
+
+def _who_undoes(match: Match, user: UserLike | None, what: str = "") -> str:
+    """The end of a take-back's refusal: who can undo the turn instead. An organizer of the
+    match is told to undo it themselves, not to ask an organizer."""
+    aside = f" ({what})" if what else ""
+    if user is not None and match.is_organizer(user):
+        return (
+            f"you organize this match, so undo it instead{aside} (POST matches/{match.pk}/undo/)."
+        )
+    return f"only an organizer can undo it{aside}." if what else "ask an organizer to undo it."

@@ -154,3 +154,19 @@ def test_a_retry_of_the_taken_back_turns_submission_is_refused(zee):
     services.turn_take_back(match_id=zee.pk, score_key=zee.score_key)
     with pytest.raises(errors.TurnUndone):
         services.turn_submit_once(**sent)
+
+
+def test_an_organizer_refused_a_take_back_is_told_to_undo_not_to_ask_an_organizer(
+    seat, organizer, player_account
+):
+    # issue 37, item 9: an organizer taking back a turn sent with the key was told to "ask an
+    # organizer"; a scorekeeper without the right still is.
+    zee = seat("yardzee", created_by=organizer)  # who seats a casual match organizes it
+    _by_key(zee, 1)
+    with pytest.raises(errors.TakeBackNotYours) as refused:
+        services.turn_take_back(match_id=zee.pk, taken_back_by=organizer)
+    assert "ask an organizer" not in refused.value.message
+    assert f"undo it instead (POST matches/{zee.pk}/undo/)" in refused.value.message
+    with pytest.raises(errors.TakeBackNotYours) as refused:
+        services.turn_take_back(match_id=zee.pk, taken_back_by=player_account)
+    assert refused.value.message.endswith("; ask an organizer to undo it.")
