@@ -12,6 +12,7 @@ from django.core.exceptions import (
 from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -152,6 +153,20 @@ def _takes_method(context: dict[str, Any]) -> bool:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, in the one error shape, and always as JSON: a `?format=csv` (or an
+    `Accept: text/csv`) that fails gets the error as JSON, not a CSV of it (the browsable
+    API's page, for a browser, shows the same JSON)."""
+    response = _error_response(exc, context)
+    request = context.get("request")
+    if response is not None and request is not None:
+        renderer = getattr(request, "accepted_renderer", None)
+        if not isinstance(renderer, JSONRenderer | BrowsableAPIRenderer):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+    return response
+
+
+def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.PermissionDenied) and not (
         _takes_method(context)
     ):

@@ -50,13 +50,7 @@ class CSVRenderer(BaseRenderer):
         response = context.get("response")
         if isinstance(data, list):  # a player's rating history: a list of rows
             return self._history(data, context)
-        rows = data.get("rows") if isinstance(data, dict) else None
-        if rows is None:  # an error body: keep its sentence readable
-            out = io.StringIO()
-            csv.writer(out, lineterminator="\r\n").writerow(
-                [_cell(data.get("code", "error")), _cell(data.get("message", ""))]
-            )
-            return out.getvalue().encode()
+        rows = data["rows"]  # errors are answered as JSON (api.exceptions.exception_handler)
         if response is not None:
             response["Content-Disposition"] = f'attachment; filename="{_file_name(data)}"'
 

@@ -582,3 +582,22 @@ def test_a_query_parameter_a_list_does_not_take_is_refused_not_ignored(yardzee_e
     assert client.get("/api/v1/events/", {"league__slug": "elsewhere"}).json()["count"] == 0
     # The rule is a list's: a detail reads no filter (its id says which).
     assert client.get(f"/api/v1/events/{yardzee_event.pk}/", {"league": "x"}).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "accept", "status", "code"),
+    [
+        ("/api/v1/leagues/nowhere/standings/?format=csv", "", 404, "not_found"),
+        ("/api/v1/leagues/nowhere/standings/", "text/csv", 404, "not_found"),
+        ("/api/v1/players/999999/ratings/?format=csv", "", 404, "not_found"),
+    ],
+)
+def test_an_error_asked_for_as_csv_is_answered_as_json(yardzee_league, path, accept, status, code):
+    """Issue 37, item 9: an error of a `?format=csv` request came back as a CSV line; errors
+    are always JSON, in the one error shape."""
+    response = APIClient().get(path, HTTP_ACCEPT=accept) if accept else APIClient().get(path)
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/json"
+    assert "Content-Disposition" not in response
+    assert response.json()["code"] == code
