@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "api.middleware.QueryParametersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
 ]

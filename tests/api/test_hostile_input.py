@@ -580,8 +580,10 @@ def test_a_query_parameter_a_list_does_not_take_is_refused_not_ignored(yardzee_e
     assert filtered.status_code == 200
     assert [e["id"] for e in filtered.json()["results"]] == [yardzee_event.pk]
     assert client.get("/api/v1/events/", {"league__slug": "elsewhere"}).json()["count"] == 0
-    # The rule is a list's: a detail reads no filter (its id says which).
-    assert client.get(f"/api/v1/events/{yardzee_event.pk}/", {"league": "x"}).status_code == 200
+    # A detail takes no filter (its id says which), and is refused one as a list is (issue 37).
+    detail = client.get(f"/api/v1/events/{yardzee_event.pk}/", {"league": "x"})
+    assert detail.status_code == 400
+    assert list(detail.json()["details"]["fields"]) == ["league"]
 
 
 @pytest.mark.django_db
