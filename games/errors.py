@@ -51,6 +51,18 @@ class NothingToUndo(MatchError, code="nothing_to_undo"):
 class EventClosed(MatchError, code="event_closed"):
     """The match's event is finished or cancelled: it takes no more matches or turns."""
 
+    @classmethod
+    def of(cls, event_id: int, status: str, then: str = "") -> "EventClosed":
+        """The refusal for event `event_id`, closed as `status` ("finished", "cancelled"),
+        with `details.event` and `details.status` as every `event_closed` carries them
+        (docs/api.md). `then`: what it says after "Event N is finished: " (default: that it
+        takes no more matches or turns, until its organizers reopen it)."""
+        return cls(
+            f"Event {event_id} is {status}: "
+            + (then or "it takes no more matches or turns. Its organizers can reopen it."),
+            details={"event": event_id, "status": status},
+        )
+
 
 class TurnUndone(MatchError, code="turn_undone"):
     """A retry of a write whose turn has since been taken back (by its scorekeeper), undone or

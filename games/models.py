@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 
 import scoring
+from games import gates
 from scoring.game import Game as ScoringGame
 
 
@@ -114,12 +115,8 @@ class Match(models.Model):
             return False
         if user.is_staff:
             return True
-        if self.event_id is not None:
-            event = self.event
-            return event is not None and bool(event.league.is_organizer(user))
-        if self.league_id is not None:
-            league = self.league
-            return league is not None and bool(league.is_organizer(user))
+        if self.event_id is not None or self.league_id is not None:
+            return gates.organizes(user, event_id=self.event_id, league_id=self.league_id)
         return bool(self.created_by_id == user.pk)
 
     def opens_with(self, key: str | None) -> bool:

@@ -5,6 +5,7 @@ from typing import Any, TypeVar
 
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
+from games import gates
 from games.errors import EventClosed, MatchClosed
 from games.models import Match, Seat, Turn, TurnCorrection
 from scoring import RuleViolation
@@ -78,13 +79,8 @@ def turn_preview(match: Match, partial: object) -> dict[str, Any]:
             f"Match {match.pk} is {match.get_status_display().lower()}.",
             details={"status": match.status},
         )
-    event = match.event
-    if event is not None and event.is_closed:  # no turn can follow (games.services, 409)
-        raise EventClosed(
-            f"Event {event.pk} is {event.get_status_display().lower()}: it takes no more "
-            "matches or turns. Its organizers can reopen it.",
-            details={"event": event.pk, "status": event.status},
-        )
+    if closed_as := gates.event_closed_as(match.event_id):  # no turn can follow (409)
+        raise EventClosed.of(match.event_id or 0, closed_as)
     if not isinstance(partial, dict):
         raise RuleViolation("wrong_type", "A preview request is a JSON object.")
     return match.scoring_game().preview(partial)

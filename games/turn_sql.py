@@ -5,8 +5,8 @@
 built there. This module only reads and writes rows, in two statements inside the service's
 transaction:
 
-1. `lock`: the match row, locked (`FOR UPDATE OF` the match only), with its stored game state,
-   its event's status and its seats, found by its id (and the scoring key, for a caller who has
+1. `lock`: the match row, locked (`FOR UPDATE OF` the match only), with its stored game state
+   and its seats, found by its id (and the scoring key, for a caller who has
    only that key: a wrong key never locks the row).
 2. `store`: the turn, the match's new state and, for a request with an `Idempotency-Key`, the
    receipt, in one data-modifying statement. Its first part looks the key's receipt up: this
@@ -42,9 +42,6 @@ from psycopg.pq import Format
 
 from games.models import Match
 
-# The event's model, reached through the relation: `games` does not import `league`.
-_EVENT_MODEL: Any = Match._meta.get_field("event").related_model
-
 # The match's columns `lock` reads, in the model's order (what `Model.from_db` wants;
 # tests/games/test_turn_submit_once.py checks it).
 MATCH_FIELDS = (
@@ -63,10 +60,10 @@ MATCH_FIELDS = (
 
 _LOCK = """
 SELECT m.id, m.game, m.status, m.state, m.turns_played, m.version, m.event_id, m.league_id,
-       m.score_key, m.created_by_id, m.started_at, e.league_id, e.status,
+       m.score_key, m.created_by_id, m.started_at,
        (SELECT array_agg(array[s.id, s.player_id] ORDER BY s."order")
           FROM games_seat s WHERE s.match_id = m.id)
-  FROM games_match m LEFT JOIN league_event e ON e.id = m.event_id
+  FROM games_match m
  WHERE m.id = %s"""
 _LOCK_BY_ID = _LOCK + " FOR UPDATE OF m"
 _LOCK_BY_KEY = _LOCK + " AND m.score_key = %s FOR UPDATE OF m"
@@ -240,13 +237,7 @@ def lock(match_id: int, score_key: str | None) -> Locked | None:
     values = list(row[: len(MATCH_FIELDS)])
     values[3] = _json(values[3])  # state
     match = Match.from_db(connection.alias, MATCH_FIELDS, values)
-    event_league, event_status, seats = row[len(MATCH_FIELDS) :]
-    event = None
-    if match.event_id is not None:
-        read = {"id": match.event_id, "league_id": event_league, "status": event_status}
-        names = [f.attname for f in _EVENT_MODEL._meta.concrete_fields if f.attname in read]
-        event = _EVENT_MODEL.from_db(connection.alias, names, [read[name] for name in names])
-    Match.event.field.set_cached_value(match, event)
+    seats = row[len(MATCH_FIELDS)]
     return Locked(match, [(seat, player) for seat, player in seats or []])
 
 

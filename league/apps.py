@@ -9,4 +9,9 @@ class LeagueConfig(AppConfig):
         # process, not only in a worker (which discovers them): services enqueue them by name
         # (league.services.jobs), and a web process running tasks in-process finds them in the
         # registry only once the module is imported.
+        from games import gates
         from league import receivers, tasks  # noqa: F401
+        from league.models import Event, League
+
+        # what games asks of a match's event and league (games.gates)
+        gates.register(event_closed_as=Event.closed_as, organizes=League.organizes_matches)

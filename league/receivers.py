@@ -61,8 +61,8 @@ def unvoid_stage_match(sender: type[Match], match: Match, **kwargs: Any) -> None
 
 @receiver(match_started, sender=Match, dispatch_uid="league.event_running")
 def event_running(sender: type[Match], match: Match, **kwargs: Any) -> None:
-    if match.event is not None:
-        organization.event_play_started(event=match.event)
+    if match.event_id is not None:
+        organization.event_play_started(event_id=match.event_id)
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="league.event_play_over")

@@ -18,7 +18,7 @@ Callers use the names re-exported here (`from games import services`;
 `services.turn_submit(...)`)."""
 
 from games.services.corrections import CorrectionOutcome, turn_correct
-from games.services.matches import UserLike, ensure_event_open, match_create
+from games.services.matches import UserLike, match_create
 from games.services.receipts import (
     RECEIPTS_EXPIRE_BATCH,
     Submission,
@@ -46,7 +46,6 @@ __all__ = [
     "TurnOutcome",
     "TurnReply",
     "UserLike",
-    "ensure_event_open",
     "locked_submission",
     "match_create",
     "match_unvoid",

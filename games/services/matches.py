@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 
 import scoring
-from games import score_keys, turn_sql
+from games import gates, score_keys, turn_sql
 from games.errors import (
     EventClosed,
     MatchClosed,
@@ -90,32 +90,16 @@ def _ensure_open(match: Match) -> None:
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
         )
-    if match.status == MatchStatus.SCHEDULED:
-        _event_status_now(match)  # a first turn makes it a match being played
-    ensure_event_open(match.event)
+    ensure_event_open(match)
 
 
-def _event_status_now(match: Match) -> None:
-    """Read the match's event's status again, its lock held. A close locks every match of its
-    event, then takes the event, and refuses one being played: a write that waited for the
-    match's lock read the event with it as it was before the close. Called before a write
-    that makes the match one being played (a first turn, an undo of a finished match, an
-    unvoid): one statement, there only."""
-    if match.event is not None:
-        match.event.refresh_from_db(fields=["status"])
-
-
-def ensure_event_open(event: Any, *, then: str = "") -> None:
-    """EventClosed when `event` (a league Event, or None) is finished or cancelled, with
-    `details.event` and `details.status` as every `event_closed` carries them (docs/api.md):
-    raise it through here. `then`: what the refusal says after "Event N is finished: "
-    (default: that it takes no more matches or turns, until its organizers reopen it)."""
-    if event is not None and event.is_closed:
-        raise EventClosed(
-            f"Event {event.pk} is {event.get_status_display().lower()}: "
-            + (then or "it takes no more matches or turns. Its organizers can reopen it."),
-            details={"event": event.pk, "status": event.status},
-        )
+def ensure_event_open(match: Match, *, then: str = "") -> None:
+    """EventClosed when the match's event is finished or cancelled (`games.gates`: asked of
+    the league, read fresh, so a write that waited for the match's lock sees a close that
+    committed meanwhile)."""
+    if closed_as := gates.event_closed_as(match.event_id):
+        assert match.event_id is not None  # noqa: S101 - only an event is closed
+        raise EventClosed.of(match.event_id, closed_as, then)
 
 
 def _ensure_changeable(match: Match) -> None:
@@ -123,9 +107,7 @@ def _ensure_changeable(match: Match) -> None:
     (EventClosed) are not changed."""
     if match.status == MatchStatus.VOID:
         raise MatchClosed(f"Match {match.pk} is void.", details={"status": match.status})
-    if match.status == MatchStatus.FINISHED:
-        _event_status_now(match)  # an undo (or a correction) may reopen it
-    ensure_event_open(match.event)
+    ensure_event_open(match)
 
 
 @transaction.atomic

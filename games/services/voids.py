@@ -15,7 +15,6 @@ from games.models import (
 )
 from games.services.matches import (
     UserLike,
-    _event_status_now,
     _lock,
     _user_or_none,
     ensure_event_open,
@@ -35,7 +34,7 @@ def match_void(
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         return match
-    ensure_event_open(match.event)
+    ensure_event_open(match)
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
     match.version += 1
@@ -62,8 +61,7 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
             f"Match {match.pk} is {match.get_status_display().lower()}, not void.",
             details={"status": match.status},
         )
-    _event_status_now(match)
-    ensure_event_open(match.event)
+    ensure_event_open(match)
     game = match.scoring_game()
     if game.is_over:
         match.status = MatchStatus.FINISHED

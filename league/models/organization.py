@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Count, OuterRef
 from django.db.models.functions import Lower
 
+from games.errors import EventClosed
 from games.models import GameName
 from league.standings import DEFAULT_TIEBREAK_ORDER
 
@@ -138,6 +139,15 @@ class League(models.Model):
             return False
         return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
 
+    @staticmethod
+    def organizes_matches(user: Any, event_id: int | None, league_id: int | None) -> bool:
+        """Whether `user` organizes the league of the event `event_id` (else of the league
+        `league_id`): who runs its matches (`games.gates`, `Match.is_organizer`). One query."""
+        leagues = League.objects.filter(organizers=user.pk)
+        if event_id is not None:
+            return leagues.filter(events=event_id).exists()
+        return league_id is not None and leagues.filter(pk=league_id).exists()
+
     def game_is_settled(self) -> bool:
         """Whether the league's game can no longer change: it has an event or a match (their
         rules, stages and results are the game's)."""
@@ -189,6 +199,20 @@ class Event(models.Model):
     def is_closed(self) -> bool:
         """A finished or cancelled event takes no more matches, stages or turns."""
         return self.status in (EventStatus.FINISHED, EventStatus.CANCELLED)
+
+    @staticmethod
+    def closed_as(event_id: int) -> str:
+        """The status that closes the event `event_id` ("finished", "cancelled"), or "" while
+        it is open (`games.gates`: a match's turns, undos and voids ask it). One query."""
+        status = Event.objects.filter(pk=event_id).values_list("status", flat=True).first()
+        return status if status in (EventStatus.FINISHED, EventStatus.CANCELLED) else ""
+
+    def ensure_open(self, *, then: str = "") -> None:
+        """EventClosed (409 `event_closed`) when the event is finished or cancelled. `then`:
+        what the refusal says after "Event N is finished: " (default: that it takes no more
+        matches or turns, until its organizers reopen it)."""
+        if self.is_closed:
+            raise EventClosed.of(self.pk, self.status, then)
 
     def ruleset(self) -> dict[str, Any]:
         """The league's default options with this event's overrides on top."""

@@ -268,22 +268,19 @@ def event_update(*, event: models.Event, **fields: Any) -> models.Event:
 # It follows play (docs/api.md, "An event's status"): upcoming until a match of it starts,
 # running while it is played, finished once its last stage finishes; its organizers close it
 # (finished or cancelled) and reopen it. A closed event takes no more matches, stages or turns
-# (`games.services.ensure_event_open`).
+# (`Event.ensure_open`; a match asks through `games.gates`).
 
 CLOSED_STATUSES = (models.EventStatus.FINISHED, models.EventStatus.CANCELLED)
 OPEN_MATCH_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
 
 
-def event_play_started(*, event: models.Event) -> None:
-    """A match of `event` took its first turn: an upcoming event is now running. Called on
-    every match's first turn, so it costs nothing once the event runs (`event` is the one
-    read with the locked match), and one UPDATE the first time."""
-    if event.status != models.EventStatus.UPCOMING:
-        return
-    models.Event.objects.filter(pk=event.pk, status=models.EventStatus.UPCOMING).update(
+def event_play_started(*, event_id: int) -> None:
+    """A match of the event `event_id` took its first turn: an upcoming event is now running.
+    Called on every match's first turn: one UPDATE, which changes the row only the first
+    time (a running event is not matched, so not locked either)."""
+    models.Event.objects.filter(pk=event_id, status=models.EventStatus.UPCOMING).update(
         status=models.EventStatus.RUNNING
     )
-    event.status = models.EventStatus.RUNNING
 
 
 def event_play_over(*, event_id: int) -> bool:
@@ -333,7 +330,7 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
     event = models.Event.objects.select_for_update().get(pk=event_id)
     if event.status == status:
         return event
-    game_services.ensure_event_open(event, then=f"reopen it before closing it as {status}.")
+    event.ensure_open(then=f"reopen it before closing it as {status}.")
     in_progress = [pk for pk, match_status in matches if match_status == MatchStatus.IN_PROGRESS]
     if in_progress:
         raise EventConflict(
@@ -929,7 +926,7 @@ def match_create(
     overrides = {} if rules is None else read_rules_object(rules)
     ruleset = {**league.rules, **overrides}
     if event is not None:
-        game_services.ensure_event_open(event)
+        event.ensure_open()
         ruleset = {**event.ruleset(), **overrides}
     if game not in scoring.GAMES:
         raise RuleViolation("unknown_game", f"There is no game {brief(game)}.")

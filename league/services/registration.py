@@ -23,7 +23,6 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from games import services as game_services
 from league.errors import EventConflict, LeagueError, LeagueForbidden
 from league.models import (
     Event,
@@ -104,7 +103,7 @@ def sign_up_set(
     a check-in window that closes after it opens. A cap raised lets the first on the waiting
     list move up; a cap lowered below the places taken keeps everyone who holds one (the next
     sign-ups wait). A closed event takes no change (`event_closed`)."""
-    game_services.ensure_event_open(event, then=CLOSED_THEN)
+    event.ensure_open(then=CLOSED_THEN)
     if cap is not None and cap < 1:
         raise LeagueError(
             "invalid_option",
@@ -247,7 +246,7 @@ def registration_create(
     event = Event.objects.select_related("league").get(pk=event_id)
     sign_up = _locked_sign_up(event_id)
     if by_organizer:
-        game_services.ensure_event_open(event, then=CLOSED_THEN)
+        event.ensure_open(then=CLOSED_THEN)
         if sign_up is None:  # the organizers take sign-ups themselves: the event now has one
             sign_up = SignUp.objects.create(event=event, open=False)
     elif sign_up is None or not sign_up.takes_sign_ups(now):
@@ -383,7 +382,7 @@ def _locked_registration(registration_id: int) -> tuple[SignUp, Registration]:
         .get(pk=registration_id)
     )
     assert sign_up is not None  # noqa: S101 - a registration's event always has a sign-up
-    game_services.ensure_event_open(registration.event, then=CLOSED_THEN)
+    registration.event.ensure_open(then=CLOSED_THEN)
     return sign_up, registration
 
 

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import services as game_services
 from games.errors import MatchAlreadyStarted, MatchClosed
 from games.models import TABLE_LABEL_MAX, Match, MatchStatus
 from league.errors import LeagueError, RoundNotFound, StageConflict
@@ -152,7 +151,8 @@ def _pattern(pattern: str, tables: int) -> list[str]:
 
 
 def _check_open(event: Event | None) -> None:
-    game_services.ensure_event_open(event, then="reopen it to schedule its matches.")
+    if event is not None:
+        event.ensure_open(then="reopen it to schedule its matches.")
 
 
 @transaction.atomic

@@ -114,7 +114,7 @@ def stage_create(
     stages are counted and their names compared: two stages added at once take the next two
     places, and a second of one name is refused as one named before."""
     event = _locked_event(event_id)
-    game_services.ensure_event_open(event)
+    event.ensure_open()
     stage = Stage(
         event=event,
         name=name,
@@ -375,7 +375,7 @@ def _locked_draft(stage_id: int, *, since: str | None = None) -> Stage:
             else f"Stage {stage.pk} has already started.",
             details={"stage": stage.pk},
         )
-    game_services.ensure_event_open(stage.event)
+    stage.event.ensure_open()
     return stage
 
 
@@ -1174,7 +1174,7 @@ def _lock_players_matches(player_id: int, **stages: int) -> None:
 def _entry_to_withdraw(stage: Stage, player_id: int) -> StageEntry:
     """The player's entry in the stage, at an open event, not withdrawn yet (`not_entered`,
     `already_withdrawn`, `event_closed` otherwise)."""
-    game_services.ensure_event_open(stage.event)
+    stage.event.ensure_open()
     entry = StageEntry.objects.filter(stage=stage, player_id=player_id).first()
     if entry is None:
         raise LeagueError(
@@ -1289,7 +1289,7 @@ def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Wit
     whose every entry is already withdrawn: 409 `already_withdrawn`, as from one stage."""
     _lock_players_matches(player_id, stage_match__stage__event_id=event_id)
     event = Event.objects.select_related("league").get(pk=event_id)
-    game_services.ensure_event_open(event)
+    event.ensure_open()
     entries = StageEntry.objects.filter(stage__event=event, player_id=player_id)
     stage_ids = list(
         entries.filter(withdrawn_at=None)

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services as game_services
 from games.models import Match, MatchStatus
 from games.services import matches as game_matches
 from games.services import voids as game_voids
@@ -178,7 +177,7 @@ def test_a_stage_started_twice_or_changed_while_it_starts_is_done_once(
         "delete": lambda: client.delete(path),
         "change": lambda: client.patch(path, {"name": "Big Cup"}, format="json"),
     }[other]
-    with overlapping(monkeypatch, game_services, "ensure_event_open"):
+    with overlapping(monkeypatch, Event, "ensure_open"):
         started, then = _at_once(_post(client, f"{path}start/"), second)
     statuses = sorted([started.status_code, then.status_code])
     assert max(statuses) < 500, [started.content, then.content]
@@ -205,7 +204,7 @@ def test_a_first_turn_sent_while_the_event_closes_is_refused_not_stored_in_a_clo
     game = Match.objects.get(pk=match["id"]).scoring_game()
     turn = next_turn_for(match, game, random.Random(1))
     turns = f"/api/v1/matches/{match['id']}/turns/"
-    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+    with _holding(monkeypatch, Event, "ensure_open") as held:
         close, first_turn = _at_once(
             _post(client_for(organizer), f"/api/v1/events/{yardzee_event.pk}/close/"),
             _after(held, _post(client_for(organizer), turns, turn)),
@@ -296,7 +295,7 @@ def test_a_finished_or_void_match_reopened_while_the_event_closes_is_refused(
     if action == "unvoid":
         assert as_organizer.post(f"/api/v1/matches/{match['id']}/void/").status_code == 200
     before = Match.objects.get(pk=match["id"]).status
-    with _holding(monkeypatch, game_services, "ensure_event_open") as held:
+    with _holding(monkeypatch, Event, "ensure_open") as held:
         close, reopening = _at_once(
             _post(client_for(organizer), f"/api/v1/events/{yardzee_event.pk}/close/"),
             _after(held, _post(client_for(organizer), f"/api/v1/matches/{match['id']}/{action}/")),

@@ -76,7 +76,11 @@ def test_item6_a_first_turn_in_a_running_event_does_not_write_the_event(league_e
     with CaptureQueriesContext(connection) as captured:
         _first_turn(second)
     # (A turn's own statements are prepared on the server: the query log has no text for them.)
-    assert not [q["sql"] for q in captured if 'UPDATE "league_event"' in (q["sql"] or "")]
+    # The only UPDATE of the event is the one that matches an upcoming event alone: a running
+    # event is neither written nor locked by it.
+    updates = [q["sql"] for q in captured if 'UPDATE "league_event"' in (q["sql"] or "")]
+    assert all(""""league_event"."status" = 'upcoming'""" in sql for sql in updates), updates
+    assert _status(league_event) == EventStatus.RUNNING
 
 
 def test_item6_a_casual_match_of_no_event_starts_nothing(league_event, field):
