@@ -19,7 +19,7 @@ import scoring
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league import models, signals, standings
-from league.errors import EventConflict, LeagueError
+from league.errors import EventConflict, LeagueError, LeagueForbidden
 from league.services.standings_marks import (
     league_settings_changed,
     player_merged,
@@ -759,7 +759,7 @@ def _ensure_registrations_apart(keep: models.Player, remove: models.Player) -> N
 
 
 def player_merge_check(
-    *, league: models.League, keep: models.Player, remove: models.Player
+    *, league: models.League, keep: models.Player, remove: models.Player, by: Any
 ) -> set[int]:
     """Every refusal of `player_merge`, checked without writing anything: the page that asks
     to confirm a merge shows the refusal instead of a merge the service would refuse. The
@@ -771,6 +771,7 @@ def player_merge_check(
             details={"field": "remove"},
         )
     ensure_on_roster(league, [keep.pk, remove.pk])
+    _ensure_merges_only_own(keep, remove, by)
     stage_ids = _ensure_mergeable(keep, remove)
     for other in models.League.objects.filter(players=remove).exclude(players=keep):
         _ensure_name_free(other, keep.display_name, exclude=[keep.pk, remove.pk])
@@ -778,9 +779,33 @@ def player_merge_check(
     return stage_ids
 
 
+def _ensure_merges_only_own(keep: models.Player, remove: models.Player, by: Any) -> None:
+    """A merge rewrites both players' records in every league they play in (seats, entries,
+    rosters): the caller must organize each of those leagues, or be staff (`by` None: a
+    caller inside the project that has checked it). Otherwise 403 `permission_denied`, naming
+    the leagues: their organizers merge the two, or staff do."""
+    if by is None or getattr(by, "is_staff", False):
+        return
+    others = (
+        models.League.objects.filter(players__in=[keep.pk, remove.pk])
+        .exclude(organizers=by.pk)
+        .distinct()
+        .order_by("name", "pk")
+    )
+    names = [league.name for league in others]
+    if names:
+        raise LeagueForbidden(
+            "permission_denied",
+            f"{keep.display_name} or {remove.display_name} also plays in "
+            f"{', '.join(names)}, which you do not organize: a merge changes their records "
+            "there too. Their organizers (or staff) can merge them.",
+            details={"leagues": [league.slug for league in others]},
+        )
+
+
 @transaction.atomic
 def player_merge(
-    *, league: models.League, keep: models.Player, remove: models.Player
+    *, league: models.League, keep: models.Player, remove: models.Player, by: Any
 ) -> PlayerMerge:
     """Merge two players of `league`'s roster who are one person entered twice: everything of
     `remove` becomes `keep`'s (seats and the turns and undos at them, stage entries, byes,
@@ -789,7 +814,8 @@ def player_merge(
     either is not on the roster (`player_not_in_league`), when both played at one match or in
     one stage (`players_met`), when both have accounts (`players_both_linked`), while
     `remove` is playing (`matches_in_progress`), or when `keep`'s name looks like a name on a
-    roster they join (`name_taken`). The tables listing `remove` are counted again and their
+    roster they join (`name_taken`), or when `by` does not organize every league either plays
+    in (`permission_denied`, `_ensure_merges_only_own`). The tables listing `remove` are counted again and their
     leagues' ratings rate again from the start (`standings_marks.player_merged`). Turns keep
     the player id they were submitted with (they are a record of what was sent)."""
     # Both rows locked, lower id first, so two merges (or a merge and a rename) take turns.
@@ -808,7 +834,7 @@ def player_merge(
                 details={"field": field, "player": player.pk},
             )
     keep, remove = locked[keep.pk], locked[remove.pk]
-    stage_ids = player_merge_check(league=league, keep=keep, remove=remove)
+    stage_ids = player_merge_check(league=league, keep=keep, remove=remove, by=by)
     joining = list(models.League.objects.filter(players=remove).exclude(players=keep))
     models.Registration.objects.filter(player=remove).update(player=keep)
     rerated = player_merged(removed_id=remove.pk)

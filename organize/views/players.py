@@ -136,7 +136,9 @@ def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
         keep, remove = chosen[form.cleaned_data["keep"]], chosen[form.cleaned_data["remove"]]
         if form.cleaned_data["confirmed"]:
             try:
-                merged = organization.player_merge(league=league, keep=keep, remove=remove)
+                merged = organization.player_merge(
+                    league=league, keep=keep, remove=remove, by=request.user
+                )
             except DomainError as error:
                 form.refuse(error)
             else:
@@ -151,7 +153,9 @@ def players_merge(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("organize:players", league.slug)
         else:
             try:  # the same checks the merge makes, so no confirmation is shown for a refusal
-                organization.player_merge_check(league=league, keep=keep, remove=remove)
+                organization.player_merge_check(
+                    league=league, keep=keep, remove=remove, by=request.user
+                )
             except DomainError as error:
                 form.refuse(error)
             else:

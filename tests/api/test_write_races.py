@@ -326,7 +326,9 @@ def test_a_merge_of_a_player_another_merge_just_removed_says_so(
     def merge(keep: Player, remove: Player) -> Callable[[], Any]:
         def run() -> Any:
             try:
-                return organization.player_merge(league=yardzee_league, keep=keep, remove=remove)
+                return organization.player_merge(
+                    league=yardzee_league, keep=keep, remove=remove, by=None
+                )
             except DomainError as refusal:
                 return refusal
 

@@ -302,6 +302,7 @@ def test_no_merge_is_offered_to_confirm_when_the_kept_name_is_taken_on_a_roster_
     duplicate = Player.objects.create(display_name="Ana L", handle="ana-l")
     yardzee_league.players.add(duplicate)
     elsewhere = League.objects.get(slug="elsewhere")
+    elsewhere.organizers.add(yardzee_league.organizers.get())  # a merge needs both leagues'
     elsewhere.players.add(duplicate, Player.objects.create(display_name="ana", handle="ana-2"))
     response = as_organizer.post(MERGE, {"keep": ana.pk, "remove": duplicate.pk})
     assert response.status_code == 400
@@ -375,3 +376,33 @@ def test_roster_pages_cost_the_same_queries_for_5_and_for_50_players(
     # with their counts.
     with django_assert_max_num_queries(5):
         as_organizer.get(f"/organize/leagues/{large.slug}/players/")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("confirmed", [{}, {"confirmed": "yes"}], ids=["asked", "confirmed"])
+def test_a_player_who_also_plays_in_another_organizers_league_is_not_merged_by_this_one(
+    as_organizer, ana, yardzee_league, other_organizer, players, confirmed
+):
+    """Issue 37, item 2: org1 merged a player who is also on org2's roster into its own: org2's
+    match then seated org1's player, who joined org2's roster. A merge rewrites both players'
+    records in every league they play in: the caller must organize each of them."""
+    shared, opponent = players[:2]
+    yardzee_league.players.add(shared)
+    elsewhere = League.objects.get(slug="elsewhere")
+    elsewhere.players.add(shared, opponent)
+    theirs = game_services.match_create(
+        game="yardzee", player_ids=[shared.pk, opponent.pk], league_id=elsewhere.pk
+    )
+    refused = as_organizer.post(MERGE, {"keep": ana.pk, "remove": shared.pk, **confirmed})
+    assert refused.status_code == 400
+    page = _text(refused)
+    assert "also plays in Elsewhere, which you do not organize" in page
+    assert "Merge them" not in page
+    assert Player.objects.filter(pk=shared.pk).exists()
+    assert list(theirs.seats.values_list("player_id", flat=True)) == [shared.pk, opponent.pk]
+    assert not elsewhere.players.filter(pk=ana.pk).exists()
+    # an organizer of both leagues may
+    elsewhere.organizers.add(yardzee_league.organizers.get())
+    merged = as_organizer.post(MERGE, {"keep": ana.pk, "remove": shared.pk, "confirmed": "yes"})
+    assert merged.status_code == 302
+    assert list(theirs.seats.values_list("player_id", flat=True)) == [ana.pk, opponent.pk]

@@ -108,7 +108,7 @@ def test_a_merge_moves_everything_of_the_duplicate_and_the_tables_and_ratings_co
 
     with no_tasks():
         merged = organization.player_merge(
-            league=league, keep=_player(keep), remove=_player(remove)
+            league=league, keep=_player(keep), remove=_player(remove), by=None
         )
         # Marked, not yet refreshed: each table listing the duplicate is counted from scratch,
         # and the league rates every match again (its ratings were forgotten).
@@ -163,7 +163,7 @@ def test_two_players_who_sat_at_one_match_are_two_people(league_event):
     finish(seat(league_event, [keep, remove, other]), seed=1)
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
-            league=league_event.league, keep=_player(keep), remove=_player(remove)
+            league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
         )
     assert refused.value.code == "players_met"
     assert refused.value.details["matches"] == [Match.objects.get().pk]
@@ -181,7 +181,7 @@ def test_two_players_entered_in_one_stage_are_two_people_even_before_it_is_playe
     finish(seat(league_event, [remove, other]), seed=2)
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
-            league=league_event.league, keep=_player(keep), remove=_player(remove)
+            league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
         )
     assert refused.value.code == "players_met"
     assert refused.value.details == {"matches": [], "stages": [stage.pk]}
@@ -196,7 +196,7 @@ def test_a_duplicate_playing_right_now_is_merged_once_the_match_is_over(league_e
     game_services.turn_submit(match_id=match.pk, turn=turn)
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
-            league=league_event.league, keep=_player(keep), remove=_player(remove)
+            league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
         )
     assert refused.value.code == "matches_in_progress"
     assert refused.value.details == {"matches": [match.pk]}
@@ -208,10 +208,10 @@ def test_a_player_is_not_merged_with_themselves_nor_with_someone_off_the_roster(
     stranger = models.Player.objects.create(display_name="Stranger", handle="stranger")
     league = league_event.league
     with pytest.raises(LeagueError) as same:
-        organization.player_merge(league=league, keep=_player(keep), remove=_player(keep))
+        organization.player_merge(league=league, keep=_player(keep), remove=_player(keep), by=None)
     assert same.value.code == "same_player"
     with pytest.raises(LeagueError) as off_roster:
-        organization.player_merge(league=league, keep=_player(keep), remove=stranger)
+        organization.player_merge(league=league, keep=_player(keep), remove=stranger, by=None)
     assert off_roster.value.code == "player_not_in_league"
     assert off_roster.value.details["players"] == [stranger.pk]
 
@@ -223,7 +223,7 @@ def test_two_players_with_accounts_are_two_people(league_event):
     models.Player.objects.filter(pk=remove).update(user=User.objects.create_user("two"))
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
-            league=league_event.league, keep=_player(keep), remove=_player(remove)
+            league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
         )
     assert refused.value.code == "players_both_linked"
 
@@ -237,7 +237,7 @@ def test_the_kept_name_must_be_free_on_every_roster_it_joins(league_event):
     elsewhere.players.add(remove, namesake)
     with pytest.raises(LeagueError) as refused:
         organization.player_merge(
-            league=league_event.league, keep=_player(keep), remove=_player(remove)
+            league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
         )
     assert refused.value.code == "name_taken"
     assert refused.value.details["player"] == namesake.pk
@@ -253,7 +253,7 @@ def test_the_duplicate_may_carry_a_name_like_the_kept_one_on_another_roster(leag
     elsewhere.players.add(remove)
     models.Player.objects.filter(pk=remove).update(display_name="bo")  # renamed there, say
     merged = organization.player_merge(
-        league=league_event.league, keep=_player(keep), remove=_player(remove)
+        league=league_event.league, keep=_player(keep), remove=_player(remove), by=None
     )
     assert merged.rosters_joined == 1
     assert list(elsewhere.players.values_list("display_name", flat=True)) == ["Bo"]
@@ -265,12 +265,18 @@ def test_the_merge_check_refuses_what_the_merge_refuses_and_writes_nothing(leagu
     finish(seat(league_event, [keep, remove, other]), seed=1)
     league = league_event.league
     with pytest.raises(LeagueError) as refused:
-        organization.player_merge_check(league=league, keep=_player(keep), remove=_player(remove))
+        organization.player_merge_check(
+            league=league, keep=_player(keep), remove=_player(remove), by=None
+        )
     assert refused.value.code == "players_met"
     with pytest.raises(LeagueError) as same:
-        organization.player_merge_check(league=league, keep=_player(keep), remove=_player(keep))
+        organization.player_merge_check(
+            league=league, keep=_player(keep), remove=_player(keep), by=None
+        )
     assert same.value.code == "same_player"
     (alone,) = new_players("U", 1)
-    organization.player_merge_check(league=league, keep=_player(alone), remove=_player(other))
+    organization.player_merge_check(
+        league=league, keep=_player(alone), remove=_player(other), by=None
+    )
     assert Seat.objects.filter(player_id=other).count() == 1  # checked, not merged
     assert models.Player.objects.filter(pk=other).exists()

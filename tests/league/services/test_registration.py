@@ -335,7 +335,7 @@ def test_merging_two_players_moves_their_registrations(yardzee_event):
     duplicate = Player.objects.create(display_name="Ana B", handle="ana-b")
     yardzee_event.league.players.add(duplicate)
     assert ana.player is not None
-    player_merge(league=yardzee_event.league, keep=duplicate, remove=ana.player)
+    player_merge(league=yardzee_event.league, keep=duplicate, remove=ana.player, by=None)
     ana.refresh_from_db()
     assert ana.player_id == duplicate.pk
 
