@@ -815,9 +815,10 @@ def player_merge(
     one stage (`players_met`), when both have accounts (`players_both_linked`), while
     `remove` is playing (`matches_in_progress`), or when `keep`'s name looks like a name on a
     roster they join (`name_taken`), or when `by` does not organize every league either plays
-    in (`permission_denied`, `_ensure_merges_only_own`). The tables listing `remove` are counted again and their
-    leagues' ratings rate again from the start (`standings_marks.player_merged`). Turns keep
-    the player id they were submitted with (they are a record of what was sent)."""
+    in (`permission_denied`, `_ensure_merges_only_own`). The tables listing `remove` are
+    counted again and their leagues' ratings rate again from the start
+    (`standings_marks.player_merged`). Turns keep the player id they were submitted with
+    (they are a record of what was sent)."""
     # Both rows locked, lower id first, so two merges (or a merge and a rename) take turns.
     locked = {
         player.pk: player
