@@ -96,7 +96,12 @@ def _ensure_open(match: Match) -> None:
 def ensure_event_open(match: Match, *, then: str = "") -> None:
     """EventClosed when the match's event is finished or cancelled (`games.gates`: asked of
     the league, read fresh, so a write that waited for the match's lock sees a close that
-    committed meanwhile)."""
+    committed meanwhile). A match being played is not asked about, and costs its turns no
+    query: its event is open, since an event is closed (by its organizers, or by itself once
+    its play is over) only with none of its matches in progress, and the close locks every
+    match of the event first (`league.services.organization.event_close`)."""
+    if match.status == MatchStatus.IN_PROGRESS:
+        return
     if closed_as := gates.event_closed_as(match.event_id):
         assert match.event_id is not None  # noqa: S101 - only an event is closed
         raise EventClosed.of(match.event_id, closed_as, then)

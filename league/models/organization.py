@@ -204,7 +204,8 @@ class Event(models.Model):
     def closed_as(event_id: int) -> str:
         """The status that closes the event `event_id` ("finished", "cancelled"), or "" while
         it is open (`games.gates`: a match's turns, undos and voids ask it). One query."""
-        status = Event.objects.filter(pk=event_id).values_list("status", flat=True).first()
+        found = Event.objects.filter(pk=event_id).order_by().values_list("status", flat=True)
+        status = next(iter(found[:1]), "")
         return status if status in (EventStatus.FINISHED, EventStatus.CANCELLED) else ""
 
     def ensure_open(self, *, then: str = "") -> None:

@@ -13,6 +13,7 @@ from games import services, signals
 from games.errors import EventClosed, MatchClosed, MatchError, TurnNumberMismatch
 from games.models import Match, MatchStatus, Turn
 from league.models import EventStatus
+from league.services.organization import event_close
 from scoring import RuleViolation
 from tests.games.conftest import (
     SCRIPTED_YARDZEE,
@@ -193,12 +194,13 @@ def test_an_event_still_open_takes_turns(event_zee, yardzee_event, status):
 
 @pytest.mark.parametrize("status", [EventStatus.FINISHED, EventStatus.CANCELLED])
 def test_a_finished_or_cancelled_event_takes_no_turn(event_zee, yardzee_event, status):
-    services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[0])
-    yardzee_event.status = status
-    yardzee_event.save()
+    # An event closes only with none of its matches being played (event_close refuses, and
+    # locks them all first), so the match it leaves is one not started: its first turn is
+    # refused. (A match being played asks no one: its event is open.)
+    event_close(event_id=yardzee_event.pk, status=status)
     before = stored(event_zee.pk)
     with pytest.raises(EventClosed) as refused:
-        services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[1])
+        services.turn_submit(match_id=event_zee.pk, turn=SCRIPTED_YARDZEE[0])
     assert refused.value.code == "event_closed"
     assert refused.value.details == {"event": yardzee_event.pk, "status": status}
     assert stored(event_zee.pk) == before
