@@ -35,6 +35,11 @@ class MatchClosed(MatchError, code="match_closed"):
         return body
 
 
+class TurnLimit(MatchError, code="turn_limit"):
+    """The match has played as many turns as its game takes at most (`games.limits`): a
+    Yardkle game that long is not a game. Its next turn is refused; an organizer voids it."""
+
+
 class TurnNumberMismatch(MatchError, code="turn_number_mismatch"):
     """The client believes another turn comes next (a retry after a lost answer, or two
     scorekeepers at one table)."""

@@ -26,7 +26,7 @@ from games.services.receipts import (
     receipts_expire,
     request_fingerprint,
 )
-from games.services.results import result_apply, result_submit
+from games.services.results import result_apply, result_submit, turns_submit
 from games.services.turns import (
     TurnOutcome,
     TurnReply,
@@ -62,4 +62,5 @@ __all__ = [
     "turn_submit_once",
     "turn_take_back",
     "turn_undo",
+    "turns_submit",
 ]

@@ -18,8 +18,10 @@ from django.utils import timezone
 
 from games import signals, turn_sql
 from games.errors import (
+    TurnLimit,
     TurnNumberMismatch,
 )
+from games.limits import turn_limit
 from games.models import (
     Match,
     MatchStatus,
@@ -281,6 +283,8 @@ def _play(
     played, status, start and finish, `version`) and build the answer to the turn."""
     seat_order = game.current_player or 0
     seat_id, player = seats[seat_order]
+    if not game.is_over:  # a game over is refused by its rules (`game_over`)
+        _check_turn_limit(match, game, len(seats))
     _check_player(turn, player)
     result = game.play(turn)
     sequence = match.turns_played + 1
@@ -309,6 +313,19 @@ def _play(
         next_player=None if next_seat is None else seats[next_seat][1],
     )
     return _Step(seat_id, seat_order, scored, now, answer)
+
+
+def _check_turn_limit(match: Match, game: Game, players: int) -> None:
+    """TurnLimit when the match, its game not over, has played as many turns as its game
+    takes at most (`games.limits`)."""
+    limit = turn_limit(match.game, players, game.rules.to_json())  # the match's, as played
+    if match.turns_played >= limit:
+        raise TurnLimit(
+            f"Match {match.pk} has played {match.turns_played} turns, as many as a game of "
+            f"{match.game} with {players} players takes ({limit}): a game that long is not a "
+            "game. Its organizers can void it.",
+            details={"turns_played": match.turns_played, "limit": limit},
+        )
 
 
 def _store(

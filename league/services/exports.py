@@ -18,7 +18,7 @@ the import stands only if each matches, else nothing is kept. It is one transact
 file, a foreign one or a replay that does not give the file's results changes nothing."""
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.errors import MatchError
+from games.limits import turn_limit
 from games.models import Match, MatchStatus, Seat, Turn
 from league.errors import ImportRefused, LeagueConflict, LeagueError
 from league.models import (
@@ -384,6 +385,42 @@ def _check_references(data: dict[str, Any]) -> None:
                 raise refused(f"/matches/{number}/seats", f"Player {seat['player']} is unknown.")
         if match["game"] != data["league"]["game"]:
             raise refused(f"/matches/{number}/game", "A match of another game than the league's.")
+        _check_turns(match, number, refused)
+    # An export lists the players its matches seat and its stages enter, and no one else.
+    seated = {seat["player"] for match in data["matches"] for seat in match["seats"]}
+    entered = {entry["player"] for stage in data["stages"] for entry in stage["entries"]}
+    unseated = sorted(players - seated - entered)
+    if unseated:
+        raise LeagueError(
+            "invalid_export",
+            f"{len(unseated)} player{'s' if len(unseated) > 1 else ''} of the file "
+            f"(first: {unseated[0]}) play in no match and enter no stage of it: an export lists "
+            "only the players of its event.",
+            details={"path": "/players", "players": unseated[:20]},
+        )
+
+
+def _check_turns(
+    match: Mapping[str, Any], number: int, refused: Callable[[str, str], LeagueError]
+) -> None:
+    """A match's turns are numbered 1, 2, 3, ... and are at most as many as its game takes
+    (`games.limits`): an import's replay costs what the file's turns cost, and no more."""
+    sequences = sorted(turn["sequence"] for turn in match["turns"])
+    if sequences != list(range(1, len(sequences) + 1)):
+        raise refused(
+            f"/matches/{number}/turns",
+            "The turns of a match are numbered 1, 2, 3, ..., each once.",
+        )
+    rules = match["rules"] if isinstance(match["rules"], dict) else {}
+    limit = turn_limit(match["game"], len(match["seats"]), rules)
+    if len(sequences) > limit:
+        error = refused(
+            f"/matches/{number}/turns",
+            f"Match {match['id']} has {len(sequences)} turns; a game of {match['game']} with "
+            f"{len(match['seats'])} players takes at most {limit}.",
+        )
+        error.details["limit"] = limit
+        raise error
 
 
 def _time_of(value: str | None) -> datetime | None:
@@ -613,29 +650,34 @@ class _Replay:
         else:
             seated = self._seat(match)
             self.matches[match["id"]] = seated.pk
-        for turn in sorted(match["turns"], key=lambda t: t["sequence"])[
-            seated.turns_played : turns
-        ]:
-            payload = dict(turn["payload"])
-            named = payload.get("player")
-            if isinstance(named, int) and not isinstance(named, bool):
-                payload["player"] = self.players.get(named, named)
+        chunk = sorted(match["turns"], key=lambda t: t["sequence"])[seated.turns_played : turns]
+        payloads = [self._payload(turn) for turn in chunk]
+        if payloads:
+            # All of them under one lock, in one statement: linear in the turns of the file.
             try:
-                game_services.turn_submit(match_id=seated.pk, turn=payload, submitted_by=self.by)
+                game_services.turns_submit(match_id=seated.pk, turns=payloads, submitted_by=self.by)
             except (RuleViolation, MatchError) as refused:
+                sequence = refused.details.get("turn", seated.turns_played + 1)
                 raise ImportRefused(
                     "import_mismatch",
-                    f"Turn {turn['sequence']} of match {match['id']} cannot be replayed: "
-                    f"{refused.message}",
+                    f"Match {match['id']} cannot be replayed: {refused.message}",
                     details={
                         "match": match["id"],
-                        "turn": turn["sequence"],
+                        "turn": sequence,
                         "refused": refused.to_json(),
                     },
                 ) from refused
         if turns is None and match["status"] == MatchStatus.VOID and match["stage"] is None:
             game_services.match_void(match_id=seated.pk, voided_by=self.by)
         # A stage match is voided at the time of its void (a step of its own).
+
+    def _payload(self, turn: Mapping[str, Any]) -> Any:
+        """The turn as the file has it, naming its player by the new id."""
+        payload = dict(turn["payload"])
+        named = payload.get("player")
+        if isinstance(named, int) and not isinstance(named, bool):
+            payload["player"] = self.players.get(named, named)
+        return payload
 
     def _seat(self, match: dict[str, Any]) -> Match:
         seats = [self.players[seat["player"]] for seat in sorted(match["seats"], key=_order)]
