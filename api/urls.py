@@ -72,6 +72,7 @@ urlpatterns = [
     # An event as one file and back (api/exports.py).
     path("events/<int:pk>/export/", exports.EventExportView.as_view(), name="event-export"),
     path("leagues/<slug:slug>/import/", exports.EventImportView.as_view(), name="league-import"),
+    path("imports/<uuid:pk>/", exports.ImportJobView.as_view(), name="import-job"),
     path("", include(router.urls)),
     # Whatever the path holds, line breaks too (`.` stops at one).
     re_path(r"^[\s\S]*$", not_found),

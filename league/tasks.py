@@ -6,6 +6,7 @@ so imports go one way: tasks -> services."""
 from celery import shared_task
 
 from league.services import jobs
+from league.services.imports import import_run
 from league.services.ratings import ratings_refresh as refresh_ratings
 from league.services.standings_refresh import standings_refresh as refresh_table
 from league.services.standings_refresh import standings_sweep as sweep
@@ -24,3 +25,8 @@ def ratings_refresh(league_id: int) -> bool:
 @shared_task(name="league.standings_sweep", acks_late=True)
 def standings_sweep() -> dict[str, int]:
     return sweep()
+
+
+@shared_task(name=jobs.EVENT_IMPORT, acks_late=True)
+def event_import(job_id: str) -> str:
+    return import_run(job_id=job_id)

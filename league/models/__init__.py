@@ -1,8 +1,9 @@
 """The league app's models, one module a topic (all of the `league` app label):
 `organization` (players, leagues and their rosters, events), `stages` (stages, entries, the
-matches they draw, forfeits, byes), `tables` (stored standings), `ratings` and `registration`
-(an event's sign-up and check-in)."""
+matches they draw, forfeits, byes), `tables` (stored standings), `ratings`, `registration`
+(an event's sign-up and check-in) and `imports` (an event import run as a job)."""
 
+from league.models.imports import EventImportJob, ImportStatus
 from league.models.organization import (
     Event,
     EventStatus,
@@ -31,8 +32,10 @@ from league.models.tables import Scope, ScopeKey, StandingsScope, StandingsTable
 
 __all__ = [
     "Event",
+    "EventImportJob",
     "EventStatus",
     "ForfeitReason",
+    "ImportStatus",
     "League",
     "LeagueQuerySet",
     "Player",

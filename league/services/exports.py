@@ -437,14 +437,9 @@ def _played_at(match: Mapping[str, Any]) -> datetime:
     return datetime.fromisoformat(match["created_at"])
 
 
-@transaction.atomic
-def event_import(*, league: League, data: object, by: User | None = None) -> EventImport:
-    """Play an exported event again in `league`, which has no event or match yet (409
-    `league_not_empty` otherwise) and plays the file's game (400 `wrong_game`). The league takes
-    the file's rules, tiebreak order and points (so its tables rank as the original's did).
-    All or nothing: see the module's docstring for the errors."""
-    export = check_export(data)
-    league = League.objects.select_for_update().get(pk=league.pk)
+def ensure_importable(league: League, export: Mapping[str, Any]) -> None:
+    """The league takes this export: it has no event or match yet (409 `league_not_empty`)
+    and plays the file's game (400 `wrong_game`)."""
     if league.game_is_settled():
         raise LeagueConflict(
             "league_not_empty",
@@ -459,6 +454,17 @@ def event_import(*, league: League, data: object, by: User | None = None) -> Eve
             f"{league.game}.",
             details={"league_game": league.game, "file_game": export["league"]["game"]},
         )
+
+
+@transaction.atomic
+def event_import(*, league: League, data: object, by: User | None = None) -> EventImport:
+    """Play an exported event again in `league`, which has no event or match yet (409
+    `league_not_empty` otherwise) and plays the file's game (400 `wrong_game`). The league takes
+    the file's rules, tiebreak order and points (so its tables rank as the original's did).
+    All or nothing: see the module's docstring for the errors."""
+    export = check_export(data)
+    league = League.objects.select_for_update().get(pk=league.pk)
+    ensure_importable(league, export)
     settings = export["league"]
     league = league_update(
         league=league,
