@@ -358,7 +358,7 @@ def _post_import(client: APIClient, slug: str, body: Any, **post: Any) -> Any:
     with TestCase.captureOnCommitCallbacks(execute=True):
         response = client.post(f"/api/v1/leagues/{slug}/import/", body, **post)
     if response.status_code == 202:  # the job as it stands once run
-        response.job = client.get(response["Location"]).json()
+        response.job = client.get(response["Location"]).json()  # type: ignore[attr-defined]
     return response
 
 

@@ -70,7 +70,8 @@ def _large_export(stack: Stack, token: str) -> dict[str, Any]:
     for number in range(2):
         turn = {**NOTHING, "player": ids[number % 2]}
         _call(stack, "POST", f"/api/v1/matches/{match['id']}/turns/", turn, token)
-    _, data, _ = _call(stack, "GET", f"/api/v1/events/{event['id']}/export/")
+    _, exported, _ = _call(stack, "GET", f"/api/v1/events/{event['id']}/export/")
+    data: dict[str, Any] = exported
     one = data["matches"][0]
     turn = one["turns"][0]
     grown = []
