@@ -13,19 +13,18 @@ the first characters of the answer are read."""
 import contextlib
 import dataclasses
 import ipaddress
-import re
 import socket
 import threading
 import time
 from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-import idna
 import requests
 import urllib3
 from django.conf import settings
 from requests.adapters import HTTPAdapter
 
+from webhooks.addresses import is_loopback, normal_host, refused_range
 from webhooks.errors import WebhookError
 
 URL_MAX_LENGTH = 500
@@ -56,70 +55,17 @@ def allow_loopback() -> bool:
     return bool(settings.WEBHOOK_ALLOW_LOOPBACK)
 
 
-# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
-# (RFC 6052) and the deprecated IPv4-compatible addresses (::a.b.c.d, above ::255.255).
-_EMBEDDING_V4 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("::/96"))
-
-
 def _address_allowed(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone is not part of it
-    if isinstance(ip, ipaddress.IPv6Address):
-        # An IPv6 address that reaches an IPv4 one is judged as that one (mapped, 6to4, NAT64).
-        embedded = ip.ipv4_mapped or ip.sixtofour
-        if embedded is None and int(ip) > 0xFFFF and any(ip in net for net in _EMBEDDING_V4):
-            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)  # not ::1, which is IPv6's
-        if embedded is not None:
-            ip = embedded
-    if ip.is_loopback:
+    """Whether a delivery may go to `address` (`webhooks.addresses`): none of the
+    special-purpose ranges, but loopback where `WEBHOOK_ALLOW_LOOPBACK` allows it."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # a resolver's zone is not part of it
+    if is_loopback(ip):
         return allow_loopback()
-    return ip.is_global and not ip.is_multicast
+    return not refused_range(ip)
 
 
 def _is_loopback_name(host: str) -> bool:
     return host == "localhost" or host.endswith(".localhost")
-
-
-def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The IP address a host names without DNS: a plain literal, or an IPv4 address in one of
-    the shorter forms resolvers also read (`2130706433`, `127.1`, `0x7f.0.0.1`, `0177.0.0.1`),
-    with or without a trailing dot."""
-    if host.endswith(".") and not host.endswith(".."):
-        host = host[:-1]
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        pass
-    if host and host.replace(".", "").replace("x", "").isalnum() and host[-1:].isdigit():
-        try:
-            return ipaddress.IPv4Address(socket.inet_aton(host))
-        except OSError:
-            return None
-    return None
-
-
-# One label of a host name once in ASCII (IDNA): letters, digits, hyphens inside, and the
-# underscore some names carry; at most 63 characters.
-_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
-
-
-def ascii_host(host: str) -> str:
-    """The host name as DNS and the Host header take it: in ASCII (IDNA for an international
-    name), without the trailing dot of a fully qualified name; `invalid_url` when it is not a
-    host name at all (spaces, empty labels, a label too long)."""
-    name = host.lower()
-    if name.endswith(".") and not name.endswith(".."):
-        name = name[:-1]
-    if not name.isascii():
-        try:
-            name = idna.encode(name, uts46=True).decode("ascii")
-        except idna.IDNAError:
-            raise WebhookError(
-                "invalid_url", f"{host!r} is not a host name DNS can look up."
-            ) from None
-    labels = name.split(".")
-    if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
-        raise WebhookError("invalid_url", f"{host!r} is not a host name DNS can look up.")
-    return name
 
 
 def check_url(url: str) -> SplitResult:
@@ -138,7 +84,7 @@ def check_url(url: str) -> SplitResult:
         parts.port  # noqa: B018  (raises on a port that is not a number)
     except ValueError as error:
         raise WebhookError("invalid_url", f"The address cannot be read: {error}.") from None
-    host = (parts.hostname or "").lower()
+    host = parts.hostname or ""
     if parts.scheme not in ("https", "http") or not host:
         raise WebhookError("invalid_url", "The address must be an https:// URL with a host name.")
     if parts.username is not None or parts.password is not None:
@@ -147,10 +93,9 @@ def check_url(url: str) -> SplitResult:
         raise WebhookError("invalid_url", "The address may not carry a #fragment.")
     if parts.port == 0:
         raise WebhookError("invalid_url", "The address's port must be 1 to 65535.")
-    literal = _literal(host)
-    # `127.1` is 127.0.0.1 to every resolver, `localhost.` is localhost.
-    host = ascii_host(host) if literal is None else str(literal)
-    loopback = _is_loopback_name(host) or (literal is not None and literal.is_loopback)
+    # The host as a resolver reads it (full-width or circled digits, `127.1`, IDNA, ...).
+    host, literal = normal_host(host)
+    loopback = _is_loopback_name(host) or (literal is not None and is_loopback(literal))
     if loopback and not allow_loopback():
         raise WebhookError(
             "url_not_allowed", "Webhooks are not sent to this machine's own (loopback) address."
@@ -158,7 +103,9 @@ def check_url(url: str) -> SplitResult:
     if literal is not None and not _address_allowed(host):
         raise WebhookError(
             "url_not_allowed",
-            f"Webhooks are only sent to public addresses; {host} is private or reserved.",
+            f"Webhooks are only sent to public addresses; {host} is in a special-purpose "
+            f"range: {refused_range(literal)}.",
+            details={"range": refused_range(literal)},
         )
     if parts.scheme == "http" and not (loopback and allow_loopback()):
         raise WebhookError("invalid_url", "The address must be an https:// URL.")
@@ -286,8 +233,7 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
         parts = check_url(url)
     except WebhookError as error:
         return outcome(error=error.message)
-    literal = _literal(parts.hostname or "")
-    host = ascii_host(parts.hostname or "") if literal is None else str(literal)
+    host, _ = normal_host(parts.hostname or "")
     port = parts.port or (443 if parts.scheme == "https" else 80)
     addresses, why = _resolve(host, port)
     if not addresses:
