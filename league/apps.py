@@ -12,6 +12,11 @@ class LeagueConfig(AppConfig):
         from games import gates
         from league import receivers, tasks  # noqa: F401
         from league.models import Event, League
+        from league.services import locks
 
         # what games asks of a match's event and league (games.gates)
-        gates.register(event_closed_as=Event.closed_as, organizes=League.organizes_matches)
+        gates.register(
+            event_closed_as=Event.closed_as,
+            organizes=League.organizes_matches,
+            before_organizer_write=locks.event_of_match_first,
+        )

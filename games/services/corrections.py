@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from games import signals
+from games import gates, signals
 from games.errors import (
     CorrectionBreaksLaterTurn,
     NoSuchTurn,
@@ -85,6 +85,7 @@ def turn_correct(
     follow. A finished match whose result stands as it was sends `match_corrected` (its
     turns changed, so its play analysis is made again). A void match (MatchClosed) or a match
     of a finished or cancelled event (EventClosed) is not changed."""
+    gates.before_organizer_write(match_id)  # its event first: league.services.locks
     match = _lock(match_id)
     _ensure_changeable(match)
     if not 1 <= sequence <= match.turns_played:

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from games import signals
+from games import gates, signals
 from games.errors import (
     MatchClosed,
     NothingToUndo,
@@ -46,6 +46,7 @@ def turn_undo(
     a receiver may refuse by raising, e.g. when a later bracket match has started; `then=`
     carries what the organizer confirmed, e.g. re-seeding later stages). A match of a
     finished or cancelled event is not changed (EventClosed)."""
+    gates.before_organizer_write(match_id)  # its event first: league.services.locks
     match = _lock(match_id)
     turns = _turns_to_take_back(match, "undo")
     return _remove_last_turn(match, turns, undone_by=undone_by, then=then or {})

@@ -5,7 +5,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import signals
+from games import gates, signals
 from games.errors import (
     MatchNotVoid,
 )
@@ -31,6 +31,7 @@ def match_void(
     `then` is what the organizer asked to happen next (for a stage match: replay, walkover or
     no result, docs/api.md "Corrections"), passed to the `match_voided` receivers untouched:
     `games` does not know stages."""
+    gates.before_organizer_write(match_id)  # its event first: league.services.locks
     match = _lock(match_id)
     if match.status == MatchStatus.VOID:
         return match
@@ -55,6 +56,7 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
     in progress or scheduled). `match_unvoided` receivers may refuse by raising (a stage whose
     slot has moved on since); a finished match then sends `match_finished` again, so standings
     and stages count it. A match that is not void: MatchNotVoid."""
+    gates.before_organizer_write(match_id)  # its event first: league.services.locks
     match = _lock(match_id)
     if match.status != MatchStatus.VOID:
         raise MatchNotVoid(

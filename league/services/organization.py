@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Model, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils.text import slugify
@@ -20,6 +20,7 @@ from games import services as game_services
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league import models, signals, standings
 from league.errors import EventConflict, LeagueError, LeagueForbidden
+from league.services import locks
 from league.services.standings_marks import (
     league_settings_changed,
     player_merged,
@@ -276,11 +277,31 @@ OPEN_MATCH_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
 
 def event_play_started(*, event_id: int) -> None:
     """A match of the event `event_id` took its first turn: an upcoming event is now running.
-    Called on every match's first turn: one UPDATE, which changes the row only the first
-    time (a running event is not matched, so not locked either)."""
-    models.Event.objects.filter(pk=event_id, status=models.EventStatus.UPCOMING).update(
-        status=models.EventStatus.RUNNING
-    )
+    Called on every match's first turn, holding that match's lock, so it does not wait for
+    the event's row here (`league.services.locks`): an upcoming event is marked now, in one
+    statement that neither writes nor locks a running one; one whose row another write holds
+    is marked once this transaction has committed."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MARK_RUNNING, [event_id, event_id])
+        marked, status = cursor.fetchone()
+    if not marked and status == models.EventStatus.UPCOMING:  # an organizer's write has it
+        transaction.on_commit(
+            lambda: models.Event.objects.filter(
+                pk=event_id, status=models.EventStatus.UPCOMING
+            ).update(status=models.EventStatus.RUNNING)
+        )
+
+
+# Marks an upcoming event running unless its row is locked; says whether it did, and the
+# status the statement started from.
+_MARK_RUNNING = """
+WITH free AS (
+    SELECT id FROM league_event WHERE id = %s AND status = 'upcoming'
+       FOR NO KEY UPDATE SKIP LOCKED
+), marked AS (
+    UPDATE league_event SET status = 'running' WHERE id IN (SELECT id FROM free) RETURNING id
+)
+SELECT (SELECT count(*) FROM marked), (SELECT status FROM league_event WHERE id = %s)"""
 
 
 def event_play_over(*, event_id: int) -> bool:
@@ -317,17 +338,18 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
             f"An event is closed as finished or cancelled, not {status!r}.",
             details={"field": "status", "choices": list(CLOSED_STATUSES)},
         )
-    # The event's matches first, then the event, in the order a first turn takes them (its
-    # match, then the event): no deadlock, and a write being stored now that makes a match
-    # one being played (a first turn, an undo of a finished match, an unvoid) is waited for
-    # and seen; one that waits for its match reads the event again (games.services).
+    # The event first, as every organizer's write (league.services.locks), then every match
+    # of it: a write being stored now that makes a match one being played (a first turn, an
+    # undo of a finished match, an unvoid) is waited for and seen; one that waits for its
+    # match asks whether the event is open once it has it (games.gates).
+    locks.event_first(event_id)
     matches = list(
         Match.objects.select_for_update()
         .filter(event_id=event_id)
         .order_by("pk")
         .values_list("pk", "status")
     )
-    event = models.Event.objects.select_for_update().get(pk=event_id)
+    event = models.Event.objects.get(pk=event_id)
     if event.status == status:
         return event
     event.ensure_open(then=f"reopen it before closing it as {status}.")

@@ -37,6 +37,7 @@ from league.models import (
 )
 from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.selectors import entered_stages
+from league.services import locks
 from league.services.organization import (
     _ensure_name_free,
     check_handle,
@@ -80,6 +81,9 @@ def registration_by_key(key: str) -> Registration | None:
 
 
 def _locked_sign_up(event_id: int) -> SignUp | None:
+    """The event's sign-up, locked, after the event itself (`league.services.locks`: every
+    write of a sign-up or a registration takes the event first)."""
+    locks.event_first(event_id)
     return (
         SignUp.objects.select_for_update()
         .select_related("event__league")
@@ -371,7 +375,8 @@ def candidates_of(
 
 
 def _locked_registration(registration_id: int) -> tuple[SignUp, Registration]:
-    """The registration's sign-up, then the registration, both locked (in that order always),
+    """The event, the registration's sign-up, then the registration, all locked (in that order
+    always),
     while its event is open: every change to a registration is `event_closed` once the event
     is finished or cancelled."""
     event_id = Registration.objects.values_list("event_id", flat=True).get(pk=registration_id)

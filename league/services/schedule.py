@@ -20,6 +20,7 @@ from games.errors import MatchAlreadyStarted, MatchClosed
 from games.models import TABLE_LABEL_MAX, Match, MatchStatus
 from league.errors import LeagueError, RoundNotFound, StageConflict
 from league.models import Event, Stage, StageMatch
+from league.services import locks
 
 # `{n}` in a label pattern is the table's number.
 NUMBER = "{n}"
@@ -187,6 +188,7 @@ def round_schedule(
             "invalid_tables", f"tables must be 1 to {MAX_TABLES}.", details={"field": "tables"}
         )
     start = _check_start(local_start(first_start, zone), field="first_start")
+    locks.event_of_stage_first(stage_id)
     stage = Stage.objects.select_related("event__league").get(pk=stage_id)
     _check_open(stage.event)
     slots = list(
@@ -266,6 +268,7 @@ def match_schedule(
     off; naive: wall-clock time in its zone) or a new zone. Anything not given stays. A match
     that is finished or void is not moved (`match_closed`); one being played may change
     table (it moved) but not its start, which is past (`match_already_started`)."""
+    locks.event_of_match_first(match_id)
     match = Match.objects.select_for_update(of=("self",)).select_related("event").get(pk=match_id)
     _check_open(match.event)
     if not match.is_open:

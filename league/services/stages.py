@@ -41,6 +41,7 @@ from league.models import (
     StandingsTable,
     VoidOutcome,
 )
+from league.services import locks
 from league.services.organization import (
     clean_name,
     ensure_on_roster,
@@ -347,9 +348,9 @@ def _check_draw(stage: Stage, player_ids: Sequence[int]) -> None:
 
 
 def _locked_event(event_id: int) -> Event:
-    """The event, its row locked (not its league's), with its league: what changes its list
-    of stages (add, change, delete, start) takes it, so that two such are made one after the
-    other, and one racing the event's close sees it closed (`event_close` locks it too)."""
+    """The event, its row locked (not its league's), with its league: an organizer's write
+    takes it first (`league.services.locks`), so that two such are made one after the other,
+    and one racing the event's close sees it closed (`event_close` locks it too)."""
     return (
         Event.objects.select_for_update(no_key=True, of=("self",))
         .select_related("league")
@@ -365,8 +366,9 @@ def _locked(stage_id: int) -> Stage:
 def _locked_draft(stage_id: int, *, since: str | None = None) -> Stage:
     """`_locked` for a stage not started of an event still open: 409 `stage_started` saying
     what it cannot be `since` then (None: to start it, that it has already started)."""
+    locks.event_of_stage_first(stage_id)
     stage = _locked(stage_id)
-    stage.event = _locked_event(stage.event_id)  # after the stage: the order a result takes
+    stage.event = _locked_event(stage.event_id)  # held already: its fields
     if stage.status != StageStatus.DRAFT:
         raise StageConflict(
             "stage_started",
@@ -1066,6 +1068,7 @@ def stage_forfeit(
     """A player does not show for a match not yet started: they take last place there. The
     others play on among themselves at a fresh match, or, when no more remain than go on, go
     on without playing (a walkover)."""
+    locks.event_of_stage_match_first(stage_match_id)
     stage_match = StageMatch.objects.get(pk=stage_match_id)
     if stage_match.match_id is None or stage_match.walkover:
         raise StageConflict("match_started", "This slot was already decided without a match.")
@@ -1106,6 +1109,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     others play on), and they are seated no more: a later bracket slot or Swiss round goes on
     without them (a double-elimination player who withdrew does not drop to the losers
     bracket). Their played results stand. A stage fed by this one does not take them."""
+    locks.event_of_stage_first(stage_id)
     _lock_players_matches(player_id, stage_match__stage_id=stage_id)
     stage = _locked(stage_id)
     entry = _entry_to_withdraw(stage, player_id)
@@ -1198,6 +1202,7 @@ def entry_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
     withdrawn (None: their results there stand, nothing is forfeited), so a stage that takes
     players from it later passes them over. The import replays every withdrawal of an export
     through it (league.services.exports), the finished stage's as the original was."""
+    locks.event_of_stage_first(stage_id)
     _lock_players_matches(player_id, stage_match__stage_id=stage_id)
     stage = _locked(stage_id)
     if stage.status != StageStatus.FINISHED:
@@ -1287,6 +1292,7 @@ def event_withdraw(*, event_id: int, player_id: int, by: Any = None) -> list[Wit
     a stage that takes players from those later passes them over (`entry_withdraw`, stage by
     stage in their order). A player entered in none of its stages: 400 `not_entered`; one
     whose every entry is already withdrawn: 409 `already_withdrawn`, as from one stage."""
+    locks.event_first(event_id)
     _lock_players_matches(player_id, stage_match__stage__event_id=event_id)
     event = Event.objects.select_related("league").get(pk=event_id)
     event.ensure_open()

@@ -462,3 +462,93 @@ def test_two_players_given_one_name_on_a_roster_at_once_leave_one_with_it(
     assert refused["code"] == "name_taken"
     names = list(yardzee_league.players.values_list("display_name", flat=True))
     assert names.count("Ann Lee") == 1, names
+
+
+# --- Organizers' writes of one event at once (issue 37, item 6) -----------------------------
+
+
+def _groups_and_playoff(
+    as_organizer: APIClient, event: Event, players: list[Player]
+) -> tuple[dict[str, Any], dict[str, Any], Match, dict[str, Any]]:
+    """A round robin of six played out, a playoff of its top four started from it, and a
+    third stage in draft (which keeps the event open): what the organizers' writes below
+    work on."""
+    event.league.players.add(*players)
+    ids = [p.pk for p in players[:6]]
+    groups = started_stage(as_organizer, event.pk, ids, format="round_robin")
+    stages_path = f"/api/v1/events/{event.pk}/stages/"
+    final = {"name": "Final", "format": "single_elimination", "source_stage": groups["id"]}
+    playoff = as_organizer.post(stages_path, {**final, "source_top": 4}, format="json").json()
+    side = {"name": "Side tables", "format": "round_robin", "participants": ids[:4]}
+    side = as_organizer.post(stages_path, side, format="json").json()
+    for match in Match.objects.filter(stage_match__stage_id=groups["id"]).order_by("pk"):
+        play(as_organizer, match.pk)
+    assert as_organizer.post(f"/api/v1/stages/{playoff['id']}/start/").status_code == 200
+    last = Match.objects.filter(stage_match__stage_id=groups["id"]).order_by("-pk").first()
+    assert last is not None
+    return groups, playoff, last, side
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [("withdraw", "void"), ("start", "withdraw"), ("start", "void"), ("void", "withdraw")],
+)
+def test_two_organizers_writes_of_one_event_at_once_both_answer_without_a_5xx(
+    organizer, as_organizer, yardzee_event, players, monkeypatch, pair
+):
+    """Issue 37, item 6: a stage's start, a player's withdrawal from the event and a void of a
+    finished match with its later stages re-seeded, sent at once, deadlocked (503
+    `write_conflict`). Every organizer's write of an event now takes the event's lock first
+    (league.services.locks): they run one after the other. Each waits at a point inside its
+    service for the other to get there too; with the lock, the second waits at the lock
+    instead, the first's wait times out and it finishes alone."""
+    groups, playoff, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
+    leaving = players[1].pk
+    writes = {
+        "withdraw": (
+            _post(
+                client_for(organizer),
+                f"/api/v1/events/{yardzee_event.pk}/withdraw/",
+                {"player": leaving},
+            ),
+            (stages, "_lock_players_matches"),
+        ),
+        "void": (
+            _post(
+                client_for(organizer),
+                f"/api/v1/matches/{last.pk}/void/",
+                {"reseed_later_stages": True},
+            ),
+            (stages, "stage_match_voided"),
+        ),
+        "start": (
+            _post(client_for(organizer), f"/api/v1/stages/{side['id']}/start/"),
+            (stages, "_locked"),
+        ),
+    }
+    (first, first_point), (second, second_point) = writes[pair[0]], writes[pair[1]]
+    with _meeting(monkeypatch, first_point, second_point):
+        answers = _at_once(first, second)
+    assert [a.status_code for a in answers if a.status_code >= 500] == [], [
+        a.content for a in answers
+    ]
+    for answer in answers:
+        assert answer.status_code < 400 or answer.json()["code"] != "write_conflict"
+
+
+def test_three_organizers_writes_of_one_event_at_once_all_answer_without_a_5xx(
+    organizer, as_organizer, yardzee_event, players
+):
+    groups, playoff, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
+    answers = _at_once(
+        _post(client_for(organizer), f"/api/v1/stages/{side['id']}/start/"),
+        _post(
+            client_for(organizer),
+            f"/api/v1/events/{yardzee_event.pk}/withdraw/",
+            {"player": players[1].pk},
+        ),
+        _post(
+            client_for(organizer), f"/api/v1/matches/{last.pk}/void/", {"reseed_later_stages": True}
+        ),
+    )
+    assert [a.status_code for a in answers] == [200, 200, 200], [a.content for a in answers]
