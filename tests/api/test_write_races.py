@@ -502,7 +502,7 @@ def test_two_organizers_writes_of_one_event_at_once_both_answer_without_a_5xx(
     (league.services.locks): they run one after the other. Each waits at a point inside its
     service for the other to get there too; with the lock, the second waits at the lock
     instead, the first's wait times out and it finishes alone."""
-    groups, playoff, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
+    _, _, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
     leaving = players[1].pk
     writes = {
         "withdraw": (
@@ -539,7 +539,7 @@ def test_two_organizers_writes_of_one_event_at_once_both_answer_without_a_5xx(
 def test_three_organizers_writes_of_one_event_at_once_all_answer_without_a_5xx(
     organizer, as_organizer, yardzee_event, players
 ):
-    groups, playoff, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
+    _, _, last, side = _groups_and_playoff(as_organizer, yardzee_event, players)
     answers = _at_once(
         _post(client_for(organizer), f"/api/v1/stages/{side['id']}/start/"),
         _post(
