@@ -7,6 +7,7 @@ sign-up's settings, a new registration, the holder's own view) never carry it.""
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
@@ -269,25 +270,40 @@ class EventRegistrationsView(APIView):
         return Response(answer.data)
 
     @extend_schema(
-        request=RegistrationCreateSerializer, responses={201: SignedUpSerializer, **ERRORS}
+        request=RegistrationCreateSerializer,
+        responses={201: SignedUpSerializer, 202: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: Request, event_id: str) -> Response:
         """Sign up for the event: `display_name`, `email` (required; only the organizers see it),
         `handle` if you have played here before. 409 `registration_closed` when it takes no sign-ups
-        (closed, past its deadline, event closed), 409 `already_registered` for an email or a name
-        already signed up; beyond the cap the answer's `status` is `waiting`. The answer's `key` is
-        the registration's private key (shown once). Rate-limited per address (`THROTTLE_SIGN_UP`).
-        An organizer of the league adds a player this way too, whenever the event is open, with or
-        without an email."""
+        (closed, past its deadline, event closed). Taken: 202 `{"email", "message"}`, the same
+        answer whatever was on file: the registration's private link goes to the email (an address
+        signed up before gets its link again, with a new key), never to the screen. Rate-limited
+        per address (`THROTTLE_SIGN_UP`). An organizer of the league adds a player this way too,
+        whenever the event is open, with or without an email: 201 with the registration and its
+        `key` (shown once), 409 `already_registered` for an email or a name already signed up."""
         event = _event(event_id)
         data = validated(RegistrationCreateSerializer, request.data)
-        done = services.registration_create(
-            event_id=event.pk,
-            by_organizer=event.league.is_organizer(request.user),
-            **data,
-        )
+        by_organizer = event.league.is_organizer(request.user)
+        done = services.registration_create(event_id=event.pk, by_organizer=by_organizer, **data)
+        if not by_organizer:
+            # The link goes to the address, the same answer whatever was on file.
+            link = reverse("league:registration", args=[done.key])
+            services.mail_link(done, link=request.build_absolute_uri(link))
+            # As typed (stripped), not as stored: the answer tells nothing of what is on file.
+            typed = str(data.get("email", "")).strip()
+            return Response(sent_answer(typed), status=status.HTTP_202_ACCEPTED)
         body = {**RegistrationSerializer(done.registration).data, "key": done.key}
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+def sent_answer(email: str) -> dict[str, str]:
+    """What a player's sign-up answers, whatever was on file."""
+    return {
+        "email": email,
+        "message": f"Thanks: the link to your sign-up is on its way to {email}. It opens your "
+        "sign-up's own page (where it stands, check-in, withdrawal); keep it to yourself.",
+    }
 
 
 def _withdraw_or_check_in(

@@ -90,17 +90,18 @@ def _ensure_open(match: Match) -> None:
             f"Match {match.pk} is {match.get_status_display().lower()}; it takes no more turns.",
             details={"status": match.status},
         )
-    ensure_event_open(match)
+    ensure_event_open(match, playing=True)
 
 
-def ensure_event_open(match: Match, *, then: str = "") -> None:
+def ensure_event_open(match: Match, *, then: str = "", playing: bool = False) -> None:
     """EventClosed when the match's event is finished or cancelled (`games.gates`: asked of
     the league, read fresh, so a write that waited for the match's lock sees a close that
-    committed meanwhile). A match being played is not asked about, and costs its turns no
-    query: its event is open, since an event is closed (by its organizers, or by itself once
-    its play is over) only with none of its matches in progress, and the close locks every
-    match of the event first (`league.services.organization.event_close`)."""
-    if match.status == MatchStatus.IN_PROGRESS:
+    committed meanwhile). For the next turn of a match being played (`playing`) it is not
+    asked, and costs the turn no query: its event is open, since an event is closed (by its
+    organizers, or by itself once its play is over) only with none of its matches in progress,
+    and the close locks every match of the event first
+    (`league.services.organization.event_close`). An organizer's write always asks."""
+    if playing and match.status == MatchStatus.IN_PROGRESS:
         return
     if closed_as := gates.event_closed_as(match.event_id):
         assert match.event_id is not None  # noqa: S101 - only an event is closed

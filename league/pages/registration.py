@@ -12,7 +12,6 @@ import math
 from typing import Any
 
 from django import forms
-from django.conf import settings as django_settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,7 +27,6 @@ from core.methods import read_only
 from league.models import Event, Registration, SignUp
 from league.pages.words import about_field
 from league.services import registration as services
-from league.services.organization import clean_name, folded
 from scoring.errors import DomainError
 
 logger = logging.getLogger(__name__)
@@ -79,42 +77,6 @@ def _sign_up_of(event: Event) -> SignUp | None:
     return SignUp.objects.filter(event=event).first()
 
 
-# The key of the sign-up this browser just made, kept for the sign-up form (as the scoring
-# page keeps a match's key): a second tap on "Sign up", or the back button and the form sent
-# again with the same email, leads to the page the first opened rather than to "already signed
-# up" with the link lost. For an hour, and used only with that email: a laptop at the venue
-# that many sign up on shows no one's link to the next.
-SIGNED_UP_SECONDS = 60 * 60
-
-
-def _signed_up_cookie(event_id: int) -> str:
-    return f"signed_up_{event_id}"
-
-
-def _signed_up_here(request: HttpRequest, event: Event) -> tuple[str, Registration] | None:
-    """The key and the active registration of `event` this browser signed up, if any."""
-    key = request.COOKIES.get(_signed_up_cookie(event.pk), "")
-    registration = services.registration_by_key(key) if key else None
-    if registration is None or registration.event_id != event.pk or not registration.is_active:
-        return None
-    return key, registration
-
-
-def _to_own_page(key: str, event: Event) -> HttpResponse:
-    """To the registration's private page, its key remembered for the event's sign-up form."""
-    response = redirect("league:registration", key)
-    response.set_cookie(
-        _signed_up_cookie(event.pk),
-        key,
-        max_age=SIGNED_UP_SECONDS,
-        path=reverse("league:sign_up", args=[event.pk]),
-        secure=django_settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
-
-
 @require_http_methods(["GET", "POST"])
 def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseBase:
     """The event's sign-up form; a sign-up leads to the registration's private page. An event
@@ -140,15 +102,21 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
             try:
                 done = services.registration_create(event_id=event.pk, **form.cleaned_data)
             except DomainError as error:
-                mine = (
-                    _signed_up_here(request, event) if error.code == "already_registered" else None
-                )
-                if mine and _same_person(mine[1], form):
-                    messages.info(request, "You are signed up already: this is your sign-up.")
-                    return _to_own_page(mine[0], event)
                 form.refuse(error)
             else:
-                return _to_own_page(done.key, event)
+                # The link goes to the address, never to this screen: the same page whatever
+                # was on file (an address signed up before gets its link again).
+                link = request.build_absolute_uri(reverse("league:registration", args=[done.key]))
+                services.mail_link(done, link=link)
+                return render(
+                    request,
+                    "league/sign_up_sent.html",
+                    {
+                        "event": event,
+                        "league": event.league,
+                        "email": form.cleaned_data["email"].strip(),
+                    },
+                )
         if status == 200:
             status = 400
     places = services.places_taken(event.pk)
@@ -165,16 +133,6 @@ def sign_up(request: HttpRequest, event_id: int) -> HttpResponse | HttpResponseB
         },
         status=status,
     )
-
-
-def _same_person(registration: Registration, form: SignUpForm) -> bool:
-    """Whether the form sent again is the sign-up this browser made: the same email and a
-    name that looks the same (two players signed up from one phone with one email are two)."""
-    email: str = form.cleaned_data["email"]
-    name: str = form.cleaned_data["display_name"]
-    # The name was cleaned as stored before the service found it signed up (`clean_name`).
-    same_name = folded(registration.display_name) == folded(clean_name(name, field="name"))
-    return registration.email.lower() == email.strip().lower() and same_name
 
 
 def _registration(key: str) -> Registration:

@@ -11,12 +11,14 @@ the players checked in (`absent_dropped`, called by `stages.stage_start`).
 Every write locks the event's sign-up row first, so places are counted one writer at a time."""
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -49,6 +51,8 @@ from league.services.organization import (
     passes,
     player_create,
 )
+
+logger = logging.getLogger(__name__)
 
 EMAIL_LENGTH = 254
 # What a closed event's `event_closed` says of its sign-up (every write here checks it).
@@ -171,10 +175,13 @@ def waiting_position(registration: Registration) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class SignedUp:
-    """A new registration and the key of its private link (shown once, stored hashed)."""
+    """A registration and the key of its private link (shown once, stored hashed): a new one,
+    or (`already`) one the same email had signed up, with a new key (its old link no longer
+    opens it)."""
 
     registration: Registration
     key: str
+    already: bool = False
 
 
 def _checked_email(email: str, *, required: bool) -> str:
@@ -263,7 +270,17 @@ def registration_create(
     name = checked_name(display_name)
     email = _checked_email(email, required=not by_organizer)
     handle = _checked_handle(handle)
-    _ensure_not_registered(event_id, name, email)
+    if by_organizer:
+        _ensure_not_registered(event_id, name, email)
+    else:
+        # A player's sign-up tells nothing of who else signed up: the same email gets its
+        # registration's link again (a new key), by mail as a new one does, and a name like
+        # another's is for the organizers to tell apart when they approve it.
+        mine = Registration.objects.filter(
+            event_id=event_id, status__in=ACTIVE, email__iexact=email
+        ).first()
+        if mine is not None:
+            return _new_key(mine)
     full = sign_up.cap is not None and places_taken(event_id) >= sign_up.cap
     key = secrets.token_urlsafe(24)
     try:
@@ -278,12 +295,57 @@ def registration_create(
                 key_hash=key_hash(key),
             )
     except IntegrityError:  # the same email, committed between the check and the insert
+        if not by_organizer:
+            mine = Registration.objects.filter(
+                event_id=event_id, status__in=ACTIVE, email__iexact=email
+            ).first()
+            if mine is not None:
+                return _new_key(mine)
         raise RegistrationConflict(
             "already_registered",
             "This email address is already signed up for this event.",
             details={"field": "email"},
         ) from None
     return SignedUp(registration, key)
+
+
+def _new_key(registration: Registration) -> SignedUp:
+    """The registration with a new key for its private link (the old one opens it no more)."""
+    key = secrets.token_urlsafe(24)
+    Registration.objects.filter(pk=registration.pk).update(key_hash=key_hash(key))
+    registration.key_hash = key_hash(key)
+    return SignedUp(registration, key, already=True)
+
+
+def mail_link(done: SignedUp, *, link: str) -> None:
+    """Send a player's sign-up its private link (`link`, the registration's page with its key),
+    once the transaction commits: the link goes to the address, never to the screen that
+    asked, so a sign-up tells no one whether an address had signed up before."""
+    registration = done.registration
+    event = registration.event
+    if done.already:
+        opening = (
+            f"You are signed up for {event.name} already, as {registration.display_name}. "
+            "Here is a new link to your sign-up; the one sent before no longer opens it."
+        )
+    else:
+        opening = (
+            f"You signed up for {event.name} as {registration.display_name}. "
+            "The organizers confirm each sign-up."
+        )
+    body = (
+        f"{opening}\n\nYour sign-up's own page (where it stands, check-in, withdrawal):\n"
+        f"{link}\n\nKeep this link to yourself: whoever holds it can withdraw you.\n"
+    )
+    subject = f"Your sign-up for {event.name}"
+    transaction.on_commit(lambda: _send(subject, body, registration.email), robust=True)
+
+
+def _send(subject: str, body: str, address: str) -> None:
+    try:
+        send_mail(subject, body, None, [address])
+    except Exception:  # a mail server down loses this mail, not the sign-up: logged
+        logger.warning("Could not mail a sign-up's link to its address.", exc_info=True)
 
 
 # --- Matching a registration with the players there are ------------------------------------------

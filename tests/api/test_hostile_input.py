@@ -464,14 +464,13 @@ def test_a_body_sent_to_an_action_that_takes_none_is_refused_not_ignored(
     as_organizer.post(f"/api/v1/matches/{casual['id']}/void/", {}, format="json")
     reg.sign_up_set(event=yardzee_event)
     signed = [
-        APIClient()
-        .post(
-            f"/api/v1/events/{yardzee_event.pk}/registrations/",
-            {"display_name": name, "email": f"{name.lower()}@example.org"},
-            format="json",
+        {"id": done.registration.pk, "key": done.key}
+        for done in (
+            reg.registration_create(
+                event_id=yardzee_event.pk, display_name=name, email=f"{name.lower()}@example.org"
+            )
+            for name in ("Ann", "Ben")
         )
-        .json()
-        for name in ("Ann", "Ben")
     ]
     writes = [
         (as_organizer, f"/api/v1/stages/{stage}/start/", {"seeding": "random"}, "seeding"),

@@ -3,11 +3,13 @@ kept from every public answer, rate-limited, its key opening the registration), 
 organizers' list and decisions, check-in by key and by organizer, and a stage start that says
 who was dropped."""
 
+import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.core import mail
+from django.test import Client, TestCase
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -20,8 +22,30 @@ pytestmark = pytest.mark.django_db
 
 
 def sign_up(event: Event, name: str, email: str | None = None, **extra: Any) -> Any:
+    """A player's sign-up as the API answers it (202, its link mailed once it commits)."""
     body = {"display_name": name, "email": email or f"{name.lower()}@example.org", **extra}
-    return APIClient().post(f"/api/v1/events/{event.pk}/registrations/", body, format="json")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return APIClient().post(f"/api/v1/events/{event.pk}/registrations/", body, format="json")
+
+
+def mailed_key(email: str) -> str:
+    """The key of the last sign-up link mailed to `email`."""
+    sent = [m for m in mail.outbox if m.to == [email]]
+    assert sent, f"no mail to {email}"
+    found = re.search(r"/sign-up/([A-Za-z0-9_-]+)/", sent[-1].body)
+    assert found is not None, sent[-1].body
+    return found.group(1)
+
+
+def signed_up(event: Event, name: str, email: str | None = None, **extra: Any) -> dict[str, Any]:
+    """Sign up, then read the registration with the key its mail brought, as its player does."""
+    email = email or f"{name.lower()}@example.org"
+    answer = sign_up(event, name, email, **extra)
+    assert answer.status_code == 202, answer.json()
+    key = mailed_key(email)
+    own = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY=key)
+    assert own.status_code == 200, own.json()
+    return {**own.json(), "key": key}
 
 
 @pytest.fixture
@@ -78,15 +102,16 @@ def test_a_check_in_closing_before_it_opens_is_an_invalid_option(as_organizer, y
     assert not SignUp.objects.filter(event=yardzee_event).exists()
 
 
-def test_a_public_sign_up_answers_its_key_and_never_its_email(open_event):
+def test_a_public_sign_up_mails_its_key_and_never_shows_its_email_to_others(open_event):
     answer = sign_up(open_event, "Ana", "ana@private.example")
-    assert answer.status_code == 201, answer.json()
-    body = answer.json()
-    assert body["status"] == "pending"
-    assert "private.example" not in answer.content.decode()
-    own = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY=body["key"])
+    assert answer.status_code == 202, answer.json()
+    assert set(answer.json()) == {"email", "message"}
+    assert "key" not in answer.json()
+    key = mailed_key("ana@private.example")
+    own = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY=key)
     assert own.status_code == 200
     assert own.json()["display_name"] == "Ana"
+    assert own.json()["status"] == "pending"
     assert "private.example" not in own.content.decode()
     sign_up_answer = APIClient().get(f"/api/v1/events/{open_event.pk}/sign-up/")
     assert "private.example" not in sign_up_answer.content.decode()
@@ -94,10 +119,46 @@ def test_a_public_sign_up_answers_its_key_and_never_its_email(open_event):
     assert wrong.status_code == 404
 
 
+def test_a_sign_up_answers_the_same_whatever_is_on_file(open_event):
+    """Issue 37, item 4: a sign-up with someone's email (or a name like theirs) answered
+    "already signed up", echoing the registered name. Now every sign-up answers alike; the
+    address gets its link (an address signed up before, a new one: the old no longer opens
+    it), and a name like another's is for the organizers to tell apart."""
+    first = sign_up(open_event, "Ana Lima", "ana@example.org")
+    old_key = mailed_key("ana@example.org")
+    again = sign_up(open_event, "Someone", "ANA@example.org")
+    alike = sign_up(open_event, "ana lima", "other@example.org")
+    fresh = sign_up(open_event, "Ben", "ben@example.org")
+    for answer, email in [
+        (first, "ana@example.org"),
+        (again, "ANA@example.org"),
+        (alike, "other@example.org"),
+        (fresh, "ben@example.org"),
+    ]:
+        assert answer.status_code == 202
+        assert answer.json()["message"] == sign_up_message(email)
+        assert "Ana Lima" not in answer.content.decode()
+    assert Registration.objects.filter(email__iexact="ana@example.org").count() == 1
+    new_key = mailed_key("ana@example.org")  # to the address on file
+    assert new_key != old_key
+    mine = {"HTTP_X_REGISTRATION_KEY": new_key}
+    assert (
+        APIClient().get("/api/v1/registrations/mine/", **mine).json()["display_name"] == "Ana Lima"
+    )
+    old = APIClient().get("/api/v1/registrations/mine/", HTTP_X_REGISTRATION_KEY=old_key)
+    assert old.status_code == 404
+    assert "already" in [m for m in mail.outbox if m.to == ["ana@example.org"]][-1].body
+
+
+def sign_up_message(email: str) -> str:
+    return (
+        f"Thanks: the link to your sign-up is on its way to {email}. It opens your sign-up's "
+        "own page (where it stands, check-in, withdrawal); keep it to yourself."
+    )
+
+
 def test_sign_up_errors_have_codes_and_change_nothing(open_event, yardkle_event):
-    assert sign_up(open_event, "Ana").status_code == 201
-    again = sign_up(open_event, "Other", "ana@example.org")
-    assert (again.status_code, again.json()["code"]) == (409, "already_registered")
+    assert sign_up(open_event, "Ana").status_code == 202
     bad = sign_up(open_event, "Bad\u200bName")
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid_name")
     assert sign_up(open_event, "Ben", "nope").json()["code"] == "invalid_email"
@@ -111,14 +172,14 @@ def test_sign_up_errors_have_codes_and_change_nothing(open_event, yardkle_event)
 def test_beyond_the_cap_the_answer_is_the_waiting_list(open_event):
     sign_up(open_event, "Ana")
     sign_up(open_event, "Ben")
-    third = sign_up(open_event, "Cleo").json()
+    third = signed_up(open_event, "Cleo")
     assert (third["status"], third["waiting_position"]) == ("waiting", 1)
 
 
 def test_public_sign_ups_are_rate_limited_per_address(open_event, monkeypatch, as_organizer):
     monkeypatch.setattr(SignUpRateThrottle, "THROTTLE_RATES", {"sign_up": "2/min"})
     statuses = [sign_up(open_event, name).status_code for name in ("Ana", "Ben", "Cleo")]
-    assert statuses == [201, 201, 429]
+    assert statuses == [202, 202, 429]
     assert Registration.objects.count() == 2
     # The organizers adding players are not limited.
     added = as_organizer.post(
@@ -152,7 +213,7 @@ def test_the_organizers_list_shows_emails_and_matches_to_organizers_only(
 
 def test_approve_needs_a_choice_when_it_matches_and_links_when_told(open_event, as_organizer):
     known = Player.objects.create(display_name="Sam Doe", handle="sam")
-    row = sign_up(open_event, "Sam", handle="sam").json()
+    row = signed_up(open_event, "Sam", handle="sam")
     url = f"/api/v1/registrations/{row['id']}/approve/"
     refused = as_organizer.post(url, {}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "player_match")
@@ -166,9 +227,9 @@ def test_approve_needs_a_choice_when_it_matches_and_links_when_told(open_event, 
 
 
 def test_refuse_moves_the_waiting_list_up(open_event, as_organizer):
-    ana = sign_up(open_event, "Ana").json()
+    ana = signed_up(open_event, "Ana")
     sign_up(open_event, "Ben")
-    cleo = sign_up(open_event, "Cleo").json()
+    cleo = signed_up(open_event, "Cleo")
     answer = as_organizer.post(f"/api/v1/registrations/{ana['id']}/refuse/")
     assert answer.json()["status"] == "refused"
     assert Registration.objects.get(pk=cleo["id"]).status == "pending"
@@ -181,7 +242,7 @@ def test_a_closed_event_refuses_refusals_and_withdrawals_as_every_decision(
 ):
     """Refusing (pending or waiting), withdrawing (by an organizer or by key), approving and
     checking in are all 409 `event_closed` once the event is finished; nothing changes."""
-    ana, ben, cleo = (sign_up(open_event, name).json() for name in ("Ana", "Ben", "Cleo"))
+    ana, ben, cleo = (signed_up(open_event, name) for name in ("Ana", "Ben", "Cleo"))
     as_organizer.post(f"/api/v1/registrations/{ana['id']}/approve/", {}, format="json")
     as_organizer.post(f"/api/v1/events/{open_event.pk}/close/", {}, format="json")
     sent = {
@@ -206,7 +267,7 @@ def test_a_closed_event_refuses_refusals_and_withdrawals_as_every_decision(
 
 
 def test_a_player_checks_in_by_key_within_the_window_and_withdraws(open_event, as_organizer):
-    row = sign_up(open_event, "Ana").json()
+    row = signed_up(open_event, "Ana")
     as_organizer.post(f"/api/v1/registrations/{row['id']}/approve/", {}, format="json")
     key = {"HTTP_X_REGISTRATION_KEY": row["key"]}
     checked = APIClient().post("/api/v1/registrations/mine/check-in/", {}, format="json", **key)
@@ -227,7 +288,7 @@ def test_starting_a_stage_answers_who_was_dropped(open_event, as_organizer):
     reg.sign_up_set(event=open_event, check_in=True)
     ids = []
     for name in ("Ana", "Ben", "Cleo"):
-        row = sign_up(open_event, name).json()
+        row = signed_up(open_event, name)
         ids.append(
             as_organizer.post(
                 f"/api/v1/registrations/{row['id']}/approve/", {}, format="json"
@@ -253,7 +314,7 @@ def test_a_player_in_a_running_stage_cannot_withdraw_themselves(open_event, as_o
     Once an organizer has withdrawn them from the stage, they may leave the event."""
     reg.sign_up_set(event=open_event, check_in=False)
     reg.sign_up_set(event=open_event, cap=3)
-    rows = [sign_up(open_event, name).json() for name in ("Ana", "Ben", "Cleo")]
+    rows = [signed_up(open_event, name) for name in ("Ana", "Ben", "Cleo")]
     ids = [
         as_organizer.post(f"/api/v1/registrations/{row['id']}/approve/", {}, format="json").json()[
             "player"
@@ -299,7 +360,7 @@ def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
     rename them: 403, nothing changes. Their own organizers (and staff) may link them."""
     theirs = Player.objects.create(display_name="Ada Lovelace", handle="ada")
     League.objects.get(slug="elsewhere").players.add(theirs)  # other_organizer's league
-    row = sign_up(open_event, "Ada", handle="ada").json()
+    row = signed_up(open_event, "Ada", handle="ada")
     url = f"/api/v1/registrations/{row['id']}/approve/"
     refused = as_organizer.post(url, {"player": theirs.pk}, format="json")
     assert refused.status_code == 403
@@ -315,7 +376,7 @@ def test_a_sign_up_does_not_hand_another_leagues_player_to_whoever_approves_it(
     assert made.status_code == 200, made.json()
     assert made.json()["player"] != theirs.pk
     # Staff may change any player, so may link them.
-    again = sign_up(open_event, "Ada L", email="ada2@example.org", handle="ada").json()
+    again = signed_up(open_event, "Ada L", email="ada2@example.org", handle="ada")
     linked = client_for(staff).post(
         f"/api/v1/registrations/{again['id']}/approve/", {"player": theirs.pk}, format="json"
     )
@@ -354,7 +415,7 @@ def test_only_the_players_the_approver_may_link_are_offered(
     elsewhere.players.add(theirs)
     regular = Player.objects.create(display_name="Ada", handle="ada-b")
     open_event.league.players.add(regular)
-    row = sign_up(open_event, "Ada", handle="ada").json()
+    row = signed_up(open_event, "Ada", handle="ada")
     url = f"/api/v1/registrations/{row['id']}/approve/"
     listing = f"/api/v1/events/{open_event.pk}/registrations/"
 

@@ -959,7 +959,9 @@ def test_organizer_page_query_counts_do_not_grow_with_the_event(
         few = _queries(as_organizer, few_url)
         with django_assert_max_num_queries(few):
             as_organizer.get(many_url)
-        assert few <= 14, (few_url, few)
+        # (a page that checks what its write would refuse takes the event's lock first as the
+        # write does, league.services.locks: two statements)
+        assert few <= 16, (few_url, few)
     # The league's events page: one event or two.
     few = _queries(as_organizer, "/organize/leagues/yardzee/events/")
     assert few <= 8

@@ -5,10 +5,12 @@ checks themselves in from their own link), and starts a stage, whose message nam
 dropped for not checking in. The email is on no public page; every page loads without a
 Content-Security-Policy violation and passes axe-core at 390 and 1280 px."""
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
 
 from league.models import Event, League, Player, Registration
 from league.services import registration as reg
@@ -61,6 +63,12 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
             player_page.fill("#id_display_name", name)
             player_page.fill("#id_email", email)
             player_page.click("button:has-text('Sign up')")
+            # The link goes to the address (issue 37, item 4): the player opens it from there.
+            expect(player_page.locator("h1")).to_contain_text("Check your email")
+            mailed = [m for m in mail.outbox if m.to == [email]][-1].body
+            found = re.search(r"https?://\S+/sign-up/\S+/", mailed)
+            assert found is not None, mailed
+            player_page.goto(found.group(0))
             expect(player_page.locator("h1")).to_contain_text("Your sign-up")
             links[name] = player_page.url
         expect(player_page.locator(".registration-status")).to_contain_text(

@@ -84,13 +84,31 @@ def test_a_refused_sign_up_says_why_the_event_takes_none(yardzee_event):
     assert said() == f"{name} takes no sign-ups now: {name} is cancelled."
 
 
-def test_an_email_or_a_look_alike_name_signs_up_once_per_event(yardzee_event):
+def test_an_email_signs_up_once_per_event_and_a_player_is_told_nothing_of_it(yardzee_event):
+    """A player's second sign-up with one email is their registration again, with a new key
+    (issue 37, item 4: nothing tells them what was on file); a look-alike name is the
+    organizers' to tell apart. An organizer adding players is refused both, as before."""
     reg.sign_up_set(event=yardzee_event)
-    sign(yardzee_event, "Ana", "ana@example.org")
-    assert code_of(sign, yardzee_event, "Anna", "ANA@example.org") == "already_registered"
+
+    def signed(name: str, email: str) -> reg.SignedUp:
+        return reg.registration_create(event_id=yardzee_event.pk, display_name=name, email=email)
+
+    first = signed("Ana", "ana@example.org")
+    again = signed("Anna", "ANA@example.org")
+    assert again.already
+    assert again.registration.pk == first.registration.pk
+    assert again.key != first.key
+    assert reg.registration_by_key(first.key) is None
     full_width = "\uff21\uff2e\uff21"  # "ANA" in full-width letters
-    assert code_of(sign, yardzee_event, full_width, "o@example.org") == "already_registered"
-    assert Registration.objects.count() == 1
+    assert not signed(full_width, "o@example.org").already
+    assert Registration.objects.count() == 2
+    by_organizer = {"by_organizer": True, "event_id": yardzee_event.pk}
+    with pytest.raises(DomainError) as caught:
+        reg.registration_create(display_name="Other", email="ana@example.org", **by_organizer)
+    assert caught.value.code == "already_registered"
+    with pytest.raises(DomainError) as caught:
+        reg.registration_create(display_name="ANA", email="", **by_organizer)
+    assert caught.value.code == "already_registered"
 
 
 def test_bad_names_emails_and_handles_are_refused_by_the_names_rules(yardzee_event):
