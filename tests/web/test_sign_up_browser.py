@@ -65,7 +65,7 @@ def test_players_sign_up_and_the_organizer_approves_checks_in_and_starts(
             player_page.click("button:has-text('Sign up')")
             # The link goes to the address (issue 37, item 4): the player opens it from there.
             expect(player_page.locator("h1")).to_contain_text("Check your email")
-            mailed = [m for m in mail.outbox if m.to == [email]][-1].body
+            mailed = str([m for m in mail.outbox if m.to == [email]][-1].body)
             found = re.search(r"https?://\S+/sign-up/\S+/", mailed)
             assert found is not None, mailed
             player_page.goto(found.group(0))

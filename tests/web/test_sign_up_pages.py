@@ -62,7 +62,7 @@ def test_the_sign_up_page_of_an_event_without_sign_ups_is_404_as_the_api_says(
 def _mailed_link(email: str) -> str:
     sent = [m for m in mail.outbox if m.to == [email]]
     assert sent, f"no mail to {email}"
-    found = re.search(r"https?://\S+(/sign-up/\S+/)", sent[-1].body)
+    found = re.search(r"https?://\S+(/sign-up/\S+/)", str(sent[-1].body))
     assert found is not None, sent[-1].body
     return found.group(1)
 
