@@ -101,6 +101,14 @@ class League(models.Model):
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_leagues", blank=True
     )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="owned_leagues",
+        help_text="Who made the league: one of its organizers, whom no other removes.",
+    )
     players = models.ManyToManyField(
         Player,
         related_name="leagues",

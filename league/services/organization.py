@@ -19,7 +19,7 @@ import scoring
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat, TurnUndo
 from league import models, signals, standings
-from league.errors import EventConflict, LeagueError, LeagueForbidden
+from league.errors import EventConflict, LeagueConflict, LeagueError, LeagueForbidden
 from league.services import locks
 from league.services.standings_marks import (
     league_settings_changed,
@@ -207,6 +207,8 @@ def league_create(
             **settings,
         )
     league.organizers.add(created_by)
+    league.owner = created_by
+    league.save(update_fields=["owner"])
     return league
 
 
@@ -903,10 +905,18 @@ def league_organizer_add(*, league: models.League, user: User) -> None:
 @transaction.atomic
 def league_organizer_remove(*, league: models.League, user: User) -> None:
     """`user` no longer organizes `league` (they may remove themselves). Refused for someone
-    who is not one of its organizers (`not_organizer`) and for the last one
-    (`last_organizer`): a league always has someone to run it. The league's row is locked, so
-    two organizers removing each other at once cannot leave it with none."""
-    models.League.objects.select_for_update().filter(pk=league.pk).first()
+    who is not one of its organizers (`not_organizer`), for the last one (`last_organizer`): a
+    league always has someone to run it, and for its owner (`league_owner`, 409), who made it:
+    a co-organizer added a moment ago could remove them. The league's row is locked, so two
+    organizers removing each other at once cannot leave it with none."""
+    locked = models.League.objects.select_for_update().filter(pk=league.pk).first()
+    if locked is not None and locked.owner_id == user.pk:
+        raise LeagueConflict(
+            "league_owner",
+            f"{user.get_username()} made {league.name} and owns it: no organizer removes its "
+            "owner (staff can change the owner in the admin).",
+            details={"user": user.get_username()},
+        )
     organizers = set(league.organizers.values_list("pk", flat=True))
     if user.pk not in organizers:
         raise LeagueError(

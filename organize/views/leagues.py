@@ -184,9 +184,25 @@ def organizer_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def organizer_remove(request: HttpRequest, slug: str) -> HttpResponse:
     """Remove an organizer, yourself included while another remains: you then lose the
-    league's pages (unless you are staff) and land on My leagues. The last one stays."""
+    league's pages (unless you are staff) and land on My leagues. The last one stays, and so
+    does the league's owner. The first POST asks to confirm (a page naming who and what they
+    lose); the confirmed one removes."""
     league = _league(request, slug)
     form = OrganizerRemoveForm(request.POST, league=league)
+    if form.is_valid() and request.POST.get("confirmed") != "yes":
+        user = form.cleaned_data["user"]
+        if user.pk == league.owner_id:
+            form.add_error(
+                None,
+                f"{user.get_username()} made {league.name} and owns it: no "
+                "organizer removes its owner.",
+            )
+            return _settings_page(request, league, remove_form=form)
+        return render(
+            request,
+            "organize/leagues/organizer_remove.html",
+            {"league": league, "removed": user, "yourself": user.pk == request.user.pk},
+        )
     if form.is_valid():
         user = form.cleaned_data["user"]
         try:

@@ -296,8 +296,15 @@ def test_organizers_add_a_co_organizer_by_username_and_remove_them(
     assert added.status_code == 302
     assert set(yardzee_league.organizers.all()) == {organizer, other_organizer}
     assert _client(other_organizer).get("/organize/leagues/yardzee/").status_code == 200
-    removed = as_organizer.post(
+    asked = as_organizer.post(
         "/organize/leagues/yardzee/organizers/remove/", {"user": other_organizer.pk}
+    )
+    assert asked.status_code == 200  # a removal asks to confirm first
+    assert "Remove other-orga?" in _text(asked)
+    assert set(yardzee_league.organizers.all()) == {organizer, other_organizer}
+    removed = as_organizer.post(
+        "/organize/leagues/yardzee/organizers/remove/",
+        {"user": other_organizer.pk, "confirmed": "yes"},
     )
     assert removed.status_code == 302
     assert list(yardzee_league.organizers.all()) == [organizer]
@@ -324,7 +331,9 @@ def test_an_organizer_who_cannot_be_added_is_not(as_organizer, yardzee_league, u
 def test_the_last_organizer_stays(as_organizer, organizer, yardzee_league, other_organizer):
     page = _text(as_organizer.get("/organize/leagues/yardzee/"))
     assert "Leave" not in page  # no button for what would be refused
-    last = as_organizer.post("/organize/leagues/yardzee/organizers/remove/", {"user": organizer.pk})
+    last = as_organizer.post(
+        "/organize/leagues/yardzee/organizers/remove/", {"user": organizer.pk, "confirmed": "yes"}
+    )
     assert last.status_code == 400
     assert "orga is the only organizer of Backyard Yardzee" in _text(last)
     stranger = as_organizer.post(
@@ -341,7 +350,13 @@ def test_an_organizer_leaves_a_league_another_runs_and_loses_its_pages(
 ):
     yardzee_league.organizers.add(other_organizer)
     assert "Leave" in _text(as_organizer.get("/organize/leagues/yardzee/"))
-    left = as_organizer.post("/organize/leagues/yardzee/organizers/remove/", {"user": organizer.pk})
+    asked = as_organizer.post(
+        "/organize/leagues/yardzee/organizers/remove/", {"user": organizer.pk}
+    )
+    assert "Leave Backyard Yardzee?" in _text(asked)
+    left = as_organizer.post(
+        "/organize/leagues/yardzee/organizers/remove/", {"user": organizer.pk, "confirmed": "yes"}
+    )
     assert left.status_code == 302
     assert left["Location"] == "/organize/"
     assert "You no longer organize Backyard Yardzee." in _text(as_organizer.get("/organize/"))
@@ -392,3 +407,24 @@ def test_league_pages_cost_the_same_queries_for_a_small_and_a_large_league(
         client.get("/organize/leagues/large/")
     with django_assert_max_num_queries(2):  # the session and its user
         client.get("/organize/leagues/new/")
+
+
+@pytest.mark.django_db
+def test_a_co_organizer_added_a_moment_ago_cannot_remove_the_leagues_owner(
+    organizer, other_organizer
+):
+    """Issue 37, item 9: a co-organizer just added could remove the league's creator."""
+    made = _client(organizer).post(
+        "/organize/leagues/new/", {"name": "Owned", "slug": "owned", "game": "yardzee"}
+    )
+    assert made.status_code == 302, _text(made)
+    league = League.objects.get(slug="owned")
+    assert league.owner == organizer
+    league.organizers.add(other_organizer)
+    page = _text(_client(other_organizer).get("/organize/leagues/owned/"))
+    assert "orga (owner)" in page
+    for body in ({"user": organizer.pk}, {"user": organizer.pk, "confirmed": "yes"}):
+        refused = _client(other_organizer).post("/organize/leagues/owned/organizers/remove/", body)
+        assert refused.status_code == 400
+        assert "made Owned and owns it" in _text(refused)
+    assert set(league.organizers.all()) == {organizer, other_organizer}
