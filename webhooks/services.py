@@ -12,6 +12,7 @@ import time
 import unicodedata
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlunsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -24,6 +25,7 @@ from games.housekeeping import delete_oldest
 from league.models import League
 from league.services.organization import unshown_characters
 from webhooks import payloads, sender, signing
+from webhooks.addresses import normal_host
 from webhooks.errors import EndpointConflict, WebhookError
 from webhooks.models import (
     OPEN_DELIVERY_STATUSES,
@@ -99,12 +101,17 @@ def _checked_url(url: Any) -> str:
             "invalid_url", "Give the endpoint's https:// address.", details={"field": "url"}
         )
     try:
-        sender.check_url(url)
+        parts = sender.check_url(url)
     except WebhookError as error:
         raise WebhookError(
             error.code, error.message, details={**error.details, "field": "url"}
         ) from error
-    return url.strip()
+    # Stored as it is read and sent: the host as a resolver reads it (`webhooks.addresses`).
+    host, _ = normal_host(parts.hostname or "")
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port is not None:
+        netloc = f"{netloc}:{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
 
 
 # Why an endpoint an organizer turned off is off (`Endpoint.disabled_reason`).

@@ -124,3 +124,17 @@ def test_a_name_resolving_to_an_ipv4_translated_address_is_not_called(
     assert (
         delivery.last_error == "address not allowed: hooks.example.org resolves to ::ffff:0:a00:7"
     )
+
+
+def test_an_endpoint_is_stored_as_its_address_is_read(strict, yardkle_league):
+    endpoint = services.endpoint_create(
+        league=yardkle_league,
+        url="https://ＨＯＯＫＳ．example.org./in?x=1",
+        events=["event.finished"],
+    )
+    assert endpoint.url == "https://hooks.example.org/in?x=1"
+    with pytest.raises(WebhookError) as taken:  # the same address, written another way
+        services.endpoint_create(
+            league=yardkle_league, url="https://HOOKS.EXAMPLE.ORG/in?x=1", events=["event.finished"]
+        )
+    assert taken.value.code == "url_taken"
