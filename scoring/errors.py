@@ -113,6 +113,16 @@ class RuleViolation(DomainError):
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r})"
 
+    def of_turn(self, sequence: int) -> "RuleViolation":
+        """This violation, said of turn `sequence` (1-based, as the match numbers its turns):
+        the message names the turn and `details.turn` holds it."""
+        return RuleViolation(
+            self.code,
+            f"Turn {sequence}: {self.message}",
+            rule=self.rule,
+            details={**self.details, "turn": sequence},
+        )
+
     def at_turn(self, index: int) -> "RuleViolation":
         """This violation, said of turn `index` (0-based) of a whole game: the message names
         the turn and `details.turn_index` holds it."""

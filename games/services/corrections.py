@@ -107,12 +107,7 @@ def turn_correct(
     try:
         corrected = game.play(body)
     except RuleViolation as violation:
-        raise RuleViolation(
-            violation.code,
-            f"Turn {sequence}: {violation.message}",
-            rule=violation.rule,
-            details={**violation.details, "turn": sequence},
-        ) from violation
+        raise violation.of_turn(sequence) from violation
     later_results = [_replay_later(game, seats, later, sequence) for later in turns[sequence:]]
     record = _store_correction(
         match=match,

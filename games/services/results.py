@@ -93,13 +93,8 @@ def _apply_turns(
         except RuleViolation as violation:
             if whole:
                 raise violation.at_turn(index) from violation
-            sequence = match.turns_played + 1  # the turn refused, as the match numbers it
-            raise RuleViolation(
-                violation.code,
-                f"Turn {sequence}: {violation.message}",
-                rule=violation.rule,
-                details={**violation.details, "turn": sequence},
-            ) from violation
+            # the turn refused, as the match numbers it
+            raise violation.of_turn(match.turns_played + 1) from violation
     if whole and not game.is_over:
         raise RuleViolation(
             "game_not_finished",

@@ -3,7 +3,6 @@ kept from every public answer, rate-limited, its key opening the registration), 
 organizers' list and decisions, check-in by key and by organizer, and a stage start that says
 who was dropped."""
 
-import re
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +16,7 @@ from league.models import Event, League, Player, Registration, SignUp
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as reg
 from tests.conftest import client_for
+from tests.mailed import mailed_key
 
 pytestmark = pytest.mark.django_db
 
@@ -26,15 +26,6 @@ def sign_up(event: Event, name: str, email: str | None = None, **extra: Any) -> 
     body = {"display_name": name, "email": email or f"{name.lower()}@example.org", **extra}
     with TestCase.captureOnCommitCallbacks(execute=True):
         return APIClient().post(f"/api/v1/events/{event.pk}/registrations/", body, format="json")
-
-
-def mailed_key(email: str) -> str:
-    """The key of the last sign-up link mailed to `email`."""
-    sent = [m for m in mail.outbox if m.to == [email]]
-    assert sent, f"no mail to {email}"
-    found = re.search(r"/sign-up/([A-Za-z0-9_-]+)/", str(sent[-1].body))
-    assert found is not None, sent[-1].body
-    return found.group(1)
 
 
 def signed_up(event: Event, name: str, email: str | None = None, **extra: Any) -> dict[str, Any]:

@@ -2,18 +2,17 @@
 service's refusals shown on the form, the email on no page), the registration's private page
 (where it stands, check-in within the window, withdrawal), and the event page's link."""
 
-import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core import mail
 from django.test import Client, TestCase
 from django.utils import timezone
 
 from league.models import Event, Registration
 from league.pages.registration import SignUpRateThrottle
 from league.services import registration as reg
+from tests.mailed import mailed_link
 
 pytestmark = pytest.mark.django_db
 
@@ -59,14 +58,6 @@ def test_the_sign_up_page_of_an_event_without_sign_ups_is_404_as_the_api_says(
     assert not Registration.objects.filter(event=yardzee_event).exists()
 
 
-def _mailed_link(email: str) -> str:
-    sent = [m for m in mail.outbox if m.to == [email]]
-    assert sent, f"no mail to {email}"
-    found = re.search(r"https?://\S+(/sign-up/\S+/)", str(sent[-1].body))
-    assert found is not None, sent[-1].body
-    return found.group(1)
-
-
 def test_a_sign_up_says_check_your_email_and_its_mailed_link_opens_its_page(
     client: Client, open_event
 ):
@@ -74,7 +65,7 @@ def test_a_sign_up_says_check_your_email_and_its_mailed_link_opens_its_page(
     assert answer.status_code == 200
     assert "Check your email" in answer.content.decode()
     assert "ana@private.example" in answer.content.decode()  # what was typed, to its typist
-    page = client.get(_mailed_link("ana@private.example"))
+    page = client.get(mailed_link("ana@private.example"))
     text = page.content.decode()
     assert page.status_code == 200
     assert "Waiting for approval" in text
@@ -83,7 +74,7 @@ def test_a_sign_up_says_check_your_email_and_its_mailed_link_opens_its_page(
     for public in (f"/events/{open_event.pk}/", f"/events/{open_event.pk}/sign-up/"):
         assert "private.example" not in client.get(public).content.decode()
     post(client, open_event, "Ben")
-    second = client.get(_mailed_link("ben@private.example"))
+    second = client.get(mailed_link("ben@private.example"))
     assert "On the waiting list (number 1 in line)" in second.content.decode()
 
 
@@ -102,7 +93,7 @@ def test_a_sign_up_answers_the_same_page_whatever_is_on_file(client: Client, ope
     a sign-up with an address signed up before (or a name like another's) gets the same page;
     the address gets its link again (a new one: the old opens it no more)."""
     first = post(client, open_event, "Ana Lima", "ana@example.org")
-    old = _mailed_link("ana@example.org")
+    old = mailed_link("ana@example.org")
     again = post(Client(), open_event, "Someone", "ANA@example.org")
     alike = post(Client(), open_event, "ana lima", "other@example.org")
     for answer in (first, again, alike):
@@ -111,7 +102,7 @@ def test_a_sign_up_answers_the_same_page_whatever_is_on_file(client: Client, ope
         assert "Ana Lima" not in answer.content.decode()
         assert "already" not in answer.content.decode()
     assert Registration.objects.filter(email__iexact="ana@example.org").count() == 1
-    new = _mailed_link("ana@example.org")
+    new = mailed_link("ana@example.org")
     assert new != old
     assert "Ana Lima" in client.get(new).content.decode()
     assert client.get(old).status_code == 404
