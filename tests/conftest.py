@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
@@ -66,6 +67,11 @@ def _task_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     celery_app.conf.task_always_eager = not uses_broker
     yield
     celery_app.conf.task_always_eager = previous
+    # An eager task runs inside Celery's `denied_join_result`, which sets a flag global to the
+    # process and puts back what it found: two threads of a test running eager tasks at once
+    # (its requests' jobs) can leave it set, and every later `.get()` of this process would
+    # then refuse ("Never call result.get() within a task!").
+    _set_task_join_will_block(False)
 
 
 # --- The organization: users, players, leagues, events -----------------------------------------
