@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from celery._state import _set_task_join_will_block
+from celery.result import _set_task_join_will_block  # type: ignore[attr-defined]
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache

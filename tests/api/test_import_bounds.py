@@ -1,8 +1,9 @@
 """Issue 37, items 1 and 5: one import cannot take the site down. A match takes at most as many
 turns as its game can (docs/rules.md, "How long a game can be"; `games.limits`: a Yardkle
-game that long is not a game), in every way a turn is written; an import's file is refused before its replay when a match has more, when its
-turns are not numbered 1, 2, 3, ... or when it lists players it never seats; and an import's
-replay costs the same statements for a match of many turns as for one of few."""
+game that long is not a game), in every way a turn is written; an import's file is refused
+before its replay when a match has more, when its turns are not numbered 1, 2, 3, ... or when
+it lists players it never seats; and an import's replay costs the same statements for a match
+of many turns as for one of few."""
 
 import copy
 from typing import Any
