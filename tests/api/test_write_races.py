@@ -22,6 +22,9 @@ from games.services import matches as game_matches
 from games.services import voids as game_voids
 from league.models import Event, EventStatus, League, Player, SignUp, Stage, StageEntry, StageMatch
 from league.services import organization, registration, stages
+from league.services.stages import _common as stage_common
+from league.services.stages import drafts as stage_drafts
+from league.services.stages import withdrawals as stage_withdrawals
 from scoring.errors import DomainError
 from tests.api.helpers import play, started_stage
 from tests.conftest import client_for, next_turn_for
@@ -132,7 +135,7 @@ def test_two_stages_added_to_one_event_at_once_take_the_next_two_positions(
     """Both requests count the event's stages before either stores its own: without a lock
     both took position 1."""
     path = f"/api/v1/events/{yardzee_event.pk}/stages/"
-    with overlapping(monkeypatch, stages, "_check_options"):
+    with overlapping(monkeypatch, stage_drafts, "_check_options"):
         answers = _at_once(
             _post(client_for(organizer), path, _stage_body("Groups", entrants)),
             _post(client_for(organizer), path, _stage_body("Finals", entrants)),
@@ -148,7 +151,7 @@ def test_two_stages_of_one_name_added_at_once_make_one_and_refuse_the_other(
     """A form sent twice: both requests looked for a stage of that name before either stored
     it. One stage is made; the other request is refused as a name taken is (400)."""
     path = f"/api/v1/events/{yardzee_event.pk}/stages/"
-    with overlapping(monkeypatch, stages, "_check_options"):
+    with overlapping(monkeypatch, stage_drafts, "_check_options"):
         answers = _at_once(
             _post(client_for(organizer), path, _stage_body("Groups", entrants)),
             _post(client_for(organizer), path, _stage_body("groups", entrants)),
@@ -229,7 +232,9 @@ def test_a_withdrawal_and_a_void_of_one_of_the_players_matches_at_once_both_succ
     takes the matches first, as a void and a result do, and both succeed: the void's replay
     is one of the matches the withdrawal forfeits."""
     stage, leaving, first = _round_robin_and_first_match(as_organizer, yardzee_event, players)
-    with _meeting(monkeypatch, (stages, "stage_forfeit"), (game_voids, "ensure_event_open")):
+    with _meeting(
+        monkeypatch, (stage_withdrawals, "stage_forfeit"), (game_voids, "ensure_event_open")
+    ):
         withdrawal, void = _at_once(
             _post(
                 client_for(organizer),
@@ -511,7 +516,7 @@ def test_two_organizers_writes_of_one_event_at_once_both_answer_without_a_5xx(
                 f"/api/v1/events/{yardzee_event.pk}/withdraw/",
                 {"player": leaving},
             ),
-            (stages, "_lock_players_matches"),
+            (stage_withdrawals, "_lock_players_matches"),
         ),
         "void": (
             _post(
@@ -519,11 +524,11 @@ def test_two_organizers_writes_of_one_event_at_once_both_answer_without_a_5xx(
                 f"/api/v1/matches/{last.pk}/void/",
                 {"reseed_later_stages": True},
             ),
-            (stages, "stage_match_voided"),
+            (stages, "stage_match_voided"),  # where the receiver finds it
         ),
         "start": (
             _post(client_for(organizer), f"/api/v1/stages/{side['id']}/start/"),
-            (stages, "_locked"),
+            (stage_common, "_locked"),
         ),
     }
     (first, first_point), (second, second_point) = writes[pair[0]], writes[pair[1]]

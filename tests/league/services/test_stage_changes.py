@@ -10,6 +10,7 @@ from games.errors import EventClosed
 from league.errors import DrawError, LeagueError, StageConflict
 from league.models import Event, Stage
 from league.services import stages
+from league.services.stages import drafts
 from tests.league.services.league_night import groups_stage, new_players
 from tests.playing import fed_stage
 
@@ -59,7 +60,7 @@ def test_item4_a_fed_stage_is_checked_exactly_as_a_seeded_one_of_its_size(event)
             table_size=table_size,
             advance=advance,
         )
-        assert stages._entrant_count(fed) == made.entries.count() == 8
+        assert drafts._entrant_count(fed) == made.entries.count() == 8
 
 
 @pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_item4_a_draft_playoff_with_a_bad_option_is_fixed_with_an_update(event):
         changes={"name": "Knockout", "table_size": 2, "advance": 1, "source_per_group": 2},
     )
     assert (changed.name, changed.table_size, changed.source_top) == ("Knockout", 2, None)
-    assert stages._entrant_count(changed) == 6
+    assert drafts._entrant_count(changed) == 6
 
 
 @pytest.mark.django_db
