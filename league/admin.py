@@ -11,12 +11,8 @@ from django.http import HttpRequest
 from games.admin import RecordAdmin, RecordInline
 from league import models
 from league.services import LeagueError
-from league.services.organization import (
-    _ensure_name_free,
-    check_slug,
-    clean_name,
-    ensure_handle_free,
-)
+from league.services.organization import check_slug, clean_name, ensure_handle_free
+from league.services.organization._common import _ensure_name_free
 from league.services.standings_marks import player_renamed
 
 

@@ -41,7 +41,6 @@ from league.models.registration import ACTIVE, HOLDING_PLACE
 from league.selectors import entered_stages
 from league.services import locks
 from league.services.organization import (
-    _ensure_name_free,
     check_handle,
     checked_name,
     folded,
@@ -51,6 +50,7 @@ from league.services.organization import (
     passes,
     player_create,
 )
+from league.services.organization._common import _ensure_name_free
 
 logger = logging.getLogger(__name__)
 

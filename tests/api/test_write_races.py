@@ -22,6 +22,8 @@ from games.services import matches as game_matches
 from games.services import voids as game_voids
 from league.models import Event, EventStatus, League, Player, SignUp, Stage, StageEntry, StageMatch
 from league.services import organization, registration, stages
+from league.services.organization import merges as organization_merges
+from league.services.organization import players as organization_players
 from league.services.stages import _common as stage_common
 from league.services.stages import drafts as stage_drafts
 from league.services.stages import withdrawals as stage_withdrawals
@@ -340,7 +342,7 @@ def test_a_merge_of_a_player_another_merge_just_removed_says_so(
         return run
 
     later = merge(bob, cid) if second == "keeps" else merge(cid, bob)
-    with _holding(monkeypatch, organization, "player_merge_check") as held:
+    with _holding(monkeypatch, organization_merges, "player_merge_check") as held:
         first, refusal = _at_once(merge(ann, bob), _after(held, later))
     assert first.removed_name == "Bob"
     assert isinstance(refusal, DomainError)
@@ -451,7 +453,7 @@ def test_two_players_given_one_name_on_a_roster_at_once_leave_one_with_it(
             client, f"/api/v1/leagues/{yardzee_league.slug}/players/", {"player": elsewhere.pk}
         ),
     }[how]
-    with overlapping(monkeypatch, organization, "_ensure_name_free"):
+    with overlapping(monkeypatch, organization_players, "_ensure_name_free"):
         answers = _at_once(
             _post(
                 client,

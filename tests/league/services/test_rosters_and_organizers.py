@@ -9,6 +9,8 @@ from league.errors import LeagueError
 from league.models import Event, League, Player
 from league.services import organization
 from league.services.organization import NewPlayer, handle_from_name
+from league.services.organization import leagues as organization_leagues
+from league.services.organization import players as organization_players
 
 
 @pytest.fixture
@@ -129,7 +131,9 @@ def test_a_game_change_keeps_a_tiebreak_order_only_if_it_suits_the_new_game(leag
 def test_the_same_points_scheme_written_otherwise_reranks_nothing(league, monkeypatch):
     reranked = []
     monkeypatch.setattr(
-        organization, "league_settings_changed", lambda league_id: reranked.append(league_id)
+        organization_leagues,
+        "league_settings_changed",
+        lambda league_id: reranked.append(league_id),
     )
     organization.league_update(league=league, points={"win": 3.0, "draw": 1, "placement": {}})
     assert reranked == []
@@ -252,9 +256,9 @@ def test_a_handle_or_address_stored_by_another_request_meanwhile_is_refused_as_t
     """Another request stored `bo` (or the address `taken`) after this one checked: the
     database refuses the write, and the service says it as its check would, not with a
     server error; the caller's transaction goes on, and nothing of the write is kept."""
-    monkeypatch.setattr(organization, "ensure_handle_free", lambda *a, **k: None)
-    monkeypatch.setattr(organization, "check_slug", lambda *a, **k: None)
-    monkeypatch.setattr(organization, "handles_in_use", lambda *a, **k: set())
+    monkeypatch.setattr(organization_players, "ensure_handle_free", lambda *a, **k: None)
+    monkeypatch.setattr(organization_leagues, "check_slug", lambda *a, **k: None)
+    monkeypatch.setattr(organization_players, "handles_in_use", lambda *a, **k: set())
     Player.objects.create(display_name="Someone", handle="bo")
     League.objects.create(name="Taken", slug="taken", game="yardzee")
     players, leagues = Player.objects.count(), League.objects.count()
