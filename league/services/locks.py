@@ -14,14 +14,14 @@ writes at once wait for each other instead of deadlocking.
    result, a take-back, and the stage's advance when a match finishes) takes its match, then
    its stage, and writes the event's row last (its status when its play starts or ends, its
    `play_version` as it commits); it never takes the event's lock. An organizer's write that
-   takes the event's row early (`stages._locked_event`, to add, change, delete or start a
+   takes the event's row early (`stages._common._locked_event`, to add, change, delete or start a
    stage) waits for no match after it.
 3. Seats, turns and entries last, with their match or stage."""
 
 from django.db import connection
 
 from games.models import Match
-from league.models import Registration, Stage, StageMatch
+from league.models import Stage, StageMatch
 
 # The advisory lock's first key: its own number among the project's (league.services.ratings
 # has another), then the event's id.
@@ -53,15 +53,9 @@ def event_of_match_first(match_id: int) -> None:
     event_first(Match.objects.filter(pk=match_id).values_list("event_id", flat=True).first())
 
 
-def event_of_registration_first(registration_id: int) -> None:
-    found = Registration.objects.filter(pk=registration_id).values_list("event_id", flat=True)
-    event_first(found.first())
-
-
 __all__ = [
     "event_first",
     "event_of_match_first",
-    "event_of_registration_first",
     "event_of_stage_first",
     "event_of_stage_match_first",
 ]

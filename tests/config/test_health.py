@@ -37,7 +37,7 @@ def test_healthz_answers_200_with_database_and_broker_status(client: Client):
 @pytest.mark.django_db
 def test_healthz_answers_head_as_get_and_refuses_other_methods_with_405():
     # Monitors probe with HEAD (`curl -I`): that was 405, the service seen as down; a POST was
-    # Django's HTML 403 "CSRF verification failed". As every read-only page (config/methods.py).
+    # Django's HTML 403 "CSRF verification failed". As every read-only page (core/methods.py).
     client = Client(enforce_csrf_checks=True)
     response = client.head("/healthz")
     assert response.status_code == 200
