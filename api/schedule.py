@@ -92,6 +92,18 @@ class RoundScheduleSerializer(RefusesUnknownFields):
         "default: the site's.",
     )
 
+    follow_on_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=schedule_services.MAX_INTERVAL_MINUTES,
+        required=False,
+        allow_null=True,
+        help_text="With it, every match the stage seats from now on (its next rounds, its "
+        "bracket's later matches, and the first round of a stage it feeds) is scheduled as it "
+        "is seated: at the table its players left, starting this many minutes later. null "
+        "stops it; left out, the stage keeps what it had (by default, later rounds are "
+        "scheduled by hand).",
+    )
+
     def validate_first_start(self, value: str) -> datetime:
         return _when(value)
 
@@ -179,6 +191,7 @@ class RoundScheduleView(APIView):
                 tables=data.get("tables"),
                 label=data["table_label"],
                 time_zone=data.get("time_zone"),
+                follow_on_minutes=data.get("follow_on_minutes", schedule_services.UNCHANGED),
             )
         body = {
             "stage": stage.pk,

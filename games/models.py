@@ -88,6 +88,21 @@ class Match(models.Model):
     schedule_sequence = models.PositiveIntegerField(
         default=0, help_text="How many times the table or time was set (a calendar's SEQUENCE)."
     )
+    # A match seated in another's place (a replay, or the rest of a table playing on without a
+    # withdrawn player) keeps that table: its label, start, calendar UID and short link.
+    origin = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The first match of this table when this one was seated in another's place "
+        "(a replay or a play-on); its calendar UID and short link stay this table's.",
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -118,6 +133,12 @@ class Match(models.Model):
         if self.event_id is not None or self.league_id is not None:
             return gates.organizes(user, event_id=self.event_id, league_id=self.league_id)
         return bool(self.created_by_id == user.pk)
+
+    @property
+    def table_id(self) -> int:
+        """The table this match is played at, across replays: its first match's id (the
+        calendar UID and the short link of every match seated in its place)."""
+        return self.origin_id or self.pk
 
     def opens_with(self, key: str | None) -> bool:
         """Whether `key` is this match's scoring key. Compared as bytes in constant time: a key

@@ -7,7 +7,7 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from games import gates
 from games.errors import EventClosed, MatchClosed
-from games.models import Match, Seat, Turn, TurnCorrection
+from games.models import Match, MatchStatus, Seat, Turn, TurnCorrection
 from scoring import RuleViolation
 from scoring.game import Game
 
@@ -31,6 +31,25 @@ def match_detail_queryset() -> QuerySet[Match]:
             ],
             to_attr="latest_turns",
         ),
+    )
+
+
+def played_at_table(match: Match) -> Match:
+    """The match played now at `match`'s table: itself, unless it was voided and another
+    seated in its place that is not void itself (then the newest such). One query at most."""
+    newer = replaced_by(match)
+    return newer if newer is not None and newer.status != MatchStatus.VOID else match
+
+
+def replaced_by(match: Match) -> Match | None:
+    """For a void match, the newest match seated in its place at its table, if any."""
+    if match.status != MatchStatus.VOID:
+        return None
+    return (
+        Match.objects.select_related("event__league")
+        .filter(origin_id=match.table_id, pk__gt=match.pk)
+        .order_by("-pk")
+        .first()
     )
 
 

@@ -15,7 +15,13 @@ from django.utils.safestring import mark_safe
 from core.methods import read_only
 from games import score_keys, scorecard
 from games.models import GameName, Match, MatchStatus, Seat, Turn, TurnCorrection
-from games.selectors import match_board, turns_newest_first, with_corrections
+from games.selectors import (
+    match_board,
+    played_at_table,
+    replaced_by,
+    turns_newest_first,
+    with_corrections,
+)
 from scoring.yardkle import YardkleRules, ends_in_yardkle
 
 # While a match is played its page asks for fresh scores this often.
@@ -63,7 +69,7 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     who corrected them; a page past the last is a 404), and for Yardkle's scorecard every
     turn's points. One more when a turn of the page was corrected: the versions it replaced."""
     match = get_object_or_404(
-        Match.objects.select_related("event__league").prefetch_related(
+        Match.objects.select_related("event__league", "voided_by").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         ),
         pk=match_id,
@@ -95,10 +101,14 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
         "to_play": seats[current]
         if current is not None and match.is_open and not closed_by
         else None,
+        # A void match's places count nowhere, so they are not shown as if they did.
         "placed": sorted(
             (seat for seat in seats if seat.placement is not None),
             key=lambda seat: (seat.placement or 0, seat.order),
-        ),
+        )
+        if match.status != MatchStatus.VOID
+        else [],
+        "replaced_by": replaced_by(match),
         "turns": [_turn_view(turn, seats, match.game) for turn in turns],
         "turns_page": turns_page,
         "turns_pages": pages,
@@ -248,14 +258,18 @@ def _key_remembered(match: Match) -> HttpResponse:
 @read_only
 def match_short_link(request: HttpRequest, match_id: int, code: str) -> HttpResponse:
     """A table's short link, as printed on the round sheet (`/t/<id>/<code>`, docs/pages.md):
-    opens the scoring page as the private link does. A wrong code counts as a wrong key."""
+    opens the scoring page as the private link does. A wrong code counts as a wrong key.
+
+    The link is the table's: once its match is voided and another seated in its place (a
+    replay, or the rest of the table playing on), the printed link opens the match played at
+    that table now."""
     match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
     if score_keys.too_many_failures(request):
         return _private(_key_refused(request, match, status=429))
     if not score_keys.short_code_opens(match.score_key, code):
         score_keys.record_failure(request)
         return _private(_key_refused(request, match, status=403, key_given=True))
-    return _private(_key_remembered(match))
+    return _private(_key_remembered(played_at_table(match)))
 
 
 def _key_refused(

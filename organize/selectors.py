@@ -217,9 +217,16 @@ def match_statuses(match_ids: Collection[int], *, stage_id: int | None = None) -
     return dict(found.values_list("pk", "status"))
 
 
-def score_keys(match_ids: Collection[int]) -> dict[int, str]:
-    """The scoring keys of `match_ids`, for the sheet that prints them: one query."""
-    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "score_key"))
+def table_links(match_ids: Collection[int]) -> dict[int, tuple[int, str]]:
+    """What the sheet prints to open each of `match_ids`: its table's id and that table's first
+    match's scoring key (a match seated in another's place keeps the table's short link, which
+    opens the match played there now; `Match.table_id`). One query."""
+    return {
+        pk: (origin, origin_key) if origin is not None else (pk, key)
+        for pk, key, origin, origin_key in Match.objects.filter(pk__in=match_ids).values_list(
+            "pk", "score_key", "origin_id", "origin__score_key"
+        )
+    }
 
 
 def event_entrants(event: Event) -> list[EntrantRow]:

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils import timezone
 
 import scoring
 from games import gates, score_keys, turn_sql
@@ -125,11 +126,28 @@ def match_create(
     event_id: int | None = None,
     league_id: int | None = None,
     created_by: UserLike | None = None,
+    in_place_of: Match | None = None,
 ) -> Match:
     """Seat `player_ids` in that order at a new match of `game` under `rules` (options not
     given take the game's defaults, and None all of them; the full ruleset is stored on the
-    match). `rules` that are not a JSON object are the rulebook's `wrong_type`."""
+    match). `rules` that are not a JSON object are the rulebook's `wrong_type`.
+
+    `in_place_of`: the match this one is seated in place of (a replay of a voided match, the
+    rest of a table playing on without a withdrawn player). The new match keeps its table: the
+    label, the planned start and zone, and the table's id (`Match.table_id`), so the calendar
+    entry is the same one with a higher SEQUENCE and the printed short link opens the new
+    match."""
     fresh = scoring.new_game(game, len(player_ids), {} if rules is None else rules)
+    table: dict[str, Any] = {}
+    if in_place_of is not None:
+        table = {
+            "origin_id": in_place_of.table_id,
+            "table_label": in_place_of.table_label,
+            "planned_at": in_place_of.planned_at,
+            "planned_zone": in_place_of.planned_zone,
+            "schedule_changed_at": timezone.now(),
+            "schedule_sequence": in_place_of.schedule_sequence + 1,
+        }
     match = Match.objects.create(
         game=game,
         rules=fresh.rules.to_json(),
@@ -137,6 +155,7 @@ def match_create(
         event_id=event_id,
         league_id=league_id,
         created_by=_user_or_none(created_by),
+        **table,
     )
     Seat.objects.bulk_create(
         Seat(match=match, player_id=player_id, order=order)

@@ -39,7 +39,11 @@ def match_void(
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.VOID
     match.version += 1
-    match.save(update_fields=["status", "version", *_calendar_changed(match)])
+    match.voided_by = _user_or_none(voided_by)
+    match.voided_at = timezone.now()
+    match.save(
+        update_fields=["status", "version", "voided_by", "voided_at", *_calendar_changed(match)]
+    )
     signals.match_voided.send(
         sender=Match,
         match=match,
@@ -70,7 +74,11 @@ def match_unvoid(*, match_id: int, unvoided_by: UserLike | None) -> Match:
     else:
         match.status = MatchStatus.IN_PROGRESS if match.turns_played else MatchStatus.SCHEDULED
     match.version += 1
-    match.save(update_fields=["status", "version", *_calendar_changed(match)])
+    match.voided_by = None
+    match.voided_at = None
+    match.save(
+        update_fields=["status", "version", "voided_by", "voided_at", *_calendar_changed(match)]
+    )
     signals.match_unvoided.send(sender=Match, match=match, unvoided_by=_user_or_none(unvoided_by))
     if match.status == MatchStatus.FINISHED:
         signals.match_finished.send(sender=Match, match=match)

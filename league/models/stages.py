@@ -82,6 +82,18 @@ class Stage(models.Model):
         help_text="Players entered but not checked in when it started (an event using "
         "check-in), taken off its entries then: their ids.",
     )
+    # Later rounds scheduled as they are seated (league.services.schedule.follow_on), set by
+    # scheduling a round with `follow_on_minutes`; a stage fed by this one follows it too.
+    follow_minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Each match seated after the scheduled round starts this many minutes after "
+        "it is seated, at the table its players left; empty: scheduled by hand.",
+    )
+    follow_label = models.CharField(
+        max_length=56, blank=True, help_text="The tables' label pattern of the followed round."
+    )
+    follow_zone = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

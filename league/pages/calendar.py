@@ -27,8 +27,21 @@ REFRESH = timedelta(hours=1)
 
 
 def match_uid(match: Match, host: str) -> str:
-    """The match's UID: the same in every feed and for as long as the match exists."""
-    return f"match-{match.pk}@{host}"
+    """The UID of the match's table: the same in every feed and for as long as the match
+    exists, and the same for a match seated in its place (a replay, or the rest of the table
+    playing on), which carries a higher SEQUENCE, so the calendar app moves the entry."""
+    return f"match-{match.table_id}@{host}"
+
+
+def _newest_at_each_table(matches: list[Match]) -> list[Match]:
+    """`matches` with only the newest of each table: a voided match that another replaced is
+    the same calendar entry as its replacement, which says what is played there now."""
+    newest: dict[int, Match] = {}
+    for match in matches:
+        held = newest.get(match.table_id)
+        if held is None or held.pk < match.pk:
+            newest[match.table_id] = match
+    return [match for match in matches if newest[match.table_id] is match]
 
 
 def _summary(match: Match) -> str:
@@ -85,7 +98,7 @@ def calendar_response(
     calendar.add("name", vText(name))
     calendar.add("x-wr-calname", vText(name))
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
-    for match in matches:
+    for match in _newest_at_each_table(list(matches)):
         calendar.add_component(_vevent(request, match))
     calendar.add_missing_timezones()
     response = HttpResponse(calendar.to_ical(), content_type="text/calendar; charset=utf-8")

@@ -6,6 +6,7 @@ pages and the round sheet show it in (the site's `TIME_ZONE` when none was given
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
@@ -44,6 +45,15 @@ def typed_start(value: str) -> datetime | None:
         return parse_datetime(value)
     except ValueError:
         return None
+
+
+class Keep(Enum):
+    """What `match_schedule` and `round_schedule` leave as it is when a value is not given."""
+
+    UNCHANGED = 0
+
+
+UNCHANGED = Keep.UNCHANGED
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +176,18 @@ def round_schedule(
     tables: int | None = None,
     label: str = DEFAULT_PATTERN,
     time_zone: str | None = None,
+    follow_on_minutes: int | Keep | None = UNCHANGED,
 ) -> Scheduled:
     """Give every match of a round still to be played a table and a start: the round's tables
     in the order of its round sheet, numbered 1, 2, ... (`label`'s `{n}`); with `tables` set,
     that many play at once and the next wave starts `interval_minutes` later, on the same
     tables again; without it every table of the round plays at once, each starting
     `interval_minutes` after the one before (0: all at `first_start`).
+
+    With `follow_on_minutes`, every match the stage seats from then on (its next rounds, its
+    bracket's later slots, and the stages fed by it) is scheduled as it is seated
+    (`follow_on`): at the table its players left, starting that many minutes later; None
+    stops that, and leaving it out keeps what the stage had.
 
     A naive `first_start` is wall-clock time in `time_zone`. Matches already started, finished
     or void keep what they had. Refused: a round the stage does not have (`no_such_round`),
@@ -182,6 +198,12 @@ def round_schedule(
             "invalid_interval",
             f"interval_minutes must be 0 to {MAX_INTERVAL_MINUTES}.",
             details={"field": "interval_minutes"},
+        )
+    if isinstance(follow_on_minutes, int) and not 0 <= follow_on_minutes <= MAX_INTERVAL_MINUTES:
+        raise LeagueError(
+            "invalid_interval",
+            f"follow_on_minutes must be 0 to {MAX_INTERVAL_MINUTES}.",
+            details={"field": "follow_on_minutes"},
         )
     if tables is not None and not 1 <= tables <= MAX_TABLES:
         raise LeagueError(
@@ -230,12 +252,68 @@ def round_schedule(
         match.schedule_changed_at = now
         match.schedule_sequence += 1
     Match.objects.bulk_update(open_matches, SCHEDULE_FIELDS)
+    if not isinstance(follow_on_minutes, Keep):
+        stage.follow_minutes = follow_on_minutes
+        stage.follow_label = label
+        stage.follow_zone = zone
+        stage.save(update_fields=["follow_minutes", "follow_label", "follow_zone"])
     return Scheduled(
         stage=stage,
         round=round_number,
         matches=open_matches,
         skipped=[m.pk for m in ordered if m.status != MatchStatus.SCHEDULED],
     )
+
+
+def follow_on(stage: Stage, match: Match, players: Sequence[int]) -> None:
+    """Schedule `match`, just seated in `stage` for `players`, as the round it follows was
+    (`round_schedule` with `follow_on_minutes`, on this stage or the stage that fed it): at the
+    table of the match of the event one of its players finished last, when that table is free,
+    else the lowest-numbered free table of the followed label pattern; and
+    starting `follow_minutes` from now (the moment the round before it ended). Nothing when
+    neither stage follows on."""
+    rule = stage
+    source = stage.source_stage_id
+    if rule.follow_minutes is None and source is not None:
+        rule = Stage.objects.only("follow_minutes", "follow_label", "follow_zone").get(pk=source)
+    if rule.follow_minutes is None:
+        return
+    taken = set(
+        Match.objects.filter(
+            event_id=stage.event_id,
+            status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+        )
+        .exclude(pk=match.pk)
+        .exclude(table_label="")
+        .values_list("table_label", flat=True)
+    )
+    left = (
+        Match.objects.filter(
+            event_id=stage.event_id, status=MatchStatus.FINISHED, seats__player_id__in=players
+        )
+        .exclude(table_label="")
+        .order_by("-finished_at", "-pk")
+        .values_list("table_label", flat=True)
+        .first()
+    )
+    if left is None or left in taken:
+        free = (
+            label
+            for number in range(1, MAX_TABLES + len(taken) + 2)
+            if (label := rule.follow_label.replace(NUMBER, str(number))) not in taken
+        )
+        left = next(free)
+    now = timezone.now()
+    start = now + timedelta(minutes=rule.follow_minutes)
+    whole_minute = start.replace(second=0, microsecond=0)
+    match.table_label = left[:TABLE_LABEL_MAX]
+    match.planned_at = (
+        whole_minute if whole_minute == start else whole_minute + timedelta(minutes=1)
+    )
+    match.planned_zone = rule.follow_zone
+    match.schedule_changed_at = now
+    match.schedule_sequence += 1
+    match.save(update_fields=SCHEDULE_FIELDS)
 
 
 SCHEDULE_FIELDS = [
@@ -245,15 +323,6 @@ SCHEDULE_FIELDS = [
     "schedule_changed_at",
     "schedule_sequence",
 ]
-
-
-class Keep(Enum):
-    """What `match_schedule` leaves as it is when a value is not given."""
-
-    UNCHANGED = 0
-
-
-UNCHANGED = Keep.UNCHANGED
 
 
 @transaction.atomic

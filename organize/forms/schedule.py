@@ -40,6 +40,15 @@ class RoundScheduleForm(ServiceForm):
         strip=False,
         help_text="{n} is the table's number: 'Table {n}', 'Yard {n}'.",
     )
+    follow_on_minutes = forms.IntegerField(
+        label="Then schedule the next rounds as they are seated, this many minutes later",
+        min_value=0,
+        max_value=MAX_INTERVAL_MINUTES,
+        required=False,
+        help_text="Each match the stage seats from now on (and a stage it feeds) gets the table "
+        "its players left and a start this many minutes after it is seated. Empty: schedule "
+        "each round here.",
+    )
     time_zone = forms.CharField(
         label="Time zone",
         max_length=64,

@@ -24,7 +24,9 @@ def round_schedule_page(request: HttpRequest, stage_id: int, number: int) -> Htt
     rows = selectors.stage_tables([stage.pk], round_=number)[stage.pk]
     if not rows:
         raise Http404(f"Round {number} of {stage.name} has no tables yet.")
-    form = RoundScheduleForm(request.POST or None)
+    form = RoundScheduleForm(
+        request.POST or None, initial={"follow_on_minutes": stage.follow_minutes}
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -36,6 +38,7 @@ def round_schedule_page(request: HttpRequest, stage_id: int, number: int) -> Htt
                 tables=data["tables"],
                 label=data["label"],
                 time_zone=data["time_zone"],
+                follow_on_minutes=data["follow_on_minutes"],
             )
         except DomainError as error:
             form.refuse(error)

@@ -60,14 +60,14 @@ def qr_svg(link: str, *, title: str) -> SafeString:
 
 
 def _blocks(request: HttpRequest, tables: list[tuple[str, TableRow]]) -> list[SheetTable]:
-    keys = selectors.score_keys([row.match for _label, row in tables if row.match])
+    links = selectors.table_links([row.match for _label, row in tables if row.match])
     blocks = []
     for number, (label, row) in enumerate(tables, start=1):
         if row.match is None:
             continue
+        table, key = links[row.match]
         path = reverse(
-            "games:short_link",
-            kwargs={"match_id": row.match, "code": score_keys.short_code(keys[row.match])},
+            "games:short_link", kwargs={"match_id": table, "code": score_keys.short_code(key)}
         )
         link = request.build_absolute_uri(path)
         blocks.append(

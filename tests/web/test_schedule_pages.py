@@ -145,15 +145,63 @@ def test_schedule_event_calendar_lists_the_scheduled_matches_with_stable_uids(
     assert moved["SEQUENCE"] == 2
     assert moved.decoded("DTSTART") == _tomorrow(21, 0)
     assert len(again.walk("VEVENT")) == 3
-    # Called off (void), then on again: each a change the app is told of, as a move is.
+    # Called off (void, no result), then on again: each a change the app is told of, as a
+    # move is.
     moved_at = Match.objects.get(pk=matches[0].pk).schedule_changed_at
-    game_services.match_void(match_id=matches[0].pk, voided_by=None)
+    game_services.match_void(match_id=matches[0].pk, voided_by=None, then={"outcome": "no_result"})
     called_off = _vevent_of(client, pool, events[0]["UID"])
     assert (called_off["STATUS"], called_off["SEQUENCE"]) == ("CANCELLED", 3)
     assert Match.objects.get(pk=matches[0].pk).schedule_changed_at > moved_at  # its DTSTAMP
     game_services.match_unvoid(match_id=matches[0].pk, unvoided_by=None)
     on_again = _vevent_of(client, pool, events[0]["UID"])
     assert (on_again["STATUS"], on_again["SEQUENCE"]) == ("CONFIRMED", 4)
+
+
+def test_schedule_a_replay_keeps_its_tables_calendar_entry_label_start_and_short_link(
+    client: Client, pool: Stage, organizer: User
+):
+    """Issue 38, item 4: a voided match's replay is played at its table: the same label and
+    start, the same calendar entry (its UID) with a higher SEQUENCE rather than the old match
+    CANCELLED beside nothing, and the printed short link opens the replay; an un-void gives
+    the entry back to the first match, with a higher SEQUENCE again."""
+    first = _first_round(pool)[0]
+    uid = f"match-{first.pk}@testserver"
+    sheet = signed_in(organizer).get(f"/organize/stages/{pool.pk}/rounds/1/sheet/")
+    printed = _short_link_of(sheet.content.decode(), first.pk)
+    game_services.match_void(match_id=first.pk, voided_by=organizer)
+    replay = Match.objects.get(stage_match__stage=pool, origin=first)
+    assert (replay.table_label, replay.planned_at, replay.planned_zone) == (
+        first.table_label,
+        first.planned_at,
+        first.planned_zone,
+    )
+    entries = list(_feed(client, f"/events/{pool.event_id}/calendar.ics")[1].walk("VEVENT"))
+    assert len(entries) == 3
+    entry = next(e for e in entries if e["UID"] == uid)
+    assert (entry["STATUS"], entry["SEQUENCE"]) == ("CONFIRMED", 3)
+    assert str(entry["URL"]).endswith(f"/matches/{replay.pk}/")
+    # The sheet printed before the void opens the replay's scoring page; a new sheet prints
+    # the same link.
+    opened = Client().get(printed)
+    assert opened.status_code == 302
+    assert opened["Location"] == f"/matches/{replay.pk}/score/"
+    sheet = signed_in(organizer).get(f"/organize/stages/{pool.pk}/rounds/1/sheet/")
+    assert _short_link_of(sheet.content.decode(), first.pk) == printed
+    # The voided match's page says so, by whom, and where its table plays now; no places.
+    html = client.get(f"/matches/{first.pk}/").content.decode()
+    assert f"voided by {organizer.username}" in html
+    assert f'<a href="/matches/{replay.pk}/">Match #{replay.pk}</a> is played in its place' in html
+    assert 'aria-label="Placements"' not in html
+    game_services.match_unvoid(match_id=first.pk, unvoided_by=organizer)
+    back = _vevent_of(client, pool, uid)
+    assert (back["STATUS"], back["SEQUENCE"]) == ("CONFIRMED", 4)
+    assert str(back["URL"]).endswith(f"/matches/{first.pk}/")
+
+
+def _short_link_of(sheet: str, table: int) -> str:
+    """The path of table `table`'s short link as the round sheet prints it."""
+    start = sheet.index(f"/t/{table}/")
+    return sheet[start : sheet.index('"', start)].split("<")[0]
 
 
 def _vevent_of(client: Client, stage: Stage, uid: object) -> Any:

@@ -24,13 +24,23 @@ from league.models import (
     StandingsScope,
 )
 from league.services.organization import event_play_over, ruleset_for_event
+from league.services.schedule import follow_on
 from league.services.stages._common import _held, _locked, withdrawn_players
 from league.services.standings_refresh import compute_table
 
 
 def _seat(
-    stage: Stage, players: Sequence[int], *, round_: int, group: int = 1, slot: str = ""
+    stage: Stage,
+    players: Sequence[int],
+    *,
+    round_: int,
+    group: int = 1,
+    slot: str = "",
+    follow: bool = True,
 ) -> StageMatch:
+    """Seat `players` at a new match of the stage; scheduled at once where the stage follows
+    on (`schedule.follow_on`) unless `follow` is False (a round robin's rounds after its first,
+    all seated when it starts, long before they are played)."""
     match = game_services.match_create(
         game=stage.event.league.game,
         player_ids=players,
@@ -38,12 +48,14 @@ def _seat(
         event_id=stage.event_id,
         league_id=stage.event.league_id,
     )
+    if follow:
+        follow_on(stage, match, players)
     return StageMatch.objects.create(stage=stage, match=match, round=round_, group=group, slot=slot)
 
 
-def _seat_round(stage: Stage, round_: draw.Round, *, group: int = 1) -> None:
+def _seat_round(stage: Stage, round_: draw.Round, *, group: int = 1, follow: bool = True) -> None:
     for table in round_.tables:
-        _seat(stage, table.players, round_=round_.number, group=group)
+        _seat(stage, table.players, round_=round_.number, group=group, follow=follow)
     StageBye.objects.bulk_create(
         StageBye(stage=stage, round=round_.number, player_id=player) for player in round_.byes
     )
@@ -253,7 +265,7 @@ class StageFormatRules:
                 group=number
             )
             for round_ in schedule:
-                _seat_round(stage, round_, group=number)
+                _seat_round(stage, round_, group=number, follow=round_.number == 1)
 
     def meetings(self, stage: Stage, count: int) -> dict[tuple[int, int], int]:
         """When the seeds of `count` players can first meet (lower seed first; pairs that

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games import services as game_services
 from games.errors import UndoBlocked
@@ -41,9 +42,11 @@ def _settle(
     rules: dict[str, Any],
     forfeits: Sequence[int] = (),
     reason: str = ForfeitReason.AWARDED,
+    voided: Match,
 ) -> Match | None:
-    """Decide a slot whose match was voided: `forfeits` take last place there, and the others
-    play a fresh match among themselves (returned), or go on without playing (a walkover) when
+    """Decide a slot whose match (`voided`) was voided: `forfeits` take last place there, and
+    the others play a fresh match among themselves (returned) at the voided match's table (its
+    label, start, calendar entry and short link), or go on without playing (a walkover) when
     no more remain than go on."""
     StageForfeit.objects.bulk_create(
         StageForfeit(stage_match=stage_match, player_id=player, reason=reason)
@@ -65,6 +68,7 @@ def _settle(
         rules=rules,
         event_id=stage.event_id,
         league_id=stage.event.league_id,
+        in_place_of=voided,
     )
     stage_match.match = replacement
     stage_match.save(update_fields=["match"])
@@ -196,7 +200,13 @@ def stage_match_voided(
         stage_match.save(update_fields=["order"])
     else:
         void.replay = _settle(
-            stage, stage_match, seated, rules=match.rules, forfeits=forfeits, reason=reason
+            stage,
+            stage_match,
+            seated,
+            rules=match.rules,
+            forfeits=forfeits,
+            reason=reason,
+            voided=match,
         )
     void.save()
     if stage.status == StageStatus.RUNNING:
@@ -247,9 +257,20 @@ def stage_match_unvoided(*, match: Match) -> None:
     void.delete()
     if replay is not None:
         replay.delete()
+        _table_back(match, replay)
     if stage.status == StageStatus.RUNNING:
         _advance(stage)
     _standings_moved(stage, rebuild=True)  # its walkover and forfeits count no more
+
+
+def _table_back(match: Match, replay: Match) -> None:
+    """The table's calendar entry was the replay's; it is `match`'s again, a change the
+    calendar app is told of by a SEQUENCE higher than any the entry had."""
+    if match.planned_at is None or match.schedule_sequence > replay.schedule_sequence:
+        return
+    match.schedule_sequence = replay.schedule_sequence + 1
+    match.schedule_changed_at = timezone.now()
+    match.save(update_fields=["schedule_sequence", "schedule_changed_at"])
 
 
 @transaction.atomic
