@@ -136,9 +136,11 @@ class LoginRateThrottle(FailOpenRateThrottle):
 
 
 class TurnRateThrottle(FailOpenRateThrottle):
-    """Turn and result submissions per client: the signed-in user, else the scoring key
-    presented, else the client address. A key gets a budget of its own so that the tables of
-    one venue (one address behind its router) do not share one; a client inventing a fresh
+    """Turn and result submissions per match and client: a signed-in user (an organizer
+    scoring several tables from one account) has a budget at each match, a scoring key
+    presented has its own (a key opens one match), and anyone else shares their address's.
+    A key gets a budget of its own so that the tables of one venue (one address behind its
+    router) do not share one; a client inventing a fresh
     key for every request gains nothing by it, since wrong keys are limited per address
     (`games.score_keys`, checked before the match is even read). On Redis, the count of that
     address's wrong keys is read in the limit's own round trip, for the view's check."""
@@ -155,7 +157,7 @@ class TurnRateThrottle(FailOpenRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         if request.user and request.user.is_authenticated:
-            ident = f"user-{request.user.pk}"
+            ident = f"user-{request.user.pk}-match-{view.kwargs.get('pk', '')}"
         elif key := presented_score_key(request):
             ident = "key-" + hashlib.sha256(key.encode()).hexdigest()[:24]
         else:

@@ -91,9 +91,9 @@ def stage_standings(request: HttpRequest, stage_id: int) -> HttpResponse:
     stage = _stage(stage_id)
     table = standings_table_computed_on_miss((StandingsScope.STAGE.value, stage.pk))
     tables = (
-        [group.html for group in group_tables(selectors.stage_summary(stage), table)]
+        [group.html for group in group_tables(selectors.stage_summary(stage), table, stage.format)]
         if stage.played_in_groups
-        else [standings_html(table, caption=f"{stage.name}: standings")]
+        else [standings_html(table, caption=f"{stage.name}: standings", stage_format=stage.format)]
     )
     return _standings(
         title=f"{stage.name} · {stage.event.name}",

@@ -50,10 +50,25 @@ def metric_text(key: str, value: object) -> str:
     return str(value)
 
 
+# Tiebreaks only a Swiss draw gives a meaning to (the strength of the opponents a player was
+# drawn against): a round robin seats everyone against everyone and a bracket ranks by its
+# slots, so a stage of those formats does not show them (docs/standings.md, "On the pages").
+SWISS_ONLY = frozenset({"buchholz", "median_buchholz"})
+
+
+def shown_metrics(tiebreak: Iterable[str], stage_format: str | None) -> tuple[str, ...]:
+    """The metric columns a table shows: its tiebreak order, less the Swiss tiebreaks in a
+    stage of another format (`stage_format` None: a league's or event's table, all of them)."""
+    if stage_format is None or stage_format == "swiss":
+        return tuple(tiebreak)
+    return tuple(key for key in tiebreak if key not in SWISS_ONLY)
+
+
 @dataclass(frozen=True, slots=True)
 class Column:
     key: str
     label: str
+    more: bool = False  # behind "All columns" on a narrow screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +84,7 @@ class StandingsRow:
     record: str
     byes: int
     forfeits: int
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +100,10 @@ class StandingsTable:
     with_byes: bool
     with_forfeits: bool
 
+    @property
+    def withdrawn_note(self) -> bool:
+        return any(row.withdrawn for row in self.rows)
+
 
 def _row(row: Mapping[str, Any], keys: tuple[str, ...]) -> StandingsRow:
     metrics = row.get("metrics") or {}
@@ -97,20 +117,28 @@ def _row(row: Mapping[str, Any], keys: tuple[str, ...]) -> StandingsRow:
         record=f"{won}\u2013{row['draws']}\u2013{row['matches'] - won - row['draws']}",
         byes=row["byes"],
         forfeits=row.get("forfeits", 0),
+        withdrawn=bool(row.get("withdrawn")),
     )
 
 
-def standings_table(answer: StandingsAnswer, *, caption: str) -> StandingsTable:
-    """One column per metric of the tiebreak order, in that order, then matches played and
-    the win-draw-loss record (and the byes and forfeits, when the table has any); a group's
-    table (`answer.group`) has that group's rows alone."""
-    keys = answer.tiebreak
+def standings_table(
+    answer: StandingsAnswer, *, caption: str, stage_format: str | None = None
+) -> StandingsTable:
+    """One column per metric of the tiebreak order, in that order (less those the stage's
+    format has no use for, `shown_metrics`), then matches played and the win-draw-loss record
+    (and the byes and forfeits, when the table has any); a group's table (`answer.group`) has
+    that group's rows alone. On a narrow screen the first metric and the record show, the rest
+    behind "All columns"."""
+    keys = shown_metrics(answer.tiebreak, stage_format)
     rows = tuple(_row(row, keys) for row in answer.rows)
     return StandingsTable(
         id=f"standings-{answer.scope}-{answer.scope_id}"
         + (f"-group-{answer.group}" if answer.group is not None else ""),
         caption=caption,
-        columns=tuple(Column(key=key, label=metric_label(key)) for key in keys),
+        columns=tuple(
+            Column(key=key, label=metric_label(key), more=index > 0)
+            for index, key in enumerate(keys)
+        ),
         rows=rows,
         computed_at=answer.computed_at,
         pending=answer.pending,
@@ -142,14 +170,22 @@ class LeaderboardTable:
     rows: tuple[LeaderboardRow, ...]
     computed_at: datetime | None
     pending: bool
+    # What an accuracy of 50 means: the mean loss a decision, in expected points
+    # (docs/analysis.md, "Accuracy").
+    half_accuracy_loss: float = 1.0
 
 
 def leaderboard_table(
-    board: Leaderboard, *, league_name: str, accuracy: Mapping[int, float | None]
+    board: Leaderboard,
+    *,
+    league_name: str,
+    accuracy: Mapping[int, float | None],
+    half_accuracy_loss: float = 1.0,
 ) -> LeaderboardTable:
     """The leaderboard with each player's accuracy (`accuracy`, by player) beside it."""
     return LeaderboardTable(
         league_name=league_name,
+        half_accuracy_loss=half_accuracy_loss,
         rows=tuple(
             LeaderboardRow(**asdict(row), accuracy=accuracy.get(row.player)) for row in board.rows
         ),

@@ -37,6 +37,7 @@ from league.pages import home as presented_home
 from league.pages import player as presented_player
 from league.pages import stages, table_cache, tables
 from league.services.standings_refresh import standings_table_computed_on_miss
+from scoring.analysis.game_analysis import HALF_ACCURACY_LOSS
 
 # Parts of a page that can change refresh this often while something is being played.
 LIVE_SECONDS = 15
@@ -116,7 +117,7 @@ def _tables(scopes: list[Scope]) -> dict[Scope, StandingsTable]:
 
 
 def _table_version(
-    table: StandingsTable, caption: str, group: int | None = None
+    table: StandingsTable, caption: str, group: int | None = None, stage_format: str | None = None
 ) -> table_cache.Version:
     """Everything `league/_standings.html` shows changes with one of these."""
     return (
@@ -127,6 +128,7 @@ def _table_version(
         tuple(table.tiebreak),
         caption,
         group,
+        stage_format,
     )
 
 
@@ -136,25 +138,29 @@ def standings_html(
     caption: str,
     group: int | None = None,
     stored: Callable[[], StandingsTable] | None = None,
+    stage_format: str | None = None,
 ) -> SafeString:
     """The table (with `group`, one group's rows) as `league/_standings.html` shows it,
     rendered once per stored version of it (`league.pages.table_cache`): a table computed
-    again is shown at once. `stored` reads the rows on a miss (shared by a stage's groups)."""
+    again is shown at once. `stored` reads the rows on a miss (shared by a stage's groups);
+    `stage_format`, a stage's, leaves out the columns it has no use for."""
 
     def load() -> tuple[table_cache.Version, dict[str, Any]]:
         # The rows with the version they belong to: one row, read in one statement.
         rows = stored() if stored is not None else selectors.standings_table(table.pk)
         answer = selectors.standings_answer(rows, group=group)
-        return _table_version(rows, caption, group), {
-            "table": tables.standings_table(answer, caption=caption)
+        return _table_version(rows, caption, group, stage_format), {
+            "table": tables.standings_table(answer, caption=caption, stage_format=stage_format)
         }
 
     return table_cache.render_cached(
-        "league/_standings.html", _table_version(table, caption, group), load
+        "league/_standings.html", _table_version(table, caption, group, stage_format), load
     )
 
 
-def group_tables(stage: selectors.StageSummary, table: StandingsTable) -> list[stages.GroupTable]:
+def group_tables(
+    stage: selectors.StageSummary, table: StandingsTable, stage_format: str
+) -> list[stages.GroupTable]:
     """A stage played in groups: each group's own table ("Group 1", "Group 2", ...), each
     rendered once per stored version; on a miss the rows are read once for all groups."""
     read: list[StandingsTable] = []
@@ -168,7 +174,11 @@ def group_tables(stage: selectors.StageSummary, table: StandingsTable) -> list[s
         stages.GroupTable(
             label=f"Group {number}",
             html=standings_html(
-                table, caption=f"{stage.name}: group {number}", group=number, stored=stored
+                table,
+                caption=f"{stage.name}: group {number}",
+                group=number,
+                stored=stored,
+                stage_format=stage_format,
             ),
         )
         for number in range(1, stage.groups + 1)
@@ -204,6 +214,7 @@ def leaderboard_html(
                 board,
                 league_name=league.name,
                 accuracy={player: average.accuracy for player, average in accuracy.items()},
+                half_accuracy_loss=HALF_ACCURACY_LOSS[league.game],
             )
         }
 
@@ -400,9 +411,13 @@ def _stage_view(
         stage,
         selectors.stage_detail(stage_row),
         entries,
-        tiebreak=[str(key) for key in table.tiebreak],
-        standings=None if grouped else standings_html(table, caption=f"{stage.name}: standings"),
-        group_tables=group_tables(stage, table) if grouped else (),
+        tiebreak=tables.shown_metrics([str(key) for key in table.tiebreak], stage_row.format),
+        standings=None
+        if grouped
+        else standings_html(
+            table, caption=f"{stage.name}: standings", stage_format=stage_row.format
+        ),
+        group_tables=group_tables(stage, table, stage_row.format) if grouped else (),
     )
 
 

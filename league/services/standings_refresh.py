@@ -53,9 +53,12 @@ class TableSettings:
     points: dict[str, Any]
     players: list[int]
     groups: dict[int, int] | None = None
+    withdrawn: frozenset[int] = frozenset()
 
     def rank(self, tally: standings.Tally) -> tuple[standings.Standing, ...]:
-        return standings.rank_standings(tally, self.tiebreak, groups=self.groups)
+        return standings.rank_standings(
+            tally, self.tiebreak, groups=self.groups, withdrawn=self.withdrawn
+        )
 
 
 def settings_of(scope: ScopeKey) -> TableSettings:
@@ -65,13 +68,15 @@ def settings_of(scope: ScopeKey) -> TableSettings:
     if kind == StandingsScope.STAGE:
         stage = Stage.objects.select_related("event__league").get(pk=scope_id)
         league = stage.event.league
-        entries = dict(stage.entries.values_list("player_id", "group"))
+        rows = list(stage.entries.values_list("player_id", "group", "withdrawn_at"))
+        entries = {player: group for player, group, _withdrawn in rows}
         return TableSettings(
             league=league,
             tiebreak=stage.tiebreak,
             points=stage.points or league.points,
             players=list(entries),
             groups=entries if stage.played_in_groups else None,
+            withdrawn=frozenset(player for player, _group, at in rows if at is not None),
         )
     league = (
         League.objects.get(pk=scope_id)

@@ -98,7 +98,8 @@ class Standing:
     `metrics` holds the value of every metric of the tiebreak order, in that order; a
     head-to-head value is None for a player who was not tied when it applied.
     `group` is the group the player was ranked in (a stage played in groups: `rank` is then
-    the place within the group), None for a table ranked as one."""
+    the place within the group), None for a table ranked as one. `withdrawn`: the player has
+    withdrawn from the stage, and is ranked after those still playing."""
 
     player: PlayerId
     rank: int
@@ -117,6 +118,7 @@ class Standing:
     yardkles: int | None
     metrics: Mapping[str, float | None]
     group: int | None = None
+    withdrawn: bool = False
 
 
 def check_game(game: str) -> GameName:

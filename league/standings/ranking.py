@@ -8,7 +8,7 @@ within any part of it that is still tied. Players equal on every metric share a 
 played in groups ranks each group on its own, and `merge_groups` makes one order of them."""
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import groupby
 
 from league.standings.metrics import METRICS, GroupMetric, validate_tiebreak_order
@@ -43,7 +43,11 @@ def compute_standings(
 
 
 def rank_standings(
-    tally: Tally, tiebreak_order: Sequence[str], *, groups: Mapping[PlayerId, int] | None = None
+    tally: Tally,
+    tiebreak_order: Sequence[str],
+    *,
+    groups: Mapping[PlayerId, int] | None = None,
+    withdrawn: Collection[PlayerId] = frozenset(),
 ) -> tuple[Standing, ...]:
     """One `Standing` per player of `tally`, best first, ranked by the metrics of
     `tiebreak_order` in turn; players equal on all of them share the place and are listed by
@@ -51,11 +55,25 @@ def rank_standings(
 
     `groups` (player to group number, a stage played in groups) ranks every group on its own:
     no metric compares players of different groups, each `Standing.rank` is the place within
-    the group, and the table lists group 1 first (players with no group last)."""
+    the group, and the table lists group 1 first (players with no group last).
+
+    `withdrawn` players (withdrawn from the stage) are ranked after every player still playing
+    (within their group), among themselves by the same metrics, and marked
+    (`Standing.withdrawn`): a place in the table is a place among those still playing."""
     order = validate_tiebreak_order(tiebreak_order, game=tally.game)
     shown: dict[str, dict[PlayerId, float]] = {}
     groups_of = groups or {}
     tied = _by_group(tally.players, groups_of) if groups is not None else [list(tally.players)]
+    if withdrawn:
+        tied = [
+            part
+            for group in tied
+            for part in (
+                [p for p in group if p not in withdrawn],
+                [p for p in group if p in withdrawn],
+            )
+            if part
+        ]
     for key in order:
         metric = METRICS[key]()
         if isinstance(metric, GroupMetric):
@@ -79,6 +97,7 @@ def rank_standings(
                 place,
                 {key: shown[key].get(player) for key in order},
                 group_number,
+                withdrawn=player in withdrawn,
             )
             for player in group
         )
@@ -191,6 +210,8 @@ def _standing(
     rank: int,
     metrics: dict[str, float | None],
     group: int | None = None,
+    *,
+    withdrawn: bool = False,
 ) -> Standing:
     record = tally.records[player]
     yardzee = tally.game == "yardzee"
@@ -212,4 +233,5 @@ def _standing(
         yardkles=None if yardzee else record.yardkles,
         metrics=metrics,
         group=group,
+        withdrawn=withdrawn,
     )

@@ -87,6 +87,24 @@ def test_turn_submission_is_throttled_per_scoring_key(players, seat_match, low_r
 
 
 @pytest.mark.django_db
+def test_issue38_an_organizer_scoring_several_tables_has_a_turn_budget_at_each_match(
+    players, seat_match, organizer, low_rates
+):
+    """Issue 38, item 9: one account keeping score at several tables is not held to one
+    budget for all of them; at one match it still is."""
+    client = APIClient()
+    client.force_authenticate(organizer)
+    first = seat_match("yardzee", players[:2])
+    other = seat_match("yardzee", players[2:4])
+
+    def post(match):
+        return client.post(f"/api/v1/matches/{match['id']}/turns/", {"player": -1}, format="json")
+
+    assert [post(first).status_code for _ in range(3)] == [422, 422, 429]
+    assert [post(other).status_code for _ in range(2)] == [422, 422]
+
+
+@pytest.mark.django_db
 def test_a_limit_counts_the_last_minute_only_and_retry_after_says_when(
     players, seat_match, low_rates, clock
 ):

@@ -159,12 +159,17 @@ def event_close(*, event_id: int, status: str = models.EventStatus.FINISHED) -> 
 def event_reopen(*, event_id: int) -> models.Event:
     """Reopen a finished or cancelled event (closed by mistake, finished before a result was
     corrected, a cancelled night played after all): it takes matches, stages and turns again.
-    It is running when a match of it has started, upcoming otherwise. An open event is left
-    as it is."""
+    It is running when a stage or a match of it has started, upcoming otherwise. An open
+    event is left as it is."""
     event = models.Event.objects.select_for_update().get(pk=event_id)
     if not event.is_closed:
         return event
-    played = Match.objects.filter(event=event, started_at__isnull=False).exists()
+    played = (
+        Match.objects.filter(event=event, started_at__isnull=False).exists()
+        or models.Stage.objects.filter(event=event)
+        .exclude(status=models.StageStatus.DRAFT)
+        .exists()
+    )
     event.status = models.EventStatus.RUNNING if played else models.EventStatus.UPCOMING
     event.save(update_fields=["status"])
     return event

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from league import draw, standings
 from league.errors import StageConflict
-from league.models import Stage, StageEntry, StageStatus
+from league.models import Event, EventStatus, Stage, StageEntry, StageStatus
 from league.services.registration import absent_dropped
 from league.services.stages._common import _locked_draft, _standings_moved
 from league.services.stages.advance import _advance, _table_ranking, format_of
@@ -38,6 +38,11 @@ def stage_start(*, stage_id: int) -> Stage:
     stage.status = StageStatus.RUNNING
     stage.started_at = timezone.now()
     stage.save(update_fields=["status", "started_at", "rounds", "bracket", "points"])
+    # Its event is running from now (not from its first turn): its tables are seated. The
+    # event's row last, after the stage's, in the order of league.services.locks.
+    Event.objects.filter(pk=stage.event_id, status=EventStatus.UPCOMING).update(
+        status=EventStatus.RUNNING
+    )
     _advance(stage)
     # Its entrants are listed (those its start took from a source, or left checked in), and
     # first-round byes count.

@@ -1,7 +1,7 @@
-"""An event's status follows play (issue 16 item 6): upcoming until a match of it takes its
-first turn, running while played, finished once its last stage finishes (and nothing else of it
-is still being played); its organizers close it (finished or cancelled) and reopen it, and a
-closed event refuses every write with `event_closed`."""
+"""An event's status follows play (issue 16 item 6): upcoming until a stage of it starts or a
+match of it takes its first turn, running while played, finished once its last stage finishes
+(and nothing else of it is still being played); its organizers close it (finished or
+cancelled) and reopen it, and a closed event refuses every write with `event_closed`."""
 
 from datetime import timedelta
 
@@ -62,6 +62,20 @@ def test_item6_an_event_is_upcoming_until_a_match_of_it_takes_its_first_turn(lea
     match_id = seat(league_event, field[:2])
     assert _status(league_event) == EventStatus.UPCOMING
     _first_turn(match_id)
+    assert _status(league_event) == EventStatus.RUNNING
+
+
+def test_issue38_an_event_is_running_as_soon_as_a_stage_of_it_starts(league_event, field):
+    """Issue 38, item 9: its tables are seated, so it is no longer "Upcoming"; reopened after
+    a close, it is running again for that stage alone."""
+    stage = stages.stage_create(
+        event_id=league_event.pk, name="Groups", format="round_robin", player_ids=field[:4]
+    )
+    assert _status(league_event) == EventStatus.UPCOMING  # a draft seats nobody
+    stages.stage_start(stage_id=stage.pk)
+    assert _status(league_event) == EventStatus.RUNNING
+    organization.event_close(event_id=league_event.pk, status=EventStatus.CANCELLED)
+    organization.event_reopen(event_id=league_event.pk)
     assert _status(league_event) == EventStatus.RUNNING
 
 

@@ -7,8 +7,10 @@ from league.standings import (
     METRICS,
     Standing,
     StandingsError,
+    Tally,
     compute_standings,
     rank_for_cut,
+    rank_standings,
     validate_tiebreak_order,
 )
 from tests.league.standings.results import A, B, C, D, E, F, draw, result, seat, table
@@ -238,3 +240,20 @@ def test_rank_for_cut_never_reorders_players_the_tiebreak_order_separated():
     )
     seeds = {D: 1, C: 2, B: 3, A: 4}
     assert rank_for_cut(standings, seeds=seeds) == tuple(s.player for s in standings)
+
+
+def test_issue38_a_withdrawn_player_is_ranked_after_those_still_playing_and_marked():
+    """Issue 38, item 6: B withdrew with the most points; the places are those still
+    playing's, B after them (among the withdrawn by the same metrics), marked."""
+    results = [table(1, B, A, C), table(2, B, C, A)]
+    tally = Tally(game="yardzee")
+    tally.add_results(results)
+    standings = rank_standings(tally, ["points", "wins"], withdrawn={B})
+    assert order_of(standings) == [(A, 1), (C, 1), (B, 3)]
+    assert [s.withdrawn for s in standings] == [False, False, True]
+    groups = rank_standings(tally, ["points"], groups={A: 1, B: 1, C: 2}, withdrawn={B})
+    assert [(s.player, s.group, s.rank, s.withdrawn) for s in groups] == [
+        (A, 1, 1, False),
+        (B, 1, 2, True),
+        (C, 2, 1, False),
+    ]
