@@ -60,6 +60,7 @@ STATUS: dict[type[DomainError], int] = {
     EventConflict: 409,
     league_errors.RoundNotFound: 404,
     LeagueConflict: 409,
+    league_errors.InvitationGone: 410,
     ImportRefused: 422,
     DrawError: 400,
     StandingsError: 400,

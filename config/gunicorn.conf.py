@@ -12,9 +12,10 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L
 
 def post_worker_init(worker: object) -> None:
     """The worker loads every view and freezes what it holds (config/workers.py). The secrets
-    of a path (a table's short link `/t/<id>/<code>`, a sign-up link `/sign-up/<key>/`) are
-    redacted in gunicorn's logs by the app itself as it loads (`config.wsgi`), so a gunicorn
-    started without this file redacts them too."""
+    of a path (a table's short link `/t/<id>/<code>`, a sign-up link `/sign-up/<key>/`, an
+    invitation's link `/invitations/<token>/`) are redacted in gunicorn's logs by the app
+    itself as it loads (`config.wsgi`), so a gunicorn started without this file redacts them
+    too."""
     from config.workers import freeze_loaded_objects
 
     freeze_loaded_objects()

@@ -6,14 +6,16 @@ import re
 # The secrets a request line can carry, each kept up to its separator and its value replaced:
 # - `key=` in a query string or form body: a match's scoring key (its private link);
 # - `/t/<match>/<code>`: a table's short link from the round sheet (the code opens scoring);
-# - `/sign-up/<key>/`: a player's own link to their registration (check in, withdraw).
+# - `/sign-up/<key>/`: a player's own link to their registration (check in, withdraw);
+# - `/invitations/<token>/`: an organizer's invitation (whoever opens it organizes a league).
 # deploy/nginx/yardleague.conf redacts the same paths in nginx's access log.
 _SECRETS = (
     re.compile(r"(?<![A-Za-z0-9_-])(key=)[^&\s\"']*"),
     re.compile(r"(?<![A-Za-z0-9_-])(/t/[0-9]+/)[^/?\s\"']+"),
     re.compile(r"(?<![A-Za-z0-9_-])(/sign-up/)[^/?\s\"']+"),
+    re.compile(r"(?<![A-Za-z0-9_-])(/invitations/)[^/?\s\"']+"),
 )
-_MARKERS = ("key=", "/t/", "/sign-up/")
+_MARKERS = ("key=", "/t/", "/sign-up/", "/invitations/")
 
 
 def redact(text: str) -> str:
@@ -28,9 +30,9 @@ def _may_hold_a_secret(text: str) -> bool:
 
 
 class RedactScoringKeys(logging.Filter):
-    """Replaces the secret in every scoring key, short link and sign-up link of a record (the
-    development server and gunicorn log each request's path, Django names the path of a failed
-    request) with `[redacted]`, so no log ever holds one."""
+    """Replaces the secret in every scoring key, short link, sign-up link and invitation link of
+    a record (the development server and gunicorn log each request's path, Django names the
+    path of a failed request) with `[redacted]`, so no log ever holds one."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str) and _may_hold_a_secret(record.msg):

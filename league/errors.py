@@ -33,6 +33,11 @@ class LeagueConflict(LeagueError):
     events of its own (HTTP 409)."""
 
 
+class InvitationGone(LeagueError):
+    """An organizer's invitation that no longer opens: accepted already, revoked (or replaced
+    by a newer one), or expired; its `code` says which (HTTP 410)."""
+
+
 class ImportRefused(LeagueError):
     """An event export that reads well but cannot be played again here: its results do not
     follow from its turns and draws (HTTP 422)."""
@@ -42,6 +47,7 @@ __all__ = [
     "DrawError",
     "EventConflict",
     "ImportRefused",
+    "InvitationGone",
     "LeagueConflict",
     "LeagueError",
     "LeagueForbidden",

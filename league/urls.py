@@ -3,7 +3,7 @@
 from django.urls import path, register_converter
 
 from core.conditional import conditional
-from league.pages import calendar, embeds, registration, views
+from league.pages import calendar, embeds, invitations, registration, views
 
 app_name = "league"
 
@@ -21,6 +21,13 @@ class SignUpKey:
 
 
 register_converter(SignUpKey, "signup_key")
+
+
+class InvitationToken(SignUpKey):
+    """An organizer's invitation's token in its link (`secrets.token_urlsafe`, at most 64)."""
+
+
+register_converter(InvitationToken, "invitation_token")
 
 # The pages that refresh themselves answer 304 when nothing changed (core.conditional).
 urlpatterns = [
@@ -48,6 +55,14 @@ urlpatterns = [
         "sign-up/<signup_key:key>/withdraw/",
         registration.registration_withdraw,
         name="registration_withdraw",
+    ),
+    # An organizer's invitation (league/pages/invitations.py): the mailed link, exchanged for a
+    # cookie, and the page at its clean address.
+    path("invitations/", invitations.invitation_page, name="invitation"),
+    path(
+        "invitations/<invitation_token:token>/",
+        invitations.invitation_link,
+        name="invitation_link",
     ),
     # Calendar feeds of the scheduled matches (league/pages/calendar.py).
     path("events/<int:event_id>/calendar.ics", calendar.event_calendar, name="event_calendar"),

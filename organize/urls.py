@@ -23,6 +23,8 @@ league = [
     path("tiebreak/", leagues.league_tiebreak, name="league_tiebreak"),
     path("organizers/", leagues.organizer_add, name="organizer_add"),
     path("organizers/remove/", leagues.organizer_remove, name="organizer_remove"),
+    path("invitations/", leagues.invitation_add, name="invitation_add"),
+    path("invitations/revoke/", leagues.invitation_revoke, name="invitation_revoke"),
     # Its roster (organize/views/players.py).
     path("players/", players.roster, name="players"),
     path("players/import/", players.players_import, name="players_import"),

@@ -121,8 +121,8 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organize:home"
 LOGOUT_REDIRECT_URL = "league:home"
 
-# Password-reset mail: printed to the console unless EMAIL_URL names a server
-# (e.g. smtp+tls://user:password@mail.example.org:587).
+# Mail (password resets, sign-up links, organizers' invitations): printed to the console
+# unless EMAIL_URL names a server (e.g. smtp+tls://user:password@mail.example.org:587).
 _email = env.email_url("EMAIL_URL", default="consolemail://")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
@@ -189,6 +189,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 IDEMPOTENCY_RECEIPT_HOURS: int = env.int("IDEMPOTENCY_RECEIPT_HOURS", default=24)
 # How long the scorekeeper who sent a turn may take it back themselves (docs/api.md).
 TAKE_BACK_SECONDS: int = env.int("TAKE_BACK_SECONDS", default=120)
+# How long an organizer's invitation to a co-organizer opens (docs/organizing.md).
+ORGANIZER_INVITATION_DAYS: int = env.int("ORGANIZER_INVITATION_DAYS", default=7)
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {
         "task": "league.standings_sweep",
@@ -294,8 +296,8 @@ LOGGING: dict[str, Any] = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
-    # No log holds a secret of a request: a scoring key (`key=`), a short link's code or a
-    # sign-up link's key is redacted (config/logging.py).
+    # No log holds a secret of a request: a scoring key (`key=`), a short link's code, a
+    # sign-up link's key or an invitation's token is redacted (config/logging.py).
     "filters": {"redact_keys": {"()": "config.logging.RedactScoringKeys"}},
     "handlers": {
         "console": {

@@ -1,14 +1,18 @@
 """The league app's models, one module a topic (all of the `league` app label):
-`organization` (players, leagues and their rosters, events), `stages` (stages, entries, the
-matches they draw, forfeits, byes), `tables` (stored standings), `ratings`, `registration`
-(an event's sign-up and check-in) and `imports` (an event import run as a job)."""
+`organization` (players, leagues with their rosters and the invitations of their organizers,
+events), `stages` (stages, entries, the matches they draw, forfeits, byes), `tables` (stored
+standings), `ratings`, `registration` (an event's sign-up and check-in) and `imports` (an event
+import run as a job)."""
 
 from league.models.imports import EventImportJob, ImportStatus
 from league.models.organization import (
     Event,
     EventStatus,
+    InvitationQuerySet,
+    InvitationState,
     League,
     LeagueQuerySet,
+    OrganizerInvitation,
     Player,
     PlayerQuerySet,
     default_tiebreak,
@@ -36,8 +40,11 @@ __all__ = [
     "EventStatus",
     "ForfeitReason",
     "ImportStatus",
+    "InvitationQuerySet",
+    "InvitationState",
     "League",
     "LeagueQuerySet",
+    "OrganizerInvitation",
     "Player",
     "PlayerQuerySet",
     "PlayerRating",

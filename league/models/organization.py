@@ -1,4 +1,5 @@
-"""The organization: players, leagues (with their rosters) and their events."""
+"""The organization: players, leagues (with their rosters and invitations of organizers) and
+their events."""
 
 from typing import Any
 
@@ -6,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Count, OuterRef
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from games.errors import EventClosed
 from games.models import GameName
@@ -166,6 +168,85 @@ class League(models.Model):
         ids = list(player_ids)
         on_roster = set(self.players.filter(pk__in=ids).values_list("pk", flat=True))
         return [pk for pk in ids if pk not in on_roster]
+
+
+class InvitationQuerySet(models.QuerySet["OrganizerInvitation"]):
+    def open(self) -> "InvitationQuerySet":
+        """Neither accepted nor revoked (an expired one is open, and replaced by a new one)."""
+        return self.filter(accepted_at__isnull=True, revoked_at__isnull=True)
+
+    def pending(self) -> "InvitationQuerySet":
+        """Open and not expired: its link still makes an organizer."""
+        return self.open().filter(expires_at__gt=timezone.now())
+
+
+class InvitationState(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    REVOKED = "revoked", "Revoked"
+    EXPIRED = "expired", "Expired"
+
+
+class OrganizerInvitation(models.Model):
+    """An organizer's invitation to a co-organizer, by email (docs/organizing.md, "Bringing
+    a co-organizer"). Its link holds a secret token, of which only the SHA-256 is kept
+    (`token_hash`): whoever opens the link before it expires becomes an organizer of the league,
+    with the account they are signed in to or one they make there. Used once; revoked by an
+    organizer, or by a newer invitation to the same address."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(max_length=254)
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["league", "-created_at", "id"]
+        constraints = [
+            # A new invitation to an address revokes the open one first (the service).
+            models.UniqueConstraint(
+                "league",
+                Lower("email"),
+                condition=models.Q(accepted_at__isnull=True, revoked_at__isnull=True),
+                name="one_open_invitation_an_address",
+                violation_error_message="This address has an open invitation to the league.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(accepted_at__isnull=True) | models.Q(revoked_at__isnull=True),
+                name="invitation_accepted_or_revoked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.league}"
+
+    @property
+    def state(self) -> InvitationState:
+        if self.accepted_at is not None:
+            return InvitationState.ACCEPTED
+        if self.revoked_at is not None:
+            return InvitationState.REVOKED
+        if self.expires_at <= timezone.now():
+            return InvitationState.EXPIRED
+        return InvitationState.PENDING
 
 
 class EventStatus(models.TextChoices):

@@ -1,5 +1,5 @@
 """Forms of a league's pages: a new league, its settings (name, game, rules, league points),
-its tiebreak order, and its organizers.
+its tiebreak order, and its organizers (added, removed, invited by email, invitations revoked).
 
 Each parses what was typed into the arguments of one service; the service checks them (the
 same checks as the API's) and a refusal is shown with `RefusalForm.refuse`, on the field it
@@ -11,11 +11,12 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from games.models import GameName
-from league.models import League
+from league.models import League, OrganizerInvitation
 from league.standings import LeaguePoints, metrics_for
 from organize.forms.words import refuse_on_field
 from scoring.errors import DomainError
@@ -251,8 +252,8 @@ class OrganizerAddForm(RefusalForm):
         user = get_user_model().objects.filter(username=username, is_active=True).first()
         if user is None:
             raise forms.ValidationError(
-                f"No one has the username {username!r}. An organizer needs an account first "
-                "(staff make them)."
+                f"No one has the username {username!r}. Invite them by email instead: they make "
+                "their account as they accept."
             )
         self.user = user
         return username
@@ -267,3 +268,33 @@ class OrganizerRemoveForm(RefusalForm):
         assert isinstance(field, forms.ModelChoiceField)  # noqa: S101 - declared so above
         field.queryset = league.organizers.all()
         field.error_messages["invalid_choice"] = "They do not organize this league."
+
+
+class InvitationForm(RefusalForm):
+    email = forms.EmailField(
+        max_length=254,
+        label="Email",
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        days = settings.ORGANIZER_INVITATION_DAYS
+        self.fields["email"].help_text = (
+            f"They are mailed a link that works once, for {days} day{'s' if days != 1 else ''}: "
+            "they accept with their account, or make one there. A new invitation to the same "
+            "address replaces the one before."
+        )
+
+
+class InvitationRevokeForm(RefusalForm):
+    invitation = forms.ModelChoiceField(queryset=OrganizerInvitation.objects.none())
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["invitation"]
+        assert isinstance(field, forms.ModelChoiceField)  # noqa: S101 - declared so above
+        field.queryset = OrganizerInvitation.objects.open().filter(league=league)
+        field.error_messages["invalid_choice"] = (
+            "This invitation is no longer open: it was accepted or revoked meanwhile."
+        )

@@ -1,5 +1,7 @@
 """A league's organizer pages: create a league, its settings (name, game, rules, league
-points, tiebreak order with a live preview of what each metric means) and its organizers.
+points, tiebreak order with a live preview of what each metric means) and its organizers
+(added by username, removed, invited by email; the invitation's own page, which its link opens,
+is league.pages.invitations).
 
 Each view checks the one permission rule (`organize.permissions`), parses a form and calls one
 service; a refusal is shown on the form with its sentence, status 400, nothing saved. A saved
@@ -11,14 +13,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.methods import read_only
 from league import standings
-from league.models import League
+from league.models import League, OrganizerInvitation
 from league.services import organization
 from organize.forms import page_status
 from organize.forms.leagues import (
+    InvitationForm,
+    InvitationRevokeForm,
     LeagueCreateForm,
     LeagueSettingsForm,
     OrganizerAddForm,
@@ -104,6 +109,8 @@ def _settings_page(
     tiebreak_form: TiebreakForm | None = None,
     add_form: OrganizerAddForm | None = None,
     remove_form: OrganizerRemoveForm | None = None,
+    invite_form: InvitationForm | None = None,
+    revoke_form: InvitationRevokeForm | None = None,
 ) -> HttpResponse:
     if settings_form is None:
         settings_form = LeagueSettingsForm(league=league, game_settled=league.game_is_settled())
@@ -119,8 +126,16 @@ def _settings_page(
         "organizers": list(league.organizers.order_by("username")),
         "add_form": add_form or OrganizerAddForm(),
         "remove_form": remove_form,
+        "invitations": list(
+            OrganizerInvitation.objects.pending()
+            .filter(league=league)
+            .select_related("invited_by")
+            .order_by("created_at", "id")
+        ),
+        "invite_form": invite_form or InvitationForm(),
+        "revoke_form": revoke_form,
     }
-    forms = (settings_form, tiebreak_form, add_form, remove_form)
+    forms = (settings_form, tiebreak_form, add_form, remove_form, invite_form, revoke_form)
     return render(request, "organize/leagues/settings.html", context, status=page_status(*forms))
 
 
@@ -216,3 +231,64 @@ def organizer_remove(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{user.get_username()} no longer organizes {league.name}.")
             return redirect("organize:league", league.slug)
     return _settings_page(request, league, remove_form=form)
+
+
+# --- Invitations by email ------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def invitation_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Invite a co-organizer by email: the link goes to the address, never to this page (its
+    token is shown nowhere), and replaces an open invitation to the same address."""
+    league = _league(request, slug)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            sent = organization.invitation_create(
+                league=league,
+                email=form.cleaned_data["email"],
+                invited_by=request.user,  # type: ignore[arg-type]
+            )
+        except DomainError as error:
+            form.refuse(error)
+        else:
+            link = request.build_absolute_uri(reverse("league:invitation_link", args=[sent.token]))
+            organization.invitation_mail(sent, link=link)
+            email = sent.invitation.email
+            before = "; the link sent before no longer opens" if sent.replaced else ""
+            messages.success(
+                request,
+                f"An invitation to organize {league.name} is mailed to {email}{before}. Its "
+                f"link works once, until {organization.time_words(sent.invitation.expires_at)}.",
+            )
+            return redirect(reverse("organize:league", args=[league.slug]) + "#organizers-heading")
+    return _settings_page(request, league, invite_form=form)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str) -> HttpResponse:
+    """Revoke an open invitation: its link opens nothing from then on. The first POST asks to
+    confirm (a page naming the address); the confirmed one revokes."""
+    league = _league(request, slug)
+    form = InvitationRevokeForm(request.POST, league=league)
+    if form.is_valid() and request.POST.get("confirmed") != "yes":
+        return render(
+            request,
+            "organize/leagues/invitation_revoke.html",
+            {"league": league, "invitation": form.cleaned_data["invitation"]},
+        )
+    if form.is_valid():
+        invitation = form.cleaned_data["invitation"]
+        try:
+            organization.invitation_revoke(league=league, invitation_id=invitation.pk)
+        except DomainError as error:
+            form.refuse(error)
+        else:
+            messages.success(
+                request,
+                f"The invitation to {invitation.email} is revoked: its link no longer opens.",
+            )
+            return redirect(reverse("organize:league", args=[league.slug]) + "#organizers-heading")
+    return _settings_page(request, league, revoke_form=form)

@@ -1,7 +1,8 @@
 """gunicorn's access log as production writes it (config/gunicorn.conf.py): the path without
-its query string, and the secret of a table's short link or a player's sign-up link redacted.
-And gunicorn started any other way (no config file, a log format naming the query string and
-the Referer): no secret reaches its logs either (config.wsgi guards them; issue 37, item 8).
+its query string, and the secret of a table's short link, a player's sign-up link or an
+organizer's invitation redacted. And gunicorn started any other way (no config file, a log
+format naming the query string and the Referer): no secret reaches its logs either
+(config.wsgi guards them; issue 37, item 8).
 A real gunicorn on a free port."""
 
 import contextlib
@@ -36,7 +37,7 @@ def _gunicorn(port: int, how: list[str]) -> list[str]:
     return [gunicorn, "config.wsgi", *how, "--bind", f"127.0.0.1:{port}", "--workers", "1"]
 
 
-def test_the_gunicorn_access_log_redacts_scoring_keys_short_links_and_sign_up_links(
+def test_the_gunicorn_access_log_redacts_scoring_keys_short_links_sign_up_and_invitation_links(
     tmp_path, empty_database_url
 ):
     _check_the_log(tmp_path, empty_database_url, ["--config", "config/gunicorn.conf.py"])
@@ -74,10 +75,16 @@ def _check_the_log(tmp_path: Path, database_url: str, how: list[str]) -> None:
         for path in (
             f"/t/4/{secret}",
             f"/sign-up/{secret}/",
+            f"/invitations/{secret}/",
             f"/matches/4/score/?key={secret}",
         ):
             _get(port, path, referer=f"http://127.0.0.1:{port}/matches/4/score/?key={secret}")
-        expected = ("GET /t/4/[redacted]", "GET /sign-up/[redacted]/", "GET /matches/4/score/")
+        expected = (
+            "GET /t/4/[redacted]",
+            "GET /sign-up/[redacted]/",
+            "GET /invitations/[redacted]/",
+            "GET /matches/4/score/",
+        )
         while not all(line in log.read_text() for line in expected):
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(0.2)

@@ -256,12 +256,22 @@ def test_no_log_line_holds_a_scoring_key(caplog):
         ("GET /sign-up/Zk-9_aB/ HTTP/1.1", "GET /sign-up/[redacted]/ HTTP/1.1"),
         ("POST /sign-up/Zk-9_aB/check-in/", "POST /sign-up/[redacted]/check-in/"),
         ("Not Found: /sign-up/Zk-9_aB/", "Not Found: /sign-up/[redacted]/"),
+        ("GET /invitations/Zk-9_aB/ HTTP/1.1", "GET /invitations/[redacted]/ HTTP/1.1"),
+        ("Gone: /invitations/Zk-9_aB/", "Gone: /invitations/[redacted]/"),
+        # No secret in these: an invitation's page at its clean address, the organizer pages'.
+        ("GET /invitations/ HTTP/1.1", "GET /invitations/ HTTP/1.1"),
+        (
+            "POST /organize/leagues/x/invitations/revoke/",
+            "POST /organize/leagues/x/invitations/revoke/",
+        ),
         # No secret in these: the public sign-up form, a static file.
         ("GET /events/5/sign-up/ HTTP/1.1", "GET /events/5/sign-up/ HTTP/1.1"),
         ("GET /static/t/1/x.css HTTP/1.1", "GET /static/t/1/x.css HTTP/1.1"),
     ],
 )
-def test_no_log_line_holds_a_short_link_code_or_a_sign_up_key(line: str, logged: str):
+def test_no_log_line_holds_a_short_link_code_a_sign_up_key_or_an_invitation_token(
+    line: str, logged: str
+):
     import logging
 
     from config.logging import RedactScoringKeys

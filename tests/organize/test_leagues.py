@@ -402,8 +402,8 @@ def test_league_pages_cost_the_same_queries_for_a_small_and_a_large_league(
         assert counts[0] == counts[1], (page, counts)
     # The settings page: the session, its user, the league, whether they organize it, whether
     # it has an event (its game is then settled; without one, whether it has a match), its
-    # organizers.
-    with django_assert_max_num_queries(6):
+    # organizers, its pending invitations (with who sent them).
+    with django_assert_max_num_queries(7):
         client.get("/organize/leagues/large/")
     with django_assert_max_num_queries(2):  # the session and its user
         client.get("/organize/leagues/new/")

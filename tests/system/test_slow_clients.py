@@ -376,18 +376,29 @@ def test_the_nginx_access_log_has_the_path_but_no_query_string_or_referer(
     assert "/matches/1/score/" not in proxy.read_log()
 
 
-def test_the_nginx_access_log_redacts_the_secret_of_a_short_link_and_a_sign_up_link(
+def test_the_nginx_access_log_redacts_the_secret_of_a_short_link_a_sign_up_and_an_invitation(
     stack: Stack, proxy: Proxy
 ) -> None:
     secret = "s3c" + os.urandom(6).hex()
-    for path in (f"/t/4/{secret}", f"/sign-up/{secret}/", f"/sign-up/{secret}/check-in/"):
+    paths = (
+        f"/t/4/{secret}",
+        f"/sign-up/{secret}/",
+        f"/sign-up/{secret}/check-in/",
+        f"/invitations/{secret}/",
+    )
+    for path in paths:
         connection = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=5)
         try:
             connection.request("GET", path)
             connection.getresponse().read()
         finally:
             connection.close()
-    expected = ("/t/4/[redacted] ", "/sign-up/[redacted]/ ", "/sign-up/[redacted]/check-in/ ")
+    expected = (
+        "/t/4/[redacted] ",
+        "/sign-up/[redacted]/ ",
+        "/sign-up/[redacted]/check-in/ ",
+        "/invitations/[redacted]/ ",
+    )
     deadline = time.monotonic() + 5
     while not all(line in proxy.read_log() for line in expected):
         assert time.monotonic() < deadline, proxy.read_log()[-2000:]

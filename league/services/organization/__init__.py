@@ -6,6 +6,7 @@ One module a use case:
 - `names`: what a name or a handle may be (the rules every name follows, handles made and
   checked);
 - `leagues`: a league made and changed (its address, settings and rules), and its organizers;
+- `invitations`: an organizer's invitation to a co-organizer by email, revoked or accepted;
 - `events`: an event made and changed, and its status as it is played, closed and reopened;
 - `players`: players made, renamed and put on a roster, one or a file of them;
 - `merges`: two players who are one person, merged;
@@ -27,6 +28,18 @@ from league.services.organization.events import (
     event_rules_checked,
     event_update,
     ruleset_for_event,
+)
+from league.services.organization.invitations import (
+    InvitationAccepted,
+    InvitationSent,
+    ensure_invitation_usable,
+    invitation_accept,
+    invitation_accept_new_account,
+    invitation_by_token,
+    invitation_create,
+    invitation_mail,
+    invitation_revoke,
+    time_words,
 )
 from league.services.organization.leagues import (
     RESERVED_SLUGS,
@@ -70,6 +83,8 @@ __all__ = [
     "NUMBERED_BASE",
     "OPEN_MATCH_STATUSES",
     "RESERVED_SLUGS",
+    "InvitationAccepted",
+    "InvitationSent",
     "NewPlayer",
     "PlayerMerge",
     "RowProblem",
@@ -78,6 +93,7 @@ __all__ = [
     "checked_name",
     "clean_name",
     "ensure_handle_free",
+    "ensure_invitation_usable",
     "ensure_on_roster",
     "event_close",
     "event_create",
@@ -90,6 +106,12 @@ __all__ = [
     "free_handle",
     "handle_from_name",
     "handles_in_use",
+    "invitation_accept",
+    "invitation_accept_new_account",
+    "invitation_by_token",
+    "invitation_create",
+    "invitation_mail",
+    "invitation_revoke",
     "league_create",
     "league_organizer_add",
     "league_organizer_remove",
@@ -103,5 +125,6 @@ __all__ = [
     "players_create",
     "roster_add",
     "ruleset_for_event",
+    "time_words",
     "unshown_characters",
 ]
