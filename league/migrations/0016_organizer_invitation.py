@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "ordering": ["league", "-created_at", "id"],
+                "ordering": ["-created_at", "id"],
                 "constraints": [
                     models.UniqueConstraint(
                         models.F("league"),

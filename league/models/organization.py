@@ -219,7 +219,7 @@ class OrganizerInvitation(models.Model):
     objects = InvitationQuerySet.as_manager()
 
     class Meta:
-        ordering = ["league", "-created_at", "id"]
+        ordering = ["-created_at", "id"]
         constraints = [
             # A new invitation to an address revokes the open one first (the service).
             models.UniqueConstraint(

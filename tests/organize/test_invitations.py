@@ -13,8 +13,12 @@ from django.test import Client, TestCase
 from django.utils import timezone
 
 from config.logging import guard_request_logs, redact
+from league.errors import InvitationGone
 from league.models import League, OrganizerInvitation
+from league.services import organization
+from league.services.organization import invitations as invitation_services
 from tests.mailed import mailed_link
+from tests.threads import overlapping, run_at_once
 
 INVITE = "/organize/leagues/yardzee/invitations/"
 REVOKE = "/organize/leagues/yardzee/invitations/revoke/"
@@ -134,6 +138,20 @@ def test_an_invited_person_with_an_account_signs_in_and_joins(
 
 
 @pytest.mark.django_db
+def test_someone_else_signed_in_signs_out_and_comes_back_to_the_invitation(
+    as_organizer, yardzee_league, player_account
+):
+    shared = _client(player_account)
+    shared.get(_invite(as_organizer))
+    out = shared.post("/accounts/logout/", {"next": PAGE})
+    assert out.status_code == 302
+    assert out["Location"] == PAGE
+    page = _text(shared.get(PAGE))
+    assert "Make my account and join Backyard Yardzee" in page
+    assert _organizers(yardzee_league) == {"orga"}
+
+
+@pytest.mark.django_db
 def test_a_new_account_is_refused_as_django_refuses_one_and_nothing_is_made(
     as_organizer, yardzee_league, player_account
 ):
@@ -148,6 +166,24 @@ def test_a_new_account_is_refused_as_django_refuses_one_and_nothing_is_made(
     assert User.objects.count() == 2
     assert _organizers(yardzee_league) == {"orga"}
     assert OrganizerInvitation.objects.pending().count() == 1  # still open
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_accepting_one_invitation_at_once_make_one_organizer(
+    organizer, yardzee_league, player_account, other_organizer, monkeypatch
+):
+    sent = organization.invitation_create(
+        league=yardzee_league, email="ana@example.org", invited_by=organizer
+    )
+    with overlapping(monkeypatch, invitation_services, "ensure_invitation_usable"):
+        results, errors = run_at_once(
+            lambda: organization.invitation_accept(token=sent.token, user=player_account),
+            lambda: organization.invitation_accept(token=sent.token, user=other_organizer),
+        )
+    assert len([r for r in results if r is not None]) == 1
+    assert [type(error) for error in errors] == [InvitationGone]
+    assert errors[0].code == "invitation_used"  # type: ignore[attr-defined]
+    assert len(_organizers(yardzee_league)) == 2
 
 
 # --- Refused ------------------------------------------------------------------------------------
