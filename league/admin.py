@@ -193,3 +193,23 @@ class StageByeAdmin(RecordAdmin[models.StageBye]):
 @admin.register(models.StageForfeit)
 class StageForfeitAdmin(RecordAdmin[models.StageForfeit]):
     pass
+
+
+@admin.register(models.OrganizerInvitation)
+class OrganizerInvitationAdmin(RecordAdmin[models.OrganizerInvitation]):
+    """An organizer's invitation, as the league's organizers page sends, revokes and its link
+    accepts it (`league.services.organization.invitations`): shown only, and without its
+    token's hash, which opens nothing but is no one's to read either."""
+
+    list_display = ["email", "league", "state", "invited_by", "created_at", "expires_at"]
+    list_select_related = ["league", "invited_by"]
+    exclude = ["token_hash"]
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.OrganizerInvitation | None = None
+    ) -> list[str]:
+        return [name for name in super().get_readonly_fields(request, obj) if name != "token_hash"]
+
+    @admin.display(description="state")
+    def state(self, invitation: models.OrganizerInvitation) -> str:
+        return str(invitation.state.label)

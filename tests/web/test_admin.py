@@ -273,3 +273,24 @@ def test_names_follow_the_services_rules_in_the_admin(admin_client: Client, zee_
     assert "two names that look alike" in answer.content.decode()
     other.refresh_from_db()
     assert other.display_name == "Player 2"
+
+
+def test_an_organizers_invitation_is_shown_only_in_the_admin_without_its_token(
+    admin_client: Client, zee_event: Event
+):
+    from league.services import organization
+
+    organizer = zee_event.league.organizers.get()
+    sent = organization.invitation_create(
+        league=zee_event.league, email="ana@example.org", invited_by=organizer
+    )
+    listed = admin_client.get("/admin/league/organizerinvitation/").content.decode()
+    assert "ana@example.org" in listed
+    assert "Pending" in listed
+    page = admin_client.get(
+        f"/admin/league/organizerinvitation/{sent.invitation.pk}/change/"
+    ).content.decode()
+    assert "ana@example.org" in page
+    assert sent.invitation.token_hash not in page
+    assert sent.token not in page
+    assert admin_client.get("/admin/league/organizerinvitation/add/").status_code == 403
