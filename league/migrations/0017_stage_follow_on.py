@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0015_league_owner'),
+        ('league', '0016_organizer_invitation'),
     ]
 
     operations = [
