@@ -140,6 +140,13 @@ POSSIBLE_POINTS: Final[Mapping[str, str]] = {
 """Every box's possible points, said: "0 or 50" for the Yardzee box (RULES.md, "Boxes")."""
 
 
+def possible_points(name: str) -> frozenset[int]:
+    """Every value the rules can put in box `name` (a box of `CATEGORIES`) by some five dice,
+    the joker included (RULES.md, "Boxes", "Joker"): {0, 25} for full house, 5 to 30 for
+    chance, the multiples of 3 from 0 to 15 for threes."""
+    return _POSSIBLE[_BOX_OF[name]]
+
+
 def check_box_points(name: str, points: object, field: str) -> int | None:
     """A filled box's points, or None for an open box: only points the rules can give that
     box (RULES.md, "Boxes", "Joker": full house 0 or 25, chance 5 to 30, aces 0 to 5 ...);
