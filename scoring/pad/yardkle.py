@@ -126,7 +126,12 @@ def _yardkle_column(
             pad_error("wrong_type", f"Player {player + 1}'s column is not an object.", player)
         ], []
     errors = [
-        pad_error("unknown_key", f"Player {player + 1}'s column has no {str(key)[:40]!r}.", player)
+        pad_error(
+            "unknown_key",
+            f"Player {player + 1}'s column has {str(key)[:40]!r}; a Yardkle column has turns "
+            "and a total.",
+            player,
+        )
         for key in column
         if key not in _YARDKLE_KEYS
     ]
@@ -136,7 +141,8 @@ def _yardkle_column(
             *errors,
             pad_error("wrong_type", f"Player {player + 1}'s turns are not a list.", player),
         ], []
-    turns = [points if type(points) is int else 0 for points in written]
+    # An impossible total counts as nothing when the turns are followed to the end.
+    turns = [points if turn_total_possible(points) else 0 for points in written]
     entered = False
     for turn, points in enumerate(written):
         if not turn_total_possible(points):

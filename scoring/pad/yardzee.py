@@ -136,7 +136,11 @@ def _yardzee_column(
         ], None
     errors = [
         pad_error(
-            "unknown_key", f"Player {player + 1}'s column has no {key!r}.", player, box=str(key)
+            "unknown_key",
+            f"Player {player + 1}'s column has {str(key)[:40]!r}; a Yardzee column has boxes, "
+            "bonus check marks and sums.",
+            player,
+            box=str(key)[:40],
         )
         for key in column
         if key not in _YARDZEE_KEYS

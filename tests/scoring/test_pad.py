@@ -639,3 +639,39 @@ def test_yardkle_pad_shape_and_player_count():
     assert codes(check_yardkle_pad(pad, YARDKLE, turn_limit=LIMIT))[0] == ("wrong_type", 1, None)
     with pytest.raises(PadInvalid):
         yardkle_pad_result(pad, YARDKLE, turn_limit=LIMIT)
+
+
+# --- Hostile pads: a played game's pad with one cell changed --------------------------------
+
+
+@GAMES
+@given(data=st.data(), seed=st.integers(0, 2**32), players=st.integers(2, 5))
+def test_a_played_yardzee_pad_with_an_impossible_box_is_refused_naming_that_box(
+    data, seed, players
+):
+    game = YardzeeGame(players=players)
+    simulate.play_game(game, seed)
+    pad = [
+        {"boxes": card["boxes"], "yardzee_bonus_count": card["yardzee_bonus_count"]}
+        for card in yardzee_pad_of(game)
+    ]
+    seat = data.draw(st.integers(0, players - 1))
+    box = data.draw(st.sampled_from(CATEGORIES))
+    points = data.draw(
+        st.integers(-10, 60).filter(lambda points: points not in possible_points(box))
+    )
+    pad[seat] = {**pad[seat], "boxes": {**pad[seat]["boxes"], box: points}}
+    assert ("box_value_impossible", seat, box) in codes(check_yardzee_pad(pad, game.rules))
+
+
+@GAMES
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_a_played_yardkle_pad_with_a_total_no_turn_banks_is_refused_naming_that_turn(data, seed):
+    game = YardkleGame(players=3)
+    pad = yardkle_pad_of(game, simulate.play_game(game, seed))
+    seat = data.draw(st.integers(0, 2))
+    turn = data.draw(st.integers(0, len(pad[seat]["turns"]) - 1))
+    points = data.draw(st.integers(-1000, 20_000).filter(lambda points: points % 50 != 0))
+    pad[seat]["turns"][turn] = points
+    errors = codes(check_yardkle_pad(pad, game.rules, turn_limit=300))
+    assert ("turn_total_impossible", seat, turn) in errors
