@@ -38,6 +38,7 @@ from scoring.pad.errors import PadError, PadInvalid, is_count, pad_columns, pad_
 from scoring.yardzee import (
     CATEGORIES,
     LOWER_BOXES,
+    POSSIBLE_POINTS,
     UPPER_BOXES,
     YARDZEE_SCORE,
     JokerRule,
@@ -180,7 +181,7 @@ def _yardzee_column(
                 pad_error(
                     "box_value_impossible",
                     f"Player {player + 1}'s {name} box holds {points!r}, which no five dice "
-                    f"score there (possible: {_said(possible_points(name))}).",
+                    f"score there (possible: {POSSIBLE_POINTS[name]}).",
                     player,
                     box=name,
                 )
@@ -237,11 +238,6 @@ def _yardzee_column(
                 )
             )
     return errors, (None if errors else card)
-
-
-def _said(values: frozenset[int]) -> str:
-    ordered = sorted(values)
-    return ", ".join(map(str, ordered)) if len(ordered) <= 8 else f"{ordered[0]} to {ordered[-1]}"
 
 
 def _check(
