@@ -47,10 +47,13 @@ def current_analysis(match: Match) -> MatchAnalysis | None:
 
 
 def match_analyse(*, match_id: int) -> MatchAnalysis | None:
-    """Analyse a finished match and store it; None when the match is not finished (or gone).
+    """Analyse a finished match and store it; None when the match is not finished (or gone),
+    or its result was entered from the paper pad (no turns).
     A match already analysed as it finished is left as it is."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.FINISHED or match.finished_at is None:
+        return None
+    if match.pad is not None:  # a result from the paper pad has no turns to analyse
         return None
     if (stored := current_analysis(match)) is not None:
         return stored
@@ -104,9 +107,10 @@ def match_analyse(*, match_id: int) -> MatchAnalysis | None:
 
 
 def unanalysed(limit: int | None = None) -> QuerySet[Match]:
-    """Finished matches with no analysis of their current result, oldest finish first."""
+    """Finished matches with no analysis of their current result, oldest finish first (a
+    result from the paper pad has none to make)."""
     matches = (
-        Match.objects.filter(status=MatchStatus.FINISHED)
+        Match.objects.filter(status=MatchStatus.FINISHED, pad__isnull=True)
         .filter(Q(analysis__isnull=True) | ~Q(analysis__finished_at=F("finished_at")))
         .order_by("finished_at", "pk")
     )

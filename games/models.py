@@ -99,6 +99,20 @@ class Match(models.Model):
         help_text="The first match of this table when this one was seated in another's place "
         "(a replay or a play-on); its calendar UID and short link stay this table's.",
     )
+    pad = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The paper pad its result was entered from (games.services.scorecards: a "
+        "column a seat, as typed), for a match not played turn by turn here; empty otherwise.",
+    )
+    pad_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who entered the pad (empty: the table's key, or a command).",
+    )
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

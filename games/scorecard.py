@@ -220,6 +220,19 @@ class YardkleTurn:
     yardkle: bool
 
 
+def yardkle_pad_turns(pad: Sequence[Any]) -> list[YardkleTurn]:
+    """A Yardkle pad's banked totals (`Match.pad`: a column of turns a seat) as turns in play
+    order, round by round in seat order; a 0 is a Yardkle."""
+    columns = [list(column["turns"]) for column in pad]
+    turns: list[YardkleTurn] = []
+    for round_ in range(max((len(column) for column in columns), default=0)):
+        for seat, column in enumerate(columns):
+            if round_ < len(column):
+                points = column[round_]
+                turns.append(YardkleTurn(len(turns) + 1, seat, points, yardkle=points == 0))
+    return turns
+
+
 def yardkle_rounds(
     turns: Sequence[YardkleTurn], *, players: int, target: int
 ) -> list[YardkleRound]:

@@ -4,7 +4,7 @@ phone scorekeeping page (organizers and holders of the private link or its short
 from django.urls import path, re_path
 
 from core.conditional import conditional
-from games import printing, views
+from games import pad_entry, printing, views
 
 app_name = "games"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", conditional(views.match_detail), name="match"),
     path("matches/<int:match_id>/live/", conditional(views.match_live), name="match_live"),
     path("matches/<int:match_id>/score/", views.match_score, name="score"),
+    path("matches/<int:match_id>/score/pad/", pad_entry.match_pad_entry, name="pad_entry"),
     # Paper pads to print (games/printing.py).
     path("matches/<int:match_id>/pad/", printing.match_pad, name="match_pad"),
     path("pads/<slug:game>/", printing.blank_pad, name="blank_pad"),

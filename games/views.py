@@ -69,7 +69,7 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
     who corrected them; a page past the last is a 404), and for Yardkle's scorecard every
     turn's points. One more when a turn of the page was corrected: the versions it replaced."""
     match = get_object_or_404(
-        Match.objects.select_related("event__league", "voided_by").prefetch_related(
+        Match.objects.select_related("event__league", "voided_by", "pad_by").prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         ),
         pk=match_id,
@@ -120,7 +120,9 @@ def match_context(match_id: int, *, turns_page: int = 1) -> dict[str, Any]:
         target = YardkleRules.from_json(match.rules).target
         context["target"] = target
         context["rounds"] = scorecard.yardkle_rounds(
-            [
+            scorecard.yardkle_pad_turns(match.pad)
+            if match.pad is not None
+            else [
                 scorecard.YardkleTurn(
                     sequence=sequence, seat=seat, points=points, yardkle=end == "yardkle"
                 )

@@ -30,6 +30,23 @@ def play(match: Match, seed: int = 0, *, turns: int | None = None) -> None:
         game_services.turn_submit(match_id=match.pk, turn=turn)
 
 
+def pad_of(match: Match, seed: int = 0) -> list[dict[str, Any]]:
+    """The paper pad of the simulator's game for the match (the one `play` would play with
+    the same seed): Yardzee each seat's boxes and Yardzee bonus count, Yardkle each seat's
+    banked turn totals in order (0 for a Yardkle)."""
+    game = scoring.new_game(match.game, match.seats.count(), match.rules)
+    banked: list[list[int]] = [[] for _ in range(match.seats.count())]
+    for turn in simulated_turns(match, seed):
+        done = game.play(turn)
+        banked[done.seat].append(done.points)
+    if match.game == "yardzee":
+        return [
+            {"boxes": card["boxes"], "yardzee_bonus_count": card["yardzee_bonus_count"]}
+            for card in game.to_json()["scorecards"]
+        ]
+    return [{"turns": turns} for turns in banked]
+
+
 def play_stage(stage: Stage, seed: int = 0, limit: int | None = None) -> int:
     """Play the stage's scheduled matches in id order (match n with seed `seed` + n) until
     none is left, or `limit` are played; how many were."""

@@ -21,6 +21,8 @@ def match_analysis(match: Match) -> dict[str, Any]:
 def section_context(match: Match) -> dict[str, Any]:
     if match.status != MatchStatus.FINISHED:
         return {"shown": False}
+    if match.pad is not None:  # entered from the paper pad: no turns were played here
+        return {"shown": True, "match": match, "from_pad": True}
     stored = current_analysis(match)
     context: dict[str, Any] = {"shown": True, "match": match, "pending": stored is None}
     if stored is None:

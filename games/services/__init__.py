@@ -9,6 +9,7 @@ One module a use case:
   event still take play, the seats and their results);
 - `turns`: the one pipeline every writer of turns goes through (the API, `turn_submit`);
 - `results`: a whole game at once, each turn through that pipeline under one lock;
+- `scorecards`: a result entered from the paper pad, without turns;
 - `undo`: an organizer's undo and the scorekeeper's take-back of the last turn;
 - `corrections`: a turn corrected in the middle of a game;
 - `voids`: voiding a match and taking the void back;
@@ -27,6 +28,7 @@ from games.services.receipts import (
     request_fingerprint,
 )
 from games.services.results import result_apply, result_submit, turns_submit
+from games.services.scorecards import scorecard_apply, scorecard_submit
 from games.services.turns import (
     TurnOutcome,
     TurnReply,
@@ -54,6 +56,8 @@ __all__ = [
     "request_fingerprint",
     "result_apply",
     "result_submit",
+    "scorecard_apply",
+    "scorecard_submit",
     "turn_answer",
     "turn_correct",
     "turn_number_sent",

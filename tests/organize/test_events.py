@@ -853,7 +853,7 @@ def test_every_organizer_page_is_403_for_another_leagues_organizer_and_changes_n
         for url in pages["post"]:
             assert client.post(url, {"status": "cancelled", "name": "X"}).status_code == 403, url
     running_event.refresh_from_db()
-    assert running_event.status == EventStatus.UPCOMING
+    assert running_event.status == EventStatus.RUNNING  # its stage has started (issue 38, item 9)
     assert Stage.objects.filter(event=running_event).count() == 1
 
 

@@ -318,8 +318,9 @@ def test_a_renamed_player_is_a_new_version_of_every_event_page_that_shows_them(
 
 # Columns added after migration 0008 that its trigger need not watch: each is written only
 # when its row is inserted (which the trigger always counts) or in the same update as a watched
-# column (`voided_by_id` and `voided_at` with `status`, by a void and its taking back).
-WRITTEN_WITH_A_WATCHED_COLUMN = ("origin_id", "voided_by_id", "voided_at")
+# column (`voided_by_id` and `voided_at` with `status`, by a void and its taking back; `pad` and
+# `pad_by_id` with `status`, by a result entered from the paper pad).
+WRITTEN_WITH_A_WATCHED_COLUMN = ("origin_id", "voided_by_id", "voided_at", "pad", "pad_by_id")
 
 
 def test_every_column_of_a_match_is_watched_or_known_not_to_show():

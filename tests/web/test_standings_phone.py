@@ -64,9 +64,7 @@ def test_a_withdrawn_player_is_marked_and_ranked_last_on_the_stage_page(zee_even
 @pytest.mark.django_db(transaction=True)
 def test_a_round_robin_shows_no_swiss_tiebreak_and_a_swiss_stage_does(zee_event: Event):
     groups = _groups(zee_event, rounds_played=1)
-    swiss = start_stage(
-        zee_event, "swiss", make_players(4, "Swiss"), rounds=2, name="Swiss"
-    )
+    swiss = start_stage(zee_event, "swiss", make_players(4, "Swiss"), rounds=2, name="Swiss")
     for number, match in enumerate(Match.objects.filter(stage_match__stage=swiss)):
         play(match, seed=number)
     refresh_tables()
@@ -98,7 +96,8 @@ def test_standings_at_360_px_do_not_scroll_sideways_and_names_wrap_at_spaces_onl
         """(id) => [...document.querySelectorAll(`#${id} tbody th a`)].filter(a => {
             const context = document.createElement("canvas").getContext("2d");
             context.font = getComputedStyle(a).font;
-            const widest = Math.max(...a.textContent.split(" ").map(w => context.measureText(w).width));
+            const widths = a.textContent.split(" ").map(w => context.measureText(w).width);
+            const widest = Math.max(...widths);
             return a.getBoundingClientRect().width + 0.5 < widest;
         }).map(a => a.textContent)""",
         f"standings-stage-{stage.pk}",
@@ -106,7 +105,7 @@ def test_standings_at_360_px_do_not_scroll_sideways_and_names_wrap_at_spaces_onl
     assert broken == []
     # The first metric and W-D-L show; the rest behind "All columns".
     visible = table.locator("thead th:visible").all_inner_texts()
-    assert visible == ["Rank", "Player", "Points", "W–D–L"]
+    assert visible == ["Rank", "Player", "Points", "W\u2013D\u2013L"]
     page.get_by_text("All columns").first.click()
     assert "Head-to-head" in table.locator("thead th:visible").all_inner_texts()
     # A desktop shows every column without the box.
