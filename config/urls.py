@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
     path("", include("analysis.urls")),
+    path("", include("notifications.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("organize/", include("organize.urls")),
     path("admin/", admin.site.urls),

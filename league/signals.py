@@ -23,6 +23,21 @@ standings_changed = Signal()
 `league_id=`, `version=`, the mark it was computed from)."""
 
 
+registration_changed = Signal()
+"""A registration was made or decided (`registration_id=`, `change=`: one of
+`REGISTRATION_CHANGES`): received, approved, refused, or moved up from the waiting list."""
+
+REGISTRATION_CHANGES = ("received", "approved", "refused", "moved_up")
+
+check_in_opened = Signal()
+"""An event's check-in window opened (`event_id=`, `opened_at=`: when the sweep announced it,
+the stamp that tells one opening from the next). Sent once an opening by
+`league.services.registration.check_in_sweep`."""
+
+match_ready = Signal()
+"""A stage match was seated with its players (`match_id=`): it is ready to be played."""
+
+
 def send_on_commit(signal: Signal, sender: type[Any], **kwargs: Any) -> None:
     """Send `signal` once the current transaction commits (at once outside one)."""
     transaction.on_commit(partial(signal.send_robust, sender, **kwargs), robust=True)

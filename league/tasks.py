@@ -8,6 +8,7 @@ from celery import shared_task
 from league.services import jobs
 from league.services.imports import import_run
 from league.services.ratings import ratings_refresh as refresh_ratings
+from league.services.registration import check_in_sweep as announce_check_ins
 from league.services.standings_refresh import standings_refresh as refresh_table
 from league.services.standings_refresh import standings_sweep as sweep
 
@@ -30,3 +31,8 @@ def standings_sweep() -> dict[str, int]:
 @shared_task(name=jobs.EVENT_IMPORT, acks_late=True)
 def event_import(job_id: str) -> str:
     return import_run(job_id=job_id)
+
+
+@shared_task(name="league.check_in_sweep", acks_late=True)
+def check_in_sweep() -> int:
+    return announce_check_ins()

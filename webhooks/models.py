@@ -13,6 +13,12 @@ class EventType(models.TextChoices):
     STAGE_FINISHED = "stage.finished", "Stage finished"
     STANDINGS_CHANGED = "standings.changed", "Standings changed"
     EVENT_FINISHED = "event.finished", "Event finished"
+    REGISTRATION_RECEIVED = "registration.received", "Registration received"
+    REGISTRATION_APPROVED = "registration.approved", "Registration approved"
+    REGISTRATION_REFUSED = "registration.refused", "Registration refused"
+    REGISTRATION_MOVED_UP = "registration.moved_up", "Registration moved up from the waiting list"
+    CHECK_IN_OPENED = "checkin.opened", "Check-in opened"
+    MATCH_READY = "match.ready", "Match ready to play"
     PING = "ping", "Test event"
 
 

@@ -6,7 +6,15 @@ from typing import Any
 from django.db.models import Model
 
 from games.models import Match, MatchStatus
-from league.models import Event, League, Stage, StageMatch, StandingsScope
+from league.models import (
+    Event,
+    League,
+    Registration,
+    SignUp,
+    Stage,
+    StageMatch,
+    StandingsScope,
+)
 
 API = "/api/v1"
 
@@ -23,6 +31,14 @@ def league_of_stage(stage_id: int) -> int | None:
 
 def league_of_event(event_id: int) -> int | None:
     return Event.objects.filter(pk=event_id).values_list("league_id", flat=True).first()
+
+
+def league_of_registration(registration_id: int) -> int | None:
+    return (
+        Registration.objects.filter(pk=registration_id)
+        .values_list("event__league_id", flat=True)
+        .first()
+    )
 
 
 def league(league_id: int) -> dict[str, Any]:
@@ -79,3 +95,61 @@ def standings_changed(scope: str, scope_id: int, version: int) -> dict[str, Any]
     else:
         path = f"{API}/{scope}s/{scope_id}/standings/"
     return {"table": {"scope": scope, "scope_id": scope_id, "version": version, "path": path}}
+
+
+def registration_changed(registration_id: int) -> dict[str, Any] | None:
+    """The registration as it stands (never its email nor its key); the organizers' list of
+    the event's registrations at `path`."""
+    row = (
+        Registration.objects.filter(pk=registration_id)
+        .values("id", "event", "display_name", "status", "player", "created_at", "decided_at")
+        .first()
+    )
+    if row is None:
+        return None
+    return {"registration": {**row, "path": f"{API}/events/{row['event']}/registrations/"}}
+
+
+def check_in_opened(event_id: int, opened_at: Any) -> dict[str, Any] | None:
+    """The event and its check-in window; None when it no longer uses check-in."""
+    sign_up = SignUp.objects.select_related("event").filter(event_id=event_id).first()
+    if sign_up is None or not sign_up.check_in:
+        return None
+    event = sign_up.event
+    return {
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "date": event.date,
+            "path": f"{API}/events/{event.pk}/",
+        },
+        "check_in": {
+            "opened_at": opened_at,
+            "opens": sign_up.check_in_opens,
+            "closes": sign_up.check_in_closes,
+        },
+    }
+
+
+def match_ready(match_id: int) -> dict[str, Any] | None:
+    """The match seated and its table and start where scheduled; None when it is no longer
+    waiting to be played (voided, or already under way)."""
+    match = Match.objects.filter(pk=match_id, status=MatchStatus.SCHEDULED).first()
+    if match is None:
+        return None
+    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
+    seats = match.seats.select_related("player").order_by("order")
+    return {
+        "match": {
+            "id": match.pk,
+            "game": match.game,
+            "event": match.event_id,
+            "stage": stage_id,
+            "table": match.table_label,
+            "planned_at": match.planned_at,
+            "path": f"{API}/matches/{match.pk}/",
+            "seats": [
+                {"player": seat.player_id, "name": seat.player.display_name} for seat in seats
+            ],
+        }
+    }

@@ -1,5 +1,6 @@
 """What becomes a webhook delivery: a match finishing (`games.signals`), a stage or event
-finishing and a standings table changing (`league.signals`). Each is published once its
+finishing, a standings table changing, a registration made or decided, an event's check-in
+opening and a stage match seated (`league.signals`). Each is published once its
 transaction has committed, from the rows as they then stand; a league with no endpoint that
 hears of it costs one query."""
 
@@ -13,7 +14,7 @@ from django.dispatch import receiver
 from games.models import Match
 from games.signals import match_finished
 from league import signals as league_signals
-from league.models import Event, Stage, StandingsTable
+from league.models import Event, Registration, Stage, StageMatch, StandingsTable
 from webhooks import payloads, services
 from webhooks.models import EventType
 
@@ -65,4 +66,48 @@ def standings_changed_published(
         league_id=league_id,
         event=EventType.STANDINGS_CHANGED,
         data=partial(payloads.standings_changed, scope, scope_id, version),
+    )
+
+
+# A registration's change, as its webhook event (`league.signals.REGISTRATION_CHANGES`).
+REGISTRATION_EVENTS = {
+    "received": EventType.REGISTRATION_RECEIVED,
+    "approved": EventType.REGISTRATION_APPROVED,
+    "refused": EventType.REGISTRATION_REFUSED,
+    "moved_up": EventType.REGISTRATION_MOVED_UP,
+}
+
+
+@receiver(
+    league_signals.registration_changed,
+    sender=Registration,
+    dispatch_uid="webhooks.registration_changed",
+)
+def registration_changed_published(
+    sender: type[Registration], registration_id: int, change: str, **kwargs: Any
+) -> None:
+    services.event_publish(
+        league_id=payloads.league_of_registration(registration_id),
+        event=REGISTRATION_EVENTS[change],
+        data=partial(payloads.registration_changed, registration_id),
+    )
+
+
+@receiver(league_signals.check_in_opened, sender=Event, dispatch_uid="webhooks.check_in_opened")
+def check_in_opened_published(
+    sender: type[Event], event_id: int, opened_at: Any, **kwargs: Any
+) -> None:
+    services.event_publish(
+        league_id=payloads.league_of_event(event_id),
+        event=EventType.CHECK_IN_OPENED,
+        data=partial(payloads.check_in_opened, event_id, opened_at),
+    )
+
+
+@receiver(league_signals.match_ready, sender=StageMatch, dispatch_uid="webhooks.match_ready")
+def match_ready_published(sender: type[StageMatch], match_id: int, **kwargs: Any) -> None:
+    services.event_publish(
+        league_id=payloads.league_of_match(match_id),
+        event=EventType.MATCH_READY,
+        data=partial(payloads.match_ready, match_id),
     )

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "organize",
     "analysis",
     "webhooks",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -203,7 +204,19 @@ CELERY_BEAT_SCHEDULE = {
     },
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
     "webhooks-prune": {"task": "webhooks.prune", "schedule": 3600.0},
+    "check-in-sweep": {"task": "league.check_in_sweep", "schedule": 60.0},
+    "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
 }
+
+# --- Notifications to players (docs/notifications.md; docs/configuration.md) -------------------
+# The site's address as the links in a mail start (a job has no request to build them from).
+SITE_URL: str = env.str("SITE_URL", default="http://localhost:8000")
+# How long before its planned start a player is told their table is up.
+NOTIFY_TABLE_MINUTES: int = env.int("NOTIFY_TABLE_MINUTES", default=15)
+# The waits before each new try of a mail the mail server refused: 5 tries over about 2.6 hours.
+NOTIFY_RETRY_SECONDS: list[float] = env.list(
+    "NOTIFY_RETRY_SECONDS", cast=float, default=[60.0, 300.0, 1800.0, 7200.0]
+)
 
 # --- Webhooks (docs/api.md, "Webhooks"; docs/configuration.md) ----------------------------------
 # Seconds an attempt waits to connect, and again for the answer.

@@ -12,6 +12,8 @@ os.environ.setdefault("THROTTLE_ADVICE", "1000/min")
 os.environ.setdefault("THROTTLE_SIGN_UP", "1000/min")
 # The webhook tests' receiver listens on 127.0.0.1, over plain HTTP.
 os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
+# The links in the notifications' mails, as the test client's pages have them.
+os.environ.setdefault("SITE_URL", "http://testserver")
 
 
 def _broker_of_this_worker(url: str, worker: str) -> str:

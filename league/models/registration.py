@@ -32,6 +32,12 @@ class SignUp(models.Model):
     check_in_closes = models.DateTimeField(
         null=True, blank=True, help_text="Players check themselves in until then."
     )
+    check_in_announced_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the opening of its check-in was announced (`check_in_opened`); cleared "
+        "when check-in is turned on again or its opening moved, to be announced again.",
+    )
 
     def __str__(self) -> str:
         return f"sign-up of {self.event}"
@@ -80,7 +86,8 @@ class Registration(models.Model):
     given, and where it stands. Once confirmed it names its `player` (a new one, or an
     existing player the organizer linked it to), who is then on the league's roster. Its
     holder keeps a private link (`key_hash` is the SHA-256 of its key) to see it, check in
-    and withdraw."""
+    and withdraw; the key is derived from `key_seed` and the site's secret, so the
+    notifications can put the same link in every mail (`registration.link_key`)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     display_name = models.CharField(max_length=80)
@@ -94,6 +101,12 @@ class Registration(models.Model):
     )
     by_organizer = models.BooleanField(default=False, help_text="Added by an organizer.")
     key_hash = models.CharField(max_length=64, unique=True)
+    key_seed = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text="What its key is derived from with the site's SECRET_KEY, so that a mail can "
+        "carry the private link again without the key stored (empty: an older key, random).",
+    )
     checked_in_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     decided_at = models.DateTimeField(null=True, blank=True)

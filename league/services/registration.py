@@ -10,6 +10,7 @@ the players checked in (`absent_dropped`, called by `stages.stage_start`).
 
 Every write locks the event's sign-up row first, so places are counted one writer at a time."""
 
+import base64
 import hashlib
 import logging
 import secrets
@@ -24,10 +25,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
+from league import signals
 from league.errors import EventConflict, LeagueError, LeagueForbidden
 from league.models import (
     Event,
+    EventStatus,
     League,
     Player,
     Registration,
@@ -55,6 +59,7 @@ from league.services.organization._common import _ensure_name_free
 logger = logging.getLogger(__name__)
 
 EMAIL_LENGTH = 254
+CLOSED_STATUSES = (EventStatus.FINISHED, EventStatus.CANCELLED)
 # What a closed event's `event_closed` says of its sign-up (every write here checks it).
 CLOSED_THEN = "its sign-up takes no more changes. Its organizers can reopen it."
 
@@ -68,6 +73,35 @@ class RegistrationConflict(EventConflict):
 
 def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+# What a key is derived under (with the site's SECRET_KEY): only these links use it.
+KEY_SALT = "league.registration.key"
+
+
+def _derived_key(seed: str) -> str:
+    """The key a seed stands for: 24 bytes of HMAC-SHA256 under SECRET_KEY, URL-safe (32
+    characters, as `secrets.token_urlsafe(24)` gave before)."""
+    digest = salted_hmac(KEY_SALT, seed, algorithm="sha256").digest()[:24]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def _issued_key() -> tuple[str, str]:
+    """A new key for a private link, and the seed it is derived from (stored; the key never
+    is: a copy of the database alone opens no registration)."""
+    seed = secrets.token_urlsafe(16)
+    return _derived_key(seed), seed
+
+
+def link_key(registration: Registration) -> str | None:
+    """The key of the registration's private link as it stands, derived again from its seed,
+    so that a mail carries the link the player already has (never a new one behind their
+    back). None when it cannot be: a key made before keys had seeds, or SECRET_KEY changed
+    since (the key derived then no longer matches the stored hash)."""
+    if not registration.key_seed:
+        return None
+    key = _derived_key(registration.key_seed)
+    return key if secrets.compare_digest(key_hash(key), registration.key_hash) else None
 
 
 def registration_by_key(key: str) -> Registration | None:
@@ -130,6 +164,9 @@ def sign_up_set(
         # (a form sent twice) waits, then finds this one and changes it.
         Event.objects.select_for_update().filter(pk=event.pk).first()
         sign_up = _locked_sign_up(event.pk) or SignUp(event=event)
+    if check_in and (not sign_up.check_in or check_in_opens != sign_up.check_in_opens):
+        # Check-in turned on, or its opening moved: announced again when it opens.
+        sign_up.check_in_announced_at = None
     sign_up.open, sign_up.deadline, sign_up.cap = open, deadline, cap
     sign_up.check_in = check_in
     sign_up.check_in_opens, sign_up.check_in_closes = check_in_opens, check_in_closes
@@ -154,7 +191,15 @@ def _move_up(sign_up: SignUp) -> list[Registration]:
     for registration in moved:
         registration.status = RegistrationStatus.PENDING
         registration.save(update_fields=["status"])
+        _changed(registration, "moved_up")
     return moved
+
+
+def _changed(registration: Registration, change: str) -> None:
+    """Tell the apps above (notifications, webhooks) once this commits."""
+    signals.send_on_commit(
+        signals.registration_changed, Registration, registration_id=registration.pk, change=change
+    )
 
 
 def waiting_position(registration: Registration) -> int | None:
@@ -282,7 +327,7 @@ def registration_create(
         if mine is not None:
             return _new_key(mine)
     full = sign_up.cap is not None and places_taken(event_id) >= sign_up.cap
-    key = secrets.token_urlsafe(24)
+    key, seed = _issued_key()
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
@@ -293,6 +338,7 @@ def registration_create(
                 by_organizer=by_organizer,
                 status=RegistrationStatus.WAITING if full else RegistrationStatus.PENDING,
                 key_hash=key_hash(key),
+                key_seed=seed,
             )
     except IntegrityError:  # the same email, committed between the check and the insert
         if not by_organizer:
@@ -306,14 +352,15 @@ def registration_create(
             "This email address is already signed up for this event.",
             details={"field": "email"},
         ) from None
+    _changed(registration, "received")
     return SignedUp(registration, key)
 
 
 def _new_key(registration: Registration) -> SignedUp:
     """The registration with a new key for its private link (the old one opens it no more)."""
-    key = secrets.token_urlsafe(24)
-    Registration.objects.filter(pk=registration.pk).update(key_hash=key_hash(key))
-    registration.key_hash = key_hash(key)
+    key, seed = _issued_key()
+    Registration.objects.filter(pk=registration.pk).update(key_hash=key_hash(key), key_seed=seed)
+    registration.key_hash, registration.key_seed = key_hash(key), seed
     return SignedUp(registration, key, already=True)
 
 
@@ -565,6 +612,7 @@ def registration_approve(
     registration.status = RegistrationStatus.CONFIRMED
     registration.decided_at = timezone.now()
     registration.save(update_fields=["player", "status", "decided_at"])
+    _changed(registration, "approved")
     return registration
 
 
@@ -579,6 +627,7 @@ def registration_refuse(*, registration_id: int) -> Registration:
     registration.status = RegistrationStatus.REFUSED
     registration.decided_at = timezone.now()
     registration.save(update_fields=["status", "decided_at"])
+    _changed(registration, "refused")
     _move_up(sign_up)
     return registration
 
@@ -654,6 +703,35 @@ def registration_check_in(
     registration.checked_in_at = now if present else None
     registration.save(update_fields=["checked_in_at"])
     return registration
+
+
+def check_in_sweep(*, now: datetime | None = None) -> int:
+    """Announce every check-in window that has opened (its opening time passed, or none set)
+    and not closed, of an event still open, that was not announced yet: the sign-up records
+    when (`check_in_announced_at`) and `check_in_opened` is sent once this commits. Run by
+    Celery beat every minute; safe to run twice, or at once in two processes (a sign-up being
+    announced by one is skipped by the other). How many it announced."""
+    now = now or timezone.now()
+    due = (
+        SignUp.objects.filter(check_in=True, check_in_announced_at=None)
+        .filter(Q(check_in_opens=None) | Q(check_in_opens__lte=now))
+        .filter(Q(check_in_closes=None) | Q(check_in_closes__gt=now))
+        .exclude(event__status__in=CLOSED_STATUSES)
+        .values_list("event_id", flat=True)
+    )
+    announced = 0
+    for event_id in list(due):
+        with transaction.atomic():
+            sign_up = _locked_sign_up(event_id)
+            if sign_up is None or sign_up.check_in_announced_at is not None:
+                continue  # announced meanwhile (another sweep), or gone
+            if not sign_up.check_in_window_open(now):
+                continue  # changed meanwhile
+            sign_up.check_in_announced_at = now
+            sign_up.save(update_fields=["check_in_announced_at"])
+            signals.send_on_commit(signals.check_in_opened, Event, event_id=event_id, opened_at=now)
+            announced += 1
+    return announced
 
 
 def _seeded_again(kept: list[StageEntry], *, above: int) -> None:

@@ -31,7 +31,7 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
     assert contracts["layers"]["layers"] == [
         "config",
         "api | organize",
-        "webhooks",
+        "webhooks | notifications",
         "league",
         "analysis",
         "games",
@@ -91,6 +91,7 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
         "organize": "import league\n",
         "analysis": "",
         "webhooks": "",
+        "notifications": "",
     }.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(source)

@@ -39,8 +39,9 @@ def _seat(
     follow: bool = True,
 ) -> StageMatch:
     """Seat `players` at a new match of the stage; scheduled at once where the stage follows
-    on (`schedule.follow_on`) unless `follow` is False (a round robin's rounds after its first,
-    all seated when it starts, long before they are played)."""
+    on (`schedule.follow_on`), and announced as ready to play (`signals.match_ready`), unless
+    `follow` is False (a round robin's rounds after its first, all seated when it starts, long
+    before they are played: their players hear of them as their start nears, once scheduled)."""
     match = game_services.match_create(
         game=stage.event.league.game,
         player_ids=players,
@@ -50,6 +51,9 @@ def _seat(
     )
     if follow:
         follow_on(stage, match, players)
+        # Its players are known and it is played next: it is ready to play (notifications,
+        # webhooks), once this commits.
+        signals.send_on_commit(signals.match_ready, StageMatch, match_id=match.pk)
     return StageMatch.objects.create(stage=stage, match=match, round=round_, group=group, slot=slot)
 
 

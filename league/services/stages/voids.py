@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.errors import UndoBlocked
 from games.models import Match, MatchStatus, Seat
-from league import draw
+from league import draw, signals
 from league.errors import LeagueError, StageConflict
 from league.models import (
     ForfeitReason,
@@ -72,6 +72,7 @@ def _settle(
     )
     stage_match.match = replacement
     stage_match.save(update_fields=["match"])
+    signals.send_on_commit(signals.match_ready, StageMatch, match_id=replacement.pk)
     return replacement
 
 
