@@ -130,8 +130,10 @@ def _news(notification: Notification, now: datetime) -> tuple[str, str] | None:
         )
     if kind == Kind.CHECK_IN_OPENED and status == RegistrationStatus.CONFIRMED:
         sign_up = SignUp.objects.select_related("event").filter(event=event).first()
-        if sign_up is None or not sign_up.check_in_window_open(now):
-            return None
+        if sign_up is None or not sign_up.check_in or event.is_closed:
+            return None  # turned off before the mail went
+        if sign_up.check_in_closes is not None and sign_up.check_in_closes <= now:
+            return None  # over before the mail went
         until = ""
         if sign_up.check_in_closes is not None:
             closes = timezone.localtime(sign_up.check_in_closes)
