@@ -262,7 +262,7 @@ def test_after_unsubscribing_from_a_league_its_mail_stops_and_other_leagues_stil
         reg.sign_up_set(event=yardzee_event, check_in=True)  # open at once
     with committed():
         assert reg.check_in_sweep() == 1
-        reg.registration_approve(registration_id=again.pk)
+        reg.registration_approve(registration_id=again.pk, new_player=True)
     assert [m.subject for m in to("ana@example.org")] == ["Your place in Night 1 is confirmed"]
     skipped = Notification.objects.get(kind=Kind.CHECK_IN_OPENED)
     assert (skipped.status, skipped.last_error) == (Status.SKIPPED, "unsubscribed")
