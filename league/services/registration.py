@@ -8,7 +8,10 @@ new player, never merged behind anyone's back) or refuse. A refusal or a withdra
 place, and the first on the waiting list moves up. With check-in, a stage started seats only
 the players checked in (`absent_dropped`, called by `stages.stage_start`).
 
-Every write locks the event's sign-up row first, so places are counted one writer at a time."""
+Every write locks the event's sign-up row first, so places are counted one writer at a time.
+A registration received, approved, refused or moved up is sent on commit as
+`league.signals.registration_changed`, and an opened check-in window as `check_in_opened` by
+`check_in_sweep` (beat): the notifications and webhooks hear of them (docs/notifications.md)."""
 
 import base64
 import hashlib

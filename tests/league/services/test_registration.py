@@ -536,3 +536,27 @@ def test_the_last_place_goes_to_one_of_two_sign_ups_sent_at_once(yardzee_event):
         thread.join(20)
     assert errors == []
     assert statuses == {"first": "pending", "second": "waiting"}
+
+
+# --- The private link, derived again for a mail (docs/notifications.md, "Every mail") ----------
+
+
+def test_a_registrations_link_is_derived_again_from_its_seed_never_stored_nor_reissued(
+    yardzee_event, settings
+):
+    reg.sign_up_set(event=yardzee_event)
+    done = reg.registration_create(
+        event_id=yardzee_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    row = Registration.objects.get(pk=done.registration.pk)
+    assert reg.link_key(row) == done.key
+    assert done.key not in (row.key_hash, row.key_seed)
+    again = reg.registration_create(
+        event_id=yardzee_event.pk, display_name="Ana", email="ana@example.org"
+    )
+    row.refresh_from_db()
+    assert again.already and reg.link_key(row) == again.key != done.key
+    assert reg.registration_by_key(done.key) is None
+    settings.SECRET_KEY = "another-secret-key-" + "x" * 40  # rotated: the link no longer derives
+    assert reg.link_key(row) is None
+    assert reg.registration_by_key(again.key) == row  # the link mailed still opens it
