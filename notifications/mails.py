@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Match, MatchStatus
-from league.models import Registration, RegistrationStatus, SignUp
+from league.models import Event, Registration, RegistrationStatus, SignUp
 from league.services.registration import link_key
 from notifications.models import Kind, Notification
 
@@ -97,6 +97,14 @@ def _table(match: Match, registration: Registration) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _check_in_now(event: Event, now: datetime) -> str:
+    """For a player confirmed once check-in has opened (its announcement went before them)."""
+    sign_up = SignUp.objects.select_related("event").filter(event=event).first()
+    if sign_up is None or not sign_up.check_in_window_open(now):
+        return ""
+    return "Check-in is open now: check in from your sign-up's own page (below).\n"
+
+
 def _news(notification: Notification, now: datetime) -> tuple[str, str] | None:
     """The subject and the opening of the mail; None when the news no longer stands (the
     registration decided otherwise since, the check-in closed, the match started or void)."""
@@ -115,7 +123,8 @@ def _news(notification: Notification, now: datetime) -> tuple[str, str] | None:
         return (
             f"Your place in {event.name} is confirmed",
             f"The organizers confirmed your sign-up for {event.name} "
-            f"({event.date:%A %d %B %Y}): see you there, {registration.display_name}.\n",
+            f"({event.date:%A %d %B %Y}): see you there, {registration.display_name}.\n"
+            + _check_in_now(event, now),
         )
     if kind == Kind.REFUSED and status == RegistrationStatus.REFUSED:
         return (

@@ -342,6 +342,25 @@ def test_check_in_opening_is_announced_once_to_the_confirmed_players(yardzee_eve
     assert len(to("ana@example.org")) == 2
 
 
+def test_a_player_confirmed_once_check_in_is_open_is_told_so_by_the_approval(
+    yardzee_event, committed
+):
+    reg.sign_up_set(
+        event=yardzee_event, check_in=True, check_in_opens=timezone.now() + timedelta(hours=1)
+    )
+    with committed():
+        confirmed(yardzee_event, "Ana")
+    reg.sign_up_set(event=yardzee_event, check_in=True)  # open now
+    with committed():
+        assert reg.check_in_sweep() == 1
+    with committed():
+        confirmed(yardzee_event, "Ben")  # after the announcement
+    assert "Check-in is open now" not in about("ana@example.org", "is confirmed")[0].body
+    assert about("ana@example.org", "Check-in for")
+    assert "Check-in is open now" in about("ben@example.org", "is confirmed")[0].body
+    assert about("ben@example.org", "Check-in for") == []
+
+
 # --- The table is up -----------------------------------------------------------------------------
 
 
