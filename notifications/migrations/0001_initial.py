@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("games", "0009_match_version"),
-        ("league", "0016_notification"),
+        ("league", "0018_notification"),
     ]
 
     operations = [

@@ -19,7 +19,7 @@ def open_ones_announced(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0015_league_owner"),
+        ("league", "0017_stage_follow_on"),
     ]
 
     operations = [

@@ -1,4 +1,4 @@
-"""Migration 0016 (what the notifications need of league): a check-in already open when it
+"""Migration 0018 (what the notifications need of league): a check-in already open when it
 runs is taken as announced, so its players get no mail about a window that opened before
 notifications existed; one still to open is announced when it opens."""
 
@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from league.models import Event, League, SignUp
 
-migration = importlib.import_module("league.migrations.0016_notification")
+migration = importlib.import_module("league.migrations.0018_notification")
 
 pytestmark = pytest.mark.django_db
 
