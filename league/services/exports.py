@@ -65,6 +65,7 @@ from league.services.organization import (
 )
 from league.services.standings_refresh import compute_rows
 from scoring import RuleViolation
+from scoring.errors import DomainError
 from scoring.json_input import brief
 
 FORMAT: Final = "yard-league/event-export"
@@ -274,6 +275,7 @@ def _match_json(match: Match, stage_match: StageMatch | None, turns: list[Turn])
             }
             for turn in turns
         ],
+        "pad": match.pad,
     }
 
 
@@ -386,6 +388,11 @@ def _check_references(data: dict[str, Any]) -> None:
         if match["game"] != data["league"]["game"]:
             raise refused(f"/matches/{number}/game", "A match of another game than the league's.")
         _check_turns(match, number, refused)
+        if match.get("pad") is not None and match["turns"]:
+            raise refused(
+                f"/matches/{number}/pad",
+                "A match entered from its paper pad has no turns: the file gives both.",
+            )
     # An export lists the players its matches seat and its stages enter, and no one else.
     seated = {seat["player"] for match in data["matches"] for seat in match["seats"]}
     entered = {entry["player"] for stage in data["stages"] for entry in stage["entries"]}
@@ -673,9 +680,26 @@ class _Replay:
                         "refused": refused.to_json(),
                     },
                 ) from refused
+        if turns is None and match.get("pad") is not None and not seated.turns_played:
+            self._from_pad(match, seated)
         if turns is None and match["status"] == MatchStatus.VOID and match["stage"] is None:
             game_services.match_void(match_id=seated.pk, voided_by=self.by)
         # A stage match is voided at the time of its void (a step of its own).
+
+    def _from_pad(self, match: dict[str, Any], seated: Match) -> None:
+        """A result entered from the paper pad, entered again from the file's pad."""
+        if seated.status != MatchStatus.SCHEDULED:
+            return
+        try:
+            game_services.scorecard_submit(
+                match_id=seated.pk, pad=match["pad"], submitted_by=self.by
+            )
+        except DomainError as refused:
+            raise ImportRefused(
+                "import_mismatch",
+                f"Match {match['id']} cannot be entered from its pad: {refused.message}",
+                details={"match": match["id"], "refused": refused.to_json()},
+            ) from refused
 
     def _payload(self, turn: Mapping[str, Any]) -> Any:
         """The turn as the file has it, naming its player by the new id."""

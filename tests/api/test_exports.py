@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Match, Turn
+from league.errors import LeagueError
 from league.models import (
     Event,
     League,
@@ -31,7 +32,7 @@ from league.models import (
 from league.services import exports, stages, standings_refresh
 from league.services.organization import event_reopen
 from tests.conftest import client_for, next_turn_for
-from tests.playing import fed_stage, play, play_stage, simulated_turns, start_stage
+from tests.playing import fed_stage, pad_of, play, play_stage, simulated_turns, start_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -638,6 +639,40 @@ def _comes_back(organizer: User, event: Event) -> Event:
         Match.objects.filter(event=event).values_list("status", flat=True)
     )
     return copy
+
+
+@pytest.mark.django_db(transaction=True)
+def test_issue38_matches_entered_from_the_pad_come_back_from_their_pad(organizer: User) -> None:
+    """A stage whose matches were entered from the paper pad, and one played turn by turn:
+    the file carries each pad (no turns), the import enters each from it, and every table and
+    the bracket come back as the original's."""
+    league = _league("pad-club", "yardzee", organizer)
+    event = Event.objects.create(league=league, name="Pad night", date="2026-08-01")
+    stage = start_stage(event, "single_elimination", _players(4, "Pad"), name="Knockout")
+    for seed in range(3):
+        match = (
+            Match.objects.filter(stage_match__stage=stage, status="scheduled")
+            .order_by("pk")
+            .first()
+        )
+        assert match is not None
+        if seed == 1:
+            play(match, seed=seed)
+        else:
+            game_services.scorecard_submit(match_id=match.pk, pad=pad_of(match, seed=seed))
+    data = exports.event_export(event=Event.objects.get(pk=event.pk))
+    pads = [m for m in data["matches"] if m["pad"] is not None]
+    assert len(pads) == 2
+    assert all(m["turns"] == [] for m in pads)
+    copy = _comes_back(organizer, event)
+    assert Match.objects.filter(event=copy, pad__isnull=False).count() == 2
+    # A file giving a match both a pad and turns is refused before anything is replayed.
+    both = json.loads(json.dumps(data))
+    played = next(m for m in both["matches"] if m["turns"])
+    played["pad"] = pads[0]["pad"]
+    with pytest.raises(LeagueError) as refused:
+        exports.event_import(league=_empty_league(organizer, suffix="-both"), data=both)
+    assert refused.value.code == "invalid_export"
 
 
 @pytest.mark.parametrize("knockout", ["started", "not started"])
