@@ -664,8 +664,8 @@ def test_issue38_matches_entered_from_the_pad_come_back_from_their_pad(organizer
     pads = [m for m in data["matches"] if m["pad"] is not None]
     assert len(pads) == 2
     assert all(m["turns"] == [] for m in pads)
-    copy = _comes_back(organizer, event)
-    assert Match.objects.filter(event=copy, pad__isnull=False).count() == 2
+    imported = _comes_back(organizer, event)
+    assert Match.objects.filter(event=imported, pad__isnull=False).count() == 2
     # A file giving a match both a pad and turns is refused before anything is replayed.
     both = json.loads(json.dumps(data))
     played = next(m for m in both["matches"] if m["turns"])
