@@ -14,12 +14,16 @@ from games.models import Match, MatchStatus, Seat
 from league.models import (
     Event,
     Player,
+    Registration,
+    RegistrationStatus,
+    SignUp,
     Stage,
     StageEntry,
     StageForfeit,
     StageMatch,
     StageStatus,
 )
+from league.models.registration import ACTIVE
 from league.pages.forfeits import forfeit_text
 from league.selectors import SeatResult, entered_stages, seat_result
 
@@ -292,3 +296,72 @@ def stages_still_entered(event_id: int, player_id: int | None) -> list[str]:
         return []
     unfinished = (StageStatus.DRAFT, StageStatus.RUNNING)
     return [name for _, name in entered_stages(event_id, player_id, unfinished)]
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChoice:
+    """A roster player not entered in the event yet, as the entrants' list shows them."""
+
+    player: int
+    name: str
+    handle: str
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChoices:
+    """The roster players not entered in the event (`shown`: those the search and the filter
+    keep), how many there are in all, and the league's event before this one (the filter
+    "played at <it>"), if any."""
+
+    shown: list[RosterChoice]
+    not_entered: int
+    previous: Event | None
+
+
+def roster_to_enter(
+    event: Event, *, search: str = "", played_before: bool = False
+) -> RosterChoices:
+    """The league's roster players with no active registration at the event, by name: those
+    whose name or handle holds `search` (any case), and with `played_before` only those seated
+    at the league's previous event (by date). Three queries."""
+    previous = (
+        Event.objects.filter(league_id=event.league_id, date__lte=event.date)
+        .exclude(pk=event.pk)
+        .order_by("-date", "-pk")
+        .first()
+    )
+    entered = Registration.objects.filter(event=event, status__in=ACTIVE, player_id=OuterRef("pk"))
+    roster = (
+        event.league.players.annotate(entered=Exists(entered))
+        .filter(entered=False)
+        .order_by("display_name", "pk")
+    )
+    everyone = list(roster.values_list("pk", "display_name", "handle"))
+    played: set[int] | None = None
+    if played_before and previous is not None:
+        played = set(Seat.objects.filter(match__event=previous).values_list("player_id", flat=True))
+    folded = search.strip().casefold()
+    shown = [
+        RosterChoice(pk, name, handle)
+        for pk, name, handle in everyone
+        if (not folded or folded in name.casefold() or folded in handle.casefold())
+        and (played is None or pk in played)
+    ]
+    return RosterChoices(shown=shown, not_entered=len(everyone), previous=previous)
+
+
+def expected_players(event: Event) -> tuple[list[int], str]:
+    """Who a new stage of the event seats to begin with, and how to say so: the players
+    checked in when the event uses check-in (a stage starts with those alone), else its
+    confirmed players; none (and "") when it has no registrations. Two queries."""
+    uses_check_in = SignUp.objects.filter(event=event, check_in=True).exists()
+    confirmed = Registration.objects.filter(
+        event=event, status=RegistrationStatus.CONFIRMED, player__isnull=False
+    )
+    if uses_check_in:
+        players = list(
+            confirmed.filter(checked_in_at__isnull=False).values_list("player_id", flat=True)
+        )
+        return players, "the players checked in" if players else ""
+    players = list(confirmed.values_list("player_id", flat=True))
+    return players, "the confirmed players" if players else ""

@@ -48,6 +48,8 @@ event = [
     # Sign-up and check-in (organize/views/registration.py).
     path("sign-up/", registration.sign_up, name="sign_up"),
     path("registrations/add/", registration.registration_add, name="registration_add"),
+    path("registrations/roster/", registration.roster_enter, name="roster_enter"),
+    path("registrations/check-in/", registration.check_in_all, name="check_in_all"),
 ]
 
 registration_steps = [

@@ -234,6 +234,8 @@ def _stage_form_page(
     stage: Stage | None,
     form: StageForm,
     save: Callable[[dict[str, Any]], tuple[int, str]],
+    *,
+    default_players: str = "",
 ) -> HttpResponse:
     """The stage form (a new stage, or `stage` changed): a valid POST's options go to `save`,
     which answers the stage saved and the message that says so; a service's refusal is shown
@@ -249,7 +251,13 @@ def _stage_form_page(
     return render(
         request,
         "organize/events/stage_form.html",
-        {"event": event, "form": form, "stage": stage, "league": event.league},
+        {
+            "event": event,
+            "form": form,
+            "stage": stage,
+            "league": event.league,
+            "default_players": default_players,
+        },
         status=page_status(form),
     )
 
@@ -265,8 +273,11 @@ def stage_add(request: HttpRequest, event_id: int) -> HttpResponse:
         stage = stage_services.stage_create(event_id=event.pk, **options)
         return stage.pk, f"{stage.name} is added. Start it when its players are here."
 
-    form = _stage_form(request, _stage_form_kwargs(request, event))
-    return _stage_form_page(request, event, None, form, add)
+    players, said = selectors.expected_players(event)
+    form = _stage_form(
+        request, _stage_form_kwargs(request, event), initial={"participants": players}
+    )
+    return _stage_form_page(request, event, None, form, add, default_players=said)
 
 
 @login_required

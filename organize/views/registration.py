@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import Event, Registration, RegistrationStatus, SignUp
+from league.services import entrants
 from league.services import registration as services
 from organize import selectors
 from organize.forms import page_status
@@ -80,6 +81,27 @@ def _render(
     registrations = list(
         event.registrations.select_related("event__league", "player").order_by("created_at", "pk")
     )
+    rows = _registration_rows(registrations, request.user)
+    search = request.GET.get("q", "")[:80]
+    played_before = request.GET.get("played") == "before"
+    check_in_search = request.GET.get("cq", "")[:80].strip().casefold()
+    for row in rows[RegistrationStatus.CONFIRMED]:
+        player = row["registration"].player
+        row["shown"] = (
+            not check_in_search
+            or any(
+                check_in_search in text.casefold()
+                for text in (player.display_name, player.handle)
+                if text
+            )
+            if player is not None
+            else True
+        )
+    to_check_in = [
+        row["registration"].pk
+        for row in rows[RegistrationStatus.CONFIRMED]
+        if row["shown"] and row["registration"].checked_in_at is None
+    ]
     return render(
         request,
         "organize/events/sign_up.html",
@@ -89,7 +111,12 @@ def _render(
             "sign_up": settings,
             "form": form,
             "add_form": add_form,
-            "rows": _registration_rows(registrations, request.user),
+            "rows": rows,
+            "roster": selectors.roster_to_enter(event, search=search, played_before=played_before),
+            "roster_search": search,
+            "played_before": played_before,
+            "check_in_search": request.GET.get("cq", "")[:80],
+            "to_check_in": to_check_in,
             "places_taken": services.places_taken(event.pk),
             "public_url": request.build_absolute_uri(reverse("league:sign_up", args=[event.pk])),
         },
@@ -194,3 +221,48 @@ def registration_action(request: HttpRequest, registration_id: int, step: str) -
     else:
         messages.success(request, message)
     return redirect(_page_url(registration.event_id, f"registration-{registration.pk}"))
+
+
+@login_required
+@require_POST
+def roster_enter(request: HttpRequest, event_id: int) -> HttpResponseBase:
+    """Enter the players ticked (or every one shown) from the league's roster at once
+    (`league.services.entrants.roster_enter`): confirmed, or on the waiting list when full."""
+    event = organized_event(request, event_id)
+    ids = _ids(request.POST.getlist("player"))
+    if not ids:
+        messages.error(request, "Tick the players to enter, or enter every one shown.")
+        return redirect(_page_url(event.pk, "roster-heading"))
+    try:
+        done = entrants.roster_enter(event_id=event.pk, player_ids=ids, by=request.user)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return redirect(_page_url(event.pk, "roster-heading"))
+    said = [f"{len(done.confirmed)} entered and confirmed"]
+    if done.waiting:
+        said.append(f"{len(done.waiting)} on the waiting list (the event is full)")
+    if done.already:
+        said.append(f"{len(done.already)} already signed up, left as they were")
+    messages.success(request, "; ".join(said) + ".")
+    return redirect(_page_url(event.pk, "confirmed-heading"))
+
+
+@login_required
+@require_POST
+def check_in_all(request: HttpRequest, event_id: int) -> HttpResponseBase:
+    """Check in every confirmed player shown (`league.services.entrants.check_in_all`)."""
+    event = organized_event(request, event_id)
+    try:
+        done = entrants.check_in_all(
+            event_id=event.pk, registration_ids=_ids(request.POST.getlist("registration"))
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{len(done)} player{'s' if len(done) != 1 else ''} checked in.")
+    return redirect(_page_url(event.pk, "confirmed-heading"))
+
+
+def _ids(values: list[str]) -> list[int]:
+    """The ids posted (what is not an id is passed over: a form only sends ids)."""
+    return [int(value) for value in values if value.isdigit() and len(value) < 12]
