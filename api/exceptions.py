@@ -31,6 +31,7 @@ from league.errors import (
 )
 from scoring.errors import DomainError, RuleViolation
 from scoring.json_input import key_name
+from scoring.pad import PadInvalid
 from webhooks.errors import EndpointConflict, WebhookError
 
 # The HTTP status of each domain error family, found by walking the error's class hierarchy:
@@ -62,6 +63,7 @@ STATUS: dict[type[DomainError], int] = {
     LeagueConflict: 409,
     league_errors.InvitationGone: 410,
     ImportRefused: 422,
+    PadInvalid: 422,
     DrawError: 400,
     StandingsError: 400,
     WebhookError: 400,

@@ -177,6 +177,12 @@ class MatchDetailSerializer(MatchSerializer):
         "every turn."
     )
 
+    pad = serializers.JSONField(
+        read_only=True,
+        help_text="For a result entered from the paper pad (POST matches/{id}/scorecard/): the "
+        "pad as entered, a column a seat in seat order; it then has no turns. null otherwise.",
+    )
+
     @extend_schema_field(TurnSerializer(many=True))
     def get_turns(self, match: Match) -> list[dict[str, Any]]:
         latest = getattr(match, "latest_turns", None)
@@ -189,7 +195,7 @@ class MatchDetailSerializer(MatchSerializer):
         return list(TurnSerializer(with_corrections(latest[::-1]), many=True).data)
 
     class Meta(MatchSerializer.Meta):
-        fields = [*MatchSerializer.Meta.fields, "turns"]
+        fields = [*MatchSerializer.Meta.fields, "turns", "pad"]
 
 
 class MatchCreateSerializer(RefusesUnknownFields):
@@ -266,6 +272,18 @@ class ResultSerializer(RefusesUnknownFields):
         # (422 wrong_type, details.turn_index), not the serializer (a 400 without the index).
         child=serializers.JSONField(allow_null=True),
         help_text="Every turn of the game, in play order.",
+    )
+
+
+class PadSerializer(RefusesUnknownFields):
+    pad = serializers.ListField(
+        # A column that is no object is the rulebook's to name (422 pad_invalid, the cell),
+        # not the serializer's.
+        child=serializers.JSONField(allow_null=True),
+        max_length=5,
+        help_text="The paper pad, a column a seat in seat order (docs/rules.md, 'What a pad "
+        'can show\'). Yardzee: {"boxes": {box: points, all 13}, "yardzee_bonus_count": n}; '
+        'Yardkle: {"turns": [banked totals in order, 0 for a Yardkle]}.',
     )
 
 

@@ -72,12 +72,12 @@ class MatchViewSet(
         return self.request.method not in permissions.SAFE_METHODS
 
     def get_throttles(self) -> list[BaseThrottle]:
-        if self.action in ("turns", "result", "take_back") and self._is_write():
+        if self.action in ("turns", "result", "scorecard", "take_back") and self._is_write():
             return [TurnRateThrottle()]
         return super().get_throttles()
 
     def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.action in ("turns", "result", "take_back") and self._is_write():
+        if self.action in ("turns", "result", "scorecard", "take_back") and self._is_write():
             return [CanKeepScore()]
         if self.action in ("undo", "void", "unvoid", "correct_turn"):
             return [permissions.IsAuthenticated(), IsMatchOrganizer()]
@@ -272,6 +272,28 @@ class MatchViewSet(
                 submission=submission,
                 turns=data["turns"],
                 submitted_by=request.user,
+            )
+            answer = self._answer(match_detail_queryset().get(pk=submission.match.pk), detail=True)
+            submission.record(status.HTTP_201_CREATED, answer)
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.PadSerializer,
+        parameters=[IDEMPOTENCY_KEY, SCORE_KEY],
+        responses={201: s.MatchDetailSerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def scorecard(self, request: Request, pk: str | None = None) -> Response:
+        """Finish a match not started from its paper pad (docs/rules.md, "What a pad can
+        show"): the match is then finished like any other, without turns, and `pad` holds what
+        was entered. A pad no legal game writes is 422 `pad_invalid`, `details.errors` naming
+        every refused cell (player, box or turn) and its rule; nothing is stored."""
+        with self._locked_submission(pk) as submission:
+            if replay := submission.replay(game_services.request_fingerprint(request.data)):
+                return Response(replay.response, status=replay.status_code)
+            data = s.validated(s.PadSerializer, request.data)
+            game_services.scorecard_apply(
+                submission=submission, pad=data["pad"], submitted_by=request.user
             )
             answer = self._answer(match_detail_queryset().get(pk=submission.match.pk), detail=True)
             submission.record(status.HTTP_201_CREATED, answer)
