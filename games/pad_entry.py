@@ -159,6 +159,15 @@ def _columns(match: Match, seats: list[Seat], typed: Typed | None) -> list[PadCo
     return columns
 
 
+def _rows(columns: list[PadColumn]) -> list[dict[str, Any]]:
+    """A Yardzee pad's columns as the table shows them: a row a box (and the bonus check
+    marks), a cell a player."""
+    return [
+        {"label": cells[0]["label"], "cells": cells}
+        for cells in zip(*(column.cells for column in columns), strict=True)
+    ]
+
+
 @require_http_methods(["GET", "POST"])
 def match_pad_entry(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("event__league"), pk=match_id)
@@ -190,10 +199,12 @@ def match_pad_entry(request: HttpRequest, match_id: int) -> HttpResponse:
             else:
                 messages.success(request, f"Match #{match.pk} is finished from its pad.")
                 return views._private(redirect("games:match", match.pk), key_in_url=False)
+    columns = _columns(match, seats, typed)
     context = {
         "match": match,
         "is_yardzee": match.game == GameName.YARDZEE,
-        "columns": _columns(match, seats, typed),
+        "columns": columns,
+        "rows": _rows(columns) if match.game == GameName.YARDZEE else [],
         "pad_errors": [
             e["message"] for e in (typed.errors if typed else []) if e.get("player") is None
         ],
