@@ -104,7 +104,15 @@ def test_a_yardzee_turn_is_corrected_by_tapping_on_a_phone(
 
     # Roll 1: cleared, entered again with a wrong fifth die, changed alone.
     _row(page, 1).locator(".clear-dice").click()
-    _enter(page, 1, [1, 2, 3, 4, 4])
+    _enter(page, 1, [1, 2, 3, 4])
+    # Checked with a die missing: the form comes back (htmx) with the error under the tray,
+    # and the dice tapped so far in it.
+    page.click('form.correction button[name="check"]')
+    expect(_row(page, 1).locator(".tray-errors")).to_contain_text(
+        "Roll 1's dice showing must hold 5 dice, not 4."
+    )
+    assert _tray(page, 1) == ["1", "2", "3", "4", "·"]
+    _enter(page, 1, [4])
     _row(page, 1).locator(".change-die").click()
     _row(page, 1).locator('.slot[data-index="4"]').click()
     _enter(page, 1, [6])
