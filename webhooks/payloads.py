@@ -46,21 +46,28 @@ def league(league_id: int) -> dict[str, Any]:
     return {"id": league_id, "slug": slug, "path": f"{API}/leagues/{slug}/"}
 
 
+def _match_head(match: Match) -> dict[str, Any]:
+    """What every match payload says of the match: its id, game, event, stage and address."""
+    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "event": match.event_id,
+        "stage": stage_id,
+        "path": f"{API}/matches/{match.pk}/",
+    }
+
+
 def match_finished(match_id: int) -> dict[str, Any] | None:
     """None when the match no longer stands finished (its result withdrawn since)."""
     match = Match.objects.filter(pk=match_id, status=MatchStatus.FINISHED).first()
     if match is None:
         return None
-    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
     seats = match.seats.select_related("player").order_by("order")
     return {
         "match": {
-            "id": match.pk,
-            "game": match.game,
-            "event": match.event_id,
-            "stage": stage_id,
+            **_match_head(match),
             "finished_at": match.finished_at,
-            "path": f"{API}/matches/{match.pk}/",
             "seats": [
                 {
                     "player": seat.player_id,
@@ -137,17 +144,12 @@ def match_ready(match_id: int) -> dict[str, Any] | None:
     match = Match.objects.filter(pk=match_id, status=MatchStatus.SCHEDULED).first()
     if match is None:
         return None
-    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
     seats = match.seats.select_related("player").order_by("order")
     return {
         "match": {
-            "id": match.pk,
-            "game": match.game,
-            "event": match.event_id,
-            "stage": stage_id,
+            **_match_head(match),
             "table": match.table_label,
             "planned_at": match.planned_at,
-            "path": f"{API}/matches/{match.pk}/",
             "seats": [
                 {"player": seat.player_id, "name": seat.player.display_name} for seat in seats
             ],
