@@ -14,6 +14,7 @@ nothing (mypy's Django plugin imports them).
 The same server is reused by every process that names the same directory; it runs until it is
 stopped (`make test` stops its own at the end; `make run` stops it when the server exits)."""
 
+import json
 import os
 import threading
 import warnings
@@ -72,12 +73,35 @@ def ensure_running(data: Path) -> Path:
         return socket
     with _starting:
         data.parent.mkdir(parents=True, exist_ok=True)
+        mend_handle_list(data)
         # cleanup_mode=None: the server outlives this process, for the next one to reuse.
         server = _pgserver().get_server(data, cleanup_mode=None)
         socket = Path(server.get_postmaster_info().socket_dir)
         _create_database(socket)
         _started[data] = socket
         return socket
+
+
+# pgserver's list of the processes holding a server, in its data directory: written in place,
+# so a process stopped while writing it (a run interrupted) leaves it empty or cut short, and
+# every later start fails reading it (JSONDecodeError).
+HANDLE_LIST = ".handle_pids.json"
+
+
+def mend_handle_list(data: Path) -> bool:
+    """Start the handle list again (empty) when it is not a JSON list; True when it was mended.
+    The project never asks pgserver to stop a server by that list (`cleanup_mode=None`), so an
+    empty one loses nothing."""
+    path = data / HANDLE_LIST
+    try:
+        if isinstance(json.loads(path.read_text()), list):
+            return False
+    except FileNotFoundError:
+        return False
+    except (ValueError, UnicodeDecodeError):
+        pass
+    path.write_text("[]")
+    return True
 
 
 def _create_database(socket: Path) -> None:

@@ -82,7 +82,7 @@ class PadInvalid(DomainError):
 
     def __init__(self, errors: Sequence[PadError]) -> None:
         first = f": {errors[0].message}" if errors else "."
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        more = f" And {len(errors) - 1} more (details.errors)." if len(errors) > 1 else ""
         super().__init__(
             "pad_invalid",
             f"No legal game writes this pad{first}{more}",

@@ -206,8 +206,8 @@ def _yardzee_column(
         errors.append(
             pad_error(
                 "yardzee_bonus_without_yardzee",
-                f"Player {player + 1} has {count} Yardzee bonus check marks, but their Yardzee "
-                f"box holds {boxes['yardzee']}: a bonus needs {YARDZEE_SCORE} there.",
+                f"Player {player + 1} has {_marks(count)}, but their Yardzee box holds "
+                f"{boxes['yardzee']}: a bonus needs {YARDZEE_SCORE} there.",
                 player,
                 box="yardzee_bonus_count",
             )
@@ -216,9 +216,9 @@ def _yardzee_column(
         errors.append(
             pad_error(
                 "joker_inconsistent",
-                f"Player {player + 1} has {count} Yardzee bonus check marks, but under the "
-                f"{joker} joker rule at most {room} of their boxes can hold a bonus Yardzee "
-                "(each bonus Yardzee fills a box as the joker rule places it).",
+                f"Player {player + 1} has {_marks(count)}, but under the {joker} joker rule "
+                f"at most {room} of their boxes can hold a bonus Yardzee (each bonus Yardzee "
+                "fills a box as the joker rule places it).",
                 player,
                 box="yardzee_bonus_count",
             )
@@ -285,3 +285,7 @@ def yardzee_pad_result(
     scorecards = tuple(cards)
     totals = tuple(card.total for card in scorecards)
     return YardzeePadResult(scorecards, totals, tuple(placements(totals)))
+
+
+def _marks(count: int) -> str:
+    return f"{count} Yardzee bonus check mark{'s' if count != 1 else ''}"

@@ -61,3 +61,30 @@ def test_a_command_it_does_not_know_is_refused_with_its_usage(tmp_path):
     assert refused.returncode == 2
     assert refused.stderr.startswith("usage: python -m config.embedded_postgres")
     assert not (tmp_path / "pg").exists()  # nothing started, nothing made
+
+
+def test_a_handle_list_cut_short_by_an_interrupted_run_does_not_stop_the_next_start(tmp_path):
+    """pgserver writes its list of handles in place: a run stopped while writing it leaves it
+    empty, and pgserver then fails reading it at every start. The start mends it first."""
+    data = tmp_path / "pg"
+    url = _embedded(data, "url").stdout.strip()
+    try:
+        assert url
+        (data / ".handle_pids.json").write_text("")
+        again = _embedded(data, "url")
+        assert again.returncode == 0, again.stderr
+        assert again.stdout.strip() == url
+    finally:
+        _embedded(data, "stop")
+
+
+def test_mend_handle_list_leaves_a_good_or_missing_list_alone(tmp_path):
+    from config.embedded_postgres import mend_handle_list
+
+    assert mend_handle_list(tmp_path) is False  # none yet
+    (tmp_path / ".handle_pids.json").write_text("[12, 34]")
+    assert mend_handle_list(tmp_path) is False
+    assert (tmp_path / ".handle_pids.json").read_text() == "[12, 34]"
+    (tmp_path / ".handle_pids.json").write_text("[12, 3")
+    assert mend_handle_list(tmp_path) is True
+    assert (tmp_path / ".handle_pids.json").read_text() == "[]"
