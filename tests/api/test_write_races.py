@@ -21,9 +21,10 @@ from games.models import Match, MatchStatus
 from games.services import matches as game_matches
 from games.services import voids as game_voids
 from league.models import Event, EventStatus, League, Player, SignUp, Stage, StageEntry, StageMatch
-from league.services import organization, registration, stages
+from league.services import organization, stages
 from league.services.organization import merges as organization_merges
 from league.services.organization import players as organization_players
+from league.services.registration import sign_up as registration_sign_up
 from league.services.stages import _common as stage_common
 from league.services.stages import drafts as stage_drafts
 from league.services.stages import withdrawals as stage_withdrawals
@@ -417,7 +418,7 @@ def test_a_sign_up_opened_twice_at_once_is_one_sign_up_with_one_of_the_two_setti
     def put(cap: int) -> Callable[[], Any]:
         return lambda: client_for(organizer).put(url, {"cap": cap}, format="json")
 
-    with overlapping(monkeypatch, registration, "_locked_sign_up"):
+    with overlapping(monkeypatch, registration_sign_up, "_locked_sign_up"):
         answers = _at_once(put(8), put(12))
     assert [answer.status_code for answer in answers] == [200, 200], [a.content for a in answers]
     assert SignUp.objects.filter(event=yardzee_event).count() == 1

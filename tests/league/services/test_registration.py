@@ -16,6 +16,7 @@ from league.models import Event, League, Player, Registration, RegistrationStatu
 from league.services import registration as reg
 from league.services import stages
 from league.services.organization import NewPlayer, event_close, player_merge, players_create
+from league.services.registration import decisions
 from scoring.errors import DomainError
 
 pytestmark = pytest.mark.django_db
@@ -319,7 +320,8 @@ def test_linking_to_a_player_on_the_roster_looks_for_no_matches(yardzee_event, m
     def no_candidates(registration: Registration) -> list[reg.Candidate]:
         raise AssertionError("the candidates of a registration linked to a roster player")
 
-    monkeypatch.setattr(reg, "registration_candidates", no_candidates)
+    # Patched where `registration_approve` looks it up.
+    monkeypatch.setattr(decisions, "registration_candidates", no_candidates)
     linked = reg.registration_approve(registration_id=ana.pk, player_id=regular.pk)
     assert linked.player_id == regular.pk
 
