@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from contextlib import suppress
 from types import FrameType
 
 from config import embedded_postgres
@@ -15,30 +16,46 @@ USAGE = "usage: python -m config.embedded_postgres status|start|stop|url|serve C
 
 
 def _serve(command: list[str]) -> int:
-    """Run `command` in this process group (Ctrl-C reaches it too), then stop the server."""
+    """Run `command` in this process group (Ctrl-C reaches it too), then stop the server.
+
+    Ctrl-C or SIGTERM is passed on to the command, and this process waits for it to end: the
+    signal handler raises nothing. (Raising KeyboardInterrupt from the handler, as before,
+    could land while `Popen.wait` held its lock, and the wait that followed then blocked
+    forever.) A command that has not ended `STOP_SECONDS` after the signal is killed."""
+    child = subprocess.Popen(command)  # noqa: S603 - the command line of `make run`
+    asked: list[int] = []
 
     def ended(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+        if not asked:
+            signal.alarm(STOP_SECONDS)
+        asked.append(signum)
+        _send(child.pid, signal.SIGTERM)
 
+    def overdue(signum: int, frame: FrameType | None) -> None:
+        _send(child.pid, signal.SIGKILL)
+
+    signal.signal(signal.SIGALRM, overdue)
     signal.signal(signal.SIGTERM, ended)
-    child = subprocess.Popen(command)  # noqa: S603 - the command line of `make run`
+    signal.signal(signal.SIGINT, ended)
     try:
-        return child.wait()
-    except KeyboardInterrupt:
-        # Ctrl-C reached it too, unless it ignores SIGINT (started in the background by a
-        # script): a SIGTERM ends it either way.
-        child.terminate()
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-        return 0  # stopped as asked
+        code = child.wait()
+        signal.alarm(0)
+        return 0 if asked else code  # stopped as asked, or the command's own end
     finally:
         if not os.environ.get("DATABASE_URL"):
             data = embedded_postgres.directory()
             if embedded_postgres.stop(data):
                 print(f"Stopped the embedded PostgreSQL in {data}.", file=sys.stderr)
+
+
+# How long the command has to end after Ctrl-C or SIGTERM before it is killed.
+STOP_SECONDS = 15
+
+
+def _send(pid: int, signum: int) -> None:
+    """`signum` to the process `pid`, if it is still there."""
+    with suppress(ProcessLookupError):
+        os.kill(pid, signum)
 
 
 def main(argv: list[str]) -> int:

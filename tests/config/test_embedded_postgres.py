@@ -88,3 +88,46 @@ def test_mend_handle_list_leaves_a_good_or_missing_list_alone(tmp_path):
     (tmp_path / ".handle_pids.json").write_text("[12, 3")
     assert mend_handle_list(tmp_path) is True
     assert (tmp_path / ".handle_pids.json").read_text() == "[]"
+
+
+def test_serve_ends_at_once_when_its_whole_group_gets_sigterm(tmp_path):
+    """As `.ci/run` stops `make run`: SIGTERM to the process group reaches the command and
+    `serve` at once. `serve` waits for the command and stops the server; its handler raised
+    KeyboardInterrupt before, which could land inside `Popen.wait` and leave it blocked for
+    ever (a CI run hung so). Five times, since it was a race."""
+    import signal
+    import time
+
+    data = tmp_path / "pg"
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    for _ in range(5):
+        served = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "config.embedded_postgres",
+                "serve",
+                sys.executable,
+                "-c",
+                "import subprocess, sys, time; subprocess.check_output([sys.executable, '-m',"
+                " 'config.embedded_postgres', 'url']); print('up', flush=True); time.sleep(60)",
+            ],
+            cwd=ROOT,
+            env={**environment, "EMBEDDED_POSTGRES_DIR": str(data)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            assert served.stdout is not None
+            assert served.stdout.readline().strip() == "up"
+            started = time.monotonic()
+            os.killpg(served.pid, signal.SIGTERM)
+            assert served.wait(timeout=30) == 0
+            assert time.monotonic() - started < 10
+        finally:
+            if served.poll() is None:
+                os.killpg(served.pid, signal.SIGKILL)
+        assert "Stopped the embedded PostgreSQL" in (served.stderr.read() if served.stderr else "")
+        assert _embedded(data, "status").stdout.startswith("not running")
