@@ -298,6 +298,13 @@ def stages_still_entered(event_id: int, player_id: int | None) -> list[str]:
     return [name for _, name in entered_stages(event_id, player_id, unfinished)]
 
 
+def found_by(search: str, *texts: str) -> bool:
+    """Whether a player's name or handle (`texts`) holds what was typed in a search box, in
+    any case; everyone when nothing was typed."""
+    folded = search.strip().casefold()
+    return not folded or any(folded in text.casefold() for text in texts if text)
+
+
 @dataclass(frozen=True, slots=True)
 class RosterChoice:
     """A roster player not entered in the event yet, as the entrants' list shows them."""
@@ -340,12 +347,10 @@ def roster_to_enter(
     played: set[int] | None = None
     if played_before and previous is not None:
         played = set(Seat.objects.filter(match__event=previous).values_list("player_id", flat=True))
-    folded = search.strip().casefold()
     shown = [
         RosterChoice(pk, name, handle)
         for pk, name, handle in everyone
-        if (not folded or folded in name.casefold() or folded in handle.casefold())
-        and (played is None or pk in played)
+        if found_by(search, name, handle) and (played is None or pk in played)
     ]
     return RosterChoices(shown=shown, not_entered=len(everyone), previous=previous)
 

@@ -84,18 +84,11 @@ def _render(
     rows = _registration_rows(registrations, request.user)
     search = request.GET.get("q", "")[:80]
     played_before = request.GET.get("played") == "before"
-    check_in_search = request.GET.get("cq", "")[:80].strip().casefold()
+    check_in_search = request.GET.get("cq", "")[:80]
     for row in rows[RegistrationStatus.CONFIRMED]:
         player = row["registration"].player
-        row["shown"] = (
-            not check_in_search
-            or any(
-                check_in_search in text.casefold()
-                for text in (player.display_name, player.handle)
-                if text
-            )
-            if player is not None
-            else True
+        row["shown"] = player is None or selectors.found_by(
+            check_in_search, player.display_name, player.handle
         )
     to_check_in = [
         row["registration"].pk
@@ -115,7 +108,7 @@ def _render(
             "roster": selectors.roster_to_enter(event, search=search, played_before=played_before),
             "roster_search": search,
             "played_before": played_before,
-            "check_in_search": request.GET.get("cq", "")[:80],
+            "check_in_search": check_in_search,
             "to_check_in": to_check_in,
             "places_taken": services.places_taken(event.pk),
             "public_url": request.build_absolute_uri(reverse("league:sign_up", args=[event.pk])),
