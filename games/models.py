@@ -28,6 +28,10 @@ class MatchStatus(models.TextChoices):
     VOID = "void", "Void"
 
 
+# A match still to be played or being played: one that may take turns.
+OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+
+
 # The longest table or yard label a match carries.
 TABLE_LABEL_MAX = 40
 
@@ -165,7 +169,7 @@ class Match(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+        return self.status in OPEN_STATUSES
 
     @property
     def display_zone(self) -> str:

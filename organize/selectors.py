@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.db.models import Count, Exists, OuterRef, Prefetch
 
-from games.models import Match, MatchStatus, Seat
+from games.models import OPEN_STATUSES, Match, Seat
 from league.models import (
     Event,
     Player,
@@ -19,15 +19,20 @@ from league.models import (
     SignUp,
     Stage,
     StageEntry,
-    StageForfeit,
     StageMatch,
     StageStatus,
 )
 from league.models.registration import ACTIVE
-from league.pages.forfeits import forfeit_text
-from league.selectors import SeatResult, entered_stages, seat_result
-
-OPEN_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+from league.pages.forfeits import forfeit_text, player_name
+from league.selectors import (
+    MatchResult,
+    SeatResult,
+    StagePlay,
+    entered_stages,
+    match_result,
+    stage_matches,
+    stage_play,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,72 +97,66 @@ def event_stages(event: Event) -> list[StageRow]:
     return [StageRow(stage=stage, entrants=stage.entrants) for stage in stages]
 
 
-def _walkover_names(stage_matches: Iterable[StageMatch]) -> dict[int, str]:
-    """The names of the players of slots decided without play: one query, none without."""
-    ids = {p for sm in stage_matches if sm.match_id is None for p in sm.order or []}
-    if not ids:
-        return {}
-    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+def _names(stage_matches: Iterable[StageMatch]) -> dict[int, str]:
+    """The names of every player of `stage_matches`: those seated (a walkover's void match
+    included) and who forfeited come with them; one query more for the players of a slot
+    decided without a match, none without."""
+    names: dict[int, str] = {}
+    for sm in stage_matches:
+        if sm.match is not None:
+            names.update(
+                (seat.player_id, seat.player.display_name) for seat in sm.match.seats.all()
+            )
+        names.update((f.player_id, f.player.display_name) for f in sm.forfeits.all())
+    missing = {p for sm in stage_matches for p in sm.order or () if p not in names}
+    if missing:
+        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "display_name"))
+    return names
 
 
-def _forfeits(stage_matches: Iterable[StageMatch]) -> dict[int, tuple[Forfeited, ...]]:
-    """Who forfeited each stage match, by stage match: one query, none when no stage match has
-    a forfeit (`has_forfeits`, annotated by `stage_tables`)."""
-    ids = [sm.pk for sm in stage_matches if getattr(sm, "has_forfeits", False)]
-    found: dict[int, list[Forfeited]] = {}
-    if ids:
-        rows = (
-            StageForfeit.objects.filter(stage_match_id__in=ids)
-            .order_by("created_at", "pk")
-            .values_list("stage_match_id", "player__display_name", "reason")
-        )
-        for stage_match, name, reason in rows:
-            found.setdefault(stage_match, []).append(Forfeited(name, forfeit_text(reason)))
-    return {stage_match: tuple(each) for stage_match, each in found.items()}
-
-
-def _row(
-    stage_match: StageMatch, names: dict[int, str], forfeits: tuple[Forfeited, ...] = ()
-) -> TableRow:
-    match = stage_match.match
-    if stage_match.walkover or match is None:
+def _row(stage: int, play: StagePlay, names: Mapping[int, str]) -> TableRow:
+    """A stage's table from its play (`league.selectors.stage_play`)."""
+    forfeits = tuple(
+        Forfeited(player_name(names, f.player), forfeit_text(f.reason)) for f in play.forfeits
+    )
+    match = play.match
+    if play.walkover or match is None:
         # A walkover keeps the match it replaced (void), whose seats name its players.
-        seated = {s.player_id: s.player.display_name for s in match.seats.all()} if match else {}
-        order = stage_match.order or list(seated)
+        order = play.order or (tuple(seat.player for seat in match.seats) if match else ())
         return TableRow(
-            stage=stage_match.stage_id,
-            round=stage_match.round,
-            group=stage_match.group,
-            slot=stage_match.slot,
+            stage=stage,
+            round=play.round,
+            group=play.group,
+            slot=play.slot or "",
             match=None,
             status="walkover",
             status_text="Walkover",
-            seats=tuple(
-                SeatResult(player=p, name=seated.get(p) or names.get(p, f"Player {p}"))
-                for p in order
-            ),
+            seats=tuple(SeatResult(player=p, name=player_name(names, p)) for p in order),
             forfeits=forfeits,
         )
-    return _played_row(match, stage_match, forfeits)
+    return _played_row(match, play, stage=stage, forfeits=forfeits)
 
 
 def _played_row(
-    match: Match, stage_match: StageMatch | None, forfeits: tuple[Forfeited, ...] = ()
+    match: MatchResult,
+    play: StagePlay | None,
+    *,
+    stage: int | None,
+    forfeits: tuple[Forfeited, ...] = (),
 ) -> TableRow:
-    """A table with its match (seats and players prefetched in seat order), and who forfeited
-    it (a table that played on without them)."""
+    """A table with its match, and who forfeited it (a table that played on without them)."""
     return TableRow(
-        stage=stage_match.stage_id if stage_match else None,
-        round=stage_match.round if stage_match else None,
-        group=stage_match.group if stage_match else 1,
-        slot=stage_match.slot if stage_match else "",
-        match=match.pk,
+        stage=stage,
+        round=play.round if play else None,
+        group=play.group if play else 1,
+        slot=(play.slot or "") if play else "",
+        match=match.id,
         status=match.status,
-        status_text=match.get_status_display(),
-        seats=tuple(seat_result(seat) for seat in match.seats.all()),
+        status_text=match.status_text,
+        seats=match.seats,
         table_label=match.table_label,
         planned_at=match.planned_at,
-        time_zone=match.display_zone,
+        time_zone=match.time_zone,
         forfeits=forfeits,
     )
 
@@ -166,34 +165,18 @@ def stage_tables(
     stage_ids: Collection[int], *, round_: int | None = None, open_only: bool = False
 ) -> dict[int, list[TableRow]]:
     """The tables of several stages by stage, in round, group and slot order: every table, the
-    tables of one round, or those still to be played or being played (`open_only`). Two
-    queries (stage matches with their matches; seats with players), and one more for each of:
-    the names of walkovers' players when there are walkovers without a match, who forfeited
-    when a table has forfeits."""
+    tables of one round, or those still to be played or being played (`open_only`). Read as
+    the stage page reads them (`league.selectors.stage_matches`: three queries), and one more
+    for the names of the players of slots decided without a match, when there are any."""
     tables: dict[int, list[TableRow]] = {stage_id: [] for stage_id in stage_ids}
     if not stage_ids:
         return tables
-    found = StageMatch.objects.filter(stage_id__in=stage_ids)
-    if round_ is not None:
-        found = found.filter(round=round_)
-    if open_only:
-        found = found.filter(match__status__in=OPEN_STATUSES, walkover=False)
-    stage_matches = list(
-        found.select_related("match")
-        .defer("match__state", "match__rules", "match__score_key")
-        .annotate(has_forfeits=Exists(StageForfeit.objects.filter(stage_match=OuterRef("pk"))))
-        .prefetch_related(
-            Prefetch(
-                "match__seats", queryset=Seat.objects.select_related("player").order_by("order")
-            )
+    found = stage_matches(stage_ids, round_=round_, open_only=open_only)
+    names = _names(found)
+    for stage_match in found:
+        tables[stage_match.stage_id].append(
+            _row(stage_match.stage_id, stage_play(stage_match), names)
         )
-        .order_by("stage_id", "round", "group", "slot", "pk")
-    )
-    names = _walkover_names(stage_matches)
-    forfeits = _forfeits(stage_matches)
-    for stage_match in stage_matches:
-        row = _row(stage_match, names, forfeits.get(stage_match.pk, ()))
-        tables[stage_match.stage_id].append(row)
     return tables
 
 
@@ -210,7 +193,24 @@ def match_table(match_id: int) -> tuple[Match, TableRow] | None:
     )
     if match is None:
         return None
-    return match, _played_row(match, getattr(match, "stage_match", None))
+    stage_match = getattr(match, "stage_match", None)
+    play = (
+        None
+        if stage_match is None
+        else StagePlay(
+            stage_match=stage_match.pk,
+            round=stage_match.round,
+            group=stage_match.group,
+            slot=stage_match.slot or None,
+            walkover=stage_match.walkover,
+            order=None,
+            forfeits=(),
+            match=None,
+        )
+    )
+    return match, _played_row(
+        match_result(match), play, stage=stage_match.stage_id if stage_match else None
+    )
 
 
 def match_statuses(match_ids: Collection[int], *, stage_id: int | None = None) -> dict[int, str]:
@@ -249,13 +249,23 @@ def event_matches(event: Event, match_ids: Collection[int]) -> list[TableRow]:
     matches = (
         Match.objects.filter(event=event, pk__in=match_ids)
         # What a table shows (`_played_row`): a field left out would be read match by match.
-        .only("pk", "status", "event_id", "table_label", "planned_at", "planned_zone")
+        .only(
+            "pk",
+            "status",
+            "event_id",
+            "turns_played",
+            "finished_at",
+            "table_label",
+            "planned_at",
+            "planned_zone",
+            "schedule_sequence",
+        )
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
         )
         .order_by("pk")
     )
-    return [_played_row(match, None) for match in matches]
+    return [_played_row(match_result(match), None, stage=None) for match in matches]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.models import MatchStatus
+from games.models import OPEN_STATUSES, MatchStatus
 from league.pages.bracket import bracket_boxes
 from league.pages.forfeits import forfeit_notes, player_name
 from league.pages.svg import bracket_svg
@@ -243,7 +243,7 @@ def scheduled_slots(detail: StageDetail) -> tuple[MatchLine, ...]:
         for slot in detail.slots
         if slot.play is not None
         and slot.play.match is not None
-        and slot.play.match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+        and slot.play.match.status in OPEN_STATUSES
         and (slot.play.match.table_label or slot.play.match.planned_at is not None)
     ]
     return tuple(

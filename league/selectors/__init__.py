@@ -69,6 +69,7 @@ from league.selectors.stages import (
     stage_detail,
     stage_entries,
     stage_matches,
+    stage_play,
     stage_summary,
 )
 from league.selectors.standings import (
@@ -128,6 +129,7 @@ __all__ = [
     "stage_detail",
     "stage_entries",
     "stage_matches",
+    "stage_play",
     "stage_summary",
     "standings_answer",
     "standings_table",

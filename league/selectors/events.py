@@ -6,7 +6,7 @@ from datetime import date
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Window
 
-from games.models import Match, MatchStatus, Seat
+from games.models import OPEN_STATUSES, Match, Seat
 from league import models
 from league.selectors.matches import MatchResult, MatchVersion, match_result
 
@@ -111,7 +111,7 @@ def event_loose_matches_latest(
     """`event_loose_match_counts` and `event_loose_match_versions` in one query (the counts
     as window aggregates over the matches the versions are the latest `limit` of): the event
     page's version reads its matches once."""
-    open_statuses = [MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS]
+    open_statuses = OPEN_STATUSES
     rows = list(
         _latest_loose_matches(event)
         .annotate(
@@ -138,6 +138,6 @@ def event_loose_match_counts(event: models.Event) -> MatchCounts:
     one query."""
     counts = _loose_matches(event).aggregate(
         count=Count("pk"),
-        open=Count("pk", filter=Q(status__in=[MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS])),
+        open=Count("pk", filter=Q(status__in=OPEN_STATUSES)),
     )
     return MatchCounts(count=counts["count"], open=counts["open"])

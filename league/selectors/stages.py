@@ -7,22 +7,36 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from games.models import Seat
+from games.models import OPEN_STATUSES, Seat
 from league import models
 from league.selectors.matches import MatchResult, match_result
 
 
-def stage_matches(stage: models.Stage) -> list[models.StageMatch]:
-    """A stage's matches with their seats and players, and the forfeits at each, in four
-    queries."""
+def stage_matches(
+    stage_ids: Collection[int], *, round_: int | None = None, open_only: bool = False
+) -> list[models.StageMatch]:
+    """The matches of stages `stage_ids` with their seats and players and the forfeits at
+    each, by stage, round, group and slot: every one, those of one round (`round_`), or those
+    still to be played or being played (`open_only`: a scheduled or started match, not a
+    walkover). Three queries; the page of one stage and the organizer's sheets read this."""
+    found = models.StageMatch.objects.filter(stage_id__in=stage_ids)
+    if round_ is not None:
+        found = found.filter(round=round_)
+    if open_only:
+        found = found.filter(match__status__in=OPEN_STATUSES, walkover=False)
     return list(
-        models.StageMatch.objects.filter(stage=stage)
-        .select_related("match")
+        found.select_related("match")
+        .defer("match__state", "match__rules", "match__score_key")
         .prefetch_related(
             Prefetch("match__seats", queryset=Seat.objects.select_related("player")),
-            Prefetch("forfeits", queryset=models.StageForfeit.objects.order_by("created_at", "pk")),
+            Prefetch(
+                "forfeits",
+                queryset=models.StageForfeit.objects.select_related("player").order_by(
+                    "created_at", "pk"
+                ),
+            ),
         )
-        .order_by("round", "slot", "pk")
+        .order_by("stage_id", "round", "group", "slot", "pk")
     )
 
 
@@ -138,7 +152,8 @@ class StageDetail:
         }
 
 
-def _play(stage_match: models.StageMatch) -> StagePlay:
+def stage_play(stage_match: models.StageMatch) -> StagePlay:
+    """A stage match read by `stage_matches` as a `StagePlay`."""
     match = stage_match.match
     return StagePlay(
         stage_match=stage_match.pk,
@@ -175,8 +190,8 @@ def entered_stages(
 
 def stage_detail(stage: models.Stage) -> StageDetail:
     """A stage's rounds or bracket slots with their matches, seats and results, and its byes,
-    in five queries."""
-    plays = [_play(sm) for sm in stage_matches(stage)]
+    in four queries."""
+    plays = [stage_play(sm) for sm in stage_matches([stage.pk])]
     byes = tuple(
         Bye(round=round_, player=player)
         for round_, player in stage.byes.values_list("round", "player_id")

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games.errors import MatchAlreadyStarted, MatchClosed
-from games.models import TABLE_LABEL_MAX, Match, MatchStatus
+from games.models import OPEN_STATUSES, TABLE_LABEL_MAX, Match, MatchStatus
 from league.errors import LeagueError, RoundNotFound, StageConflict
 from league.models import Event, Stage, StageMatch
 from league.services import locks
@@ -281,7 +281,7 @@ def follow_on(stage: Stage, match: Match, players: Sequence[int]) -> None:
     taken = set(
         Match.objects.filter(
             event_id=stage.event_id,
-            status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+            status__in=OPEN_STATUSES,
         )
         .exclude(pk=match.pk)
         .exclude(table_label="")

@@ -18,11 +18,11 @@ from django.views.decorators.cache import never_cache
 
 from core.methods import read_only
 from games import score_keys
-from games.models import Match, MatchStatus
+from games.models import OPEN_STATUSES, Match, MatchStatus
 from league.models import Event, Stage, StageStatus
 from organize import selectors
 from organize.permissions import require_match
-from organize.selectors import OPEN_STATUSES, TableRow
+from organize.selectors import TableRow
 from organize.views.events import organized_stage, table_label
 
 # While a table of the sheet is open, the page asks for their statuses this often.

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games.models import Match, MatchStatus
+from games.models import OPEN_STATUSES, Match, MatchStatus
 from league import models, signals
 from league.errors import EventConflict, LeagueError
 from league.services import locks
@@ -58,7 +58,7 @@ def event_update(*, event: models.Event, **fields: Any) -> models.Event:
 CLOSED_STATUSES = (models.EventStatus.FINISHED, models.EventStatus.CANCELLED)
 
 
-OPEN_MATCH_STATUSES = (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+OPEN_MATCH_STATUSES = OPEN_STATUSES
 
 
 def event_play_started(*, event_id: int) -> None:

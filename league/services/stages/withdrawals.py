@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Match, MatchStatus
+from games.models import OPEN_STATUSES, Match, MatchStatus
 from league.errors import LeagueError, StageConflict
 from league.models import Event, ForfeitReason, Stage, StageEntry, StageMatch, StageStatus
 from league.services import locks
@@ -62,7 +62,7 @@ def stage_withdraw(*, stage_id: int, player_id: int, by: Any = None) -> Withdraw
         StageMatch.objects.filter(
             stage=stage,
             match__seats__player_id=player_id,
-            match__status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+            match__status__in=OPEN_STATUSES,
         )
         .select_related("match")
         .order_by("round", "slot", "pk")
@@ -101,7 +101,7 @@ def _lock_players_matches(player_id: int, **stages: int) -> None:
     list(
         Match.objects.select_for_update(of=("self",))
         .filter(seats__player_id=player_id, **stages)
-        .filter(status__in=(MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS))
+        .filter(status__in=OPEN_STATUSES)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
