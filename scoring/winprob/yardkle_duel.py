@@ -25,16 +25,20 @@ two players"):
   value by more than 1e-12 (tested).
 """
 
+import hashlib
+import os
 from dataclasses import dataclass
 from functools import cache
 from math import ceil
+from pathlib import Path
 from time import process_time
-from typing import Final
+from typing import Final, Self
 
 import numpy as np
 
 from scoring.analysis.option import Option, ranked
 from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
+from scoring.analysis.table_file import load_table, save_table
 from scoring.analysis.yardkle import STEP, throw_table
 from scoring.analysis.yardkle import _read_total as read_total
 from scoring.dice import Dice
@@ -172,6 +176,25 @@ def _final_throws(final: FloatArray, need: int) -> FloatArray:
     return throws
 
 
+def table_name(rules: YardkleRules) -> str:
+    """The table file's name (without extension): "yardkle-duel-10000-500"."""
+    return f"yardkle-duel-{rules.target}-{rules.entry_minimum}"
+
+
+def _fingerprint(rules: YardkleRules, margin: int) -> str:
+    """What the table's numbers depend on: the rules, the margin, the throws and set-asides as
+    `scoring.yardkle` scores them, the tie's worth. A table built before a change to any of
+    these is refused on load."""
+    digest = hashlib.sha256()
+    digest.update(repr((rules.to_json(), margin, TIE, STEP, _WIDTHS)).encode())
+    classes = throw_classes()
+    for steps, left in classes.blocks:
+        digest.update(np.ascontiguousarray(steps).tobytes())
+        digest.update(np.ascontiguousarray(left).tobytes())
+    digest.update(np.ascontiguousarray(classes.chance).tobytes())
+    return digest.hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A checked position, in steps of 50: the mover's score `a` and the other's `b`, the
@@ -243,6 +266,47 @@ class YardkleDuel:
             wins[level.a, level.b] = duel._solve_level(level)
         duel.build_seconds = process_time() - started
         return duel
+
+    @classmethod
+    def load(
+        cls,
+        rules: YardkleRules | None,
+        directory: str | os.PathLike[str],
+        *,
+        margin: int = MARGIN,
+    ) -> Self:
+        """The table saved in `directory` for `rules` and `margin` (`manage.py build_strategy
+        --yardkle-duel` writes the default one). Raises `StrategyTableMissing` or
+        `StrategyTableCorrupt` (`scoring.analysis`), never answers from a wrong table."""
+        rules = rules if rules is not None else YardkleRules()
+        target = ceil(rules.target / STEP)
+        wins, manifest = load_table(
+            directory,
+            table_name(rules),
+            fingerprint=_fingerprint(rules, margin),
+            shape=(target, target),
+        )
+        duel = cls(rules, np.asarray(wins), margin)
+        duel.build_seconds = float(manifest.get("build_seconds", 0.0))
+        return duel
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write the table (the chance at the start of every turn) and its manifest into
+        `directory`; returns the table's path."""
+        facts = {
+            "game": "yardkle-duel",
+            "rules": self.rules.to_json(),
+            "margin": self.margin,
+            "start_value": self.start_value,
+            "build_seconds": self.build_seconds,
+        }
+        return save_table(
+            directory,
+            table_name(self.rules),
+            self.wins,
+            fingerprint=_fingerprint(self.rules, self.margin),
+            facts=facts,
+        )
 
     def _guess(self, level: _Level) -> FloatArray:
         """A first guess of each column's partner value `W(b, a)`, from the next sum up."""

@@ -7,6 +7,11 @@ intact is kept, so `make run` can call this on every start; a missing or corrupt
 (seconds). `--check` only reports, and fails when a table is missing or corrupt (with
 `--force`, which would skip the check, it is refused). A directory it cannot write is a
 `CommandError` naming it.
+
+`--yardkle-duel` also builds the two-player Yardkle win table of the default rules
+(`yardkle-duel-10000-500.npy`, 320 KB; minutes to build: docs/analysis.md, "Win probability:
+Yardkle, two players"), kept, checked and forced the same way. Without it that table is not
+touched.
 """
 
 from pathlib import Path
@@ -16,6 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.analysis import Strategy, StrategyTableError
+from scoring.winprob import YardkleDuel
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
 
@@ -40,6 +46,11 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--force", action="store_true", help="rebuild even a table that is there and intact"
+        )
+        parser.add_argument(
+            "--yardkle-duel",
+            action="store_true",
+            help="also the two-player Yardkle win table of the default rules (minutes)",
         )
         parser.add_argument(
             "--check",
@@ -91,5 +102,39 @@ class Command(BaseCommand):
                     f"{strategy.start_value:.6f}."
                 )
             )
+        if options["yardkle_duel"]:
+            self._yardkle_duel(directory, options, failed)
         if failed:
             raise CommandError(" ".join(failed))
+
+    def _yardkle_duel(self, directory: Path, options: dict[str, Any], failed: list[str]) -> None:
+        """The two-player Yardkle table, as the Yardzee tables: kept when intact."""
+        if not options["force"]:
+            try:
+                duel = YardkleDuel.load(None, directory)
+            except StrategyTableError as error:
+                if options["check"]:
+                    failed.append(str(error))
+                    return
+                self.stdout.write(f"yardkle duel: {error}")
+            else:
+                self.stdout.write(
+                    f"yardkle duel: the table in {directory} is intact "
+                    f"(first player wins {duel.start_value:.6f})."
+                )
+                return
+        if options["check"]:
+            return
+        duel = YardkleDuel.build()
+        try:
+            path = duel.save(directory)
+        except OSError as error:
+            raise CommandError(
+                f"Cannot write the strategy tables to {directory}: {error}"
+            ) from error
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"yardkle duel: built {path} in {duel.build_seconds:.0f} s of CPU; the first "
+                f"player wins {duel.start_value:.6f}."
+            )
+        )

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from scoring import RuleViolation
-from scoring.analysis import TurnStrategy
+from scoring.analysis import StrategyTableCorrupt, StrategyTableMissing, TurnStrategy
 from scoring.analysis.rolls import chance
 from scoring.winprob import YardkleDuel
 from scoring.winprob.duel_play import _PointsPlayer, _WinPlayer, head_to_head, play_game
@@ -168,3 +168,17 @@ def test_head_to_head_counts_wins_by_seat_and_ties_as_halves(duel):
     assert result.wins % 1 == (result.ties % 2) / 2
     assert 0.4 < result.share < 0.65
     assert result.standard_error == pytest.approx((result.share * (1 - result.share) / 400) ** 0.5)
+
+
+def test_a_saved_table_loads_with_the_same_chances_and_is_refused_for_other_rules(duel, tmp_path):
+    path = duel.save(tmp_path)
+    assert path.name == "yardkle-duel-1000-500.npy"
+    loaded = YardkleDuel.load(SMALL, tmp_path, margin=SMALL_MARGIN)
+    assert loaded.start_value == duel.start_value
+    assert loaded.win_probability((600, 850), 1, 200, 3) == duel.win_probability(
+        (600, 850), 1, 200, 3
+    )
+    with pytest.raises(StrategyTableCorrupt):
+        YardkleDuel.load(SMALL, tmp_path, margin=SMALL_MARGIN + 1_000)
+    with pytest.raises(StrategyTableMissing):
+        YardkleDuel.load(YardkleRules(target=1_000, entry_minimum=300), tmp_path)
