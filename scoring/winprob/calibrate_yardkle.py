@@ -81,7 +81,9 @@ class Record:
 @cache
 def _final_policy(strategy: str, rules: YardkleRules, on_board: bool, behind: int) -> TurnPolicy:
     """The final round's turn for a player `behind` steps of 50 behind the leader."""
-    levels = behind + 70
+    # From the need up every choice is the same (bank after any set-aside that leaves a die),
+    # and `play_turns` reads totals above the policy's top at its top row.
+    levels = behind + 2
     if strategy == "points":
         need = TurnStrategy(rules, on_board, need=behind * STEP + 1)
         return policy_of(need, levels)
@@ -104,8 +106,17 @@ def simulate(players: int, games: int, strategy: str, seed: int, rules: YardkleR
     return _record(played.positions, played.share, rules)
 
 
-def play_games(players: int, games: int, strategy: str, seed: int, rules: YardkleRules) -> Games:
-    """Play `games` games of `players` players in step (RULES.md, "Yardkle", "End")."""
+def play_games(
+    players: int,
+    games: int,
+    strategy: str,
+    seed: int,
+    rules: YardkleRules,
+    start: tuple[list[int], int] | None = None,
+) -> Games:
+    """Play `games` games of `players` players in step (RULES.md, "Yardkle", "End"), from
+    the start or from `start` (the scores by seat, before the final round, and the seat to
+    move)."""
     rng = np.random.default_rng(seed)
     goal = race_tables(rules).goal
     if strategy == "points":
@@ -114,6 +125,9 @@ def play_games(players: int, games: int, strategy: str, seed: int, rules: Yardkl
         normal = [weak_policy(rules, on, LEVELS) for on in (False, True)]
     scores = np.zeros((games, players), dtype=np.intp)
     mover = np.zeros(games, dtype=np.intp)
+    if start is not None:
+        scores[:] = np.array(start[0]) // STEP
+        mover[:] = start[1]
     final_by = np.full(games, -1, dtype=np.intp)
     over = np.zeros(games, dtype=bool)
     states: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
