@@ -40,3 +40,28 @@ class PlayerAccuracy(models.Model):
 
     def __str__(self) -> str:
         return f"accuracy of player {self.player_id} in {self.analysis}"
+
+
+class MatchForecast(models.Model):
+    """Each player's chance to win a match after every turn (docs/analysis.md, "Win
+    probability"), kept per match and brought up to date by the job `analysis.forecast_match`
+    after each turn. `chances[i]` holds the seats' chances (in seat order) after `i` turns, so
+    `chances[0]` is the start; `version` is the match's version they were made from. `swings`
+    are the turns that moved a chance most: `{"turn", "seat", "what", "before", "after"}`."""
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="forecast")
+    version = models.PositiveIntegerField(help_text="The match's version when computed.")
+    model = models.CharField(max_length=32, help_text="The model the chances come from.")
+    players = models.JSONField(help_text="The seats' player ids, in seat order.")
+    chances = models.JSONField(help_text="Per turn played (0: the start), each seat's chance.")
+    marks = models.JSONField(
+        default=list,
+        help_text="Per turn, what identifies it as it was when computed (its id and when it was "
+        "last corrected): a turn taken back or corrected is computed again.",
+    )
+    swings = models.JSONField(default=list, help_text="The turns that moved a chance most.")
+    seconds = models.FloatField(default=0, help_text="How long the last update took.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"win probability of match #{self.match_id}"

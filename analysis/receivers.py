@@ -7,9 +7,16 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from analysis import services
+from analysis import forecasts, services
 from games.models import Match
-from games.signals import match_corrected, match_finished, match_reopened, match_voided
+from games.signals import (
+    match_corrected,
+    match_finished,
+    match_reopened,
+    match_unvoided,
+    match_voided,
+    turns_stored,
+)
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="analysis.analyse_on_finish")
@@ -31,3 +38,20 @@ def analyse_on_correction(sender: type[Match], match: Match, **kwargs: Any) -> N
 @receiver(match_voided, sender=Match, dispatch_uid="analysis.discard_on_void")
 def discard_on_void(sender: type[Match], match: Match, **kwargs: Any) -> None:
     services.analysis_discard(match_id=match.pk)
+
+
+@receiver(turns_stored, sender=Match, dispatch_uid="analysis.forecast_on_turns")
+def forecast_on_turns(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    forecasts.forecast_enqueue(match.pk)
+
+
+@receiver(match_reopened, sender=Match, dispatch_uid="analysis.forecast_on_reopen")
+@receiver(match_corrected, sender=Match, dispatch_uid="analysis.forecast_on_correction")
+@receiver(match_unvoided, sender=Match, dispatch_uid="analysis.forecast_on_unvoid")
+def forecast_again(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    forecasts.forecast_enqueue(match.pk)
+
+
+@receiver(match_voided, sender=Match, dispatch_uid="analysis.forecast_discard_on_void")
+def forecast_discard_on_void(sender: type[Match], match: Match, **kwargs: Any) -> None:
+    forecasts.forecast_discard(match_id=match.pk)

@@ -1,12 +1,13 @@
 """Reads of play analysis for the pages: a player's last analysed matches, a league's
 accuracy per player. Constant query counts."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Avg, Count, Max, Q
 
-from analysis.models import MatchAnalysis, PlayerAccuracy
+from analysis.models import MatchAnalysis, MatchForecast, PlayerAccuracy
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,3 +72,22 @@ def league_analysis_version(league_id: int) -> tuple[int, int]:
         latest=Max("pk"), count=Count("pk")
     )
     return int(found["latest"] or 0), int(found["count"] or 0)
+
+
+def current_chances(match_ids: Collection[int]) -> dict[int, list[float]]:
+    """Each seat's chance to win now (seat order), for each of `match_ids` with a stored win
+    probability. One query; none without ids."""
+    if not match_ids:
+        return {}
+    rows = MatchForecast.objects.filter(match_id__in=match_ids).values_list("match_id", "chances")
+    return {match_id: [float(c) for c in chances[-1]] for match_id, chances in rows if chances}
+
+
+def favourites(match_ids: Collection[int]) -> dict[int, tuple[int, float]]:
+    """For each of `match_ids` with a stored win probability: the seat (in seat order, from
+    0) with the best chance now, and that chance. One query; none without ids."""
+    found: dict[int, tuple[int, float]] = {}
+    for match_id, now in current_chances(match_ids).items():
+        seat = max(range(len(now)), key=lambda s: now[s])
+        found[match_id] = (seat, now[seat])
+    return found

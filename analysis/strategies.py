@@ -11,6 +11,7 @@ from django.conf import settings
 
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.analysis.game_analysis import turn_strategy
+from scoring.winprob import YardkleDuel
 from scoring.yardkle import YardkleRules
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
@@ -48,3 +49,24 @@ def preload() -> None:
 def forget() -> None:
     """Drop the loaded tables (tests that point STRATEGY_DIR elsewhere)."""
     _loaded.cache_clear()
+    _duel.cache_clear()
+
+
+def yardkle_duel(rules: YardkleRules) -> YardkleDuel | None:
+    """The solved two-player game for a Yardkle ruleset, memory-mapped from STRATEGY_DIR on
+    first use (`manage.py build_strategy --yardkle-duel`) and kept; None where it is not there
+    (the race model answers then)."""
+    return _duel(rules)
+
+
+@functools.cache
+def _duel(rules: YardkleRules) -> YardkleDuel | None:
+    try:
+        return YardkleDuel.load(rules, Path(settings.STRATEGY_DIR))
+    except StrategyTableError as error:
+        logger.info("Two-player Yardkle table not loaded (%s): the race model answers.", error)
+        return None
+
+
+def has_yardkle_duel(rules: YardkleRules | None = None) -> bool:
+    return yardkle_duel(rules or YardkleRules()) is not None

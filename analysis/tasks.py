@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from analysis import services
+from analysis import forecasts, services
 
 
 @shared_task(name=services.ANALYSE, acks_late=True)
@@ -13,3 +13,13 @@ def analyse_match(match_id: int) -> bool:
 @shared_task(name="analysis.sweep", acks_late=True)
 def analysis_sweep() -> int:
     return services.analysis_sweep()
+
+
+@shared_task(name=forecasts.FORECAST, acks_late=True)
+def forecast_match(match_id: int) -> bool:
+    return forecasts.match_forecast(match_id=match_id) is not None
+
+
+@shared_task(name="analysis.forecast_sweep", acks_late=True)
+def forecast_sweep() -> int:
+    return forecasts.forecast_sweep()

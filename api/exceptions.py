@@ -53,6 +53,7 @@ STATUS: dict[type[DomainError], int] = {
     game_errors.NoSuchTurn: 404,
     game_errors.MatchNotVoid: 409,
     game_errors.MatchNotFinished: 409,
+    game_errors.MatchNotStarted: 409,
     game_errors.WrongScoreKey: 403,
     game_errors.IdempotencyKeyInvalid: 400,
     LeagueError: 400,

@@ -8,14 +8,18 @@ takes. A view that refuses every unsafe method has nothing for the CSRF check to
 `read_only` exempts it from the check and lets `require_safe` answer."""
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from functools import wraps
+from typing import Any, TypeVar, cast
 
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+
+from core.replica import anonymous_on_replica
 
 V = TypeVar("V", bound=Callable[..., Any])
 
 
 def read_only(view: V) -> V:
-    """`view` taking GET and HEAD only (405 otherwise), answered before the CSRF check."""
-    return csrf_exempt(require_safe(view))
+    """`view` taking GET and HEAD only (405 otherwise), answered before the CSRF check; a
+    visitor not signed in reads from the read replica where there is one (`core.replica`)."""
+    return cast(V, csrf_exempt(require_safe(wraps(view)(anonymous_on_replica(view)))))

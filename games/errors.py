@@ -120,3 +120,7 @@ class CorrectionBreaksLaterTurn(MatchError, code="correction_breaks_later_turn")
 
 class MatchNotFinished(MatchError, code="match_not_finished"):
     """Something only a finished match has (its analysis) was asked of one still to finish."""
+
+
+class MatchNotStarted(MatchError, code="match_not_started"):
+    """Something only a match with turns has (its win probability) was asked of one with none."""

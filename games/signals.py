@@ -10,6 +10,11 @@ match_started = Signal()
 """A turn was stored in a match that had none (scheduled -> in progress, or straight to
 finished by a whole result, and then `match_finished` follows). Not sent on later turns."""
 
+turns_stored = Signal()
+"""One turn or more was stored (a turn, a whole game's turns, an import's replay); sent after
+`match_started` and before `match_finished` when they are sent. Not sent for a result entered
+from the paper pad (no turns). Its receivers only enqueue work (the live win probability)."""
+
 match_finished = Signal()
 """The last turn was played: seats hold totals and placements."""
 

@@ -10,6 +10,7 @@ from django.db import models
 
 class EventType(models.TextChoices):
     MATCH_FINISHED = "match.finished", "Match finished"
+    MATCH_UPSET = "match.upset", "Match won by a player given under 20% at its start"
     STAGE_FINISHED = "stage.finished", "Stage finished"
     STANDINGS_CHANGED = "standings.changed", "Standings changed"
     EVENT_FINISHED = "event.finished", "Event finished"

@@ -81,6 +81,15 @@ def match_finished(match_id: int) -> dict[str, Any] | None:
     }
 
 
+def match_upset(match_id: int, player_id: int, chance: float) -> dict[str, Any] | None:
+    """The finished match, its winner and the chance the ratings gave them before it; None
+    when the result no longer stands."""
+    finished = match_finished(match_id)
+    if finished is None:
+        return None
+    return {**finished, "winner": player_id, "chance_before": round(chance, 4)}
+
+
 def stage_finished(stage_id: int) -> dict[str, Any]:
     return _finished("stage", Stage, stage_id, "event", "name", "format", "finished_at", "ranking")
 

@@ -1,4 +1,5 @@
-"""What becomes a webhook delivery: a match finishing (`games.signals`), a stage or event
+"""What becomes a webhook delivery: a match finishing (`games.signals`), a match won by a player
+the ratings gave under 20% before it (`match.upset`), a stage or event
 finishing, a standings table changing, a registration made or decided, an event's check-in
 opening and a stage match seated (`league.signals`). Each is published once its
 transaction has committed, from the rows as they then stand; a league with no endpoint that
@@ -11,8 +12,9 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
-from games.models import Match
+from games.models import Match, Seat
 from games.signals import match_finished
+from league import rating, selectors
 from league import signals as league_signals
 from league.models import Event, Registration, Stage, StageMatch, StandingsTable
 from webhooks import payloads, services
@@ -37,6 +39,40 @@ def match_finished_published(sender: type[Match], match: Match, **kwargs: Any) -
     # without waiting for any endpoint: the deliveries are jobs).
     publish = (EventType.MATCH_FINISHED, payloads.league_of_match, payloads.match_finished)
     transaction.on_commit(partial(_finished, *publish, match.pk), robust=True)
+    transaction.on_commit(partial(_upset, match.pk), robust=True)
+
+
+# A finished match won by a player given less than this before it is an upset.
+UPSET_BELOW = 0.2
+
+
+def _upset(match_id: int) -> None:
+    """Publish `match.upset` when a winner of the finished match had been given under
+    `UPSET_BELOW` by the ratings before it (`league.rating.win_chances`). Read only when some
+    endpoint of its league hears of upsets (`services.event_publish` calls the payload then)."""
+
+    def payload() -> dict[str, Any] | None:
+        before = selectors.pre_match_ratings(match_id)
+        if before is None:
+            return None
+        players, ratings = before
+        chances = rating.win_chances(ratings)
+        winners = set(
+            Seat.objects.filter(match_id=match_id, placement=1).values_list("player_id", flat=True)
+        )
+        upsets = [
+            (p, c)
+            for p, c in zip(players, chances, strict=True)
+            if p in winners and c < UPSET_BELOW
+        ]
+        if not upsets:
+            return None
+        player, chance = min(upsets, key=lambda found: found[1])
+        return payloads.match_upset(match_id, player, chance)
+
+    services.event_publish(
+        league_id=payloads.league_of_match(match_id), event=EventType.MATCH_UPSET, data=payload
+    )
 
 
 @receiver(league_signals.stage_finished, sender=Stage, dispatch_uid="webhooks.stage_finished")

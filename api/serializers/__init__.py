@@ -19,6 +19,7 @@ Callers use the names re-exported here (`from api import serializers as s`)."""
 from api.serializers.analysis import (
     AnalysisPendingSerializer,
     MatchAnalysisSerializer,
+    MatchForecastSerializer,
     PlayerAnalysisSerializer,
 )
 from api.serializers.base import (
@@ -104,6 +105,7 @@ __all__ = [
     "MatchAnalysisSerializer",
     "MatchCreateSerializer",
     "MatchDetailSerializer",
+    "MatchForecastSerializer",
     "MatchSerializer",
     "NoFields",
     "PadSerializer",

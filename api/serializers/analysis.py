@@ -37,3 +37,33 @@ class MatchAnalysisSerializer(serializers.Serializer[Any]):
 class AnalysisPendingSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["pending"])
+
+
+class ForecastTurnSerializer(serializers.Serializer[Any]):
+    turn = serializers.IntegerField(help_text="Turns played (0: the start).")
+    chances = serializers.ListField(
+        child=serializers.FloatField(), help_text="Each seat's chance to win, in seat order."
+    )
+
+
+class ForecastSwingSerializer(serializers.Serializer[Any]):
+    turn = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="The seat (from 0) that played it.")
+    player = serializers.IntegerField()
+    what = serializers.CharField(help_text='The turn in words: "Yardzee (50)", "banked 1,500".')
+    before = serializers.FloatField(help_text="That seat's chance before the turn.")
+    after = serializers.FloatField(help_text="And after it.")
+
+
+class MatchForecastSerializer(serializers.Serializer[Any]):
+    """A match's win probability after every turn (docs/analysis.md, "Win probability")."""
+
+    match = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["current", "behind"],
+        help_text="`behind` while the turns played since are being worked out.",
+    )
+    model = serializers.CharField(help_text="The model the chances come from.")
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="In seat order.")
+    turns = ForecastTurnSerializer(many=True)
+    swings = ForecastSwingSerializer(many=True, help_text="The turns that moved a chance most.")

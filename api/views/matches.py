@@ -1,5 +1,5 @@
 """Matches: seated, read, and scored turn by turn or all at once; a turn taken back, undone or
-corrected; the match voided and unvoided; its analysis."""
+corrected; the match voided and unvoided; its analysis and its win probability."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
+from analysis.models import MatchForecast
 from analysis.services import current_analysis
 from api import serializers as s
 from api.pagination import BoundedLimitOffsetPagination
@@ -23,7 +24,7 @@ from api.throttles import TurnRateThrottle
 from api.views._common import ERRORS, IDEMPOTENCY_KEY, SCORE_KEY, YARDKLE_TURN, YARDZEE_TURN, reads
 from games import score_keys
 from games import services as game_services
-from games.errors import MatchClosed, MatchNotFinished, WrongScoreKey
+from games.errors import MatchClosed, MatchNotFinished, MatchNotStarted, WrongScoreKey
 from games.models import Match, MatchStatus, TurnUndo
 from games.selectors import (
     match_detail_queryset,
@@ -429,6 +430,45 @@ class MatchViewSet(
                 {"match": match.pk, "status": "pending"}, status=status.HTTP_202_ACCEPTED
             )
         return Response(s.MatchAnalysisSerializer(stored).data)
+
+    @extend_schema(
+        responses={200: s.MatchForecastSerializer, 202: s.AnalysisPendingSerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["get"], url_path="win-probability")
+    def win_probability(self, request: Request, pk: str | None = None) -> Response:
+        """Each player's chance to win after every turn (`turns[i]`: after `i` turns, seat
+        order), and the turns that swung it most (docs/analysis.md, "Win probability"). Worked
+        out by a job after each turn: `status` is `behind` while the latest turns are; 202
+        `{"status": "pending"}` before the first figures; 409 `match_not_started` for a match
+        with no turn; 404 for a void match or one entered from the paper pad (no turns)."""
+        match = self.get_object()
+        if match.status == MatchStatus.VOID or match.pad is not None:
+            why = "is void" if match.status == MatchStatus.VOID else "was entered from the pad"
+            raise NotFound(f"Match {match.pk} {why}: it has no win probability.")
+        if not match.turns_played:
+            raise MatchNotStarted(
+                f"Match {match.pk} has no turn yet; its chances follow each turn.",
+                details={"status": match.status},
+            )
+        stored = MatchForecast.objects.filter(match=match).first()
+        if stored is None:
+            return Response(
+                {"match": match.pk, "status": "pending"}, status=status.HTTP_202_ACCEPTED
+            )
+        chances = stored.chances[: match.turns_played + 1]
+        answer = {
+            "match": match.pk,
+            "status": "current" if stored.version == match.version else "behind",
+            "model": stored.model,
+            "players": stored.players,
+            "turns": [{"turn": turn, "chances": row} for turn, row in enumerate(chances)],
+            "swings": [
+                {**swing, "player": stored.players[swing["seat"]]}
+                for swing in stored.swings
+                if swing["turn"] < len(chances)
+            ],
+        }
+        return Response(s.MatchForecastSerializer(answer).data)
 
     @extend_schema(request=s.NoFields, responses={200: s.MatchSerializer, **ERRORS})
     @action(detail=True, methods=["post"])

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import django_stubs_ext
+from kombu import Queue
 
 from config import embedded_postgres
 from config.environment import Environment
@@ -103,6 +104,17 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# A read replica for the public pages (core.replica; docs/operations.md, "More than one
+# machine"): unset, every read goes to the primary.
+if env.str("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = {
+        **env.postgres_db("DATABASE_REPLICA_URL"),
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"MIRROR": "default"},
+    }
+REPLICA_DATABASE = "replica" if "replica" in DATABASES else None
+DATABASE_ROUTERS = ["core.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache (rate-limit counters): CACHE_URL, e.g. redis://127.0.0.1:6379/2; in-process by default
@@ -192,6 +204,24 @@ IDEMPOTENCY_RECEIPT_HOURS: int = env.int("IDEMPOTENCY_RECEIPT_HOURS", default=24
 TAKE_BACK_SECONDS: int = env.int("TAKE_BACK_SECONDS", default=120)
 # How long an organizer's invitation to a co-organizer opens (docs/organizing.md).
 ORGANIZER_INVITATION_DAYS: int = env.int("ORGANIZER_INVITATION_DAYS", default=7)
+# Each job's queue (docs/operations.md, "More than one machine"). A worker started without -Q
+# takes every queue listed here; a site that outgrows one worker runs one a queue, each with
+# its own concurrency, so a burst of analyses never holds up standings or the turns' own jobs.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+JOB_QUEUES = {
+    "analysis.forecast_*": "turns",  # a turn's follow-up: the live win probability
+    "league.standings_*": "standings",
+    "league.ratings_*": "ratings",
+    "analysis.analyse_match": "analysis",
+    "analysis.sweep": "analysis",
+    "webhooks.*": "webhooks",
+    "notifications.*": "mail",
+}
+CELERY_TASK_ROUTES = {pattern: {"queue": queue} for pattern, queue in JOB_QUEUES.items()}
+CELERY_TASK_QUEUES = tuple(
+    Queue(name) for name in dict.fromkeys([CELERY_TASK_DEFAULT_QUEUE, *JOB_QUEUES.values()])
+)
+
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {
         "task": "league.standings_sweep",
@@ -202,6 +232,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "analysis.sweep",
         "schedule": env.float("ANALYSIS_SWEEP_SECONDS", default=60.0),
     },
+    "forecast-sweep": {"task": "analysis.forecast_sweep", "schedule": 60.0},
     "webhooks-sweep": {"task": "webhooks.sweep", "schedule": 60.0},
     "webhooks-prune": {"task": "webhooks.prune", "schedule": 3600.0},
     "check-in-sweep": {"task": "league.check_in_sweep", "schedule": 60.0},

@@ -359,11 +359,12 @@ def _settle_turn(match: Match, game: Game, seats: list[tuple[int, int]], *, star
     """After the turns stored: when the game is over, the seats' totals, placements and game
     counts (`seats` in play order; the stored turns read once, for the counts a game's state
     does not keep, and every seat stored in one statement), then `match_started` for the
-    match's first turn and `match_finished` for its last."""
+    match's first turn, `turns_stored` always, and `match_finished` for its last."""
     if game.is_over:
         turn_sql.finish(_seat_results(match, game, [seat_id for seat_id, _ in seats]))
     if started:
         signals.match_started.send(sender=Match, match=match)
+    signals.turns_stored.send(sender=Match, match=match)
     if game.is_over:
         signals.match_finished.send(sender=Match, match=match)
 

@@ -64,11 +64,13 @@ def bracket_boxes(
     slots: Sequence[BracketSlot],
     names: Mapping[int, str],
     seeds: Mapping[int, int],
+    chances: Mapping[int, Mapping[int, float]] | None = None,
 ) -> list[SlotBox]:
     """The stage's bracket slots as boxes to draw: each seat's player (or what will fill
-    it), seed and score, who goes on, byes, the match to link to."""
+    it), seed and score, who goes on, byes, the match to link to, and for a match not yet
+    finished each player's chance to win it (`chances`: by match id, by player)."""
     state = bracket_state(bracket, slots)
-    return [_box(slot, state.get(slot.key), names, seeds) for slot in slots]
+    return [_box(slot, state.get(slot.key), names, seeds, chances or {}) for slot in slots]
 
 
 def _box(
@@ -76,10 +78,16 @@ def _box(
     slot_state: draw.SlotState | None,
     names: Mapping[int, str],
     seeds: Mapping[int, int],
+    chances: Mapping[int, Mapping[int, float]],
 ) -> SlotBox:
     play = slot.play
     match = play.match if play else None
     scores = {seat.player: seat.total for seat in match.seats} if match else {}
+    open_match = match is not None and match.status in (
+        MatchStatus.SCHEDULED,
+        MatchStatus.IN_PROGRESS,
+    )
+    chance_of = chances.get(match.id, {}) if match is not None and open_match else {}
     notes = forfeit_notes(play)
     if play is not None and play.order is not None:
         order = list(play.order)
@@ -107,6 +115,7 @@ def _box(
                     advances=player in going_on,
                     from_slot=from_slot,
                     note=notes.get(player),
+                    chance=round(100 * chance_of[player]) if player in chance_of else None,
                 )
             )
         elif slot_state is not None and slot_state.status not in ("waiting", "skipped"):

@@ -46,6 +46,8 @@ class MatchLine:
     planned_at: datetime | None = None
     time_zone: str = ""
     slot: str = ""  # a bracket's slot key, in the list of a bracket's scheduled tables
+    # While it is played: who is likeliest to win and their chance ("Bea 78%"), once known.
+    favourite: str = ""
 
 
 def match_line(match: MatchResult, *, group: int = 1) -> MatchLine:
@@ -124,13 +126,29 @@ class RoundView:
     groups: bool
 
 
-def rounds(detail: StageDetail, names: Mapping[int, str]) -> tuple[RoundView, ...]:
+def with_favourite(line: MatchLine, favourites: Mapping[int, tuple[int, float]]) -> MatchLine:
+    """The line of a match being played, saying who is likeliest to win it (its seat in seat
+    order and chance, from `analysis.selectors.favourites`)."""
+    found = favourites.get(line.id) if line.id is not None else None
+    if found is None or line.status != MatchStatus.IN_PROGRESS or found[0] >= len(line.seats):
+        return line
+    seat, chance = found
+    return replace(line, favourite=f"{line.seats[seat].name} {round(100 * chance)}%")
+
+
+def rounds(
+    detail: StageDetail,
+    names: Mapping[int, str],
+    favourites: Mapping[int, tuple[int, float]] | None = None,
+) -> tuple[RoundView, ...]:
     byes: dict[int, list[ByeLine]] = defaultdict(list)
     for bye in detail.byes:
         byes[bye.round].append(ByeLine(player=bye.player, name=player_name(names, bye.player)))
     found = []
     for round_ in detail.rounds:
-        matches = tuple(play_line(play, names) for play in round_.matches)
+        matches = tuple(
+            with_favourite(play_line(play, names), favourites or {}) for play in round_.matches
+        )
         found.append(
             RoundView(
                 number=round_.number,
@@ -207,14 +225,18 @@ def stage_view(
     tiebreak: Sequence[str],
     standings: SafeString | None,
     group_tables: Sequence[GroupTable] = (),
+    favourites: Mapping[int, tuple[int, float]] | None = None,
+    chances: Mapping[int, Mapping[int, float]] | None = None,
 ) -> StageView:
-    """A stage with its rendered standings (`standings`, or one table a group)."""
+    """A stage with its rendered standings (`standings`, or one table a group), who is
+    likeliest to win each match being played (`favourites`, by match id) and, in a bracket,
+    each player's chance to win a match not finished (`chances`, by match id and player)."""
     names = {entry.player: entry.name for entry in entries}
     seeds = {entry.player: entry.seed for entry in entries}
     svg: SafeString | None = None
     slots = 0
     if detail.bracket_format is not None:
-        boxes = bracket_boxes(stage.bracket, detail.slots, names, seeds)
+        boxes = bracket_boxes(stage.bracket, detail.slots, names, seeds, chances)
         # Every text in the SVG is escaped by bracket_svg.
         svg = mark_safe(  # noqa: S308
             bracket_svg(boxes, title=f"Bracket of {stage.name}", id_prefix=f"stage-{stage.id}")
@@ -226,12 +248,12 @@ def stage_view(
         ranking=ranking(stage.ranking, names),
         bracket_svg=svg,
         slots=slots,
-        rounds=() if detail.bracket_format is not None else rounds(detail, names),
+        rounds=() if detail.bracket_format is not None else rounds(detail, names, favourites),
         standings=standings,
         group_tables=tuple(group_tables),
         tiebreak=tiebreak_labels(tiebreak),
         across_groups=across_groups(tiebreak),
-        scheduled=scheduled_slots(detail),
+        scheduled=tuple(with_favourite(line, favourites or {}) for line in scheduled_slots(detail)),
     )
 
 

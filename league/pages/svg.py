@@ -62,6 +62,9 @@ class SeatLine:
     known: bool = True
     from_slot: str | None = None
     note: str | None = None
+    # Before and while it is played, the player's chance to win the slot's match, in percent
+    # (from the ratings, then from the match's win probability), in place of a score.
+    chance: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +212,8 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
     if seat.note:
         classes.append("forfeited")
     marker = "\u25b6 " if seat.advances else ""
-    right = seat.note if seat.note else f"{seat.score:,}" if seat.score is not None else ""
+    chance = f"{seat.chance}%" if seat.chance is not None else ""
+    right = seat.note if seat.note else f"{seat.score:,}" if seat.score is not None else chance
     room: float = BOX_WIDTH - SEAT_NAME_X - SEAT_PADDING
     if right:
         room -= text_width(right) + SEAT_PADDING
@@ -229,6 +233,11 @@ def _seat_svg(seat: SeatLine, x: float, y: float) -> str:
         score = (
             f'<text class="score" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
             f'text-anchor="end">{seat.score:,}</text>'
+        )
+    elif chance:
+        score = (
+            f'<text class="chance" x="{x + BOX_WIDTH - 6:.0f}" y="{y + 15:.0f}" '
+            f'text-anchor="end">{chance}</text>'
         )
     full = f"<title>{escape(seat.label)}</title>" if name != seat.label else ""
     return (
@@ -476,6 +485,7 @@ BRACKET_STYLE: Final = (
     ".seat rect{fill:transparent;stroke:#e1e5df}"
     ".seat text{fill:#1b1f1d}"
     ".seat .seed,.seat .score{fill:#4a524d}"
+    ".seat .chance{fill:#4a524d;font-style:italic}"
     ".advances rect{fill:#d6eedd}"
     ".advances text{font-weight:700;fill:#10401f}"
     ".seat.bye text,.seat.unknown text{font-style:italic;fill:#59615c}"

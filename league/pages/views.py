@@ -17,10 +17,16 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from analysis.selectors import league_accuracy, league_analysis_version, player_accuracy
+from analysis.selectors import (
+    current_chances,
+    favourites,
+    league_accuracy,
+    league_analysis_version,
+    player_accuracy,
+)
 from core.methods import read_only
 from games.models import MatchStatus
-from league import selectors
+from league import rating, selectors
 from league.models import (
     Event,
     EventStatus,
@@ -407,9 +413,18 @@ def _stage_view(
 ) -> stages.StageView:
     stage = selectors.stage_summary(stage_row)
     grouped = stage.played_in_groups
+    detail = selectors.stage_detail(stage_row)
+    plays = [play for r in detail.rounds for play in r.matches]
+    plays += [slot.play for slot in detail.slots if slot.play is not None]
+    playing = [
+        play.match.id
+        for play in plays
+        if play.match is not None and play.match.status == MatchStatus.IN_PROGRESS
+    ]
+    chances = _bracket_chances(stage_row, detail, playing) if detail.bracket_format else {}
     return stages.stage_view(
         stage,
-        selectors.stage_detail(stage_row),
+        detail,
         entries,
         tiebreak=tables.shown_metrics([str(key) for key in table.tiebreak], stage_row.format),
         standings=None
@@ -418,7 +433,40 @@ def _stage_view(
             table, caption=f"{stage.name}: standings", stage_format=stage_row.format
         ),
         group_tables=group_tables(stage, table, stage_row.format) if grouped else (),
+        favourites=favourites(playing),
+        chances=chances,
     )
+
+
+def _bracket_chances(
+    stage: Stage, detail: selectors.StageDetail, playing: list[int]
+) -> dict[int, dict[int, float]]:
+    """Each player's chance to win each bracket match not finished: from its win probability
+    while it is played, from the league's ratings before (`league.rating.win_chances`; a player
+    not rated yet counts as new). Two queries."""
+    found: dict[int, dict[int, float]] = {}
+    live = current_chances(playing)
+    waiting = [
+        slot.play.match
+        for slot in detail.slots
+        if slot.play is not None
+        and slot.play.match is not None
+        and slot.play.match.status == MatchStatus.SCHEDULED
+        and slot.play.match.seats
+    ]
+    seated = {seat.player for match in waiting for seat in match.seats}
+    ratings = selectors.current_ratings(stage.event_id, seated) if seated else {}
+    initial = rating.RatingSettings().initial
+    for match in waiting:
+        players = [seat.player for seat in match.seats]
+        odds = rating.win_chances([ratings.get(p, initial) for p in players])
+        found[match.id] = dict(zip(players, odds, strict=True))
+    for slot in detail.slots:
+        played = slot.play.match if slot.play is not None else None
+        if played is not None and played.id in live:
+            players = [seat.player for seat in played.seats]
+            found[played.id] = dict(zip(players, live[played.id], strict=False))
+    return found
 
 
 # --- Player -----------------------------------------------------------------------------------

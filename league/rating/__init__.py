@@ -12,6 +12,7 @@ from league.rating.model import (
     RatingReplay,
     RatingSettings,
 )
+from league.rating.predict import win_chances
 from league.rating.replay import (
     DEFAULT_SETTINGS,
     leaderboard,
@@ -31,4 +32,5 @@ __all__ = [
     "rate_match",
     "ratings_before",
     "replay",
+    "win_chances",
 ]

@@ -1,7 +1,6 @@
 """The versions the league and event pages are kept rendered under, one query each."""
 
-from django.db import connection
-
+from core.replica import read_connection
 from league import models
 
 # The league page's version (`league.pages.views.league_context`), in one query: the league's
@@ -28,7 +27,7 @@ SELECT to_jsonb(l)::text,
 def league_page_version(slug: str) -> tuple[str | None, ...] | None:
     """Everything the league page shows changes with one of these, read in one query on
     PostgreSQL (None: no such league)."""
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _LEAGUE_PAGE_VERSION, {"slug": slug, "league_scope": models.StandingsScope.LEAGUE.value}
         )
@@ -53,7 +52,10 @@ SELECT to_jsonb(e)::text,
            AND ((t.scope = %(event_scope)s AND t.scope_id = e.id)
                 OR (t.scope = %(stage_scope)s
                     AND t.scope_id IN (SELECT st.id FROM league_stage st
-                                        WHERE st.event_id = e.id))))
+                                        WHERE st.event_id = e.id)))),
+       (SELECT max(f.updated_at)::text
+          FROM analysis_matchforecast f JOIN games_match m ON m.id = f.match_id
+         WHERE m.event_id = e.id AND m.status = 'in_progress')
   FROM league_event e JOIN league_league l ON l.id = e.league_id
  WHERE e.id = %(event)s
 """
@@ -61,9 +63,9 @@ SELECT to_jsonb(e)::text,
 
 def event_page_version(event_id: int) -> tuple[str | None, ...] | None:
     """Everything the event page shows changes with one of these (the sign-up's part, third,
-    only matters to the page, not to its live part), read in one query on PostgreSQL (None:
-    no such event)."""
-    with connection.cursor() as cursor:
+    only matters to the page, not to its live part; the last, when the chances of its matches
+    being played last changed), read in one query on PostgreSQL (None: no such event)."""
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _EVENT_PAGE_VERSION,
             {

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from core.replica import primary_reads
 from games.models import Match
 from league import signals, standings
 from league.models import (
@@ -267,16 +268,22 @@ def standings_recompute(*, table_id: int) -> None:
 
 def standings_table_computed_on_miss(scope: ScopeKey) -> StandingsTable:
     """The stored table of `scope`; computed on the spot the first time it is asked for (also
-    when it was marked, e.g. by a stage starting, but its first job has not run yet)."""
+    when it was marked, e.g. by a stage starting, but its first job has not run yet). What it
+    reads back after writing is read from the primary, also within a page read from a replica."""
     table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
-    if table is None:
-        with transaction.atomic():
-            table, _ = StandingsTable.objects.get_or_create(
-                scope=scope[0], scope_id=scope[1], defaults={"league_id": Scope(*scope).league_id()}
-            )
-    if table.computed_at is None:
-        standings_refresh(table_id=table.pk)
-        table.refresh_from_db()
+    if table is not None and table.computed_at is not None:
+        return table
+    with primary_reads():
+        if table is None:
+            with transaction.atomic():
+                table, _ = StandingsTable.objects.get_or_create(
+                    scope=scope[0],
+                    scope_id=scope[1],
+                    defaults={"league_id": Scope(*scope).league_id()},
+                )
+        if table.computed_at is None:
+            standings_refresh(table_id=table.pk)
+            table.refresh_from_db()
     return table
 
 

@@ -1,0 +1,43 @@
+"""Each seat's chance to win from a game's state between turns: the models of
+`scoring.winprob` (docs/analysis.md, "Win probability"), with the tables this process loaded
+once (`analysis.strategies`).
+
+- Yardkle, 2 players: the exact solution of the two-player game, both playing to win
+  (`scoring.winprob.yardkle_duel`), where its table is loaded; else the race model.
+- Yardkle, 3 or more: the race to the target from each player's per-turn distribution under
+  the points-maximising strategy (`scoring.winprob.yardkle_race`)."""
+
+from typing import cast
+
+from analysis import strategies
+from games.models import GameName
+from scoring.game import Game
+from scoring.winprob import yardkle_race
+from scoring.yardkle import YardkleGame
+
+
+def supports(game: str, players: int) -> bool:
+    """Whether a match of `game` with `players` seats has a model here."""
+    return game == GameName.YARDKLE and players >= 2
+
+
+def model_name(game: str, players: int) -> str:
+    if game == GameName.YARDZEE:
+        return "yardzee-spread"
+    return "yardkle-duel" if players == 2 and strategies.has_yardkle_duel() else "yardkle-race"
+
+
+def chances(game: Game) -> list[float]:
+    """Each seat's chance to win the game as it stands (a game over: 1 for the winners,
+    shared by a tie)."""
+    if game.is_over:
+        first = [seat for seat, place in enumerate(game.placements()) if place == 1]
+        return [1 / len(first) if seat in first else 0.0 for seat in range(game.players)]
+    yardkle = cast(YardkleGame, game)
+    scores = [yardkle.total(seat) for seat in range(yardkle.players)]
+    mover = yardkle.current_player or 0  # a game not over always has a player to move
+    if yardkle.players == 2 and (duel := strategies.yardkle_duel(yardkle.rules)) is not None:
+        return list(duel.win_probability(scores, mover, final_round=yardkle.final_round))
+    return yardkle_race.win_probabilities(
+        scores, mover, final_round_from=yardkle.final_round_by, rules=yardkle.rules
+    )
