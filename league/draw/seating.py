@@ -15,8 +15,11 @@ seating can have):
 - up to `EXHAUSTIVE_PLAYERS` players, an exhaustive search finds the best seating (`exhaustive`,
   within a number of steps that these fields have never needed);
 - beyond, up to `EXACT_PLAYERS` players, a search on the graph of who met whom proves the
-  fewest repeats within `REPEAT_STEPS` (`fewest_repeats`; else CP-SAT looks for them within
-  its limit), then CP-SAT re-seats all the tables for the least spread with no more repeats;
+  fewest repeats within `REPEAT_STEPS` (`fewest_repeats`), else an exact cover by tables
+  with at most 0, 1, 2, ... repeats within `COVER_STEPS` (`cover_within`; else CP-SAT looks
+  for them within its limit); then three tables at a time (two at tables of 5) are re-seated
+  the best way while that lowers the spread (`Seating.regroup`), and CP-SAT re-seats all the
+  tables for the least spread with no more repeats;
 - beyond that, CP-SAT re-seats the tables with a repeat and their neighbours in the
   standings, first on repeats alone, then on spread with no more repeats.
 """
@@ -25,8 +28,12 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Fields up to this size are seated by an exhaustive search, within this many tables tried
 # (16 players took at most 300,000 in the tests, under a second); past it, or beyond, CP-SAT.
@@ -35,6 +42,14 @@ EXHAUSTIVE_STEPS = 1_000_000
 # Larger fields: the search for the fewest repeats alone (`fewest_repeats`) gives up past this
 # many steps (about 0.3 s), and CP-SAT looks for them instead.
 REPEAT_STEPS = 100_000
+# Past those steps, the exact cover by tables (`cover_within`) looks for the fewest repeats
+# within this many steps in all (about 1 s on an idle core: see docs/draw.md).
+COVER_STEPS = 4_000_000
+# Larger fields up to EXACT_PLAYERS: sets of three tables (two at tables of 5) within this
+# many of each other in score order re-seated the best way (`Seating.regroup`), at most this
+# many sets in all (about 1 s on an idle core).
+REGROUP_REACH = 6
+REGROUP_TRIES = 300
 # Larger fields up to this size go to CP-SAT whole; larger ones by neighbourhoods of tables.
 EXACT_PLAYERS = 64
 # Tables either side of a table with a repeat that CP-SAT may re-seat with it.
@@ -126,6 +141,46 @@ class Seating:
             if u - t <= _SWAP_REACH or repeating[t] or repeating[u]
         ]
 
+    def regroup(self, *, together: int, reach: int, tries: int) -> None:
+        """Re-seat the players of `together` tables at a time the best way (`exhaustive`:
+        fewest repeats, then least spread), for every such set of tables within `reach` of
+        each other in score order, while that lowers the cost; deterministic, within `tries`
+        sets of tables in all. Moves a swap cannot make: three players going
+        round three tables, or two tables trading two players each."""
+        improved = True
+        while improved and tries > 0:
+            improved = False
+            order = sorted(
+                range(len(self.tables)),
+                key=lambda t: (sorted(self.groups[p] for p in self.tables[t]), t),
+            )
+            for start in range(len(order)):
+                window = order[start : start + reach + 1]
+                for rest in itertools.combinations(window[1:], together - 1):
+                    chosen = (window[0], *rest)
+                    players = sorted(p for t in chosen for p in self.tables[t])
+                    before = [self.table_cost(self.tables[t], t) for t in chosen]
+                    sizes = sorted((len(self.tables[t]) for t in chosen), reverse=True)
+                    groups = [self.groups[p] for p in players]
+                    met = [[self.met[a][b] for b in players] for a in players]
+                    seated = exhaustive(groups, met, sizes, steps=EXHAUSTIVE_STEPS)
+                    tries -= 1
+                    if seated is None:
+                        continue
+                    tables = [[players[i] for i in table] for table in seated]
+                    placed = self._matched_to_fold(tables, chosen)
+                    after = [self.table_cost(placed[t], t) for t in chosen]
+                    if self._rank(after) < self._rank(before):
+                        for t in chosen:
+                            self.tables[t] = placed[t]
+                        improved = True
+                    if tries <= 0:
+                        return
+
+    def _rank(self, costs: Sequence[int]) -> int:
+        """Tables' costs without the players moved (which `regroup` leaves to the descent)."""
+        return sum(cost // self.spread_weight for cost in costs)
+
     def adopt(self, seated: Sequence[list[int]]) -> None:
         """Take these tables (larger first), matched to the fold's, if they are better."""
         placed = self._matched_to_fold(seated, range(len(self.tables)))
@@ -197,6 +252,8 @@ class Seating:
             # the spread with no more repeats than that.
             model.minimize(sum(repeat_terms))
             status = solver.solve(model)
+            if _stopped_by_clock(solver, status):
+                return
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 model.add(sum(repeat_terms) <= int(solver.objective_value))
                 model.clear_hints()  # type: ignore[no-untyped-call]
@@ -218,7 +275,7 @@ class Seating:
                 terms.append(self.spread_weight * (high - low) * straddles)
         model.minimize(sum(terms))
         status = solver.solve(model)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or _stopped_by_clock(solver, status):
             return
         seated = [[p for p in players if solver.boolean_value(at[p, s])] for s in slots]
         placed = self._matched_to_fold(seated, chosen)
@@ -247,6 +304,17 @@ class Seating:
             new, old = (one, other) if one[0] == "new" else (other, one)
             placed[old[1]] = seated[new[1]]
         return placed
+
+
+def _stopped_by_clock(solver: "cp_model.CpSolver", status: "cp_model.CpSolverStatus") -> bool:
+    """Whether CP-SAT stopped on the wall clock before its deterministic limit (a machine so
+    loaded that deterministic time crawls): its answer then depends on the machine, so the
+    caller keeps the seating it had, which does not."""
+    from ortools.sat.python import cp_model  # heavy: imported only when used
+
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return False
+    return solver.deterministic_time < solver.parameters.max_deterministic_time * 0.99
 
 
 class _OutOfSteps(Exception):
@@ -321,7 +389,12 @@ def exhaustive(
 
 
 def fewest_repeats(
-    met: Sequence[Sequence[int]], sizes: Sequence[int], *, upper: int, steps: int
+    met: Sequence[Sequence[int]],
+    sizes: Sequence[int],
+    *,
+    upper: int,
+    steps: int,
+    least: int = 0,
 ) -> tuple[int, list[list[int]] | None] | None:
     """The fewest repeats any seating at tables of `sizes` (larger first) has, proven, given
     a seating with `upper` of them: (fewest, a seating with that many, or None when `upper`
@@ -468,7 +541,8 @@ def fewest_repeats(
 
     everyone = (1 << count) - 1
     try:
-        for allowed in range(max(scan(everyone)[0], table_bound(everyone)) + 1, upper + 1):
+        start = max(scan(everyone)[0], table_bound(everyone), least)
+        for allowed in range(start + 1, upper + 1):
             seated: list[list[int]] = []
             if search(everyone, many_large, len(sizes), allowed, seated):
                 return allowed - 1, sorted(seated, key=lambda table: (-len(table), table))
@@ -535,13 +609,22 @@ def seat(
         if repeats:
             started = time.monotonic()
             proven = fewest_repeats(met, sizes, upper=repeats, steps=REPEAT_STEPS)
+            seconds_left = max(0.0, 2 * _WALL_CAP * seconds - (time.monotonic() - started))
+            if proven is None:
+                # Past its steps: the exact cover by tables, allowance by allowance (its own
+                # budget of steps, not taken off CP-SAT's clock).
+                proven = _fewest_by_cover(met, sizes, upper=repeats)
             fewest = None if proven is None else proven[0]
             if proven is not None and proven[1] is not None:
                 seating.adopt(proven[1])
                 seating.descend()
-            seconds_left = max(0.0, 2 * _WALL_CAP * seconds - (time.monotonic() - started))
         else:
             seconds_left = 2 * _WALL_CAP * seconds
+        # Then the spread: three tables at a time re-seated the best way (two at tables of 5,
+        # where three take too long), then CP-SAT.
+        together = 3 if sizes[0] <= 4 else 2
+        seating.regroup(together=together, reach=REGROUP_REACH, tries=REGROUP_TRIES)
+        seating.descend()
         seating.reseat(range(count), seconds=seconds, fewest=fewest, clock=seconds_left)
     else:
         # Large fields: each table with a repeat and its neighbours, a share of the time each.
@@ -551,3 +634,150 @@ def seat(
             seating.reseat(window, seconds=seconds / len(repeating))
     seating.descend()  # fewer players moved from the fold, where that costs nothing above
     return seating.tables
+
+
+def tables_within(
+    met: Sequence[Sequence[int]], sizes: Sequence[int], *, repeats: int, steps: int
+) -> list[tuple[int, tuple[int, ...]]] | None:
+    """Every table of one of `sizes` (players in increasing order) with at most `repeats`
+    repeated meetings, with its repeats; None past `steps` players tried. Depth first: a
+    table grows by players above its last one while its repeats stay within the allowance."""
+    count = len(met)
+    wanted = sorted(set(sizes))
+    largest = wanted[-1]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    left = [steps]
+
+    def grow(members: list[int], cost: int) -> None:
+        if len(members) in wanted:
+            found.append((cost, tuple(members)))
+        if len(members) == largest:
+            return
+        for q in range(members[-1] + 1, count):
+            left[0] -= 1
+            if left[0] < 0:
+                raise _OutOfSteps
+            row = met[q]
+            more = cost
+            for r in members:
+                more += row[r]
+            if more <= repeats:
+                members.append(q)
+                grow(members, more)
+                members.pop()
+
+    try:
+        for p in range(count):
+            grow([p], 0)
+    except _OutOfSteps:
+        return None
+    return found
+
+
+def _fewest_by_cover(
+    met: Sequence[Sequence[int]], sizes: Sequence[int], *, upper: int
+) -> tuple[int, list[list[int]] | None] | None:
+    """As `fewest_repeats`, by `cover_within` for 0, 1, ... repeats up to `upper` - 1, within
+    `COVER_STEPS` in all: the first allowance with a seating is the fewest (each one below
+    proven to have none); None when the steps run out first."""
+    steps = COVER_STEPS
+    for allowed in range(upper):
+        found, used = cover_within(met, sizes, repeats=allowed, steps=steps)
+        if found is True:
+            return None
+        if found is not False:
+            return allowed, found
+        steps -= used
+    return upper, None
+
+
+def cover_within(
+    met: Sequence[Sequence[int]], sizes: Sequence[int], *, repeats: int, steps: int
+) -> tuple[list[list[int]] | bool, int]:
+    """A seating at tables of `sizes` (larger first) with at most `repeats` repeats, or False
+    when there is none (proven: the search is exhaustive), or True when the search needs more
+    than `steps` steps (undecided); and the steps used.
+
+    An exact cover, as in Knuth's Algorithm X: every table with at most `repeats` repeats is
+    listed (`tables_within`); at each step the player left with the fewest tables still open
+    to it (all of whose players are left, within the repeats still allowed, of a size still
+    to fill) is seated at each of them in turn, cheapest first, and a player with none ends
+    the branch. A set of players left that cannot be seated within an allowance is
+    remembered (it fails within any smaller one too). A step per table looked at."""
+    count = len(met)
+    large, small = sizes[0], sizes[-1]
+    many_large = sum(1 for size in sizes if size == large) if large != small else len(sizes)
+    listed = tables_within(met, sizes, repeats=repeats, steps=steps)
+    if listed is None:
+        return True, steps
+    left = [steps - len(listed)]
+    # Per player, its tables (cost, mask, large?), cheapest first.
+    options: list[list[tuple[int, int, bool]]] = [[] for _ in range(count)]
+    for cost, table in sorted(listed):
+        mask = 0
+        for p in table:
+            mask |= 1 << p
+        for p in table:
+            options[p].append((cost, mask, len(table) == large))
+    # The largest allowance each set of players left (and large tables left) failed within.
+    failed: dict[tuple[int, int], int] = {}
+
+    def open_to(
+        p: int, mask: int, allowed: int, large_ok: bool, small_ok: bool, most: int
+    ) -> list[tuple[int, int, bool]]:
+        found = []
+        looked = 0
+        for cost, table, is_large in options[p]:
+            looked += 1
+            if cost > allowed:
+                break
+            if table & ~mask or not (large_ok if is_large else small_ok):
+                continue
+            found.append((cost, table, is_large))
+            if len(found) >= most:
+                break
+        left[0] -= looked
+        return found
+
+    def search(mask: int, large_left: int, tables: int, allowed: int, seated: list[int]) -> bool:
+        if not mask:
+            return True
+        key = (mask, large_left)
+        if failed.get(key, -1) >= allowed:
+            return False
+        if left[0] < 0:
+            raise _OutOfSteps
+        large_ok = large_left > 0
+        small_ok = large == small or tables - large_left > 0
+        best: list[tuple[int, int, bool]] | None = None
+        m = mask
+        while m:
+            low = m & -m
+            m ^= low
+            p = low.bit_length() - 1
+            found = open_to(p, mask, allowed, large_ok, small_ok, len(best) if best else count**5)
+            if best is None or len(found) < len(best):
+                best = found
+                if not best:
+                    break
+        for cost, table, is_large in best or []:
+            if search(
+                mask & ~table,
+                large_left - (is_large and large != small),
+                tables - 1,
+                allowed - cost,
+                seated,
+            ):
+                seated.append(table)
+                return True
+        failed[key] = allowed
+        return False
+
+    seated: list[int] = []
+    try:
+        if not search((1 << count) - 1, many_large, len(sizes), repeats, seated):
+            return False, steps - left[0]
+    except _OutOfSteps:
+        return True, steps
+    tables = [[p for p in range(count) if table >> p & 1] for table in seated]
+    return sorted(tables, key=lambda table: (-len(table), table)), steps - left[0]
