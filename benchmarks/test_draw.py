@@ -11,6 +11,7 @@ DATABASE_URL's PostgreSQL or the embedded one."""
 
 import importlib
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -23,9 +24,10 @@ from league.services import stages
 
 PLAYERS = 256
 TARGET_SECONDS = 2.0
-# A round that runs the exact searches: their clock caps (2 s for the search for the fewest
-# repeats and CP-SAT together) plus building the model.
-CP_SAT_ROUND_SECONDS = 2.5
+# A round that runs the exact searches (issue 40: "within a time the stage start can afford,
+# say 5 s on 2 cores"): the search for the fewest repeats and the exact cover (steps), the
+# re-seating of three tables at a time (sets of tables), CP-SAT (2 s on the clock at most).
+CP_SAT_ROUND_SECONDS = 5.0
 # The module, not the function `league.draw.round_robin` that shadows its name.
 round_robin_module = importlib.import_module("league.draw.round_robin")
 
@@ -112,22 +114,44 @@ def test_a_later_swiss_round_of_256_players_within_the_budget(benchmark, table_s
     assert benchmark.stats.stats.median < TARGET_SECONDS
 
 
-@pytest.mark.benchmark(group="swiss at tables of 4 where the exact searches run")
-@pytest.mark.parametrize(("count", "played"), [(64, 3), (24, 6), (16, 6)])
-def test_a_swiss_round_that_needs_cp_sat_stays_within_its_limit(benchmark, count, played):
+@pytest.mark.benchmark(group="swiss at tables where the exact searches run")
+@pytest.mark.parametrize(
+    ("count", "table_size", "played"),
+    [
+        (64, 4, 3),
+        (24, 4, 6),
+        (16, 4, 6),
+        (28, 5, 4),
+        (38, 4, 5),
+        (64, 4, 6),
+        (64, 5, 4),
+        (64, 3, 5),
+    ],
+)
+def test_a_swiss_round_that_needs_cp_sat_stays_within_its_limit(
+    benchmark, count, table_size, played
+):
     # Repeats cannot be avoided any more after 6 rounds: 16 players are seated by the
     # exhaustive search (to the end), 24 by CP-SAT to its limit (0.5 s of deterministic time
     # a phase, two phases; more wall time on a busy machine, never past its wall-clock cap of
-    # 1 s a phase); 64 after 3 rounds shows a larger field.
-    standings = swiss_standings(4, rounds=played, count=count)
-    benchmark.pedantic(
-        draw.swiss_round,
-        args=(standings,),
-        kwargs={"number": played + 1, "table_size": 4},
-        rounds=3,
-        iterations=1,
-    )
-    assert benchmark.stats.stats.median < CP_SAT_ROUND_SECONDS
+    # 1 s a phase); 64 after 3 rounds shows a larger field. Issue 40: 28 at tables of 5 in
+    # round 5 (the first repeats: the exact cover by tables), 38 at tables of 4 in round 6 (no
+    # repeat, the spread cut three tables at a time), 64 at tables of 3 to 5 later on.
+    # The budget holds on the processor time of the round (CP-SAT's thread included): on a
+    # machine shared by other jobs the wall time the benchmark reports can be several times
+    # longer (docs/benchmarks.md).
+    standings = swiss_standings(table_size, rounds=played, count=count)
+    used = []
+
+    def timed() -> draw.Round:
+        started = time.process_time()
+        round_ = draw.swiss_round(standings, number=played + 1, table_size=table_size)
+        used.append(time.process_time() - started)
+        return round_
+
+    benchmark.pedantic(timed, rounds=3, iterations=1)
+    benchmark.extra_info["processor_seconds"] = sorted(used)[1]
+    assert sorted(used)[1] < CP_SAT_ROUND_SECONDS
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ def double_elimination(players: Sequence[PlayerId], *, grand_final_reset: bool =
     slots = _winners_bracket(len(participants), 2, 1, rounds, levels=False)
     champion_of_losers = Source.loser("W1-1")
     if rounds > 1:
-        slots += _losers_bracket(rounds)
+        slots += _losers_bracket(rounds, len(participants))
         champion_of_losers = Source.winner(f"L{2 * (rounds - 1)}-1")
     slots.append(
         _pair(
@@ -218,21 +218,39 @@ _DROP_MASKS: Final = {
 }
 
 
-def drop_masks(rounds: int) -> tuple[int, ...]:
+# Brackets with byes where other masks than the full bracket's have fewer expected rematches
+# (byes change who drops from winners round 1): the best of every combination of masks, by
+# entrants, up to 64 (`league.draw.rematches.best_masks_with_byes`, `--byes`). Every other
+# size up to 64 keeps its full bracket's masks, which are the best there too.
+_DROP_MASKS_WITH_BYES: Final = {
+    10: (2, 0, 0),
+    17: (4, 1, 1, 0),
+    18: (4, 1, 1, 0),
+    19: (4, 1, 1, 0),
+    20: (2, 2, 0, 0),
+    21: (2, 2, 0, 0),
+    22: (4, 1, 1, 0),
+}
+
+
+def drop_masks(rounds: int, players: int | None = None) -> tuple[int, ...]:
     """The mask of every drop-in round of a double-elimination bracket whose winners bracket
-    has `rounds` rounds (beyond 256 entrants: 8 until the last four, then 6, 0, 1, 0, which a
-    beam search found best for 512)."""
+    has `rounds` rounds, for `players` entrants when given (byes may call for others; beyond
+    256 entrants: 8 until the last four, then 6, 0, 1, 0, which a beam search found best for
+    512)."""
+    if players is not None and players in _DROP_MASKS_WITH_BYES:
+        return _DROP_MASKS_WITH_BYES[players]
     if rounds in _DROP_MASKS:
         return _DROP_MASKS[rounds]
     return (8,) * (rounds - 5) + (6, 0, 1, 0)
 
 
-def _losers_bracket(rounds: int) -> list[Slot]:
+def _losers_bracket(rounds: int, players: int) -> list[Slot]:
     """The losers bracket behind a winners bracket of `rounds` rounds of pairs: round 1 pairs
     the losers of winners round 1; each even round meets the survivors with the losers of the
     next winners round, in the drop order of `drop_masks` (against rematches); each odd round
     after the first halves the field. A run ending in losers round r ends at level r."""
-    masks = drop_masks(rounds)
+    masks = drop_masks(rounds, players)
     slots = [
         _pair(
             key=f"L1-{index}",

@@ -75,11 +75,11 @@ class _Sources:
         return float(np.einsum("ik,kl,il->", one, self.met, other))
 
 
-def expected_rematches(rounds: int, masks: Masks) -> tuple[float, float]:
+def expected_rematches(rounds: int, masks: Masks, byes: Sequence[bool] = ()) -> tuple[float, float]:
     """Expected losers-bracket rematches of a full bracket of 2 ** `rounds` entrants, results
     at random, with these drop masks: in all, and in the drop-in rounds alone."""
     sources = _Sources(rounds)
-    state = _first_round(sources)
+    state = _first_round(sources, byes)
     for mask in masks:
         state = _drop_in(sources, state, mask)
     return state.total, state.drop_in
@@ -92,14 +92,34 @@ class _State:
     total: float
     drop_in: float
     survivors: npt.NDArray[np.float64]
+    present: npt.NDArray[np.bool_]
     masks: Masks = ()
 
 
-def _first_round(sources: _Sources) -> _State:
+def _first_round(sources: _Sources, byes: Sequence[bool] = ()) -> _State:
+    """Losers round 1; `byes` marks the winners round-1 matches that are byes (no loser: one
+    player, who goes on unopposed), none when empty."""
     pairs = 2 ** (sources.rounds - 2)
-    one = sources.losers(1, range(0, 2 * pairs, 2))
-    other = sources.losers(1, range(1, 2 * pairs, 2))
-    return _State(sources.rematches(one, other), 0.0, (one + other) / 2)
+    played = np.array([not bye for bye in byes] if byes else [True] * 2 * pairs)
+    losers = sources.losers(1, range(2 * pairs)) * played[:, None]
+    survivors, present, total = _meet(
+        sources, losers[0::2], played[0::2], losers[1::2], played[1::2]
+    )
+    return _State(total, 0.0, survivors, present)
+
+
+def _meet(
+    sources: _Sources,
+    one: npt.NDArray[np.float64],
+    one_present: npt.NDArray[np.bool_],
+    other: npt.NDArray[np.float64],
+    other_present: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], float]:
+    """Slots meeting these rows (a row of zeros when nobody comes: the other goes on without a
+    match): where their winners come from, whether anyone does, and the expected rematches."""
+    both = (one_present & other_present)[:, None]
+    survivors = np.where(both, (one + other) / 2, one + other)
+    return survivors, one_present | other_present, sources.rematches(one, other)
 
 
 def _drop_in(sources: _Sources, state: _State, mask: int) -> _State:
@@ -107,12 +127,15 @@ def _drop_in(sources: _Sources, state: _State, mask: int) -> _State:
     step = len(state.masks) + 1
     count = 2 ** (sources.rounds - step - 1)
     dropped = sources.losers(step + 1, [i ^ mask for i in range(count)])
-    here = sources.rematches(state.survivors, dropped)
-    total, survivors = state.total + here, (state.survivors + dropped) / 2
+    everyone = np.ones(count, dtype=bool)
+    survivors, present, here = _meet(sources, state.survivors, state.present, dropped, everyone)
+    total = state.total + here
     if step < sources.rounds - 1:
-        total += sources.rematches(survivors[0::2], survivors[1::2])
-        survivors = (survivors[0::2] + survivors[1::2]) / 2
-    return _State(total, state.drop_in + here, survivors, (*state.masks, mask))
+        survivors, present, halving = _meet(
+            sources, survivors[0::2], present[0::2], survivors[1::2], present[1::2]
+        )
+        total += halving
+    return _State(total, state.drop_in + here, survivors, present, (*state.masks, mask))
 
 
 def best_masks(rounds: int) -> tuple[float, Masks]:
@@ -145,8 +168,52 @@ def best_masks(rounds: int) -> tuple[float, Masks]:
     return min(descended, key=lambda item: (round(item[0], 12), item[1]))
 
 
-def _total(sources: _Sources, masks: Masks) -> float:
-    state = _first_round(sources)
+# brackets-manager's default drop orders ("defaultMinorOrdering", past its first entry, which
+# orders losers round 1), as masks by the number of winners rounds: natural 0, reverse
+# count - 1, half_shift count / 2, pair_flip 1, and reverse_half_shift (each half reversed)
+# count / 2 - 1. Some versions of its reverse_half_shift reverse the whole order instead
+# (count - 1): `BRACKETS_MANAGER_ALSO` has that reading, for 16 entrants.
+BRACKETS_MANAGER_MASKS: dict[int, Masks] = {
+    2: (0,),
+    3: (1, 0),
+    4: (1, 1, 0),
+    5: (7, 2, 0, 0),
+    6: (15, 4, 1, 0, 0),
+    7: (31, 8, 1, 1, 1, 0),
+}
+BRACKETS_MANAGER_ALSO: dict[int, Masks] = {4: (3, 1, 0)}
+
+
+def byes_of(players: int) -> tuple[bool, ...]:
+    """Which winners round-1 matches of the draw's double elimination of `players` are byes
+    (one player, who goes on unopposed), top to bottom."""
+    bracket = double_elimination(list(range(1, players + 1)))
+    return tuple(
+        len(slot.sources) < 2
+        for slot in bracket.slots
+        if slot.bracket == "winners" and slot.round == 1
+    )
+
+
+def best_masks_with_byes(players: int) -> tuple[float, Masks]:
+    """The masks with the fewest expected rematches for the draw's bracket of `players`
+    entrants, byes included: every combination of masks (every XOR order per drop-in round,
+    which holds brackets-manager's natural, reverse, half_shift, reverse_half_shift and
+    pair_flip), up to 64 entrants. Ties go to the masks of the full bracket, then to the
+    smaller masks, earlier rounds first."""
+    rounds = _rounds(players)
+    if rounds > 6:
+        raise ValueError("every combination only up to 64 entrants")
+    sources = _Sources(rounds)
+    byes = byes_of(players)
+    full = drop_masks(rounds)
+    ranges = [range(2 ** (rounds - step - 1)) for step in range(1, rounds)]
+    found = [(_total(sources, masks, byes), masks) for masks in itertools.product(*ranges)]
+    return min(found, key=lambda item: (round(item[0], 12), item[1] != full, item[1]))
+
+
+def _total(sources: _Sources, masks: Masks, byes: Sequence[bool] = ()) -> float:
+    state = _first_round(sources, byes)
     for mask in masks:
         state = _drop_in(sources, state, mask)
     return state.total

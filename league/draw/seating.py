@@ -44,7 +44,7 @@ EXHAUSTIVE_STEPS = 1_000_000
 REPEAT_STEPS = 100_000
 # Past those steps, the exact cover by tables (`cover_within`) looks for the fewest repeats
 # within this many steps in all (about 1 s on an idle core: see docs/draw.md).
-COVER_STEPS = 4_000_000
+COVER_STEPS = 3_000_000
 # Larger fields up to EXACT_PLAYERS: sets of three tables (two at tables of 5) within this
 # many of each other in score order re-seated the best way (`Seating.regroup`), at most this
 # many sets in all (about 1 s on an idle core).

@@ -17,7 +17,16 @@ from league.draw import (
     single_elimination,
 )
 from league.draw.elimination import drop_masks
-from league.draw.rematches import alternate_masks, best_masks, expected_rematches, measure
+from league.draw.rematches import (
+    BRACKETS_MANAGER_ALSO,
+    BRACKETS_MANAGER_MASKS,
+    alternate_masks,
+    best_masks,
+    best_masks_with_byes,
+    byes_of,
+    expected_rematches,
+    measure,
+)
 
 from .playing import play_bracket
 
@@ -211,3 +220,59 @@ def test_at_24_entrants_with_byes_the_drop_orders_cut_losers_bracket_rematches_b
     before, _ = measure(24, events=100, seed=24, masks=alternate_masks(5))
     now, _ = measure(24, events=100, seed=24)
     assert now < 0.67 * before
+
+
+def test_at_12_entrants_the_drop_orders_have_fewer_rematches_than_brackets_manager():
+    # 12 entrants: 4 byes in winners round 1 (seeds 1 to 4), so losers round 1 is four
+    # walkovers. Exact expectation, every match a coin toss, over all 8 combinations of masks
+    # (every XOR order: brackets-manager's natural, reverse, half_shift, reverse_half_shift
+    # and pair_flip among them): the draw's masks have the fewest rematches in all, 0.75 a
+    # bracket, against 1.03 for brackets-manager's order (0.94 reading its reverse_half_shift
+    # as a whole reversal). In the drop-in rounds alone brackets-manager's has fewer (0.34
+    # against 0.59): its orders pay for that in the halving rounds.
+    byes = byes_of(12)
+    assert byes == (True, False) * 4
+    masks = drop_masks(4, 12)
+    best, best_order = best_masks_with_byes(12)
+    assert masks == best_order == (3, 0, 0)
+    ours = expected_rematches(4, masks, byes)
+    assert ours == pytest.approx((0.75, 0.59375))
+    manager = expected_rematches(4, BRACKETS_MANAGER_MASKS[4], byes)
+    also = expected_rematches(4, BRACKETS_MANAGER_ALSO[4], byes)
+    assert manager[0] == pytest.approx(1.03125)
+    assert also[0] == pytest.approx(0.9375)
+    assert ours[0] == pytest.approx(best)
+    assert ours[0] < min(manager[0], also[0])
+    assert manager[1] < ours[1]
+    # The double elimination of 12 drops winners round 2's losers in reverse (mask 3).
+    bracket = double_elimination(list(range(1, 13)))
+    assert [bracket.slot(f"L2-{i}").sources[1].slot for i in range(1, 5)] == [
+        "W2-4",
+        "W2-3",
+        "W2-2",
+        "W2-1",
+    ]
+
+
+def test_the_exact_expectation_with_byes_matches_seeded_random_events():
+    # 12 entrants, brackets-manager's order (where it differs most from the draw's), 300
+    # events played through advance_bracket: within about two and a half standard errors.
+    total, drop_in = measure(12, events=300, seed=12, masks=BRACKETS_MANAGER_MASKS[4])
+    assert (total, drop_in) == pytest.approx(
+        expected_rematches(4, BRACKETS_MANAGER_MASKS[4], byes_of(12)), abs=0.12
+    )
+
+
+@pytest.mark.parametrize("players", [10, 12, 17, 20, 22, 23])
+def test_with_byes_the_drop_orders_are_the_fewest_of_any_masks(players):
+    # Sizes with byes where other masks than the full bracket's are better (10, 17 to 22), and
+    # where they are not (12, 23): the draw's are the best of every combination, and never
+    # more than brackets-manager's.
+    rounds = (players - 1).bit_length()
+    byes = byes_of(players)
+    best, _ = best_masks_with_byes(players)
+    ours = expected_rematches(rounds, drop_masks(rounds, players), byes)[0]
+    assert ours == pytest.approx(best)
+    assert ours < expected_rematches(rounds, BRACKETS_MANAGER_MASKS[rounds], byes)[0]
+    if drop_masks(rounds, players) != drop_masks(rounds):
+        assert ours < expected_rematches(rounds, drop_masks(rounds), byes)[0] - 1e-9
