@@ -2,6 +2,7 @@
 how they fare (docs/draw.md, "Double elimination").
 
     python -m league.draw.rematches [--events N]   # the table of figures in docs/draw.md
+    python -m league.draw.rematches --byes         # masks and figures with byes (minutes)
 
 A losers-bracket match is a rematch when its two players met before (in the winners bracket:
 two players meet at most once in the losers bracket, since the loser there is out). With
@@ -302,11 +303,46 @@ def table(events: int) -> str:
     return "\n".join(lines)
 
 
+def byes_table(sizes: Sequence[int] = (6, 10, 12, 17, 18, 19, 20, 21, 22, 24, 48)) -> str:
+    """The markdown table of docs/draw.md for brackets with byes: expected rematches (exact,
+    every match a coin toss), in all and in the drop-in rounds, with the draw's masks, the
+    full bracket's and brackets-manager's."""
+    lines = [
+        "| entrants | masks | all | drop-in rounds | full bracket's masks: all "
+        "| brackets-manager: all | brackets-manager: drop-in rounds |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for players in sizes:
+        rounds = _rounds(players)
+        byes = byes_of(players)
+        masks = drop_masks(rounds, players)
+        ours = expected_rematches(rounds, masks, byes)
+        full = expected_rematches(rounds, drop_masks(rounds), byes)
+        manager = expected_rematches(rounds, BRACKETS_MANAGER_MASKS[rounds], byes)
+        lines.append(
+            f"| {players} | {', '.join(map(str, masks))} | {ours[0]:.3f} | {ours[1]:.3f} "
+            f"| {full[0]:.3f} | {manager[0]:.3f} | {manager[1]:.3f} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m league.draw.rematches")
     parser.add_argument("--events", type=int, default=2000, help="random events per size")
     parser.add_argument("--masks", action="store_true", help="search the masks (slow)")
+    parser.add_argument(
+        "--byes", action="store_true", help="the masks for brackets with byes, up to 64"
+    )
     args = parser.parse_args(argv)
+    if args.byes:
+        for players in range(5, 65):
+            rounds = _rounds(players)
+            if 2**rounds != players:
+                expected, masks = best_masks_with_byes(players)
+                change = "" if masks == drop_masks(rounds) else " (not the full bracket's)"
+                print(f"{players} entrants: masks {masks}, {expected:.4f} expected{change}")
+        print(byes_table())
+        return
     if args.masks:
         for rounds in range(2, 10):
             expected, masks = best_masks(rounds)

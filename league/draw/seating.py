@@ -43,8 +43,8 @@ EXHAUSTIVE_STEPS = 1_000_000
 # many steps (about 0.3 s), and CP-SAT looks for them instead.
 REPEAT_STEPS = 100_000
 # Past those steps, the exact cover by tables (`cover_within`) looks for the fewest repeats
-# within this many steps in all (about 1 s on an idle core: see docs/draw.md).
-COVER_STEPS = 3_000_000
+# within this many steps in all (up to about 2 s of processor time: see docs/draw.md).
+COVER_STEPS = 10_000_000
 # Larger fields up to EXACT_PLAYERS: sets of three tables (two at tables of 5) within this
 # many of each other in score order re-seated the best way (`Seating.regroup`), at most this
 # many sets in all (about 1 s on an idle core).
@@ -196,12 +196,14 @@ class Seating:
         seconds: float,
         fewest: int | None = None,
         clock: float | None = None,
+        least: int = 0,
     ) -> None:
         """Re-seat the players of the `chosen` tables among those tables with CP-SAT (one
         worker, `seconds` of deterministic time a phase, at most twice as long on the clock
         a phase and `clock` seconds in all): first on repeats alone (when the tables have any
         and `fewest`, the fewest repeats the tables can have, is not known), then on repeats
-        and spread with no more repeats than that; keep the result if it is better, its
+        and spread with no more repeats than that (`least`: a proven lower bound on the
+        repeats, which lets CP-SAT stop on reaching it); keep the result if it is better, its
         tables matched to the fold's to move as few players as possible."""
         from ortools.sat.python import cp_model  # heavy (pandas): imported only when used
 
@@ -250,6 +252,8 @@ class Seating:
         elif repeats_now:
             # First the fewest repeats alone (a smaller problem, often proved quickly), then
             # the spread with no more repeats than that.
+            if least:
+                model.add(sum(repeat_terms) >= least)  # proven: CP-SAT stops on reaching it
             model.minimize(sum(repeat_terms))
             status = solver.solve(model)
             if _stopped_by_clock(solver, status):
@@ -606,14 +610,18 @@ def seat(
         # The fewest repeats first, proven by a search on the graph of who met whom when it
         # can be within its steps (then CP-SAT only spreads, within that many repeats).
         fewest: int | None = 0
+        least = 0  # proven: no seating has fewer repeats
         if repeats:
             started = time.monotonic()
             proven = fewest_repeats(met, sizes, upper=repeats, steps=REPEAT_STEPS)
             seconds_left = max(0.0, 2 * _WALL_CAP * seconds - (time.monotonic() - started))
             if proven is None:
                 # Past its steps: the exact cover by tables, allowance by allowance (its own
-                # budget of steps, not taken off CP-SAT's clock).
-                proven = _fewest_by_cover(met, sizes, upper=repeats)
+                # budget of steps, not taken off CP-SAT's clock); when it runs out of steps,
+                # the allowances it ruled out still bound the fewest from below.
+                least, tables = _fewest_by_cover(met, sizes, upper=repeats)
+                if tables is not True:
+                    proven = (least, tables if isinstance(tables, list) else None)
             fewest = None if proven is None else proven[0]
             if proven is not None and proven[1] is not None:
                 seating.adopt(proven[1])
@@ -625,7 +633,11 @@ def seat(
         together = 3 if sizes[0] <= 4 else 2
         seating.regroup(together=together, reach=REGROUP_REACH, tries=REGROUP_TRIES)
         seating.descend()
-        seating.reseat(range(count), seconds=seconds, fewest=fewest, clock=seconds_left)
+        if fewest is None and seating.counts()[0] == least:
+            fewest = least  # the bound is met: proven after all
+        seating.reseat(
+            range(count), seconds=seconds, fewest=fewest, clock=seconds_left, least=least
+        )
     else:
         # Large fields: each table with a repeat and its neighbours, a share of the time each.
         repeating = [t for t in range(count) if seating.has_repeat(t)]
@@ -676,15 +688,16 @@ def tables_within(
 
 def _fewest_by_cover(
     met: Sequence[Sequence[int]], sizes: Sequence[int], *, upper: int
-) -> tuple[int, list[list[int]] | None] | None:
-    """As `fewest_repeats`, by `cover_within` for 0, 1, ... repeats up to `upper` - 1, within
-    `COVER_STEPS` in all: the first allowance with a seating is the fewest (each one below
-    proven to have none); None when the steps run out first."""
+) -> tuple[int, list[list[int]] | bool | None]:
+    """By `cover_within` for 0, 1, ... repeats up to `upper` - 1, within `COVER_STEPS` in
+    all: (the fewest repeats, a seating with that many) for the first allowance with a
+    seating (each one below proven to have none); (upper, None) when none below `upper` has
+    one; (b, True) when the steps run out at allowance b (so at least b, proven)."""
     steps = COVER_STEPS
     for allowed in range(upper):
         found, used = cover_within(met, sizes, repeats=allowed, steps=steps)
         if found is True:
-            return None
+            return allowed, True
         if found is not False:
             return allowed, found
         steps -= used
