@@ -1,0 +1,172 @@
+"""The matches of a replay as columns (docs/standings.md, "Ratings", "Our own arithmetic").
+
+Everything about a rated match that does not depend on ratings (its effective placements, the
+order OpenSkill ranks its seats in, its shape, the columns of its history rows) is worked out
+for all matches at once with NumPy, so that the loop that must run match by match does nothing
+but the arithmetic (`league.rating.plackett_luce.straight_line`)."""
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import fields
+from itertools import chain, compress, repeat
+from operator import attrgetter
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from league.rating.model import RatingChange
+from league.rating.plackett_luce import Shape
+from league.standings.model import MIN_SEATS, MatchResult, PlayerId, check_result
+
+
+class RatedTables:
+    """The rated matches among `ordered` (matches in finish order; a match every seat forfeited
+    is not rated), one entry per seat in finish order then seat order, and every player's
+    number: those of `start` first, then in order of first appearance (in matches rated or not).
+
+    Raises what `check_result` raises for the first malformed match."""
+
+    def __init__(self, ordered: list[MatchResult], start: Iterable[PlayerId] = ()) -> None:
+        seat_lists = list(map(_SEATS, ordered))
+        seats = list(chain.from_iterable(seat_lists))
+        sizes = np.array(list(map(len, seat_lists)), dtype=np.int64)
+        count = len(ordered)
+        width = int(sizes.max(initial=MIN_SEATS))
+        table = np.repeat(np.arange(count), sizes)
+        cell = (table, np.arange(len(seats)) - (np.cumsum(sizes) - sizes)[table])
+        taken = np.zeros((count, width), dtype=bool)
+        taken[cell] = True
+        players = np.array(list(map(_PLAYER, seats)), dtype=np.int64)
+        placement = np.zeros((count, width), dtype=np.int64)
+        placement[cell] = list(map(_PLACEMENT, seats))
+        forfeited = np.zeros((count, width), dtype=bool)
+        forfeited[cell] = list(map(_FORFEITED, seats))
+        seated = np.zeros((count, width), dtype=np.int64)
+        seated[cell] = players
+        twice = (seated[:, None, :] == seated[:, :, None]) & taken[:, None, :] & taken[:, :, None]
+        if (
+            sizes.min(initial=MIN_SEATS) < MIN_SEATS
+            or (twice.sum(axis=(1, 2)) > sizes).any()  # more than the diagonal: a player twice
+            or ((placement < 1) | (placement > sizes[:, None]))[taken].any()
+        ):
+            for match in ordered:
+                check_result(match)
+        # Numbers: by first appearance among `start` then the seats.
+        known = np.concatenate([np.fromiter(start, np.int64), players])
+        ids, first_seen, where = np.unique(known, return_index=True, return_inverse=True)
+        by_appearance = np.argsort(first_seen)
+        number_of = np.empty(len(ids), dtype=np.int64)
+        number_of[by_appearance] = np.arange(len(ids))
+        self.numbered: list[PlayerId] = ids[by_appearance].tolist()
+        """Every player, by number."""
+        numbers = number_of[where[len(known) - len(players) :]]
+        # Rated: a seat played. Everything from here is about rated tables only.
+        rated: npt.NDArray[np.bool_] = np.any(taken & ~forfeited, axis=1)
+        keep: list[bool] = rated.tolist()
+        self.rated = list(compress(ordered, keep))
+        sizes = sizes[rated]
+        self.sizes = sizes
+        self.width = width
+        taken, placement, forfeited = taken[rated], placement[rated], forfeited[rated]
+        on_rated = rated[table]
+        self.players = players[on_rated].tolist()
+        numbered = np.zeros((len(sizes), width), dtype=np.int64)
+        numbered[taken] = numbers[on_rated]
+        # Effective placements (league.standings.effective_placements): among the seats that
+        # played, 1 + how many placed better; a forfeit takes the table's last place.
+        playing = taken & ~forfeited
+        better = (placement[:, None, :] < placement[:, :, None]) & playing[:, None, :]
+        effective = np.where(forfeited, sizes[:, None], 1 + better.sum(axis=2))
+        self.placements = effective[taken]
+        # OpenSkill's order: by rank with a stable sort (equal ranks keep their seat order),
+        # the empty cells of small tables after the seats. A seat's place in it is how many
+        # keys are smaller than its own (they are distinct).
+        key = np.where(taken, effective, width + 1) * (width + 1) + np.arange(width)
+        place = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+        rows = np.arange(len(sizes))[:, None]
+        self.order = np.empty_like(place)
+        self.order[rows, place] = np.arange(width)
+        self.first = np.cumsum(sizes) - sizes
+        self.seated: list[list[int]] = numbered[rows, self.order].tolist()
+        """Each rated table's player numbers in OpenSkill's rank order (rows of `width`: 0 past
+        the table's size)."""
+        ranked = np.where(taken, effective, -1)[rows, self.order]
+        # A table's shape as a number: its size, and a bit for every place that shares the
+        # rank of the one before.
+        shares = (ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > 0)
+        code = sizes << (width - 1) | (shares << np.arange(width - 1)).sum(axis=1)
+        seen = np.zeros((width + 1) << (width - 1), dtype=bool)
+        seen[code] = True
+        codes = np.flatnonzero(seen)
+        index_of = np.zeros(len(seen), dtype=np.int64)
+        index_of[codes] = np.arange(len(codes))
+        self.shape_of: list[int] = index_of[code].tolist()
+        """Each rated table's shape, as its index in `shapes`."""
+        self.shapes: list[Shape] = [_shape(code >> (width - 1), code) for code in codes.tolist()]
+        """The distinct shapes."""
+
+    def history(self, after: list[tuple[float, ...]]) -> tuple[RatingChange, ...]:
+        """The history rows, in finish order then seat order, from each table's new (mu, sigma)
+        pairs in rank order (what `straight_line` pushes)."""
+        flat = np.fromiter(chain.from_iterable(after), np.float64, 2 * len(self.players))
+        pairs = flat.reshape(-1, 2)
+        in_rank_order = np.arange(self.width) < self.sizes[:, None]
+        seat = (self.first[:, None] + self.order)[in_rank_order]
+        mu = np.empty(len(self.players))
+        sigma = np.empty(len(self.players))
+        mu[seat] = pairs[:, 0]
+        sigma[seat] = pairs[:, 1]
+        # OpenSkill's ordinal(): (mu - 3 sigma) + 0 / 1, then times 1 (only -0.0 changes).
+        ordinal = (mu - 3.0 * sigma) + 0.0
+        sizes = self.sizes.tolist()
+        return _rows(
+            match_id=_repeat(list(map(_MATCH_ID, self.rated)), sizes),
+            finished_at=_repeat(list(map(_FINISHED_AT, self.rated)), sizes),
+            player=self.players,
+            placement=self.placements.tolist(),
+            mu=mu.tolist(),
+            sigma=sigma.tolist(),
+            ordinal=ordinal.tolist(),
+        )
+
+
+def _shape(size: int, code: int) -> Shape:
+    groups = [1]
+    for place in range(1, size):
+        if code >> (place - 1) & 1:
+            groups[-1] += 1
+        else:
+            groups.append(1)
+    return tuple(groups)
+
+
+def _repeat(values: list[Any], sizes: list[int]) -> list[Any]:
+    """Each of `values` `sizes` times: a value per seat from a value per table."""
+    return list(
+        chain.from_iterable([value] * size for value, size in zip(values, sizes, strict=True))
+    )
+
+
+_SEATS = attrgetter("seats")
+_MATCH_ID = attrgetter("match_id")
+_FINISHED_AT = attrgetter("finished_at")
+_PLAYER = attrgetter("player")
+_PLACEMENT = attrgetter("placement")
+_FORFEITED = attrgetter("forfeited")
+_FIELDS = [field.name for field in fields(RatingChange)]
+_NEW = object.__new__
+
+
+def _rows(**columns: list[Any]) -> tuple[RatingChange, ...]:
+    """RatingChange rows from their columns, made a column at a time: a frozen dataclass's
+    `__init__` costs a Python call and an `object.__setattr__` per field and row, about as much
+    as all the arithmetic of a replay; the slots' own descriptors set a field of every row in
+    one `map`. The rows are the same objects `RatingChange(...)` makes."""
+    if sorted(columns) != sorted(_FIELDS):
+        raise TypeError(f"RatingChange rows need the columns {_FIELDS}.")
+    count = len(columns["player"])
+    rows = list(map(_NEW, repeat(RatingChange, count)))
+    for name, values in columns.items():
+        deque(map(getattr(RatingChange, name).__set__, rows, values), maxlen=0)
+    return tuple(rows)
