@@ -184,28 +184,35 @@ def straight_line(shape: Shape, model: PlackettLuceConstants) -> StraightLine:
         first = True
         for q in range(end):
             size = shape_size(shape, q)
-            over = "" if size == 1 else f" / {size}"
-            if q == starts[q]:
+            if q == starts[q]:  # a group's first place: its share, computed once for the group
                 lines.append(f"    a = e{i} / q{q}")
-                lines.append("    w = 1 - a")
+                lines.append("    w = 1.0 - a")
+                if size == 1:
+                    lines.append("    t = a * w")
+                else:
+                    lines.append(f"    t = a * w / {size}.0")
+                    lines.append(f"    u = a / {size}.0")
+                    if starts[i] == q:
+                        lines.append(f"    g = w / {size}.0")
+            own, other = ("w", "a") if size == 1 else ("g", "u")
             if first:
-                lines.append(f"    d = a * w{over}")
-                lines.append(f"    o = w{over}" if q == i else f"    o = 0.0 - a{over}")
+                lines.append("    d = t")
+                lines.append(f"    o = {own}" if q == i else f"    o = 0.0 - {other}")
                 first = False
             else:
-                lines.append(f"    d += a * w{over}")
-                lines.append(f"    o += w{over}" if q == i else f"    o -= a{over}")
+                lines.append("    d += t")
+                lines.append(f"    o += {own}" if q == i else f"    o -= {other}")
         lines.append(f"    o *= v{i} / c")
         lines.append(f"    d *= v{i} / cc")
         lines.append(f"    d *= sqrt(v{i}) / c")
         lines.append(f"    part = v{i} / v{i}")  # sigma ** 2 / variance: v{i} is s{i} ** 2
         lines.append(f"    r{i} = m{i} + part * o")
-        lines.append("    x = 1 - part * d")
+        lines.append("    x = 1.0 - part * d")
         lines.append(f"    n{i} = s{i} * sqrt(KAPPA if KAPPA > x else x)")
     for start, size in zip(sorted(set(starts)), shape, strict=True):
         if size > 1:
             group = range(start, start + size)
-            lines.append(f"    z = ({' + '.join(f'(r{k} - r{k})' for k in group)}) / {size}")
+            lines.append(f"    z = ({' + '.join(f'(r{k} - r{k})' for k in group)}) / {size}.0")
             lines.extend(f"    r{k} = r{k} + z" for k in group)
     for i in range(n):
         if model.limit_sigma:

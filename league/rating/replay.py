@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from operator import attrgetter
 
+import numpy as np
+
 from league.rating.model import LeaderboardEntry, Rating, RatingChange, RatingReplay, RatingSettings
 from league.rating.plackett_luce import PlackettLuceConstants, straight_line
 from league.rating.tables import RatedTables
@@ -98,8 +100,14 @@ def _in_finish_order(matches: Iterable[MatchResult]) -> list[MatchResult]:
     time, equal times by match id, unknown times last (two stable sorts on plain attributes
     rather than a key tuple per match: a third of the time)."""
     given = list(matches)
-    unique = {match.match_id: match for match in reversed(given)}  # the first one given wins
-    by_id = sorted(unique.values(), key=_MATCH_ID)
+    # The first of each match id, by id (np.unique: the index where each id first comes).
+    _, first = np.unique(
+        np.fromiter(map(_MATCH_ID, given), np.int64, len(given)), return_index=True
+    )
+    by_id = [given[k] for k in first.tolist()]
+    times = list(map(_FINISHED_AT, by_id))
+    if None not in times:
+        return sorted(by_id, key=_FINISHED_AT)
     timed = [match for match in by_id if match.finished_at is not None]
     timed.sort(key=_FINISHED_AT)
     return timed + [match for match in by_id if match.finished_at is None]

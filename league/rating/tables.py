@@ -8,7 +8,7 @@ but the arithmetic (`league.rating.plackett_luce.straight_line`)."""
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import fields
-from itertools import chain, compress, repeat
+from itertools import chain, compress, count, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -31,36 +31,33 @@ class RatedTables:
         seat_lists = list(map(_SEATS, ordered))
         seats = list(chain.from_iterable(seat_lists))
         sizes = np.array(list(map(len, seat_lists)), dtype=np.int64)
-        count = len(ordered)
+        tables = len(ordered)
         width = int(sizes.max(initial=MIN_SEATS))
-        table = np.repeat(np.arange(count), sizes)
+        table = np.repeat(np.arange(tables), sizes)
         cell = (table, np.arange(len(seats)) - (np.cumsum(sizes) - sizes)[table])
-        taken = np.zeros((count, width), dtype=bool)
+        taken = np.zeros((tables, width), dtype=bool)
         taken[cell] = True
-        players = np.array(list(map(_PLAYER, seats)), dtype=np.int64)
-        placement = np.zeros((count, width), dtype=np.int64)
-        placement[cell] = list(map(_PLACEMENT, seats))
-        forfeited = np.zeros((count, width), dtype=bool)
-        forfeited[cell] = list(map(_FORFEITED, seats))
-        seated = np.zeros((count, width), dtype=np.int64)
+        seat_players = list(map(_PLAYER, seats))
+        players = np.array(seat_players, dtype=np.int64)
+        placement = np.zeros((tables, width), dtype=np.int64)
+        placement[cell] = np.fromiter(map(_PLACEMENT, seats), np.int64, len(seats))
+        forfeited = np.zeros((tables, width), dtype=bool)
+        forfeited[cell] = np.fromiter(map(_FORFEITED, seats), np.bool_, len(seats))
+        seated = np.zeros((tables, width), dtype=np.int64)
         seated[cell] = players
         twice = (seated[:, None, :] == seated[:, :, None]) & taken[:, None, :] & taken[:, :, None]
         if (
             sizes.min(initial=MIN_SEATS) < MIN_SEATS
-            or (twice.sum(axis=(1, 2)) > sizes).any()  # more than the diagonal: a player twice
+            or np.count_nonzero(twice) > len(seats)  # more than the diagonal: a player twice
             or ((placement < 1) | (placement > sizes[:, None]))[taken].any()
         ):
             for match in ordered:
                 check_result(match)
         # Numbers: by first appearance among `start` then the seats.
-        known = np.concatenate([np.fromiter(start, np.int64), players])
-        ids, first_seen, where = np.unique(known, return_index=True, return_inverse=True)
-        by_appearance = np.argsort(first_seen)
-        number_of = np.empty(len(ids), dtype=np.int64)
-        number_of[by_appearance] = np.arange(len(ids))
-        self.numbered: list[PlayerId] = ids[by_appearance].tolist()
+        number = dict(zip(dict.fromkeys(chain(start, seat_players)), count(), strict=False))
+        self.numbered: list[PlayerId] = list(number)
         """Every player, by number."""
-        numbers = number_of[where[len(known) - len(players) :]]
+        numbers = np.fromiter(map(number.__getitem__, seat_players), np.int64, len(seats))
         # Rated: a seat played. Everything from here is about rated tables only.
         rated: npt.NDArray[np.bool_] = np.any(taken & ~forfeited, axis=1)
         keep: list[bool] = rated.tolist()
@@ -77,13 +74,13 @@ class RatedTables:
         # played, 1 + how many placed better; a forfeit takes the table's last place.
         playing = taken & ~forfeited
         better = (placement[:, None, :] < placement[:, :, None]) & playing[:, None, :]
-        effective = np.where(forfeited, sizes[:, None], 1 + better.sum(axis=2))
+        effective = np.where(forfeited, sizes[:, None], 1 + better.sum(axis=2, dtype=np.int64))
         self.placements = effective[taken]
         # OpenSkill's order: by rank with a stable sort (equal ranks keep their seat order),
         # the empty cells of small tables after the seats. A seat's place in it is how many
         # keys are smaller than its own (they are distinct).
         key = np.where(taken, effective, width + 1) * (width + 1) + np.arange(width)
-        place = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+        place = (key[:, None, :] < key[:, :, None]).sum(axis=2, dtype=np.int64)
         rows = np.arange(len(sizes))[:, None]
         self.order = np.empty_like(place)
         self.order[rows, place] = np.arange(width)
@@ -110,7 +107,7 @@ class RatedTables:
         """The history rows, in finish order then seat order, from each table's new (mu, sigma)
         pairs in rank order (what `straight_line` pushes)."""
         flat = np.fromiter(chain.from_iterable(after), np.float64, 2 * len(self.players))
-        pairs = flat.reshape(-1, 2)
+        pairs = flat.reshape(-1, 2)  # (mu, sigma) of each seat in rank order
         in_rank_order = np.arange(self.width) < self.sizes[:, None]
         seat = (self.first[:, None] + self.order)[in_rank_order]
         mu = np.empty(len(self.players))
@@ -119,10 +116,12 @@ class RatedTables:
         sigma[seat] = pairs[:, 1]
         # OpenSkill's ordinal(): (mu - 3 sigma) + 0 / 1, then times 1 (only -0.0 changes).
         ordinal = (mu - 3.0 * sigma) + 0.0
-        sizes = self.sizes.tolist()
+        ids = np.fromiter(map(_MATCH_ID, self.rated), np.int64, len(self.rated))
+        times = np.empty(len(self.rated), dtype=object)
+        times[:] = list(map(_FINISHED_AT, self.rated))
         return _rows(
-            match_id=_repeat(list(map(_MATCH_ID, self.rated)), sizes),
-            finished_at=_repeat(list(map(_FINISHED_AT, self.rated)), sizes),
+            match_id=np.repeat(ids, self.sizes).tolist(),
+            finished_at=np.repeat(times, self.sizes).tolist(),
             player=self.players,
             placement=self.placements.tolist(),
             mu=mu.tolist(),
@@ -139,13 +138,6 @@ def _shape(size: int, code: int) -> Shape:
         else:
             groups.append(1)
     return tuple(groups)
-
-
-def _repeat(values: list[Any], sizes: list[int]) -> list[Any]:
-    """Each of `values` `sizes` times: a value per seat from a value per table."""
-    return list(
-        chain.from_iterable([value] * size for value, size in zip(values, sizes, strict=True))
-    )
 
 
 _SEATS = attrgetter("seats")
@@ -165,8 +157,7 @@ def _rows(**columns: list[Any]) -> tuple[RatingChange, ...]:
     one `map`. The rows are the same objects `RatingChange(...)` makes."""
     if sorted(columns) != sorted(_FIELDS):
         raise TypeError(f"RatingChange rows need the columns {_FIELDS}.")
-    count = len(columns["player"])
-    rows = list(map(_NEW, repeat(RatingChange, count)))
+    rows = list(map(_NEW, repeat(RatingChange, len(columns["player"]))))
     for name, values in columns.items():
         deque(map(getattr(RatingChange, name).__set__, rows, values), maxlen=0)
     return tuple(rows)
