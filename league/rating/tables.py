@@ -90,17 +90,20 @@ class RatedTables:
         the table's size)."""
         ranked = np.where(taken, effective, -1)[rows, self.order]
         # A table's shape as a number: its size, and a bit for every place that shares the
-        # rank of the one before.
+        # rank of the one before (for the widest tables, the row of those bits itself).
         shares = (ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] > 0)
-        code = sizes << (width - 1) | (shares << np.arange(width - 1)).sum(axis=1)
-        seen = np.zeros((width + 1) << (width - 1), dtype=bool)
-        seen[code] = True
-        codes = np.flatnonzero(seen)
-        index_of = np.zeros(len(seen), dtype=np.int64)
-        index_of[codes] = np.arange(len(codes))
-        self.shape_of: list[int] = index_of[code].tolist()
+        if width <= _WIDEST_CODED:
+            code = sizes << (width - 1) | (shares << np.arange(width - 1)).sum(axis=1)
+            codes, shape_of = np.unique(code, return_inverse=True)
+            shapes = [_shape(code >> (width - 1), code) for code in codes.tolist()]
+        else:
+            rows_of, shape_of = np.unique(
+                np.column_stack([sizes, shares]), axis=0, return_inverse=True
+            )
+            shapes = [_shape(row[0], _bits(row[1:])) for row in rows_of.tolist()]
+        self.shape_of: list[int] = shape_of.reshape(-1).tolist()
         """Each rated table's shape, as its index in `shapes`."""
-        self.shapes: list[Shape] = [_shape(code >> (width - 1), code) for code in codes.tolist()]
+        self.shapes: list[Shape] = shapes
         """The distinct shapes."""
 
     def history(self, after: list[tuple[float, ...]]) -> tuple[RatingChange, ...]:
@@ -130,7 +133,16 @@ class RatedTables:
         )
 
 
+_WIDEST_CODED = 32  # a shape of up to this many seats fits an int64 as one number
+
+
+def _bits(flags: list[int]) -> int:
+    return sum(flag << place for place, flag in enumerate(flags))
+
+
 def _shape(size: int, code: int) -> Shape:
+    """The shape of a table of `size` whose place k + 1 shares the rank of place k when bit k
+    of `code` is set."""
     groups = [1]
     for place in range(1, size):
         if code >> (place - 1) & 1:

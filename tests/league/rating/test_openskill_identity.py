@@ -230,3 +230,26 @@ def test_a_malformed_match_anywhere_fails_the_replay_with_check_results_error(se
         replay([*good, bad])
     assert raised.value.code == "invalid_result"
     assert "10000" in str(raised.value)
+
+
+@pytest.mark.parametrize("size", [7, 40])
+def test_tables_wider_than_five_are_rated_as_openskill_does(size: int):
+    # 7 seats: shapes coded as numbers; 40: past what one number holds.
+    rng = random.Random(size)
+    league = []
+    for match_id in range(1, 7):
+        scores = [rng.randint(0, size // 3) for _ in range(size)]
+        seats = tuple(
+            SeatResult(
+                player=player,
+                placement=1 + sum(1 for other in scores if other > score),
+                score=score,
+                forfeited=rng.randrange(10) == 0,
+            )
+            for player, score in zip(rng.sample(range(1, 60), size), scores, strict=True)
+        )
+        league.append(MatchResult(match_id=match_id, seats=seats, finished_at=None))
+    league.append(
+        MatchResult(match_id=99, seats=(SeatResult(1, 1, 5), SeatResult(2, 2, 3)), finished_at=None)
+    )
+    assert_same_as_openskill(league, {}, RatingSettings())
