@@ -45,10 +45,9 @@ class RatedTables:
         forfeited[cell] = np.fromiter(map(_FORFEITED, seats), np.bool_, len(seats))
         seated = np.zeros((tables, width), dtype=np.int64)
         seated[cell] = players
-        twice = (seated[:, None, :] == seated[:, :, None]) & taken[:, None, :] & taken[:, :, None]
         if (
             sizes.min(initial=MIN_SEATS) < MIN_SEATS
-            or np.count_nonzero(twice) > len(seats)  # more than the diagonal: a player twice
+            or _seated_twice(seated, taken)
             or ((placement < 1) | (placement > sizes[:, None]))[taken].any()
         ):
             for match in ordered:
@@ -73,14 +72,13 @@ class RatedTables:
         # Effective placements (league.standings.effective_placements): among the seats that
         # played, 1 + how many placed better; a forfeit takes the table's last place.
         playing = taken & ~forfeited
-        better = (placement[:, None, :] < placement[:, :, None]) & playing[:, None, :]
-        effective = np.where(forfeited, sizes[:, None], 1 + better.sum(axis=2, dtype=np.int64))
+        effective = np.where(forfeited, sizes[:, None], 1 + _below(placement, playing))
         self.placements = effective[taken]
         # OpenSkill's order: by rank with a stable sort (equal ranks keep their seat order),
         # the empty cells of small tables after the seats. A seat's place in it is how many
         # keys are smaller than its own (they are distinct).
         key = np.where(taken, effective, width + 1) * (width + 1) + np.arange(width)
-        place = (key[:, None, :] < key[:, :, None]).sum(axis=2, dtype=np.int64)
+        place = _below(key, np.ones_like(taken))
         rows = np.arange(len(sizes))[:, None]
         self.order = np.empty_like(place)
         self.order[rows, place] = np.arange(width)
@@ -131,6 +129,31 @@ class RatedTables:
             sigma=sigma.tolist(),
             ordinal=ordinal.tolist(),
         )
+
+
+def _seated_twice(seated: npt.NDArray[np.int64], taken: npt.NDArray[np.bool_]) -> bool:
+    """Whether a table seats a player twice (seats fill a row from the left), a pair of columns
+    at a time: memory for one column, not for every pair of seats of every table."""
+    by_seat = seated.T.copy()
+    for later in range(1, seated.shape[1]):
+        here = taken[:, later]
+        for earlier in range(later):
+            if np.any((by_seat[earlier] == by_seat[later]) & here):
+                return True
+    return False
+
+
+def _below(values: npt.NDArray[np.int64], counted: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """For each cell, how many `counted` cells of its row hold a smaller value (a pair of
+    columns at a time)."""
+    by_seat = values.T.copy()
+    counts = counted.T.copy()
+    below = np.zeros(by_seat.shape, dtype=np.int64)
+    for seat in range(len(by_seat)):
+        for other in range(len(by_seat)):
+            if other != seat:
+                below[seat] += (by_seat[other] < by_seat[seat]) & counts[other]
+    return below.T
 
 
 _WIDEST_CODED = 32  # a shape of up to this many seats fits an int64 as one number
