@@ -7,8 +7,7 @@ finishes out of order, or a result undone, means replaying from that match on: t
 before it from the stored history (`ratings_before`) and `replay` the matches from it."""
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from operator import attrgetter
 
 import numpy as np
@@ -48,7 +47,14 @@ def replay(
     The same floats as OpenSkill's `PlackettLuce.rate` on each match in turn (docs/standings.md,
     "Our own arithmetic"): what does not depend on ratings is worked out for all matches at once
     (`RatedTables`), then each match is one call of its shape's unrolled update."""
-    with _collector_paused():
+    # No cyclic garbage collection inside: a replay makes two objects a seat that live until it
+    # ends (the rows and their columns) and none that form cycles, yet every so many of them the
+    # collector would walk the whole heap again, a third of the replay's time for nothing. Paused
+    # before this call makes any object, so that it does not start with the collector catching
+    # up on what came before it.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
         ordered = _in_finish_order(matches)
         start = start or {}
         model = PlackettLuceConstants.of(settings)
@@ -67,6 +73,9 @@ def replay(
             for player, mu, sigma in zip(tables.numbered, mus, sigmas, strict=True)
         }
         return RatingReplay(ratings=ratings, history=tables.history(after))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def ratings_before(history: Iterable[RatingChange], match: MatchResult) -> dict[PlayerId, Rating]:
@@ -115,17 +124,3 @@ def _in_finish_order(matches: Iterable[MatchResult]) -> list[MatchResult]:
 
 _FINISHED_AT = attrgetter("finished_at")
 _MATCH_ID = attrgetter("match_id")
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: a replay makes two objects a seat that live until it
-    ends (the rows and their columns) and none that form cycles, yet every so many of them the
-    collector walks the whole heap again: a third of a replay's time, for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
