@@ -59,14 +59,15 @@ class RatedTables:
         numbers = np.fromiter(map(number.__getitem__, seat_players), np.int64, len(seats))
         # Rated: a seat played. Everything from here is about rated tables only.
         rated: npt.NDArray[np.bool_] = np.any(taken & ~forfeited, axis=1)
+        everyone_rated = bool(rated.all())
         keep: list[bool] = rated.tolist()
-        self.rated = list(compress(ordered, keep))
+        self.rated = ordered if everyone_rated else list(compress(ordered, keep))
         sizes = sizes[rated]
         self.sizes = sizes
         self.width = width
         taken, placement, forfeited = taken[rated], placement[rated], forfeited[rated]
         on_rated = rated[table]
-        self.players = players[on_rated].tolist()
+        self.players = seat_players if everyone_rated else players[on_rated].tolist()
         numbered = np.zeros((len(sizes), width), dtype=np.int64)
         numbered[taken] = numbers[on_rated]
         # Effective placements (league.standings.effective_placements): among the seats that
