@@ -15,7 +15,7 @@ from games.signals import (
     match_voided,
 )
 from league.models import StageMatch
-from league.services import organization, stages, standings_marks
+from league.services import organization, projections, stages, standings_marks
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="league.stage_advance")
@@ -24,6 +24,8 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
     if stage_id is not None:
         stages.stage_advance(stage_id=stage_id)
     standings_marks.result_changed(match)
+    if stage_id is not None:  # after the marks: the projection is made at the new version
+        projections.projection_mark(stage_id)
 
 
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")
@@ -33,6 +35,9 @@ def withdraw_stage_result(
     reseed = bool((then or {}).get("reseed_later_stages"))
     stages.stage_result_withdrawn(match_id=match.pk, reseed=reseed)
     standings_marks.result_changed(match, withdrawn=True)
+    stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
+    if stage_id is not None:
+        projections.projection_mark(stage_id)
 
 
 @receiver(match_voided, sender=Match, dispatch_uid="league.stage_result_voided")

@@ -7,6 +7,7 @@ from celery import shared_task
 
 from league.services import jobs
 from league.services.imports import import_run
+from league.services.projections import stage_project
 from league.services.ratings import ratings_refresh as refresh_ratings
 from league.services.registration import check_in_sweep as announce_check_ins
 from league.services.standings_refresh import standings_refresh as refresh_table
@@ -36,3 +37,8 @@ def event_import(job_id: str) -> str:
 @shared_task(name="league.check_in_sweep", acks_late=True)
 def check_in_sweep() -> int:
     return announce_check_ins()
+
+
+@shared_task(name=jobs.STAGE_PROJECTION, acks_late=True)
+def stage_projection(stage_id: int) -> bool:
+    return stage_project(stage_id=stage_id) is not None

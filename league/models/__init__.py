@@ -1,8 +1,8 @@
 """The league app's models, one module a topic (all of the `league` app label):
 `organization` (players, leagues with their rosters and the invitations of their organizers,
 events), `stages` (stages, entries, the matches they draw, forfeits, byes), `tables` (stored
-standings), `ratings`, `registration` (an event's sign-up and check-in) and `imports` (an event
-import run as a job)."""
+standings), `ratings`, `projections` (a stage's chances to qualify), `registration` (an event's
+sign-up and check-in) and `imports` (an event import run as a job)."""
 
 from league.models.imports import EventImportJob, ImportStatus
 from league.models.organization import (
@@ -17,6 +17,7 @@ from league.models.organization import (
     PlayerQuerySet,
     default_tiebreak,
 )
+from league.models.projections import StageProjection
 from league.models.ratings import PlayerRating, RatingChange, RatingsState
 from league.models.registration import Registration, RegistrationStatus, SignUp
 from league.models.stages import (
@@ -62,6 +63,7 @@ __all__ = [
     "StageForfeit",
     "StageFormat",
     "StageMatch",
+    "StageProjection",
     "StageStatus",
     "StageVoid",
     "StandingsScope",

@@ -7,5 +7,12 @@ from core.jobs import enqueue_on_commit
 STANDINGS_REFRESH = "league.standings_refresh"
 RATINGS_REFRESH = "league.ratings_refresh"
 EVENT_IMPORT = "league.event_import"
+STAGE_PROJECTION = "league.stage_projection"
 
-__all__ = ["EVENT_IMPORT", "RATINGS_REFRESH", "STANDINGS_REFRESH", "enqueue_on_commit"]
+__all__ = [
+    "EVENT_IMPORT",
+    "RATINGS_REFRESH",
+    "STAGE_PROJECTION",
+    "STANDINGS_REFRESH",
+    "enqueue_on_commit",
+]

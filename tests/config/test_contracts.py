@@ -41,6 +41,7 @@ def test_contracts_forbid_django_and_the_project_in_scoring_and_layer_the_apps()
         "league.draw",
         "league.standings",
         "league.rating",
+        "league.projection",
     }
     assert "django" in contracts["league-pure"]["forbidden_modules"]
 
@@ -85,6 +86,7 @@ def test_contracts_catch_scoring_or_the_draw_importing_django_and_games_importin
         "league/draw": "import django\n",
         "league/standings": "",
         "league/rating": "",
+        "league/projection": "",
         **{f"league/{layer}": "" for layer in LEAGUE_LAYERS},
         "league/services": "import league.pages\n",
         "api": "import league\n",

@@ -1,0 +1,28 @@
+"""A stage's projection: each player's chance to finish in each place, to qualify and to win,
+worked out by a job after each result and kept, so a page never waits for it
+(docs/analysis.md, "Chance to qualify")."""
+
+from django.db import models
+
+from league.models.stages import Stage
+
+
+class StageProjection(models.Model):
+    """The figures of `league.projection.project_stage` for a stage (`Projection.to_json`:
+    per player `places`, `qualify`, `win`), computed from the stage as it stood at `version`
+    (its standings table's `requested` mark: it moves with every result of the stage)."""
+
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="projection")
+    version = models.PositiveIntegerField(default=0)
+    runs = models.PositiveIntegerField()
+    seed = models.BigIntegerField(default=0)
+    figures = models.JSONField(default=dict)
+    seconds = models.FloatField(default=0.0, help_text="How long the simulation took.")
+    computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"projection of {self.stage} at version {self.version}"
+
+    def chances(self) -> dict[int, dict[str, object]]:
+        """Each player's figures by player id."""
+        return {row["player"]: row for row in self.figures.get("players", [])}

@@ -1,0 +1,391 @@
+"""Simulating the rest of a stage from the players' ratings (docs/analysis.md, "Chance to
+qualify").
+
+Every match left is decided by the players' ratings, with OpenSkill's own prediction: the
+winner is drawn with `PlackettLuce.predict_win` of the table, the runner-up with
+`predict_win` of the players left, and so on (the Plackett-Luce reading of the table); a match
+being played may come with its own chances for each seat to win (an override), which then
+draw the winner. Each run is then ranked by the stage's own rules: its standings
+(`league.standings.rank_standings`: points and the tiebreak order) for a round robin or Swiss,
+the bracket (`league.draw.advance_bracket`) for an elimination, and the next stage's cut
+(`league.draw.qualifiers`, `group_qualifiers`) for who goes on.
+
+Assumptions, stated: no draws (a shared place is rare at dice); a simulated match has no game
+score, so score tiebreaks (average, best score) count the games already played; ratings do not
+move within the simulation; future Swiss rounds are paired at random within score groups (the
+players ordered by points, equal points at random, then cut into tables), not by the real
+pairing, which avoids rematches."""
+
+import bisect
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from league.draw import (
+    Bracket,
+    SlotResult,
+    advance_bracket,
+    group_qualifiers,
+    qualifiers,
+    table_sizes,
+)
+from league.projection.model import (
+    DEFAULT_RUNS,
+    FORMATS,
+    PlayerChances,
+    Projection,
+    StageSetup,
+)
+from league.rating import DEFAULT_SETTINGS, Rating, RatingSettings
+from league.standings import (
+    Bye,
+    MatchResult,
+    PlayerId,
+    SeatResult,
+    Standing,
+    Tally,
+    merge_groups,
+    rank_for_cut,
+    rank_standings,
+)
+
+Overrides = Mapping[int, Sequence[float]]
+"""Outcome overrides: match id to each seat's chance to win (seat order), e.g. from the live
+win probability of a match in progress."""
+
+_Order = tuple[PlayerId, ...]
+
+# Simulated Swiss matches have no id of their own: they count down from here, far below the
+# walkovers' (minus a stage match's id).
+_SIMULATED_IDS = -(2**40)
+
+
+class _Outcomes:
+    """Finishing orders of tables and their chances, from the ratings, cached by table."""
+
+    def __init__(
+        self,
+        ratings: Mapping[PlayerId, Rating],
+        settings: RatingSettings,
+        withdrawn: frozenset[PlayerId],
+    ) -> None:
+        self.model = settings.model()
+        self.initial = settings.initial
+        self.ratings = ratings
+        self.withdrawn = withdrawn
+        self._rated: dict[PlayerId, Any] = {}
+        self._wins: dict[frozenset[PlayerId], dict[PlayerId, float]] = {}
+        self._tables: dict[tuple[Any, ...], tuple[list[_Order], list[float]]] = {}
+
+    def _rating(self, player: PlayerId) -> Any:
+        rated = self._rated.get(player)
+        if rated is None:
+            rating = self.ratings.get(player, self.initial)
+            rated = self._rated[player] = self.model.rating(mu=rating.mu, sigma=rating.sigma)
+        return rated
+
+    def win_chances(self, players: frozenset[PlayerId]) -> dict[PlayerId, float]:
+        """Each player's chance to win a table of `players` (OpenSkill's `predict_win`)."""
+        chances = self._wins.get(players)
+        if chances is None:
+            ordered = sorted(players)
+            if len(ordered) == 1:
+                chances = {ordered[0]: 1.0}
+            else:
+                predicted = self.model.predict_win([[self._rating(p)] for p in ordered])
+                chances = dict(zip(ordered, predicted, strict=True))
+            self._wins[players] = chances
+        return chances
+
+    def table(
+        self, players: Sequence[PlayerId], first: Sequence[float] | None = None
+    ) -> tuple[list[_Order], list[float]]:
+        """Every finishing order of a table of `players` (seat order) with its cumulative
+        chance; `first`: each seat's chance to win, instead of the ratings'. Withdrawn players
+        forfeit: last, in seat order."""
+        key = (tuple(players), None if first is None else tuple(first))
+        found = self._tables.get(key)
+        if found is not None:
+            return found
+        playing = [p for p in players if p not in self.withdrawn]
+        gone = tuple(p for p in players if p in self.withdrawn)
+        orders: list[_Order] = []
+        chances: list[float] = []
+        if first is not None and len(playing) > 1:
+            given = dict(zip(players, _normalised(first, len(players)), strict=True))
+            total = sum(given[p] for p in playing)
+            starts = [(p, given[p] / total if total > 0 else 1 / len(playing)) for p in playing]
+        else:
+            starts = [(p, c) for p, c in self.win_chances(frozenset(playing)).items()]
+        for winner, chance in starts:
+            if chance <= 0:
+                continue
+            rest = frozenset(playing) - {winner}
+            for order, then in self._orders(rest):
+                orders.append((winner, *order, *gone))
+                chances.append(chance * then)
+        if not orders:  # nobody plays: everyone forfeits
+            orders, chances = [tuple(players)], [1.0]
+        cumulative = np.cumsum(chances).tolist()
+        cumulative[-1] = float("inf")  # rounding never leaves a draw unplaced
+        self._tables[key] = (orders, cumulative)
+        return orders, cumulative
+
+    def _orders(self, players: frozenset[PlayerId]) -> list[tuple[_Order, float]]:
+        """Every order of `players` with its chance, each place drawn from those left."""
+        if len(players) <= 1:
+            return [(tuple(players), 1.0)]
+        found: list[tuple[_Order, float]] = []
+        for winner, chance in self.win_chances(players).items():
+            for order, then in self._orders(players - {winner}):
+                found.append(((winner, *order), chance * then))
+        return found
+
+
+def _normalised(chances: Sequence[float], seats: int) -> list[float]:
+    values = [float(c) for c in chances]
+    if len(values) != seats or any(not c >= 0 for c in values) or sum(values) <= 0:
+        raise ValueError(
+            f"An outcome override gives each of the {seats} seats a chance of 0 or more, "
+            f"not {list(chances)!r}."
+        )
+    total = sum(values)
+    return [c / total for c in values]
+
+
+def _draw(outcomes: tuple[list[_Order], list[float]], uniform: float) -> _Order:
+    orders, cumulative = outcomes
+    return orders[bisect.bisect_right(cumulative, uniform)]
+
+
+def _result(
+    match_id: int, players: Sequence[PlayerId], order: _Order, withdrawn: frozenset[PlayerId]
+) -> MatchResult:
+    place = {player: index for index, player in enumerate(order, start=1)}
+    return MatchResult(
+        match_id=match_id,
+        seats=tuple(
+            SeatResult(player=p, placement=place[p], score=None, forfeited=p in withdrawn)
+            for p in players
+        ),
+    )
+
+
+class _Run:
+    """What every run shares: the stage, the tally of what is played, the outcomes, the cut."""
+
+    def __init__(
+        self,
+        setup: StageSetup,
+        outcomes: _Outcomes,
+        overrides: Overrides,
+    ) -> None:
+        self.setup = setup
+        self.outcomes = outcomes
+        self.overrides = overrides
+        self.seeds = {player: seed for seed, player in enumerate(setup.players, start=1)}
+        base = Tally(game=setup.game, points=setup.points)
+        for player in setup.players:
+            base.add_player(player)
+        base.add_results(setup.results)
+        for bye in setup.byes:
+            base.add_bye(bye)
+        self.base = base.to_json()
+        self._results: dict[tuple[int, _Order], MatchResult] = {}
+
+    def tally(self) -> Tally:
+        """A fresh copy of the tally of what is played."""
+        return Tally.from_json(self.base)
+
+    def result(self, match_id: int, players: Sequence[PlayerId], order: _Order) -> MatchResult:
+        key = (match_id, order)
+        found = self._results.get(key)
+        if found is None:
+            found = self._results[key] = _result(match_id, players, order, self.setup.withdrawn)
+        return found
+
+    def outcomes_of(
+        self, match_id: int | None, players: Sequence[PlayerId]
+    ) -> tuple[list[_Order], list[float]]:
+        first = self.overrides.get(match_id) if match_id is not None else None
+        return self.outcomes.table(players, first)
+
+    # --- The final order of a run ------------------------------------------------------------
+
+    def ranked(self, tally: Tally) -> tuple[list[PlayerId], list[list[PlayerId]] | None]:
+        """The stage's final order of a run ranked by its standings, no place shared (cut
+        order: tiers by seed), and for a stage in groups each group's order."""
+        setup = self.setup
+        table = rank_standings(
+            tally, setup.tiebreak, groups=setup.groups, withdrawn=setup.withdrawn
+        )
+        if setup.groups is None:  # its places are its order (`merge_groups` would say so)
+            tiers: dict[int, list[PlayerId]] = {}
+            for standing in table:
+                tiers.setdefault(standing.rank, []).append(standing.player)
+            return self.cut_order([tiers[rank] for rank in sorted(tiers)]), None
+        overall = self.cut_order(merge_groups(table, setup.tiebreak))
+        by_group: dict[int, list[Standing]] = {}
+        for standing in table:
+            by_group.setdefault(standing.group or 0, []).append(standing)
+        return overall, [
+            [p for p in rank_for_cut(rows, seeds=self.seeds) if p not in setup.withdrawn]
+            for _, rows in sorted(by_group.items())
+        ]
+
+    def cut_order(self, tiers: Sequence[Sequence[PlayerId]]) -> list[PlayerId]:
+        """Tiers of a final order as the next stage takes them: each tier by seed, players who
+        withdrew passed over (`league.services.stages.start`)."""
+        withdrawn, seeds = self.setup.withdrawn, self.seeds
+        return [
+            p
+            for tier in tiers
+            for p in sorted(tier, key=lambda p: seeds.get(p, 0))
+            if p not in withdrawn
+        ]
+
+    def qualified(
+        self, overall: Sequence[PlayerId], groups: Sequence[Sequence[PlayerId]] | None
+    ) -> tuple[PlayerId, ...]:
+        """Who goes on from a run's final order (the next stage's cut)."""
+        rule = self.setup.qualifying
+        if rule is None or not overall:
+            return ()
+        if rule.per_group and groups:
+            top = min([rule.per_group, *(len(g) for g in groups)])
+            if top < 1:
+                return ()
+            rest = len(overall) - sum(min(top, len(g)) for g in groups)
+            return group_qualifiers(
+                groups, top, best_rest=min(rule.best_rest, rest), overall=overall
+            )
+        top = min(rule.top, len(overall))
+        # A fed stage takes two or more (`qualifiers` says so); one is its winner.
+        return qualifiers(overall, top) if top >= 2 else tuple(overall[:top])
+
+
+def project_stage(
+    setup: StageSetup,
+    ratings: Mapping[PlayerId, Rating],
+    *,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    overrides: Overrides | None = None,
+    settings: RatingSettings = DEFAULT_SETTINGS,
+) -> Projection:
+    """Each player's chance to finish in each place, to qualify and to win the stage, from
+    `runs` simulations of the rest of it (random seed `seed`: the same inputs give the same
+    figures). `ratings`: each player's rating (a player without one has a new player's);
+    `overrides`: for matches being played, each seat's chance to win (match id to chances in
+    seat order). Every chance has a standard error of at most sqrt(1/4 / runs)."""
+    if setup.format not in FORMATS:
+        raise ValueError(f"Unknown stage format {setup.format!r}.")
+    if runs < 1:
+        raise ValueError(f"A projection needs one run or more, not {runs}.")
+    outcomes = _Outcomes(ratings, settings, setup.withdrawn)
+    shared = _Run(setup, outcomes, overrides or {})
+    rng = np.random.default_rng(seed)
+    players = setup.players
+    index = {player: i for i, player in enumerate(players)}
+    group_sizes: dict[int, int] = {}
+    for player in players:
+        group = (setup.groups or {}).get(player, 0)
+        group_sizes[group] = group_sizes.get(group, 0) + 1
+    places = np.zeros((len(players), max(group_sizes.values(), default=0)), dtype=np.int64)
+    qualified = np.zeros(len(players), dtype=np.int64)
+    won = np.zeros(len(players), dtype=np.int64)
+    simulate = _bracket_run if setup.bracket is not None else _table_run
+    for _ in range(runs):
+        overall, groups = simulate(shared, rng)
+        for order in groups if groups is not None else [overall]:
+            for place, player in enumerate(order):
+                places[index[player], place] += 1
+        for player in shared.qualified(overall, groups):
+            qualified[index[player]] += 1
+        if overall:
+            won[index[overall[0]]] += 1
+    goes_on = setup.qualifying is not None
+    return Projection(
+        runs=runs,
+        seed=seed,
+        players=tuple(
+            PlayerChances(
+                player=player,
+                places=tuple(
+                    (places[i, : group_sizes[(setup.groups or {}).get(player, 0)]] / runs).tolist()
+                ),
+                qualify=float(qualified[i] / runs) if goes_on else None,
+                win=float(won[i] / runs),
+            )
+            for i, player in enumerate(players)
+        ),
+    )
+
+
+def _table_run(
+    shared: _Run, rng: np.random.Generator
+) -> tuple[list[PlayerId], list[list[PlayerId]] | None]:
+    """One run of a round robin or Swiss: the matches left, then (Swiss) the rounds not drawn
+    yet, paired at random within score groups; ranked by the stage's standings."""
+    setup = shared.setup
+    tally = shared.tally()
+    uniforms = rng.random(len(setup.pending)).tolist()
+    for match, uniform in zip(setup.pending, uniforms, strict=True):
+        order = _draw(shared.outcomes_of(match.match_id, match.players), uniform)
+        tally.add_result(shared.result(match.match_id, match.players, order))
+    if setup.format == "swiss":
+        _swiss_rounds(shared, tally, rng)
+    return shared.ranked(tally)
+
+
+def _current_round(setup: StageSetup) -> int:
+    rounds = [r.round or 0 for r in setup.results] + [m.round or 0 for m in setup.pending]
+    return max([*rounds, *(bye.round for bye in setup.byes)], default=0)
+
+
+def _swiss_rounds(shared: _Run, tally: Tally, rng: np.random.Generator) -> None:
+    """The Swiss rounds not drawn yet, each paired at random within score groups: the players
+    still playing ordered by league points, equal points at random, cut into tables
+    (`table_sizes`); with pairs and an odd count the last one has a bye."""
+    setup = shared.setup
+    playing = [p for p in setup.players if p not in setup.withdrawn]
+    match_id = _SIMULATED_IDS
+    for number in range(_current_round(setup) + 1, setup.rounds + 1):
+        points = np.array([tally.league_points(p) for p in playing])
+        order = np.lexsort((rng.random(len(playing)), -points))
+        ranked = [playing[i] for i in order]
+        start = 0
+        for size in table_sizes(len(ranked), setup.table_size):
+            seated = ranked[start : start + size]
+            start += size
+            if size == 1:
+                tally.add_bye(Bye(seated[0], number, setup.table_size, setup.stage_id))
+                continue
+            drawn = _draw(shared.outcomes_of(None, seated), float(rng.random()))
+            tally.add_result(_result(match_id, seated, drawn, setup.withdrawn))
+            match_id -= 1
+
+
+def _bracket_run(
+    shared: _Run, rng: np.random.Generator
+) -> tuple[list[PlayerId], list[list[PlayerId]] | None]:
+    """One run of an elimination stage: the ready slots played until the bracket finishes;
+    its final ranking is the order."""
+    setup = shared.setup
+    bracket: Bracket | None = setup.bracket
+    assert bracket is not None  # noqa: S101 - chosen by the caller for brackets only
+    results: dict[str, SlotResult] = dict(setup.slot_results)
+    while True:
+        state = advance_bracket(bracket, results)
+        if state.finished or not state.ready:
+            break
+        for key in state.ready:
+            players = state.slots[key].players
+            order = _draw(
+                shared.outcomes_of(setup.slot_matches.get(key), players), float(rng.random())
+            )
+            results[key] = SlotResult(
+                placements={player: place for place, player in enumerate(order, start=1)}
+            )
+    return shared.cut_order(state.ranking), None
