@@ -66,6 +66,11 @@ from api.serializers.organization import (
     PlayerWriteSerializer,
     RosterAddSerializer,
 )
+from api.serializers.projections import (
+    PlayerChancesSerializer,
+    ProjectionPendingSerializer,
+    StageProjectionSerializer,
+)
 from api.serializers.stages import (
     ForfeitSerializer,
     ReplayedSlotSerializer,
@@ -110,8 +115,10 @@ __all__ = [
     "NoFields",
     "PadSerializer",
     "PlayerAnalysisSerializer",
+    "PlayerChancesSerializer",
     "PlayerSerializer",
     "PlayerWriteSerializer",
+    "ProjectionPendingSerializer",
     "RatingHistorySerializer",
     "RefusesUnknownFields",
     "ReplayedSlotSerializer",
@@ -124,6 +131,7 @@ __all__ = [
     "StageCreateSerializer",
     "StageDetailSerializer",
     "StageEntrySerializer",
+    "StageProjectionSerializer",
     "StageSerializer",
     "StageUpdateSerializer",
     "StandingRowSerializer",

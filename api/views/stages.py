@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.permissions import IsLeagueOrganizerOrReadOnly, require_organizer
 from api.views._common import CSV_PARAMETER, ERRORS, TABLE_RENDERERS, standings_response
-from league.models import Stage, StageMatch, StandingsScope
+from league.models import Player, Stage, StageMatch, StageStatus, StandingsScope
+from league.services import projections
 from league.services import stages as stage_services
 
 
@@ -89,6 +90,45 @@ class StageViewSet(
             s.StandingsGroupSerializer, request.query_params, context={"stage": stage}
         )
         return standings_response(StandingsScope.STAGE, stage.pk, group=data.get("group"))
+
+    @extend_schema(
+        responses={200: s.StageProjectionSerializer, 202: s.ProjectionPendingSerializer, **ERRORS}
+    )
+    @action(detail=True, methods=["get"])
+    def projection(self, request: Request, pk: str | None = None) -> Response:
+        """Each player's chance to finish in each place, to qualify for the next stage and to win
+        this one, from simulating the rest of the stage with the players' ratings
+        (docs/analysis.md, "Chance to qualify"). Worked out by a job after each result:
+        `status` is `behind` while a later one is; 202 `{"status": "pending"}` before the first
+        figures; 404 for a stage not started."""
+        stage = self.get_object()
+        if stage.status == StageStatus.DRAFT:
+            raise NotFound(f"Stage {stage.pk} has not started: it has no projection yet.")
+        stored = projections.current_projection(stage)
+        if stored is None:
+            projections.projection_mark(stage.pk)
+            return Response(
+                {"stage": stage.pk, "status": "pending"}, status=status.HTTP_202_ACCEPTED
+            )
+        chances = stored.chances()
+        names = dict(Player.objects.filter(pk__in=list(chances)).values_list("pk", "display_name"))
+        figures = stored.figures
+        version = projections.stage_version(stage.pk)
+        return Response(
+            {
+                "stage": stage.pk,
+                "status": "current" if stored.version >= version else "behind",
+                "version": stored.version,
+                "runs": stored.runs,
+                "seed": stored.seed,
+                "standard_error": figures.get("standard_error", 0.0),
+                "computed_at": stored.computed_at,
+                "players": [
+                    {**row, "name": names.get(row["player"], "")}
+                    for row in figures.get("players", [])
+                ],
+            }
+        )
 
     @extend_schema(request=s.NoFields, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
