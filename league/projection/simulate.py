@@ -192,7 +192,23 @@ class _Run:
         for bye in setup.byes:
             base.add_bye(bye)
         self.base = base.to_json()
+        # Points for pairing Swiss rounds (floats: the standings count exactly, in the tally).
+        self.base_points = {player: base.league_points(player) for player in base.players}
+        self.bye_points = float(setup.points.bye_points(setup.table_size))
+        self.rankings: dict[Any, tuple[list[PlayerId], list[list[PlayerId]] | None]] = {}
         self._results: dict[tuple[int, _Order], MatchResult] = {}
+        self._points: dict[tuple[Any, ...], tuple[float, ...]] = {}
+
+    def match_points(self, players: Sequence[PlayerId], order: _Order) -> tuple[float, ...]:
+        """The league points each seat of a simulated match takes (the stage's scheme)."""
+        place = {player: index for index, player in enumerate(order, start=1)}
+        placements = tuple(place[p] for p in players)
+        forfeited = tuple(p in self.setup.withdrawn for p in players)
+        found = self._points.get((placements, forfeited))
+        if found is None:
+            found = tuple(map(float, self.setup.points.match_points(placements, forfeited)))
+            self._points[placements, forfeited] = found
+        return found
 
     def tally(self) -> Tally:
         """A fresh copy of the tally of what is played."""
@@ -323,20 +339,35 @@ def project_stage(
     )
 
 
+_Played = tuple[int, tuple[PlayerId, ...], _Order]
+"""A simulated match: its id, its players in seat order, their finishing order."""
+
+
 def _table_run(
     shared: _Run, rng: np.random.Generator
 ) -> tuple[list[PlayerId], list[list[PlayerId]] | None]:
     """One run of a round robin or Swiss: the matches left, then (Swiss) the rounds not drawn
-    yet, paired at random within score groups; ranked by the stage's standings."""
+    yet, paired at random within score groups; ranked by the stage's standings. Runs that
+    come out the same are ranked once (a small stage has only a few outcomes)."""
     setup = shared.setup
-    tally = shared.tally()
+    played: list[_Played] = []
+    byes: list[Bye] = []
     uniforms = rng.random(len(setup.pending)).tolist()
     for match, uniform in zip(setup.pending, uniforms, strict=True):
         order = _draw(shared.outcomes_of(match.match_id, match.players), uniform)
-        tally.add_result(shared.result(match.match_id, match.players, order))
+        played.append((match.match_id, match.players, order))
     if setup.format == "swiss":
-        _swiss_rounds(shared, tally, rng)
-    return shared.ranked(tally)
+        _swiss_rounds(shared, played, byes, rng)
+    key = (tuple(played), tuple(bye.key for bye in byes))
+    found = shared.rankings.get(key)
+    if found is None:
+        tally = shared.tally()
+        for match_id, players, order in played:
+            tally.add_result(shared.result(match_id, players, order))
+        for bye in byes:
+            tally.add_bye(bye)
+        found = shared.rankings[key] = shared.ranked(tally)
+    return found
 
 
 def _current_round(setup: StageSetup) -> int:
@@ -344,26 +375,38 @@ def _current_round(setup: StageSetup) -> int:
     return max([*rounds, *(bye.round for bye in setup.byes)], default=0)
 
 
-def _swiss_rounds(shared: _Run, tally: Tally, rng: np.random.Generator) -> None:
+def _swiss_rounds(
+    shared: _Run, played: list[_Played], byes: list[Bye], rng: np.random.Generator
+) -> None:
     """The Swiss rounds not drawn yet, each paired at random within score groups: the players
-    still playing ordered by league points, equal points at random, cut into tables
-    (`table_sizes`); with pairs and an odd count the last one has a bye."""
+    still playing ordered by league points (the stage's scheme, `LeaguePoints`), equal points
+    at random, cut into tables (`table_sizes`); with pairs and an odd count the last one has a
+    bye. `played` holds the run's matches so far, and gets these rounds' too."""
     setup = shared.setup
     playing = [p for p in setup.players if p not in setup.withdrawn]
+    points = dict(shared.base_points)
+    for _match_id, players, order in played:
+        for player, gained in zip(players, shared.match_points(players, order), strict=True):
+            points[player] += gained
     match_id = _SIMULATED_IDS
     for number in range(_current_round(setup) + 1, setup.rounds + 1):
-        points = np.array([tally.league_points(p) for p in playing])
-        order = np.lexsort((rng.random(len(playing)), -points))
-        ranked = [playing[i] for i in order]
+        ties = rng.random(len(playing)).tolist()
+        ranked = [
+            playing[i]
+            for i in sorted(range(len(playing)), key=lambda i: (-points[playing[i]], ties[i]))
+        ]
         start = 0
         for size in table_sizes(len(ranked), setup.table_size):
-            seated = ranked[start : start + size]
+            seated = tuple(ranked[start : start + size])
             start += size
             if size == 1:
-                tally.add_bye(Bye(seated[0], number, setup.table_size, setup.stage_id))
+                byes.append(Bye(seated[0], number, setup.table_size, setup.stage_id))
+                points[seated[0]] += shared.bye_points
                 continue
             drawn = _draw(shared.outcomes_of(None, seated), float(rng.random()))
-            tally.add_result(_result(match_id, seated, drawn, setup.withdrawn))
+            played.append((match_id, seated, drawn))
+            for player, gained in zip(seated, shared.match_points(seated, drawn), strict=True):
+                points[player] += gained
             match_id -= 1
 
 
