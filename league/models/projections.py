@@ -2,6 +2,8 @@
 worked out by a job after each result and kept, so a page never waits for it
 (docs/analysis.md, "Chance to qualify")."""
 
+from typing import Any
+
 from django.db import models
 
 from league.models.stages import Stage
@@ -23,6 +25,6 @@ class StageProjection(models.Model):
     def __str__(self) -> str:
         return f"projection of {self.stage} at version {self.version}"
 
-    def chances(self) -> dict[int, dict[str, object]]:
+    def chances(self) -> dict[int, dict[str, Any]]:
         """Each player's figures by player id."""
         return {row["player"]: row for row in self.figures.get("players", [])}

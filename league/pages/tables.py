@@ -3,7 +3,7 @@ selectors read (`StandingsAnswer`, `Leaderboard`), with no database, into frozen
 `league/_standings.html` and `league/_leaderboard.html` read."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -85,6 +85,10 @@ class StandingsRow:
     byes: int
     forfeits: int
     withdrawn: bool = False
+    # The stage's projection (docs/analysis.md, "Chance to qualify"): the chance to go on and
+    # to win, as text; None where the table shows none.
+    qualify: str | None = None
+    win: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,8 @@ class StandingsTable:
     pending: bool
     with_byes: bool
     with_forfeits: bool
+    with_qualify: bool = False
+    with_win: bool = False
 
     @property
     def withdrawn_note(self) -> bool:
@@ -121,16 +127,50 @@ def _row(row: Mapping[str, Any], keys: tuple[str, ...]) -> StandingsRow:
     )
 
 
+def chance_text(chance: float) -> str:
+    """A chance as a whole percentage; never 0% or 100% unless certain (<1%, >99%)."""
+    if chance <= 0:
+        return "0%"
+    if chance >= 1:
+        return "100%"
+    percent = round(chance * 100)
+    if percent < 1:
+        return "<1%"
+    if percent > 99:
+        return ">99%"
+    return f"{percent}%"
+
+
+def _with_chances(row: StandingsRow, chances: Mapping[str, Any] | None) -> StandingsRow:
+    if chances is None:
+        return row
+    qualify = chances.get("qualify")
+    return replace(
+        row,
+        qualify=None if qualify is None else chance_text(qualify),
+        win=chance_text(chances.get("win", 0.0)),
+    )
+
+
 def standings_table(
-    answer: StandingsAnswer, *, caption: str, stage_format: str | None = None
+    answer: StandingsAnswer,
+    *,
+    caption: str,
+    stage_format: str | None = None,
+    chances: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> StandingsTable:
     """One column per metric of the tiebreak order, in that order (less those the stage's
     format has no use for, `shown_metrics`), then matches played and the win-draw-loss record
     (and the byes and forfeits, when the table has any); a group's table (`answer.group`) has
     that group's rows alone. On a narrow screen the first metric and the record show, the rest
-    behind "All columns"."""
+    behind "All columns". `chances`: a running stage's projection, by player (`places`,
+    `qualify`, `win`): the columns "Chance to qualify" (when a stage takes players from this
+    one) and "to win"."""
     keys = shown_metrics(answer.tiebreak, stage_format)
-    rows = tuple(_row(row, keys) for row in answer.rows)
+    rows = tuple(
+        _with_chances(_row(row, keys), None if chances is None else chances.get(row["player"]))
+        for row in answer.rows
+    )
     return StandingsTable(
         id=f"standings-{answer.scope}-{answer.scope_id}"
         + (f"-group-{answer.group}" if answer.group is not None else ""),
@@ -144,6 +184,8 @@ def standings_table(
         pending=answer.pending,
         with_byes=any(row.byes for row in rows),
         with_forfeits=any(row.forfeits for row in rows),
+        with_qualify=any(row.qualify is not None for row in rows),
+        with_win=any(row.win is not None for row in rows),
     )
 
 

@@ -35,6 +35,7 @@ from league.models import (
     RatingsState,
     SignUp,
     Stage,
+    StageProjection,
     StageStatus,
     StandingsScope,
     StandingsTable,
@@ -123,9 +124,14 @@ def _tables(scopes: list[Scope]) -> dict[Scope, StandingsTable]:
 
 
 def _table_version(
-    table: StandingsTable, caption: str, group: int | None = None, stage_format: str | None = None
+    table: StandingsTable,
+    caption: str,
+    group: int | None = None,
+    stage_format: str | None = None,
+    projection: StageProjection | None = None,
 ) -> table_cache.Version:
-    """Everything `league/_standings.html` shows changes with one of these."""
+    """Everything `league/_standings.html` shows changes with one of these (a stage's table
+    shows its projection's chances too)."""
     return (
         table.pk,
         table.requested,
@@ -135,6 +141,7 @@ def _table_version(
         caption,
         group,
         stage_format,
+        None if projection is None else (projection.pk, projection.version, projection.computed_at),
     )
 
 
@@ -145,27 +152,39 @@ def standings_html(
     group: int | None = None,
     stored: Callable[[], StandingsTable] | None = None,
     stage_format: str | None = None,
+    projection: StageProjection | None = None,
 ) -> SafeString:
     """The table (with `group`, one group's rows) as `league/_standings.html` shows it,
     rendered once per stored version of it (`league.pages.table_cache`): a table computed
     again is shown at once. `stored` reads the rows on a miss (shared by a stage's groups);
-    `stage_format`, a stage's, leaves out the columns it has no use for."""
+    `stage_format`, a stage's, leaves out the columns it has no use for; `projection`, a
+    running stage's, adds each player's chance to qualify and to win."""
 
     def load() -> tuple[table_cache.Version, dict[str, Any]]:
         # The rows with the version they belong to: one row, read in one statement.
         rows = stored() if stored is not None else selectors.standings_table(table.pk)
         answer = selectors.standings_answer(rows, group=group)
-        return _table_version(rows, caption, group, stage_format), {
-            "table": tables.standings_table(answer, caption=caption, stage_format=stage_format)
+        return _table_version(rows, caption, group, stage_format, projection), {
+            "table": tables.standings_table(
+                answer,
+                caption=caption,
+                stage_format=stage_format,
+                chances=None if projection is None else projection.chances(),
+            )
         }
 
     return table_cache.render_cached(
-        "league/_standings.html", _table_version(table, caption, group, stage_format), load
+        "league/_standings.html",
+        _table_version(table, caption, group, stage_format, projection),
+        load,
     )
 
 
 def group_tables(
-    stage: selectors.StageSummary, table: StandingsTable, stage_format: str
+    stage: selectors.StageSummary,
+    table: StandingsTable,
+    stage_format: str,
+    projection: StageProjection | None = None,
 ) -> list[stages.GroupTable]:
     """A stage played in groups: each group's own table ("Group 1", "Group 2", ...), each
     rendered once per stored version; on a miss the rows are read once for all groups."""
@@ -185,6 +204,7 @@ def group_tables(
                 group=number,
                 stored=stored,
                 stage_format=stage_format,
+                projection=projection,
             ),
         )
         for number in range(1, stage.groups + 1)
@@ -342,12 +362,22 @@ def event_context(event_id: int) -> PageData:
             or counts.open > 0
         )
         entries = selectors.stage_entries([stage.pk for stage in event_stages])
+        # The running stages' chances to qualify and to win, in one query.
+        projections = {
+            projection.stage_id: projection
+            for projection in StageProjection.objects.filter(
+                stage__in=[s.pk for s in event_stages if s.status == StageStatus.RUNNING]
+            )
+        }
         return {
             "event": event,
             "league": event.league,
             "stages": [
                 _stage_view(
-                    stage, entries[stage.pk], stored[(StandingsScope.STAGE.value, stage.pk)]
+                    stage,
+                    entries[stage.pk],
+                    stored[(StandingsScope.STAGE.value, stage.pk)],
+                    projections.get(stage.pk),
                 )
                 for stage in event_stages
             ],
@@ -409,7 +439,10 @@ def event_matches_html(
 
 
 def _stage_view(
-    stage_row: Stage, entries: list[selectors.Entry], table: StandingsTable
+    stage_row: Stage,
+    entries: list[selectors.Entry],
+    table: StandingsTable,
+    projection: StageProjection | None = None,
 ) -> stages.StageView:
     stage = selectors.stage_summary(stage_row)
     grouped = stage.played_in_groups
@@ -430,9 +463,12 @@ def _stage_view(
         standings=None
         if grouped
         else standings_html(
-            table, caption=f"{stage.name}: standings", stage_format=stage_row.format
+            table,
+            caption=f"{stage.name}: standings",
+            stage_format=stage_row.format,
+            projection=projection,
         ),
-        group_tables=group_tables(stage, table, stage_row.format) if grouped else (),
+        group_tables=group_tables(stage, table, stage_row.format, projection) if grouped else (),
         favourites=favourites(playing),
         chances=chances,
     )

@@ -39,7 +39,7 @@ def league_page_version(slug: str) -> tuple[str | None, ...] | None:
 # (with its `play_version`, which PostgreSQL's triggers move with every write of its matches,
 # seats and stages), its league's, its sign-up's opening and deadline (passed or not: the page
 # says whether it takes sign-ups), and the stored versions of its own table and its stages'
-# tables, without their rows.
+# tables, without their rows, and of its stages' projections (the chances their tables show).
 _EVENT_PAGE_VERSION = """
 SELECT to_jsonb(e)::text,
        to_jsonb(l)::text,
@@ -55,7 +55,11 @@ SELECT to_jsonb(e)::text,
                                         WHERE st.event_id = e.id)))),
        (SELECT max(f.updated_at)::text
           FROM analysis_matchforecast f JOIN games_match m ON m.id = f.match_id
-         WHERE m.event_id = e.id AND m.status = 'in_progress')
+         WHERE m.event_id = e.id AND m.status = 'in_progress'),
+       (SELECT jsonb_agg(jsonb_build_array(p.stage_id, p.version, p.computed_at)
+                         ORDER BY p.stage_id)::text
+          FROM league_stageprojection p JOIN league_stage st ON st.id = p.stage_id
+         WHERE st.event_id = e.id)
   FROM league_event e JOIN league_league l ON l.id = e.league_id
  WHERE e.id = %(event)s
 """
