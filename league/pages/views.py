@@ -348,7 +348,7 @@ def event_context(event_id: int) -> PageData:
 
     def context() -> dict[str, Any]:
         event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
-        event_stages = selectors.event_stages(event)
+        event_stages = selectors.event_stages(event, with_projections=True)
         counts, latest = selectors.event_loose_matches_latest(event, limit=MATCHES_SHOWN)
         event_scope = (StandingsScope.EVENT.value, event.pk)
         scopes = [(StandingsScope.STAGE.value, stage.pk) for stage in event_stages]
@@ -362,13 +362,6 @@ def event_context(event_id: int) -> PageData:
             or counts.open > 0
         )
         entries = selectors.stage_entries([stage.pk for stage in event_stages])
-        # The running stages' chances to qualify and to win, in one query.
-        projections = {
-            projection.stage_id: projection
-            for projection in StageProjection.objects.filter(
-                stage__in=[s.pk for s in event_stages if s.status == StageStatus.RUNNING]
-            )
-        }
         return {
             "event": event,
             "league": event.league,
@@ -377,7 +370,7 @@ def event_context(event_id: int) -> PageData:
                     stage,
                     entries[stage.pk],
                     stored[(StandingsScope.STAGE.value, stage.pk)],
-                    projections.get(stage.pk),
+                    selectors.stage_projection(stage),
                 )
                 for stage in event_stages
             ],

@@ -72,6 +72,7 @@ from league.selectors.stages import (
     stage_entries,
     stage_matches,
     stage_play,
+    stage_projection,
     stage_summary,
 )
 from league.selectors.standings import (
@@ -134,6 +135,7 @@ __all__ = [
     "stage_entries",
     "stage_matches",
     "stage_play",
+    "stage_projection",
     "stage_summary",
     "standings_answer",
     "standings_table",

@@ -225,9 +225,22 @@ def stage_detail(stage: models.Stage) -> StageDetail:
     )
 
 
-def event_stages(event: models.Event) -> list[models.Stage]:
-    """An event's stages in their order, in one query."""
-    return list(models.Stage.objects.filter(event=event).order_by("position", "pk"))
+def event_stages(event: models.Event, *, with_projections: bool = False) -> list[models.Stage]:
+    """An event's stages in their order, in one query; `with_projections`: each with its
+    `projection` (`StageProjection`) in the same query, where it has one."""
+    stages = models.Stage.objects.filter(event=event).order_by("position", "pk")
+    if with_projections:
+        stages = stages.select_related("projection")
+    return list(stages)
+
+
+def stage_projection(stage: models.Stage) -> models.StageProjection | None:
+    """A running stage's projection, read with it by `event_stages(with_projections=True)`
+    (no query); None for a stage not running or without one yet."""
+    if stage.status != models.StageStatus.RUNNING:
+        return None
+    found: models.StageProjection | None = getattr(stage, "projection", None)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
