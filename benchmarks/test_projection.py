@@ -7,6 +7,7 @@ Run with `.venv/bin/pytest benchmarks/test_projection.py --benchmark-only -s` (o
 
 import itertools
 import random
+import statistics
 import time
 
 import pytest
@@ -24,6 +25,17 @@ from league.standings import DEFAULT_TIEBREAK_ORDER, MatchResult, SeatResult
 
 PLAYERS = tuple(range(1, 65))
 TARGET_SECONDS = 1.0
+
+
+def calibration_microseconds() -> float:
+    """The machine's state beside the figures (docs/benchmarks.md, "Reading the figures"):
+    the median of 300 timings of `sum(range(1000))`, in microseconds."""
+    timings = []
+    for _ in range(300):
+        started = time.perf_counter()
+        sum(range(1000))
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings) * 1e6
 
 
 def _ratings(seed: int = 39) -> dict[int, Rating]:
@@ -123,9 +135,14 @@ def test_projection_of_a_64_player_stage(benchmark, build):
     started = time.perf_counter()
     figures = benchmark.pedantic(project, rounds=1, iterations=1)
     seconds = time.perf_counter() - started
+    calibration = calibration_microseconds()
     benchmark.extra_info["seconds"] = round(seconds, 3)
     benchmark.extra_info["target_seconds"] = TARGET_SECONDS
-    print(f"\n{build.__name__}: {DEFAULT_RUNS} runs of 64 players in {seconds:.2f} s")
+    benchmark.extra_info["calibration_us"] = round(calibration, 2)
+    print(
+        f"\n{build.__name__}: {DEFAULT_RUNS} runs of 64 players in {seconds:.2f} s "
+        f"({seconds / DEFAULT_RUNS * 1000:.2f} ms a run; calibration {calibration:.1f} us)"
+    )
     assert sum(c.win for c in figures.players) == pytest.approx(1.0)
     assert sum(c.qualify for c in figures.players) == pytest.approx(
         16.0 if build is groups_half_played else 8.0

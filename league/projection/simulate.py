@@ -24,6 +24,7 @@ import numpy as np
 
 from league.draw import (
     Bracket,
+    BracketState,
     SlotResult,
     advance_bracket,
     group_qualifiers,
@@ -59,6 +60,9 @@ _Order = tuple[PlayerId, ...]
 # A run's tally counts the stage's results again up to this many (about 8 microseconds each),
 # and reads the stored tally back beyond (about 1 ms for 64 players, whatever the results).
 RECOUNT_UP_TO = 150
+# The bracket states kept by the simulated results that lead to them (a 64-player bracket's
+# state is some 60 small objects).
+BRACKET_STATES_KEPT = 4096
 
 # Simulated Swiss matches have no id of their own: they count down from here, far below the
 # walkovers' (minus a stage match's id).
@@ -200,6 +204,7 @@ class _Run:
         self.base_points = {player: base.league_points(player) for player in base.players}
         self.bye_points = float(setup.points.bye_points(setup.table_size))
         self.rankings: dict[Any, tuple[list[PlayerId], list[list[PlayerId]] | None]] = {}
+        self.bracket_states: dict[tuple[tuple[str, _Order], ...], BracketState] = {}
         self._results: dict[tuple[int, _Order], MatchResult] = {}
         self._points: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
@@ -428,13 +433,20 @@ def _bracket_run(
     shared: _Run, rng: np.random.Generator
 ) -> tuple[list[PlayerId], list[list[PlayerId]] | None]:
     """One run of an elimination stage: the ready slots played until the bracket finishes;
-    its final ranking is the order."""
+    its final ranking is the order. Where the bracket stands after the same simulated results
+    is worked out once (up to BRACKET_STATES_KEPT of them: a small bracket has only a few)."""
     setup = shared.setup
     bracket: Bracket | None = setup.bracket
     assert bracket is not None  # noqa: S101 - chosen by the caller for brackets only
     results: dict[str, SlotResult] = dict(setup.slot_results)
+    decided: tuple[tuple[str, _Order], ...] = ()
+    states = shared.bracket_states
     while True:
-        state = advance_bracket(bracket, results)
+        state = states.get(decided)
+        if state is None:
+            state = advance_bracket(bracket, results)
+            if len(states) < BRACKET_STATES_KEPT:
+                states[decided] = state
         if state.finished or not state.ready:
             break
         for key in state.ready:
@@ -445,4 +457,5 @@ def _bracket_run(
             results[key] = SlotResult(
                 placements={player: place for place, player in enumerate(order, start=1)}
             )
+            decided = (*decided, (key, order))
     return shared.cut_order(state.ranking), None

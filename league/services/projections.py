@@ -170,6 +170,8 @@ def stage_project(
         kept.runs = figures.runs
         kept.seed = figures.seed
         kept.figures = figures.to_json()
+        if finished:  # one run of a stage with nothing left: the figures are certain
+            kept.figures["standard_error"] = 0.0
         kept.seconds = seconds
         kept.save()
     logger.info(
