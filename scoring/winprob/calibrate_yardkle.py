@@ -25,7 +25,7 @@ import numpy as np
 from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
 from scoring.analysis.yardkle import STEP, TurnStrategy, throw_table
 from scoring.winprob.yardkle_race import _final_round, race_tables, win_probabilities_batch
-from scoring.winprob.yardkle_turns import TurnPolicy, policy_of, throw_code, weak_policy
+from scoring.winprob.yardkle_turns import Style, TurnPolicy, policy_of, throw_code, weak_policy
 from scoring.yardkle import DICE, YardkleRules
 
 LEVELS: Final = 400
@@ -100,10 +100,18 @@ class Games:
     share: FloatArray
 
 
-def simulate(players: int, games: int, strategy: str, seed: int, rules: YardkleRules) -> Record:
-    """Play `games` games of `players` players in step and record every prediction."""
+def simulate(
+    players: int,
+    games: int,
+    strategy: Style,
+    seed: int,
+    rules: YardkleRules,
+    model: Style = "points",
+) -> Record:
+    """Play `games` games of `players` players in step and record every prediction of the
+    model that assumes `model` players (`yardkle_race.race_tables`)."""
     played = play_games(players, games, strategy, seed, rules)
-    return _record(played.positions, played.share, rules)
+    return _record(played.positions, played.share, rules, model)
 
 
 def play_games(
@@ -162,6 +170,7 @@ def _record(
     states: list[tuple[IntArray, IntArray, IntArray, IntArray]],
     share: FloatArray,
     rules: YardkleRules,
+    model: Style,
 ) -> Record:
     """Predict every recorded position (in one batch for the race, one by one for the final
     rounds) and pair each prediction with the game's outcome."""
@@ -175,7 +184,7 @@ def _record(
     distinct, back = np.unique(
         np.column_stack([levels[race], mover[race]]), axis=0, return_inverse=True
     )
-    chances = win_probabilities_batch(distinct[:, :-1] * STEP, distinct[:, -1], rules)
+    chances = win_probabilities_batch(distinct[:, :-1] * STEP, distinct[:, -1], rules, style=model)
     predicted[race] = chances[back.ravel()]
     for index in np.flatnonzero(~race):
         predicted[index] = _final_round(
@@ -219,16 +228,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5, 6])
-    parser.add_argument("--strategy", nargs="+", default=["points", "weak"])
+    parser.add_argument(
+        "--strategy", nargs="+", choices=["points", "weak"], default=["points", "weak"]
+    )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--model",
+        choices=["points", "own"],
+        default="points",
+        help="the model's assumption: points-maximising players, or the players' own style",
+    )
     arguments = parser.parse_args(argv)
     rules = YardkleRules()
     missed: list[str] = []
     for strategy in arguments.strategy:
         for players in arguments.players:
             seed = arguments.seed * 1000 + players * 10 + len(strategy)
-            record = simulate(players, arguments.games, strategy, seed, rules)
-            title = f"{players} players, {strategy}, {arguments.games:,} games"
+            own = arguments.model == "own" and strategy == "weak"
+            model: Style = "weak" if own else "points"
+            record = simulate(players, arguments.games, strategy, seed, rules, model)
+            title = f"{players} players, {strategy}, {arguments.games:,} games, model {model}"
             missed += report(record, title, say=lambda line: print(line, flush=True))
     print("\nbuckets off by more than 2 pp:", ", ".join(missed) or "none")
     return 1 if missed else 0

@@ -29,7 +29,12 @@ import numpy as np
 from scoring.analysis.rolls import FloatArray, IntArray
 from scoring.analysis.yardkle import STEP, TurnStrategy
 from scoring.game import invalid_state
-from scoring.winprob.yardkle_turns import points_distribution
+from scoring.winprob.yardkle_turns import (
+    Style,
+    banked_distribution,
+    turn_distribution,
+    weak_policy,
+)
 from scoring.yardkle import DICE, YardkleRules
 
 ABOVE: Final = 40
@@ -49,10 +54,15 @@ MAX_PLAYERS: Final = 10
 
 
 @cache
-def _success(rules: YardkleRules, on_board: bool, behind: int) -> float:
+def _success(rules: YardkleRules, on_board: bool, behind: int, style: Style = "points") -> float:
     """The chance that one final-round turn banks more than `behind` steps of 50 (the leader's
-    lead), played for exactly that (`TurnStrategy(need=...)`)."""
-    return TurnStrategy(rules, on_board, need=behind * STEP + 1).start_value
+    lead): played for exactly that (`TurnStrategy(need=...)`), or by a weak player throwing
+    until ahead (`weak_policy(need=...)`; the last bin lumps every total from the need up)."""
+    need = behind * STEP + 1
+    if style == "points":
+        return TurnStrategy(rules, on_board, need=need).start_value
+    policy = weak_policy(rules, on_board, behind + 2, need=need)
+    return float(banked_distribution(policy, behind + 2).start[behind + 1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,21 +82,23 @@ class RaceTables:
 
 
 @cache
-def race_tables(rules: YardkleRules) -> RaceTables:
-    """Build the tables (about a second or two; cached per ruleset)."""
+def race_tables(rules: YardkleRules, style: Style = "points") -> RaceTables:
+    """Build the tables (4 to 14 s by the load; cached per ruleset and style). `style` is how
+    the players play their normal turns (the final round is always played to beat the
+    leader)."""
     goal = ceil(rules.target / STEP)
     bins = goal + ABOVE
     move = np.zeros((goal, goal))
     arrive = np.zeros((goal, ABOVE))
     for level in range(goal):
-        turn = points_distribution(rules, level > 0, bins).start
+        turn = turn_distribution(rules, level > 0, bins, style).start
         dest = level + np.arange(bins)
         below = dest < goal
         move[level, dest[below]] += turn[below]
         np.add.at(arrive[level], np.minimum(dest[~below] - goal, ABOVE - 1), turn[~below])
     success = np.array(
         [
-            [_success(rules, level > 0, goal + m - level) for m in range(ABOVE)]
+            [_success(rules, level > 0, goal + m - level, style) for m in range(ABOVE)]
             for level in range(goal)
         ]
     )
@@ -175,12 +187,16 @@ def _race(
 
 
 def win_probabilities_batch(
-    scores: IntArray, to_move: IntArray, rules: YardkleRules | None = None, window: int = WINDOW
+    scores: IntArray,
+    to_move: IntArray,
+    rules: YardkleRules | None = None,
+    window: int = WINDOW,
+    style: Style = "points",
 ) -> FloatArray:
     """`win_probabilities` for many positions at once, each at the start of a turn before the
     final round: `scores[b]` by seat (multiples of 50, all below the target), `to_move[b]` the
     seat about to play. Fast enough for the calibration's millions of positions."""
-    tables = race_tables(rules or YardkleRules())
+    tables = race_tables(rules or YardkleRules(), style)
     levels = np.asarray(scores) // STEP
     batch, players = levels.shape
     order = (np.asarray(to_move)[:, None] + np.arange(players)) % players
@@ -226,12 +242,17 @@ def _read_position(
 
 
 def _turn_in_progress(
-    tables: RaceTables, rules: YardkleRules, level: int, turn_level: int, dice_left: int
+    tables: RaceTables,
+    rules: YardkleRules,
+    level: int,
+    turn_level: int,
+    dice_left: int,
+    style: Style,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Rows of `alive`, `reach` and `beat_odds` for the mover whose turn is in progress: its
-    banked points this turn (exact, `points_distribution`) followed by the tables."""
+    banked points this turn (exact, `turn_distribution`) followed by the tables."""
     bins = tables.goal + ABOVE
-    dist = points_distribution(rules, level > 0, bins)
+    dist = turn_distribution(rules, level > 0, bins, style)
     if turn_level >= bins:
         turn_level = bins - 1
     banked = dist.throw[0, DICE] if turn_level == 0 else dist.after[turn_level, dice_left % DICE]
@@ -321,6 +342,7 @@ def win_probabilities(
     dice_left: int = DICE,
     final_round_from: int | None = None,
     rules: YardkleRules | None = None,
+    style: Style = "points",
 ) -> list[float]:
     """Each seat's chance to win (a shared first place counts as a share), for 2 to 10 players
     (RULES.md, "Yardkle", "End"; the model is in the module docstring).
@@ -328,18 +350,21 @@ def win_probabilities(
     `scores` are the banked scores by seat; `to_move` the seat whose turn it is; `turn_total`
     and `dice_left` where that turn stands after a set-aside (0 and 6 before its first throw;
     0 or 6 dice left after hot dice); `final_round_from` the seat that reached the target, once
-    one has (the game's `final_round_by`)."""
+    one has (the game's `final_round_by`); `style` how the players play their normal turns
+    (`points`, the default, or `weak`: `yardkle_turns.weak_policy`)."""
     rules = rules or YardkleRules()
     levels = _read_position(scores, to_move, turn_total, dice_left, final_round_from, rules)
     if final_round_from is not None:
         return _final_round(rules, levels, to_move, final_round_from, turn_total // STEP, dice_left)
-    tables = race_tables(rules)
+    tables = race_tables(rules, style)
     players = len(levels)
     order = [(to_move + i) % players for i in range(players)]
     rows = np.array([[levels[seat] for seat in order]])
     alive, reach, odds = tables.alive, tables.reach, tables.beat_odds
     if turn_total or dice_left != DICE:
-        mover = _turn_in_progress(tables, rules, levels[to_move], turn_total // STEP, dice_left)
+        mover = _turn_in_progress(
+            tables, rules, levels[to_move], turn_total // STEP, dice_left, style
+        )
         alive = np.concatenate([alive, mover[0][None]])
         reach = np.concatenate([reach, mover[1][None].astype(reach.dtype)])
         odds = np.concatenate([odds, mover[2][None].astype(odds.dtype)])

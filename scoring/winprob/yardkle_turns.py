@@ -10,13 +10,14 @@ the plain heuristic of `weak_policy` (most points, bank from 300 or with two dic
 `banked_distribution` walks the policy backwards from the top total: from any state of the
 turn (turn total, dice about to be thrown, or dice left after a set-aside) it gives the exact
 chance of every banked total, the Yardkle (0 banked) included. Totals from `bins - 1` up are
-lumped into the last bin (they are far above any target's reach from the start of a turn).
+lumped into the last bin (they are far above any target's reach from the start of a turn), as
+if banked there, save for hot dice, which must first survive throwing six again.
 """
 
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 
@@ -129,8 +130,16 @@ def banked_distribution(policy: TurnPolicy, bins: int) -> TurnDistribution:
     levels = bins
     throw = np.zeros((levels, DICE + 1, bins))
     after = np.zeros((levels, DICE, bins))
+    # Past the top a player banks after any set-aside leaving a die; after hot dice they first
+    # throw six until one such set-aside shows, or a Yardkle ends it.
+    six = table.dice == DICE
+    partial = float(table.chance[six & (table.best_partial >= 0)].sum())
+    forced = float(table.chance[six & (table.best_partial < 0)].sum())
+    banks_after_hot_dice = partial / (1.0 - forced)
     lumped = np.zeros((DICE, bins))
     lumped[:, bins - 1] = 1.0
+    lumped[0, bins - 1] = banks_after_hot_dice
+    lumped[0, 0] = 1.0 - banks_after_hot_dice
     yardkle = {d: 1.0 - float(table.chance[table.dice == d].sum()) for d in range(1, DICE + 1)}
     by_dice = {d: np.flatnonzero(table.dice == d) for d in range(1, DICE + 1)}
     for level in range(levels - 1, -1, -1):
@@ -162,6 +171,21 @@ def banked_distribution(policy: TurnPolicy, bins: int) -> TurnDistribution:
 def points_distribution(rules: YardkleRules, on_board: bool, bins: int) -> TurnDistribution:
     """The points-maximising turn (`TurnStrategy(rules, on_board)`), exactly."""
     return banked_distribution(policy_of(TurnStrategy(rules, on_board), bins), bins)
+
+
+Style = Literal["points", "weak"]
+"""How a player plays their normal turns: for the most points (`TurnStrategy`) or as
+`weak_policy`."""
+
+
+@cache
+def turn_distribution(
+    rules: YardkleRules, on_board: bool, bins: int, style: Style = "points"
+) -> TurnDistribution:
+    """A normal turn of that style, exactly (`points_distribution` or the weak policy's)."""
+    if style == "points":
+        return points_distribution(rules, on_board, bins)
+    return banked_distribution(weak_policy(rules, on_board, bins), bins)
 
 
 @cache

@@ -8,7 +8,12 @@ import pytest
 from scoring.analysis.yardkle import STEP, TurnStrategy
 from scoring.errors import RuleViolation
 from scoring.winprob.calibrate_yardkle import play_games, play_turns, report, simulate
-from scoring.winprob.yardkle_race import race_tables, win_probabilities, win_probabilities_batch
+from scoring.winprob.yardkle_race import (
+    _success,
+    race_tables,
+    win_probabilities,
+    win_probabilities_batch,
+)
 from scoring.winprob.yardkle_turns import (
     banked_distribution,
     points_distribution,
@@ -162,3 +167,20 @@ def test_late_positions_agree_with_a_seeded_simulation(scores, mover):
     seen = play_games(len(scores), 4000, "points", seed=11, rules=SHORT, start=start).share
     predicted = win_probabilities(scores, mover, rules=SHORT)
     assert seen.mean(axis=0) == pytest.approx(predicted, abs=0.022)  # about 3 standard errors
+
+
+def test_end_a_weak_player_beats_the_leader_less_often_and_as_simulated():
+    # A lead of 500: bank 550 or more in one turn, throwing until ahead (weak_policy).
+    weak = _success(DEFAULT, True, 10, "weak")
+    assert weak < _success(DEFAULT, True, 10) == TurnStrategy(DEFAULT, True, need=501).start_value
+    policy = weak_policy(DEFAULT, True, 12, need=501)
+    played = play_turns(np.random.default_rng(2), [policy], np.zeros(40_000, dtype=np.intp))
+    assert (played >= 11).mean() == pytest.approx(weak, abs=0.0075)  # 3 standard errors
+    assert (played[played > 0] >= 11).all()  # never banks below the need
+
+
+def test_weak_style_tables_give_chances_that_sum_to_one():
+    chances = win_probabilities([1500, 1000, 1000], 1, rules=SHORT, style="weak")
+    points = win_probabilities([1500, 1000, 1000], 1, rules=SHORT)
+    assert sum(chances) == pytest.approx(1.0, abs=1e-6)
+    assert chances != pytest.approx(points, abs=1e-3)
