@@ -188,7 +188,13 @@ def _record(
     predicted[race] = chances[back.ravel()]
     for index in np.flatnonzero(~race):
         predicted[index] = _final_round(
-            rules, [int(v) for v in levels[index]], int(mover[index]), int(final_by[index]), 0, DICE
+            rules,
+            [int(v) for v in levels[index]],
+            int(mover[index]),
+            int(final_by[index]),
+            0,
+            DICE,
+            model,
         )
     leaders: BoolArray = levels == levels.max(axis=1, keepdims=True)
     naive = leaders / leaders.sum(axis=1, keepdims=True)

@@ -283,6 +283,7 @@ def _final_round(
     final_round_from: int,
     turn_level: int,
     dice_left: int,
+    style: Style = "points",
 ) -> list[float]:
     """The final round in progress (RULES.md, "End"): the players from `to_move` up to the one
     who reached the target each play one turn for "bank more than the leader"; a player who
@@ -299,7 +300,7 @@ def _final_round(
     span = ABOVE
     odds = np.array(
         [
-            [_success(rules, levels[seat] > 0, top + m - levels[seat]) for m in range(span)]
+            [_success(rules, levels[seat] > 0, top + m - levels[seat], style) for m in range(span)]
             for seat in to_play
         ]
     )
@@ -355,7 +356,9 @@ def win_probabilities(
     rules = rules or YardkleRules()
     levels = _read_position(scores, to_move, turn_total, dice_left, final_round_from, rules)
     if final_round_from is not None:
-        return _final_round(rules, levels, to_move, final_round_from, turn_total // STEP, dice_left)
+        return _final_round(
+            rules, levels, to_move, final_round_from, turn_total // STEP, dice_left, style
+        )
     tables = race_tables(rules, style)
     players = len(levels)
     order = [(to_move + i) % players for i in range(players)]

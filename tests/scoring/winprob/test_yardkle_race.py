@@ -184,3 +184,10 @@ def test_weak_style_tables_give_chances_that_sum_to_one():
     points = win_probabilities([1500, 1000, 1000], 1, rules=SHORT)
     assert sum(chances) == pytest.approx(1.0, abs=1e-6)
     assert chances != pytest.approx(points, abs=1e-3)
+
+
+def test_end_a_weak_style_final_round_uses_the_weak_players_chance():
+    chances = win_probabilities([2000, 1950], 1, final_round_from=0, rules=SHORT, style="weak")
+    beat = _success(SHORT, True, 1, "weak")
+    assert chances == pytest.approx([1 - beat, beat], abs=1e-12)
+    assert beat < TurnStrategy(SHORT, True, need=51).start_value
