@@ -11,7 +11,8 @@ Yardkle, three or more players"):
 2. `RaceTables` precompute, from every score below the target and for every number of turns
    `k`: the chance not to have reached the target (`alive`), to reach it first at turn `k` with
    each score (`reach`), and, having not reached it, to beat a given leader in one final-round
-   turn played for "bank at least `need`" (`beats`, exact from `TurnStrategy(need=...)`).
+   turn played for "bank at least `need`" (`beat_odds`, exact from `TurnStrategy(need=...)`).
+   With `style="weak"` both kinds of turn are `weak_policy`'s instead.
 3. The first player to reach the target is found by seat order; then the final round is a
    chain over the other players: each beats the current leader with its exact chance, and the
    new leader's score is taken as the old one plus `OVERSHOOT` (the one approximation in the
