@@ -204,6 +204,10 @@ IDEMPOTENCY_RECEIPT_HOURS: int = env.int("IDEMPOTENCY_RECEIPT_HOURS", default=24
 TAKE_BACK_SECONDS: int = env.int("TAKE_BACK_SECONDS", default=120)
 # How long an organizer's invitation to a co-organizer opens (docs/organizing.md).
 ORGANIZER_INVITATION_DAYS: int = env.int("ORGANIZER_INVITATION_DAYS", default=7)
+# How many runs of the rest of a stage its projection simulates (docs/analysis.md, "Chance to
+# qualify"): 2,100 give each chance within about 1.1 percentage points (one standard error).
+STAGE_PROJECTION_RUNS = env.int("STAGE_PROJECTION_RUNS", default=2100)
+
 # Each job's queue (docs/operations.md, "More than one machine"). A worker started without -Q
 # takes every queue listed here; a site that outgrows one worker runs one a queue, each with
 # its own concurrency, so a burst of analyses never holds up standings or the turns' own jobs.
@@ -212,6 +216,7 @@ JOB_QUEUES = {
     "analysis.forecast_*": "turns",  # a turn's follow-up: the live win probability
     "league.standings_*": "standings",
     "league.ratings_*": "ratings",
+    "league.stage_projection": "standings",
     "analysis.analyse_match": "analysis",
     "analysis.sweep": "analysis",
     "webhooks.*": "webhooks",

@@ -44,3 +44,7 @@ STORAGES["staticfiles"] = {  # noqa: F405
 # Serve static files straight from the finders: no collectstatic before a test run.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# A stage's projection runs after every result a test finishes: a tenth of the runs keeps the
+# suite's time down (the simulator's own tests choose their runs).
+STAGE_PROJECTION_RUNS = 200

@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 
+from django.conf import settings
 from django.db import transaction
 
 from games.models import MatchStatus, Seat
@@ -133,7 +134,7 @@ def stage_ratings(stage: Stage, players: Sequence[int]) -> dict[int, Rating]:
 def stage_project(
     *,
     stage_id: int,
-    runs: int = projection.DEFAULT_RUNS,
+    runs: int | None = None,
     overrides: Mapping[int, Sequence[float]] | None = None,
     force: bool = False,
 ) -> StageProjection | None:
@@ -154,7 +155,7 @@ def stage_project(
     figures = projection.project_stage(
         setup,
         stage_ratings(stage, setup.players),
-        runs=1 if finished else runs,  # nothing is left to chance
+        runs=1 if finished else (runs or int(settings.STAGE_PROJECTION_RUNS)),  # 1: decided
         seed=SEED,
         overrides=overrides,
     )
