@@ -57,6 +57,9 @@ _DELTA: Final = 1e-6
 _TOLERANCE: Final = 1e-13
 """A score pair's fixed point is solved when its two values agree to this."""
 
+_KEPT_TURNS: Final = 2_048
+"""Score pairs whose turn program is kept (about 20 KB each)."""
+
 # Row `T * _ROW + l` of a turn program holds the value with turn-end score `T` (steps of 50)
 # and `l` dice left after a set-aside: l = 0 is hot dice (six must be thrown), 1 to 5 a choice.
 _ROW: Final = DICE
@@ -561,6 +564,8 @@ class YardkleDuel:
         """The turn program of one score pair (`_turn_program`, one column), kept."""
         found = self._turns.get((a, b))
         if found is None:
+            if len(self._turns) >= _KEPT_TURNS:
+                self._turns.clear()
             x = np.array([1.0 - self.wins[b, a]])
             found = self._turn_program(np.array([a]), np.array([b]), x)[:, 0]
             self._turns[(a, b)] = found
