@@ -21,8 +21,11 @@ two players"):
   with a small lead hands the other a last turn); throws offering the same (points, dice left)
   pairs are grouped, their chances added (`throw_classes`), which changes no value;
 - the turn total has no bound (hot dice), so the program stops at `top` (the target plus a
-  margin, default 5,000 points): from there the player banks. Raising the margin moves no
-  value by more than 1e-12 (tested).
+  margin, default 5,000 points): from there the player banks (after hot dice: throws six and
+  banks after the first set-aside that leaves a die). That is the one approximation: at any
+  state it errs by at most the other's chance to beat a lead of the margin in their last turn
+  (0.5% at 5,000), and only where a turn gets there; raising the margin to 10,000 moves the
+  start value by 3e-10 and no value by more than 2e-7 (docs/analysis.md).
 """
 
 import hashlib
@@ -231,9 +234,10 @@ class YardkleDuel:
     first player's chance to win with both playing to win; `win_probability`, `bank_or_throw`
     and `options` answer for any position.
 
-    `build(rules)` solves it (about a minute on one core for the default rules: see
-    docs/analysis.md). Scores are in points; a player's score below the target is a multiple
-    of 50, 0 or at least the entry minimum.
+    `build(rules)` solves it (seconds for a game to 1,000; over a minute of one core for the
+    default rules, docs/benchmarks.md, so `manage.py build_strategy --yardkle-duel` writes that
+    table and `load` reads it). Scores are in points; a player's score below the target is a
+    multiple of 50, 0 or at least the entry minimum.
     """
 
     __slots__ = ("_final", "_turns", "build_seconds", "margin", "rules", "target", "top", "wins")
