@@ -22,6 +22,7 @@ from scoring.yardkle import DICE, set_aside_options
 Player = Literal["win", "points"]
 
 _ROW: Final = DICE
+_ROUNDING: Final = 1e-6
 _CACHE: Final = 4_000
 """Score pairs whose turn program a simulation keeps (about 20 KB each)."""
 
@@ -57,14 +58,20 @@ class _WinPlayer:
     """Chooses as `YardkleDuel` does: the set-aside and then bank or throw with the highest
     chance to win (ties in value: bank)."""
 
-    def __init__(self, duel: YardkleDuel) -> None:
+    def __init__(self, duel: YardkleDuel, programs: np.ndarray | None = None) -> None:
         self.duel = duel
+        self.programs = programs
         self.turns: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self.offset = throw_classes().most_steps + 1
 
     def _values(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The pair's turn program and its bank values by turn-end score."""
         found = self.turns.get((a, b))
+        if found is None and self.programs is not None:
+            if len(self.turns) >= _CACHE:
+                self.turns.clear()
+            bank, _ = self.duel._bank(np.array([a]), np.array([b]))
+            found = self.turns[(a, b)] = (self.programs[a, b], bank[:, 0])
         if found is None:
             if len(self.turns) >= _CACHE:
                 self.turns.clear()
@@ -94,7 +101,8 @@ class _WinPlayer:
                     decide = float(values[score * _ROW + left])
                     bank_value = float(banks[score])
             can_bank = left > 0 and (mine > 0 or total + points >= self.duel.rules.entry_minimum)
-            bank = can_bank and bank_value >= decide
+            # Float32 programs (`YardkleDuel.turn_programs`) round: a bank within 1e-6 is taken.
+            bank = can_bank and bank_value >= decide - _ROUNDING
             if decide > best[0]:
                 best = (decide, selection, bank)
         return best[1], best[2]
@@ -158,11 +166,14 @@ def play_game(
         seat = 1 - seat
 
 
-def head_to_head(duel: YardkleDuel, games: int, seed: int = 0) -> HeadToHead:
+def head_to_head(
+    duel: YardkleDuel, games: int, seed: int = 0, *, programs: np.ndarray | None = None
+) -> HeadToHead:
     """`games` seeded games of the win-maximiser against the points-maximiser, the
-    win-maximiser first in the even-numbered games and second in the others."""
+    win-maximiser first in the even-numbered games and second in the others. `programs`
+    (`YardkleDuel.turn_programs()`) spares solving each score pair's turn when first met."""
     rng = np.random.default_rng(seed)
-    win, points = _WinPlayer(duel), _PointsPlayer(duel)
+    win, points = _WinPlayer(duel, programs), _PointsPlayer(duel)
     first = second = 0.0
     ties = 0
     for game in range(games):

@@ -182,3 +182,11 @@ def test_a_saved_table_loads_with_the_same_chances_and_is_refused_for_other_rule
         YardkleDuel.load(SMALL, tmp_path, margin=SMALL_MARGIN + 1_000)
     with pytest.raises(StrategyTableMissing):
         YardkleDuel.load(YardkleRules(target=1_000, entry_minimum=300), tmp_path)
+
+
+def test_all_turn_programs_at_once_are_each_pairs_own_and_play_the_same_games(duel):
+    programs = duel.turn_programs()
+    for a, b in [(0, 0), (12, 19), (19, 0)]:
+        np.testing.assert_allclose(programs[a, b], duel._turn(a, b), rtol=1e-6, atol=1e-7)
+    alone = head_to_head(duel, 200, seed=5)
+    assert head_to_head(duel, 200, seed=5, programs=programs) == alone
