@@ -10,6 +10,7 @@ Run with `.venv/bin/pytest benchmarks/test_draw.py --benchmark-only` (or `make b
 DATABASE_URL's PostgreSQL or the embedded one."""
 
 import importlib
+import itertools
 import random
 import time
 from collections import Counter
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from league import draw
+from league.draw import constructions
 from league.models import Event, League, Player
 from league.services import stages
 
@@ -67,6 +69,7 @@ def _standings(
 def fresh_round_robin(count: int, table_size: int) -> tuple[draw.Round, ...]:
     # The schedule of a field is cached per process; a stage start may be the first to ask.
     round_robin_module._table_schedule.cache_clear()
+    constructions.construction.cache_clear()
     return draw.round_robin(list(range(1, count + 1)), table_size=table_size)
 
 
@@ -93,6 +96,43 @@ DRAWS: dict[str, Callable[[], Any]] = {
 def test_every_format_draws_256_players_within_the_budget(benchmark, name):
     benchmark.pedantic(DRAWS[name], rounds=5, iterations=1)
     assert benchmark.stats.stats.median < TARGET_SECONDS
+
+
+# Issue 40: every round robin up to 64 players, pairs and tables of 3 to 5, drawn as the stage
+# start draws it (nothing cached), none above 5 s; each checked to seat everyone once a round
+# and to meet every pair. The slowest goes in docs/benchmarks.md.
+ROUND_ROBIN_FIELDS = [(count, size) for size in (2, 3, 4, 5) for count in range(2, 65)]
+ROUND_ROBIN_SECONDS = 5.0
+
+
+@pytest.mark.benchmark(group="round robin, every field up to 64")
+def test_every_round_robin_up_to_64_players_is_drawn_within_5_s(benchmark):
+    def draw_all() -> dict[tuple[int, int], tuple[float, tuple[draw.Round, ...]]]:
+        drawn = {}
+        for count, size in ROUND_ROBIN_FIELDS:
+            started = time.perf_counter()
+            rounds = fresh_round_robin(count, size)
+            drawn[count, size] = (time.perf_counter() - started, rounds)
+        return drawn
+
+    drawn = benchmark.pedantic(draw_all, rounds=1, iterations=1)
+    for (count, size), (_, rounds) in drawn.items():
+        players = list(range(1, count + 1))
+        for round_ in rounds:
+            assert sorted(round_.players) == players, (count, size)
+            sizes = sorted((len(t.players) for t in round_.tables), reverse=True)
+            if size > 2:
+                assert sizes == list(draw.table_sizes(count, size)), (count, size)
+        met = {
+            frozenset(pair)
+            for round_ in rounds
+            for table in round_.tables
+            for pair in itertools.combinations(table.players, 2)
+        }
+        assert len(met) == count * (count - 1) // 2, (count, size)
+    slowest = sorted(drawn, key=lambda field: drawn[field][0])[-5:]
+    print("slowest:", ", ".join(f"{n}/{k} {drawn[n, k][0]:.2f} s" for n, k in slowest))
+    assert drawn[slowest[-1]][0] < ROUND_ROBIN_SECONDS
 
 
 @pytest.mark.benchmark(group="swiss round 4 at 256 players")

@@ -23,6 +23,7 @@ each in the catalogue if it is better than the one there, with what counting pro
 """
 
 import argparse
+import importlib
 import itertools
 import json
 import sys
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from league.draw import catalogue
+from league.draw import catalogue, constructions, developments
 from league.draw.covering import (
     ExactResult,
     anneal,
@@ -47,6 +48,7 @@ from league.draw.covering import (
     spread_floor,
 )
 from league.draw.designs import Schedule, exact_schedule
+from league.draw.round_robin import circle, table_schedule
 from league.draw.seeding import table_sizes
 
 COUNTS = range(3, 25)
@@ -284,6 +286,50 @@ def table() -> str:
     return "\n".join(lines)
 
 
+SUMMARY_COUNTS = range(2, constructions.LARGEST + 1)
+SUMMARY_TABLE_SIZES = (2, 3, 4, 5)
+_SOURCES = {"pairs": "P", "design": "D", "catalogue": "C", "construction": "K", "search": "S"}
+
+
+def summary_table(counts: Sequence[int] = SUMMARY_COUNTS) -> str:
+    """The markdown table of docs/draw.md for every field up to 64 players at tables of 2 to
+    5: the rounds the draw uses, the counting bound, and where the rounds come from; bold
+    when proven fewest (the bound met, or CP-SAT proved one round fewer impossible)."""
+    lines = [
+        "| players | pairs | tables of 3 | tables of 4 | tables of 5 |",
+        "|---|---|---|---|---|",
+    ]
+    lines += summary_rows(counts)
+    return "\n".join(lines)
+
+
+def summary_rows(counts: Sequence[int]) -> list[str]:
+    """The rows of `summary_table` for these counts."""
+    rows = []
+    for count in counts:
+        cells = [str(count)]
+        for table_size in SUMMARY_TABLE_SIZES:
+            cells.append(summary_cell(count, table_size))
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def summary_cell(count: int, table_size: int) -> str:
+    """ "**rounds** (bound) source", rounds in bold when proven fewest."""
+    sizes = table_sizes(count, table_size)
+    bound = counting_bound(count, sizes)
+    if table_size == 2:
+        rounds, source, proven = len(circle(count)), "pairs", True
+    else:
+        schedule, source = table_schedule(count, table_size)
+        rounds = len(schedule)
+        entry = catalogue.SCHEDULES.get((count, len(sizes)))
+        cp_sat = source == "catalogue" and entry is not None and entry[0] == "cp-sat"
+        proven = rounds == bound or cp_sat
+    shown = f"**{rounds}**" if proven else str(rounds)
+    return f"{shown} ({bound}) {_SOURCES[source]}"
+
+
 def _rounds_cell(field: Field, schedule: Schedule, fewest: str) -> str:
     rounds = len(schedule)
     if rounds == field.bound:
@@ -398,6 +444,112 @@ def _mark_proven(field: Field, how: str, even: str, schedule: Schedule) -> None:
     write_catalogue(dict(catalogue.SCHEDULES))
 
 
+DEVELOPMENTS = Path(__file__).with_name("developments.py")
+
+
+def development_shapes(count: int, table_size: int, rounds: int) -> list[tuple[int, int]]:
+    """The developments (order n, short orbits) `construct` tries for a field in `rounds`
+    rounds: a base round over Z_rounds (levels and fewer fixed seats than tables), and, when
+    every table holds `table_size`, over Z_n for n = count / table_size (as many levels as a
+    table has seats) with rounds - n short orbits."""
+    sizes = table_sizes(count, table_size)
+    shapes = []
+    levels, fixed = divmod(count, rounds)
+    if levels and fixed < len(sizes):
+        shapes.append((rounds, 0))
+    if all(size == table_size for size in sizes) and rounds > len(sizes) != rounds:
+        shapes.append((len(sizes), rounds - len(sizes)))
+    return shapes
+
+
+def construct(field: Field, *, steps: int, seeds: int) -> bool:
+    """Search a development (`constructions.find_development`) with fewer rounds than the
+    field's best construction so far, from the counting bound up; keep the first found in
+    `developments.py`. Whether one was kept."""
+    best = constructions.construction(field.count, field.table_size)
+    most = len(best) - 1 if best is not None else field.bound + 1
+    name = f"{field.count} players at tables of {field.table_size}"
+    for rounds in range(field.bound, most + 1):
+        for order, orbits in development_shapes(field.count, field.table_size, rounds):
+            for attempt in range(seeds + (not orbits)):
+                started = time.monotonic()
+                found = (
+                    _backtracked(field, order)
+                    if not orbits and attempt == seeds
+                    else constructions.find_development(
+                        field.count,
+                        field.table_size,
+                        order,
+                        orbits=orbits,
+                        seed=f"construct {field.count} {field.table_size} {order} {orbits} "
+                        f"{attempt}",
+                        steps=steps,
+                    )
+                )
+                took = time.monotonic() - started
+                outcome = "found" if found else "not found"
+                print(
+                    f"{name}, {rounds} rounds over Z_{order}: {outcome} ({took:.0f} s)", flush=True
+                )
+                if found is None:
+                    continue
+                # Read again first: another `construct` may have kept one meanwhile.
+                importlib.reload(developments)
+                developments.DEVELOPMENTS[field.count, field.table_size] = (
+                    found.order,
+                    found.levels,
+                    found.base,
+                    found.orbits,
+                )
+                write_developments(dict(developments.DEVELOPMENTS))
+                constructions.construction.cache_clear()
+                return True
+    return False
+
+
+def _backtracked(field: Field, order: int) -> constructions.Development | None:
+    """A base round over Z_order by `covering.developed` (backtracking; quick where annealing
+    is not, on some exact designs such as the 1-rotational Kirkman systems), as a
+    development."""
+    found = developed(field.count, field.sizes, order, nodes=_DEVELOP_NODES // 10)
+    if found is None:
+        return None
+    return constructions.Development(field.count, order, field.count // order, found[0])
+
+
+def write_developments(
+    entries: dict[
+        tuple[int, int],
+        tuple[int, int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+    ],
+) -> None:
+    """Write `league/draw/developments.py` with these entries (laid out as `ruff format`
+    would: one table a line)."""
+    lines = [
+        f'"""{_DEVELOPMENTS_DOC}"""',
+        "",
+        "from typing import Final",
+        "",
+        "DEVELOPMENTS: Final[",
+        "    dict[tuple[int, int], tuple[int, int, tuple[tuple[int, ...], ...], "
+        "tuple[tuple[int, ...], ...]]]",
+        "] = {",
+    ]
+    for (count, table_size), (order, levels, base, orbits) in sorted(entries.items()):
+        lines += [f"    ({count}, {table_size}): (", f"        {order},", f"        {levels},"]
+        lines += ["        (", *(f"            {table!r}," for table in base), "        ),"]
+        if orbits:
+            lines += ["        (", *(f"            {orbit!r}," for orbit in orbits), "        ),"]
+        else:
+            lines.append("        (),")
+        lines.append("    ),")
+    lines.append("}")
+    DEVELOPMENTS.write_text("\n".join(lines) + "\n")
+
+
+_DEVELOPMENTS_DOC = (developments.__doc__ or "").strip()
+
+
 def _field_size(text: str) -> tuple[int, int]:
     """A field as the command line names it, N/K: N players at tables of K."""
     try:
@@ -421,6 +573,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     proving = commands.add_parser("prove", help="prove catalogued fields' rounds fewest")
     proving.add_argument("fields", nargs="+", type=_field_size, help="fields as N/K, e.g. 14/5")
     proving.add_argument("--seconds", type=float, default=600.0, help=seconds)
+    constructing = commands.add_parser("construct", help="search developed base rounds")
+    constructing.add_argument(
+        "--only", nargs="*", type=_field_size, default=[], help="fields as N/K, e.g. 28/4"
+    )
+    constructing.add_argument("--steps", type=int, default=300_000, help="annealing swaps a try")
+    constructing.add_argument("--seeds", type=int, default=3, help="tries (seeds) a shape")
     offering = commands.add_parser("offer", help="keep schedules found elsewhere, if better")
     offering.add_argument("files", nargs="+", type=Path, help="JSON files (players, rounds)")
     args = parser.parse_args(argv)
@@ -432,8 +590,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                 print(f"{path}: refused: {error}", file=sys.stderr, flush=True)
                 raise SystemExit(2) from None
         return
+    if args.command == "construct":
+        fields = args.only or [
+            (count, table_size)
+            for table_size in TABLE_SIZES
+            for count in range(constructions.LARGEST, COUNTS.stop - 1, -1)
+        ]
+        for count, table_size in fields:
+            construct(Field(count, table_size), steps=args.steps, seeds=args.seeds)
+        return
     if args.command == "table":
         print(table())
+        print()
+        print(summary_table())
         return
     if args.command == "prove":
         for count, table_size in args.fields:

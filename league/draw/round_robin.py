@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from league.draw.catalogue import SCHEDULES
-from league.draw.covering import decode, greedy, shorten
+from league.draw.constructions import construction
+from league.draw.covering import counting_bound, decode, evenness, greedy, shorten
 from league.draw.designs import Schedule, exact_schedule
 from league.draw.model import PlayerId, Round, Table
 from league.draw.seeding import checked_participants, checked_table_size, table_sizes
@@ -34,7 +35,7 @@ def round_robin(players: Sequence[PlayerId], *, table_size: int = 2) -> tuple[Ro
     """
     participants = checked_participants(players)
     size = checked_table_size(table_size)
-    schedule = _circle(len(participants)) if size == 2 else _table_schedule(len(participants), size)
+    schedule = circle(len(participants)) if size == 2 else _table_schedule(len(participants), size)
     return tuple(
         _round(number, tables, participants) for number, tables in enumerate(schedule, start=1)
     )
@@ -60,7 +61,7 @@ def _round(number: int, tables: Sequence[Sequence[int]], participants: Sequence[
 
 
 @lru_cache(maxsize=64)
-def _circle(count: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+def circle(count: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The circle method: seed 1 stays, everyone else turns one place a round; with an odd
     count the empty place (-1) marks the bye."""
     places = list(range(count)) + ([-1] if count % 2 else [])
@@ -75,15 +76,34 @@ def _circle(count: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 @lru_cache(maxsize=64)
 def _table_schedule(count: int, table_size: int) -> Schedule:
-    """Rounds of tables (seat numbers) for a round robin at tables of 3 to 5: a known design,
-    else the catalogue's schedule, else a search (greedy, then shortened by annealing)."""
+    return table_schedule(count, table_size)[0]
+
+
+def table_schedule(count: int, table_size: int) -> tuple[Schedule, str]:
+    """Rounds of tables (seat numbers) for a round robin at tables of 3 to 5, and where they
+    come from: "design" (`designs.py`, every pair exactly once), else the fewest rounds of
+    "catalogue" (up to 24 players; kept on a tie), "construction" (`constructions.py`) and
+    "search" (greedy, then shortened by annealing; only run when the others do not reach
+    the counting bound), the more even on a tie."""
     sizes = table_sizes(count, table_size)
     design = exact_schedule(count, sizes)
     if design is not None:
-        return design
+        return design, "design"
+    bound = counting_bound(count, sizes)
     catalogued = SCHEDULES.get((count, len(sizes)))
     if catalogued is not None:
-        return decode(catalogued[2])
-    return shorten(
-        greedy(count, sizes), count, seed=f"round robin {count} {sizes}", steps=_SEARCH_STEPS
-    )
+        schedule = decode(catalogued[2])
+        built = construction(count, table_size)
+        if built is not None and len(built) < len(schedule):
+            return built, "construction"
+        return schedule, "catalogue"
+    candidates: list[tuple[Schedule, str]] = []
+    built = construction(count, table_size)
+    if built is not None:
+        candidates.append((built, "construction"))
+    if built is None or len(built) > bound:
+        searched = shorten(
+            greedy(count, sizes), count, seed=f"round robin {count} {sizes}", steps=_SEARCH_STEPS
+        )
+        candidates.append((searched, "search"))
+    return min(candidates, key=lambda found: (len(found[0]), evenness(count, found[0])))

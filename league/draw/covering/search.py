@@ -356,13 +356,18 @@ class _Annealing:
         self.unmet = 0
 
 
-def greedy(count: int, sizes: Sequence[int]) -> Schedule:
-    """Rounds until every pair has met: each table of a round starts from the free seat with
-    the most pairs still to meet, then takes, one at a time, the free seat that has not met
-    the most of those already seated (ties: more pairs still to meet, then the lower seat).
-    Every round meets at least one new pair, so it ends."""
+def greedy(count: int, sizes: Sequence[int], *, played: Schedule = ()) -> Schedule:
+    """Rounds until every pair has met (after the rounds `played`, if any: the rounds to add):
+    each table of a round starts from the free seat with the most pairs still to meet, then
+    takes, one at a time, the free seat that has not met the most of those already seated
+    (ties: more pairs still to meet, then the lower seat). Every round meets at least one new
+    pair, so it ends."""
     unmet = np.ones((count, count), dtype=np.int64)
     np.fill_diagonal(unmet, 0)
+    for played_round in played:
+        for played_table in played_round:
+            together = np.array(played_table)
+            unmet[np.ix_(together, together)] = 0
     left = unmet.sum(axis=1)
     # Keys as one integer: seats not yet met at the table first, then pairs still to meet.
     scale = count + 1
