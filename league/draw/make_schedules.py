@@ -5,6 +5,7 @@ they are (docs/draw.md, "Round robin and groups").
     python -m league.draw.make_schedules search [--seconds S] [--only N/K ...] [--again]
     python -m league.draw.make_schedules prove N/K [N/K ...] [--seconds S]
     python -m league.draw.make_schedules offer FILE.json [FILE.json ...]
+    python -m league.draw.make_schedules construct [--only N/K ...] [--steps S] [--seeds K]
 
 `search` fills `league/draw/catalogue.py` for 3 to 24 players at tables of 3, 4 and 5 where no
 known design fits (hours on one core; fields already there are kept unless `--again`, and a
@@ -20,6 +21,12 @@ one round fewer, and marks its rounds proven fewest when it cannot (nothing else
 searched: minutes, not hours). `offer` checks schedules found outside the project (a file
 each: `{"players": N, "rounds": [[[seats of a table], ...], ...]}`, seats from 0) and keeps
 each in the catalogue if it is better than the one there, with what counting proves of it.
+`construct` searches base rounds developed over Z_n (`constructions.find_development`, and
+backtracking) for fields of 25 to 64 players with fewer rounds than their best construction
+so far, and keeps them in `league/draw/developments.py`. `table` also prints, for every field
+from 2 to 64 players in pairs and at tables of 3 to 5, the rounds the draw uses, the counting
+bound and where the rounds come from (`summary_table`; the search runs for the fields no
+construction brings to the bound: a few minutes).
 """
 
 import argparse

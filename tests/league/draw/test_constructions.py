@@ -2,10 +2,11 @@
 rounds and from designs with seats left out (issue 40)."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 
-from league.draw import round_robin, table_sizes
+from league.draw import make_schedules, round_robin, table_sizes
 from league.draw.constructions import (
     LARGEST,
     Development,
@@ -168,3 +169,11 @@ def test_greedy_adds_rounds_after_those_played():
     plane = affine_geometry(3, 2)
     added = greedy(9, (3, 3, 3), played=plane[:-1])
     assert added == (plane[-1],)
+
+
+def test_the_docs_table_up_to_64_players_is_what_the_command_prints():
+    # docs/draw.md, "Constructions up to 64 players": regenerate it with
+    # `python -m league.draw.make_schedules table` when a construction or the catalogue changes.
+    # The rows to 12 players (no search runs for them) stand for the whole table here.
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "draw.md").read_text()
+    assert "\n".join(make_schedules.summary_rows(range(2, 13))) in docs
