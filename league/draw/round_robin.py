@@ -4,8 +4,10 @@
 Pairs follow the circle method. Tables of k follow a schedule in which every pair of players
 meets at least once, in as few rounds as known, then as evenly as known: a known design where
 one fits (every pair exactly once), else for up to 24 players the catalogue's schedule (found
-ahead of time by annealing and CP-SAT, `league.draw.make_schedules`), else a greedy schedule
-shortened by a seeded annealing. The same field always gets the same schedule.
+ahead of time by annealing and CP-SAT, `league.draw.make_schedules`), else the fewer rounds of
+a construction (`league.draw.constructions`: developed base rounds, products, designs with
+seats left out) and a greedy schedule shortened by a seeded annealing (only searched when no
+construction reaches the counting bound). The same field always gets the same schedule.
 """
 
 from collections.abc import Sequence
