@@ -148,3 +148,52 @@ def roll_values(after: FloatArray, stop: FloatArray) -> RollValues:
                 np.maximum(layer[:rows], best[smaller], out=layer[:rows])
         best = layer
     return RollValues(keeps=tuple(keeps), showing=best)
+
+
+def roll_followed(values: RollValues, after: FloatArray, stop: FloatArray) -> RollValues:
+    """`roll_values` of other quantities under the choices that `values` makes best: `after`
+    and `stop` are `[outcome, quantity, state]` (the states those of `values`). Keeps are
+    means over the faces as there; dice showing take the keep `values` takes (the first best
+    one: `np.maximum` keeps the larger keep on a tie). `scoring.winprob` follows the
+    expected-value policy's higher moments this way."""
+    keeps: list[FloatArray] = [stop] * (DICE + 1)
+    larger = after
+    for size in range(DICE - 1, -1, -1):
+        grown = GROWN[size]
+        mean = larger[grown[:, 0]]
+        for face in range(1, len(FACES)):
+            mean += larger[grown[:, face]]
+        mean /= len(FACES)
+        keeps[size] = larger = mean
+    best = keep_choices(values)
+    columns = values.showing.shape[1]
+    every = np.concatenate(keeps)  # [keep, quantity, state]
+    showing = every[best, :, np.arange(columns)]  # [outcome, state, quantity]
+    return RollValues(keeps=tuple(keeps), showing=np.ascontiguousarray(showing.transpose(0, 2, 1)))
+
+
+KEEP_OFFSETS: Final[IntArray] = np.cumsum([0] + [len(layer) for layer in LAYERS])
+"""Where each layer of keeps starts when all the keeps are in one row order, size 0 first."""
+
+
+def keep_choices(values: RollValues) -> IntArray:
+    """`[outcome, state]`: the keep the dice showing take in `values` (as a row of all the
+    keeps, layers one after another: `KEEP_OFFSETS`), the first best one as `roll_values`
+    compares them (the larger keep on a tie)."""
+    columns = values.showing.shape[1]
+    best_value = values.keeps[0]
+    best = np.zeros((1, columns), dtype=np.intp)
+    for size in range(1, DICE + 1):
+        inside = INSIDE[size]
+        layer_value = values.keeps[size].copy()
+        layer = np.broadcast_to(
+            KEEP_OFFSETS[size] + np.arange(len(LAYERS[size]))[:, None], layer_value.shape
+        ).copy()
+        for rows, smaller in zip(inside.rows, inside.smaller, strict=True):
+            if rows:
+                smaller_value = best_value[smaller]
+                np.copyto(layer[:rows], best[smaller], where=smaller_value > layer_value[:rows])
+                np.maximum(layer_value[:rows], smaller_value, out=layer_value[:rows])
+        best_value = layer_value
+        best = layer
+    return best

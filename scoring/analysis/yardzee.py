@@ -145,7 +145,7 @@ class YardzeeState:
         return YardzeeState(self.filled | {box}, upper, fifty)
 
 
-def _fingerprint(rules: YardzeeRules) -> str:
+def rules_fingerprint(rules: YardzeeRules) -> str:
     """What a table's numbers depend on: the rules as `scoring.yardzee` scores them, the
     table's layout. A table built before a change to any of these is refused on load."""
     digest = hashlib.sha256()
@@ -204,7 +204,7 @@ class Strategy:
         table, _ = load_table(
             directory,
             table_name(rules),
-            fingerprint=_fingerprint(rules),
+            fingerprint=rules_fingerprint(rules),
             shape=(solver.STATES,),
             verify=verify,
         )
@@ -222,7 +222,7 @@ class Strategy:
             directory,
             table_name(self._rules),
             np.asarray(self._table),
-            fingerprint=_fingerprint(self._rules),
+            fingerprint=rules_fingerprint(self._rules),
             facts=facts,
         )
 
@@ -230,6 +230,12 @@ class Strategy:
     def rules(self) -> YardzeeRules:
         """The ruleset this strategy is optimal for."""
         return self._rules
+
+    @property
+    def table(self) -> FloatArray:
+        """The state table itself (memory-mapped read-only when loaded): the expected points
+        still to come from each state, NaN for states no game reaches."""
+        return self._table
 
     @property
     def start_value(self) -> float:

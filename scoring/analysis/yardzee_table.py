@@ -158,6 +158,24 @@ def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> Float
     best open box, for the states in `states` (table indexes): the box's points, the upper and
     Yardzee bonuses earned now, and the value of the state after (RULES.md, "Boxes",
     "Upper bonus", "Yardzee bonus", "Joker")."""
+    final: FloatArray = box_candidates(table, states, joker).values.max(axis=0)
+    return final
+
+
+@dataclass(frozen=True, slots=True)
+class BoxCandidates:
+    """Every box a turn's final dice may fill, valued: `values[row, outcome, column]` is the
+    points of box `boxes[row]` (bonuses earned now included) plus `table`'s value of the state
+    after, -inf where the box is closed or the joker rule forbids it."""
+
+    boxes: tuple[int, ...]
+    values: FloatArray
+
+
+def box_candidates(table: FloatArray, states: IntArray, joker: JokerRule) -> BoxCandidates:
+    """The candidates of `final_values`, box by box, before the best is taken. Passed a table
+    of zeros, the values are the points scored now; `scoring.winprob` follows the best box of
+    the value table through other tables this way."""
     filled = states // (UPPER_STATES * 2)
     upper = (states >> 1) & (UPPER_STATES - 1)
     yardzee_50 = states & 1
@@ -198,13 +216,13 @@ def final_values(table: FloatArray, states: IntArray, joker: JokerRule) -> Float
             with_50 += YARDZEE_POINTS
             with_50[(filled & YARDZEE_BIT) != 0] = -np.inf
             lower[open_lower.index(YARDZEE), _YARDZEE_ROW == 1] = with_50
-    final: FloatArray = candidates.max(axis=0)
-    _place_jokers(final, table, filled, upper, yardzee_50, joker, open_upper + open_lower)
-    return final
+    boxes = open_upper + open_lower
+    _place_jokers(candidates, table, filled, upper, yardzee_50, joker, boxes)
+    return BoxCandidates(boxes=tuple(boxes), values=candidates)
 
 
 def _place_jokers(
-    final: FloatArray,
+    candidates: FloatArray,
     table: FloatArray,
     filled: IntArray,
     upper: IntArray,
@@ -214,8 +232,8 @@ def _place_jokers(
 ) -> None:
     """Five of a kind with the Yardzee box filled goes where the joker rule allows, scored as
     `placement_points` says, plus the Yardzee bonus while the box holds 50 (RULES.md, "Joker",
-    "Yardzee bonus"): these six outcomes of such columns are valued again. Only the
-    `open_boxes` (open in some column) can take them."""
+    "Yardzee bonus"): these six outcomes of such columns are valued again, box by box (the
+    rows of `candidates`). Only the `open_boxes` (open in some column) can take them."""
     columns = np.flatnonzero(filled & YARDZEE_BIT)
     if not len(columns):
         return
@@ -235,7 +253,7 @@ def _place_jokers(
     after = table[((filled | _BOX_BITS[boxes]) * UPPER_STATES + capped) * 2 + yardzee_50]
     after += points + earned + yardzee_50 * jokers.bonus
     after[~allowed] = -np.inf
-    final[FIVE_OF_A_KIND[:, None], columns[None, :]] = after.max(axis=2).T
+    candidates[:, FIVE_OF_A_KIND[:, None], columns[None, :]] = after.transpose(2, 1, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +286,7 @@ def column_of(turn: TurnValues, column: int) -> TurnValues:
     )
 
 
-def _first_roll(showing: FloatArray) -> FloatArray:
+def first_roll(showing: FloatArray) -> FloatArray:
     """The mean over the first roll's outcomes. Each state's row is summed alone (a contiguous
     row of 252, the same sum in the same order however many states are solved together), so a
     state's value comes out the same to the last bit alone or in a block; a matrix product
@@ -285,7 +303,7 @@ def turn_values(table: FloatArray, states: IntArray, joker: JokerRule) -> TurnVa
     final = final_values(table, states, joker)
     last = roll_values(final, final)
     middle = roll_values(last.showing, final)
-    return TurnValues(final=final, last=last, middle=middle, start=_first_roll(middle.showing))
+    return TurnValues(final=final, last=last, middle=middle, start=first_roll(middle.showing))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,14 @@
 """`manage.py build_strategy`: the Yardzee strategy tables that move-by-move analysis reads
-(docs/analysis.md, "The table file").
+(docs/analysis.md, "The table file"), and beside each the moments table of the remaining
+points that the win probability reads (docs/analysis.md, "Win probability: Yardzee").
 
 Writes one table per joker rule (`yardzee-forced.npy`, `yardzee-free_choice.npy`, 8 MB each,
-with a JSON manifest) into `settings.STRATEGY_DIR` (or `--dir`). A table already there and
-intact is kept, so `make run` can call this on every start; a missing or corrupt one is built
-(seconds). `--check` only reports, and fails when a table is missing or corrupt (with
-`--force`, which would skip the check, it is refused). A directory it cannot write is a
-`CommandError` naming it.
+with a JSON manifest) and its moments (`yardzee-forced-moments.npy`, ...) into
+`settings.STRATEGY_DIR` (or `--dir`). A table already there and intact is kept, so `make run`
+can call this on every start; a missing or corrupt one is built (seconds for the strategy,
+about a minute for the moments). `--check` only reports, and fails when a table is missing or
+corrupt (with `--force`, which would skip the check, it is refused). A directory it cannot
+write is a `CommandError` naming it.
 
 `--yardkle-duel` also builds the two-player Yardkle win table of the default rules
 (`yardkle-duel-10000-500.npy`, 320 KB; minutes to build: docs/analysis.md, "Win probability:
@@ -22,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardzee_spread import Spread
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
 
@@ -69,45 +72,18 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"Cannot write the strategy tables to {directory}: {error}"
                 ) from error
-        failed = []
+        failed: list[str] = []
         for joker in options["joker"] or JOKER_RULES:
             rules = YardzeeRules(joker=joker)
-            if not options["force"]:
-                try:
-                    strategy = Strategy.load(rules, directory)
-                except StrategyTableError as error:
-                    if options["check"]:
-                        failed.append(str(error))
-                        continue
-                    self.stdout.write(f"joker={joker}: {error}")
-                else:
-                    self.stdout.write(
-                        f"joker={joker}: the table in {directory} is intact "
-                        f"(expected score {strategy.start_value:.6f})."
-                    )
-                    continue
-            if options["check"]:
-                continue
-            strategy = Strategy.build(rules)
-            try:
-                path = strategy.save(directory)
-            except OSError as error:
-                raise CommandError(
-                    f"Cannot write the strategy tables to {directory}: {error}"
-                ) from error
-            self.stdout.write(
-                self.style.SUCCESS(
-                    f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
-                    f"{strategy.build_seconds or 0:.1f} s; expected score "
-                    f"{strategy.start_value:.6f}."
-                )
-            )
+            strategy = self._strategy(rules, directory, failed, **options)
+            if strategy is not None:
+                self._moments(strategy, directory, failed, **options)
         if options["yardkle_duel"]:
-            self._yardkle_duel(directory, options, failed)
+            self._yardkle_duel(directory, failed, **options)
         if failed:
             raise CommandError(" ".join(failed))
 
-    def _yardkle_duel(self, directory: Path, options: dict[str, Any], failed: list[str]) -> None:
+    def _yardkle_duel(self, directory: Path, failed: list[str], **options: Any) -> None:
         """The two-player Yardkle table, as the Yardzee tables: kept when intact."""
         if not options["force"]:
             try:
@@ -123,18 +99,75 @@ class Command(BaseCommand):
                     f"(first player wins {duel.start_value:.6f})."
                 )
                 return
-        if options["check"]:
-            return
         duel = YardkleDuel.build()
-        try:
-            path = duel.save(directory)
-        except OSError as error:
-            raise CommandError(
-                f"Cannot write the strategy tables to {directory}: {error}"
-            ) from error
+        path = self._save(duel, directory)
         self.stdout.write(
             self.style.SUCCESS(
                 f"yardkle duel: built {path} in {duel.build_seconds:.0f} s of CPU; the first "
                 f"player wins {duel.start_value:.6f}."
             )
         )
+
+    def _strategy(
+        self, rules: YardzeeRules, directory: Path, failed: list[str], **options: Any
+    ) -> Strategy | None:
+        """The strategy table of `rules`: kept, built, or (with --check) reported missing."""
+        joker = rules.joker
+        if not options["force"]:
+            try:
+                strategy = Strategy.load(rules, directory)
+            except StrategyTableError as error:
+                if options["check"]:
+                    failed.append(str(error))
+                    return None
+                self.stdout.write(f"joker={joker}: {error}")
+            else:
+                self.stdout.write(
+                    f"joker={joker}: the table in {directory} is intact "
+                    f"(expected score {strategy.start_value:.6f})."
+                )
+                return strategy
+        strategy = Strategy.build(rules)
+        path = self._save(strategy, directory)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
+                f"{strategy.build_seconds or 0:.1f} s; expected score "
+                f"{strategy.start_value:.6f}."
+            )
+        )
+        return strategy
+
+    def _moments(
+        self, strategy: Strategy, directory: Path, failed: list[str], **options: Any
+    ) -> None:
+        """The moments table beside the strategy's: kept, built, or reported missing."""
+        joker = strategy.rules.joker
+        if not options["force"]:
+            try:
+                Spread.load(strategy.rules, directory, strategy=strategy)
+            except StrategyTableError as error:
+                if options["check"]:
+                    failed.append(str(error))
+                    return
+                self.stdout.write(f"joker={joker}: {error}")
+            else:
+                self.stdout.write(f"joker={joker}: the moments table in {directory} is intact.")
+                return
+        spread = Spread.build(strategy)
+        path = self._save(spread, directory)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
+                f"{spread.build_seconds or 0:.1f} s."
+            )
+        )
+
+    @staticmethod
+    def _save(table: Strategy | Spread | YardkleDuel, directory: Path) -> Path:
+        try:
+            return table.save(directory)
+        except OSError as error:
+            raise CommandError(
+                f"Cannot write the strategy tables to {directory}: {error}"
+            ) from error

@@ -6,11 +6,14 @@ tests, rather than in tests/games.)"""
 import json
 from io import StringIO
 
+import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
 
 from games.management.commands import build_strategy
 from scoring.analysis import Strategy
+from scoring.analysis import yardzee_table as solver
+from scoring.winprob.yardzee_spread import ORDERS, Spread
 
 
 @pytest.fixture
@@ -23,7 +26,17 @@ def builds(monkeypatch, forced):
         return forced
 
     monkeypatch.setattr(Strategy, "build", staticmethod(build))
+    # The moments table (a minute to build) is stood in for by zeros, counted the same way.
+    monkeypatch.setattr(Spread, "build", classmethod(spread_build(calls)))
     return calls
+
+
+def spread_build(calls):
+    def build(cls, strategy):
+        calls.append(f"moments {strategy.rules.joker}")
+        return cls(strategy, np.zeros((len(ORDERS), solver.STATES)))
+
+    return build
 
 
 def run(*arguments: str) -> str:
@@ -37,10 +50,24 @@ def test_the_command_builds_a_missing_table_then_keeps_it(builds, tmp_path):
     assert "built" in output
     assert "254.587729" in output
     assert (tmp_path / "yardzee-forced.npy").is_file()
-    assert "intact" in run("--dir", str(tmp_path), "--joker", "forced")
-    assert builds == ["forced"]
+    assert (tmp_path / "yardzee-forced-moments.npy").is_file()
+    assert "the moments table in" in run("--dir", str(tmp_path), "--joker", "forced")
+    assert builds == ["forced", "moments forced"]
     run("--dir", str(tmp_path), "--joker", "forced", "--force")
-    assert builds == ["forced", "forced"]
+    assert builds == ["forced", "moments forced", "forced", "moments forced"]
+
+
+def test_a_missing_moments_table_is_built_beside_an_intact_strategy_table(builds, tmp_path):
+    run("--dir", str(tmp_path), "--joker", "forced")
+    (tmp_path / "yardzee-forced-moments.npy").unlink()
+    with pytest.raises(CommandError, match="yardzee-forced-moments"):
+        run("--dir", str(tmp_path), "--joker", "forced", "--check")
+    output = run("--dir", str(tmp_path), "--joker", "forced")
+    assert "the table in" in output
+    assert "intact" in output
+    assert builds == ["forced", "moments forced", "moments forced"]
+    spread = Spread.load(None, tmp_path)
+    assert spread.strategy.start_value == pytest.approx(254.587729, abs=1e-6)
 
 
 def test_the_command_rebuilds_a_corrupt_table(builds, tmp_path):
@@ -49,7 +76,8 @@ def test_the_command_rebuilds_a_corrupt_table(builds, tmp_path):
     manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "sha256": "0" * 64}))
     output = run("--dir", str(tmp_path), "--joker", "forced")
     assert "checksum" in output
-    assert builds == ["forced", "forced"]
+    # The moments depend on the rules only (the same strategy comes out again): kept.
+    assert builds == ["forced", "moments forced", "forced"]
     assert Strategy.load(None, tmp_path).start_value == pytest.approx(254.587729, abs=1e-6)
 
 

@@ -1,0 +1,212 @@
+"""Each Yardzee player's chance to win from where the game stands, for 2 to 5 players
+(RULES.md, "Yardzee": highest grand total wins, equal totals share the placement; the method,
+assumptions and calibration are in docs/analysis.md, "Win probability: Yardzee").
+
+The model: every player plays the rest of their game by the optimal solitaire strategy, and the
+players' dice are independent, so their final totals are independent. A player's final total
+is their grand total so far plus the points still to come, whose mean and variance
+`scoring.winprob.yardzee_spread.Spread` gives for any position (between turns or inside a turn).
+The final total is taken as a normal of that mean and variance, rounded to whole points; a
+player's chance to win is the chance that their total beats every other's, a tie with `k`
+others counting as a share of `1 / (k + 1)` of the win (the shared placement).
+
+```python
+spread = Spread.load(YardzeeRules(), settings.STRATEGY_DIR)
+win_probabilities([Position.of_scorecard(game.scorecard(seat)) for seat in range(players)], spread)
+# [0.41, 0.59]; mid-turn: Position(state, score, dice=[3, 3, 3, 1, 4], rolls_left=1)
+```
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Self
+
+import numpy as np
+
+from scoring.analysis.rolls import FloatArray, IntArray
+from scoring.analysis.yardzee import YardzeeState
+from scoring.analysis.yardzee_table import BOXES, UPPER_STATES
+from scoring.errors import RuleViolation
+from scoring.winprob.yardzee_exact import EXACT_OPEN, SUPPORT
+from scoring.winprob.yardzee_spread import Spread, central
+from scoring.yardzee import Scorecard
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+_COARSE: Final = 8
+# Nodes and weights of 3-point Gauss-Legendre on [0, 1]: exact for polynomials of degree 5.
+_GAUSS_LEGENDRE: Final = (
+    (0.5 - 0.5 * (3 / 5) ** 0.5, 5 / 18),
+    (0.5, 8 / 18),
+    (0.5 + 0.5 * (3 / 5) ** 0.5, 5 / 18),
+)
+# The grid of totals reaches this many standard deviations past every player's mean: a normal
+# leaves less than 1e-9 of its mass beyond.
+_REACH: Final = 6.2
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A player's position: their scorecard's `state`, their grand `total` so far (bonuses
+    included), and inside a turn the `dice` showing with `rolls_left` rolls still allowed
+    (2 after the first roll, 1 after the second, 0 when only the box is left to choose)."""
+
+    state: YardzeeState
+    total: int
+    dice: tuple[int, ...] | None = None
+    rolls_left: int | None = None
+
+    @classmethod
+    def of_scorecard(
+        cls, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None
+    ) -> Self:
+        """The position of a scorecard (`YardzeeGame.scorecard(seat)`), between turns or
+        with `dice` showing."""
+        return cls(
+            YardzeeState.of_boxes(card.boxes),
+            card.total,
+            None if dice is None else tuple(dice),
+            rolls_left,
+        )
+
+
+def win_probabilities(positions: Sequence[Position], spread: Spread) -> list[float]:
+    """Each player's chance to win, in the order given (they sum to 1; a tie counts as a share
+    of the win). 2 to 5 players (RULES.md, Yardzee "Game"): otherwise `wrong_player_count`;
+    a position no game can reach raises `RuleViolation` as `Spread.remaining` does."""
+    if not MIN_PLAYERS <= len(positions) <= MAX_PLAYERS:
+        raise RuleViolation(
+            "wrong_player_count",
+            f"Yardzee has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(positions)}.",
+            details={"players": len(positions)},
+        )
+    players = len(positions)
+    means, variances = np.zeros((1, players)), np.zeros((1, players))
+    totals = np.array([[float(position.total) for position in positions]])
+    exact = np.full((1, players, SUPPORT), np.nan)
+    for seat, position in enumerate(positions):
+        rest = spread.remaining(position.state, position.dice, position.rolls_left)
+        means[0, seat] = position.total + rest.mean
+        variances[0, seat] = rest.variance
+        if not position.state.is_over:
+            found = spread.distribution(position.state, position.dice, position.rolls_left)
+            if found is not None:
+                exact[0, seat] = found
+    shares = win_shares(means, variances, totals=totals, exact=exact)
+    return [float(chance) for chance in shares[0]]
+
+
+def between_turns(spread: Spread, states: IntArray, totals: FloatArray) -> FloatArray:
+    """`win_probabilities` for many games at once, every player between turns: `states`
+    (table indexes) and grand `totals` of the players in rows of games."""
+    table = np.asarray(spread.strategy.table)
+    mean = table[states]
+    variance = central(mean, np.asarray(spread.moments)[:, states])
+    open_boxes = BOXES - np.bitwise_count(states // (UPPER_STATES * 2))
+    exact = None
+    near_end = (open_boxes <= EXACT_OPEN) & (open_boxes > 0)
+    if near_end.any():
+        exact = np.full((*states.shape, SUPPORT), np.nan)
+        exact[near_end] = spread.distributions(states[near_end])
+    return win_shares(totals + mean, variance, totals=totals, exact=exact)
+
+
+def _normal_cdf(z: FloatArray) -> FloatArray:
+    """The standard normal's distribution function, through the complementary error function's
+    rational Chebyshev approximation of Numerical Recipes (error below 1.2e-7 everywhere)."""
+    x = np.abs(z) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.5 * x)
+    poly = -1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))
+    poly = 0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * poly))
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * poly))
+    erfc = t * np.exp(-x * x + poly)
+    below: FloatArray = np.where(z < 0, 0.5 * erfc, 1.0 - 0.5 * erfc)
+    return below
+
+
+def win_shares(
+    means: FloatArray,
+    variances: FloatArray,
+    *,
+    totals: FloatArray | None = None,
+    exact: FloatArray | None = None,
+) -> FloatArray:
+    """For positions in rows (players in columns): each player's expected share of the win
+    when their final totals are independent, rounded to whole points. A player's final total
+    is `totals + k` with chance `exact[row, player, k]` where that is given (not NaN), else a
+    normal of these means and variances (exactly the mean for a variance of 0). A tie of
+    `k + 1` players at the top gives each `1 / (k + 1)`."""
+    rows, players = means.shape
+    deviations = np.sqrt(np.maximum(variances, 0.0))
+    deviations[deviations < 1e-6] = 0.0  # a total known to the point (rounding noise aside)
+    known = np.zeros((rows, players), dtype=np.bool_)
+    if exact is not None and totals is not None:
+        known = ~np.isnan(exact[:, :, 0])
+        exact = np.where(known[:, :, None], exact, 0.0)
+    # Whole points, or when every player's total is uncertain by more than `_COARSE` points a
+    # step of a `_COARSE`th of the smallest deviation (the sums then approximate integrals of
+    # smooth functions, to far below the figures' precision; ties within a step are shared).
+    step = np.maximum(1.0, np.floor(deviations.min(axis=1) / _COARSE))
+    step[known.any(axis=1)] = 1.0
+    lows = means - _REACH * deviations
+    highs = means + _REACH * deviations
+    if exact is not None and totals is not None:
+        last = exact.shape[2] - 1 - (exact[:, :, ::-1] > 0).argmax(axis=2)
+        lows = np.where(known, totals, lows)
+        highs = np.where(known, totals + last, highs)
+    # Only totals at which some player can still be on top: from the highest of the lows.
+    low = np.floor(lows.max(axis=1)) - step
+    high = np.ceil(highs.max(axis=1)) + step
+    width = int(((high - low) / step).max()) + 1
+    grid = low[:, None] + step[:, None] * np.arange(width)[None, :]  # rows x grid
+    # P(total <= x + step / 2) for every player and grid point: the chance of the total
+    # rounded to x, and of every total below it.
+    half = step[:, None, None] / 2
+    cdf = _cdf(grid[:, None, :] + half, means, deviations)
+    below = np.concatenate(
+        [_cdf(grid[:, None, :1] - half, means, deviations), cdf[:, :, :-1]], axis=2
+    )
+    if exact is not None and totals is not None and known.any():
+        cumulative = np.cumsum(exact, axis=2)
+        points = (grid[:, None, :] - totals[:, :, None]).astype(np.intp)  # rest to reach x
+        support = exact.shape[2]
+        at_x = np.take_along_axis(cumulative, np.clip(points, 0, support - 1), axis=2)
+        before_x = np.take_along_axis(cumulative, np.clip(points - 1, 0, support - 1), axis=2)
+        before_x = np.where(points >= 1, before_x, 0.0)
+        at_x = np.where(points >= 0, at_x, 0.0)
+        cdf = np.where(known[:, :, None], at_x, cdf)
+        below = np.where(known[:, :, None], before_x, below)
+    at = cdf - below
+    # The share of a total x: with the others below it (chance `below`) or tied at it
+    # (`at`), a tie of k others gives 1 / (k + 1) = the integral of u^k over [0, 1], so the
+    # share is the integral over u of the product of (below + u * at) over the others: a
+    # polynomial of degree at most 4, which 3-point Gauss-Legendre integrates exactly.
+    shares = np.zeros((rows, players))
+    for node, weight in _GAUSS_LEGENDRE:
+        factors = below + node * at
+        # The product over the others: of the players before each one, times those after.
+        others = [np.ones((rows, width)) for _ in range(players)]
+        running = np.ones((rows, width))
+        for player in range(players):
+            others[player] = others[player] * running
+            running = running * factors[:, player]
+        running = np.ones((rows, width))
+        for player in range(players - 1, -1, -1):
+            others[player] *= running
+            running = running * factors[:, player]
+        product = np.stack(others, axis=1)
+        shares += weight * (at * product).sum(axis=2)
+    return shares
+
+
+def _cdf(edges: FloatArray, means: FloatArray, deviations: FloatArray) -> FloatArray:
+    """P(total <= edge) for edges in rows x players x points: a normal's, or a step at the
+    mean for a deviation of 0."""
+    offset = edges - means[:, :, None]
+    spread = deviations[:, :, None]
+    cdf: FloatArray = np.where(
+        spread > 0,
+        _normal_cdf(offset / np.where(spread > 0, spread, 1.0)),
+        (offset >= 0).astype(np.float64),
+    )
+    return cdf
