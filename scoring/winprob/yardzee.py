@@ -6,9 +6,10 @@ The model: every player plays the rest of their game by the optimal solitaire st
 players' dice are independent, so their final totals are independent. A player's final total
 is their grand total so far plus the points still to come, whose mean and variance
 `scoring.winprob.yardzee_spread.Spread` gives for any position (between turns or inside a turn).
-The final total is taken as a normal of that mean and variance, rounded to whole points; a
-player's chance to win is the chance that their total beats every other's, a tie with `k`
-others counting as a share of `1 / (k + 1)` of the win (the shared placement).
+With at most four boxes open their exact distribution is used; before that, a normal of that
+mean and variance rounded to whole points. A player's chance to win is the chance that their
+total beats every other's, a tie with `k` others counting as a share of `1 / (k + 1)` of the
+win (the shared placement).
 
 ```python
 spread = Spread.load(YardzeeRules(), settings.STRATEGY_DIR)
@@ -33,6 +34,7 @@ from scoring.yardzee import Scorecard
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
+# The grid steps by whole points, or by a _COARSE-th of the smallest deviation when larger.
 _COARSE: Final = 8
 # Nodes and weights of 3-point Gauss-Legendre on [0, 1]: exact for polynomials of degree 5.
 _GAUSS_LEGENDRE: Final = (

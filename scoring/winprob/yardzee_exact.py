@@ -13,6 +13,7 @@ Also the tables that follow keeps forwards (`KEEP_COUNTS`, `transitions`), which
 calibration's simulated players use too.
 """
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -45,17 +46,35 @@ order, size 0 first: `KEEP_OFFSETS`)."""
 KEEP_SIZE: Final[IntArray] = KEEP_COUNTS.sum(axis=1)
 
 
+@dataclass(frozen=True, slots=True)
+class Transitions:
+    """Keeping a keep and throwing the other dice, as a sparse table sorted by outcome: the
+    `keep` (flat index), the `outcome` it can show, and its `chance`; `starts` are where each
+    outcome's entries begin (4,368 entries of 116,424)."""
+
+    keep: IntArray
+    outcome: IntArray
+    chance: FloatArray
+    starts: IntArray
+
+
 @cache
-def transitions() -> FloatArray:
-    """`[keep, outcome]`: the chance that keeping `keep` (flat index) and throwing the other
-    dice shows `outcome` (RULES.md, Yardzee "Turn")."""
-    table = np.zeros((len(KEEP_COUNTS), len(LAYERS[5])))
+def transitions() -> Transitions:
+    """Every keep's outcomes and their chances (RULES.md, Yardzee "Turn")."""
+    entries: dict[tuple[int, int], float] = {}
     for size, layer in enumerate(LAYERS):
         for index, keep in enumerate(layer):
             for thrown in LAYERS[5 - size]:
-                outcome = LAYER_INDEX[tuple(sorted(keep + thrown))]
-                table[KEEP_OFFSETS[size] + index, outcome] += chance(thrown)
-    return table
+                key = (LAYER_INDEX[tuple(sorted(keep + thrown))], int(KEEP_OFFSETS[size]) + index)
+                entries[key] = entries.get(key, 0.0) + chance(thrown)
+    ordered = sorted(entries)
+    outcome = np.array([outcome for outcome, _ in ordered], dtype=np.intp)
+    return Transitions(
+        keep=np.array([keep for _, keep in ordered], dtype=np.intp),
+        outcome=outcome,
+        chance=np.array([entries[key] for key in ordered]),
+        starts=np.searchsorted(outcome, np.arange(len(LAYERS[5]))),
+    )
 
 
 def roll_forward(values: RollValues, showing: FloatArray) -> FloatArray:
@@ -68,7 +87,11 @@ def roll_forward(values: RollValues, showing: FloatArray) -> FloatArray:
     by_keep = np.bincount(
         slots.ravel(), weights=showing.ravel(), minlength=len(KEEP_COUNTS) * columns
     ).reshape(len(KEEP_COUNTS), columns)
-    after: FloatArray = transitions().T @ by_keep
+    # A sparse product (not a matrix product: no BLAS threads for a few thousand entries).
+    table = transitions()
+    after: FloatArray = np.add.reduceat(
+        table.chance[:, None] * by_keep[table.keep], table.starts, axis=0
+    )
     return after
 
 
