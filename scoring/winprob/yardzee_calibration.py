@@ -140,7 +140,7 @@ class Predictions:
     won: FloatArray
 
 
-def _leader_shares(totals: FloatArray) -> FloatArray:
+def leader_shares(totals: FloatArray) -> FloatArray:
     """The naive baseline: the leaders by points share the win."""
     leaders = totals == totals.max(axis=1, keepdims=True)
     shares: FloatArray = leaders / leaders.sum(axis=1, keepdims=True)
@@ -165,7 +165,7 @@ def predict(spread: Spread, games: Trajectories, players: int) -> Predictions:
         for start in range(0, count, _BATCH):
             part = slice(start, start + _BATCH)
             chance.append(between_turns(spread, now_states[part], now_totals[part]))
-        leader.append(_leader_shares(now_totals))
+        leader.append(leader_shares(now_totals))
         outcome.append(won)
     return Predictions(
         chance=np.concatenate(chance).ravel(),
