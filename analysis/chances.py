@@ -2,6 +2,8 @@
 `scoring.winprob` (docs/analysis.md, "Win probability"), with the tables this process loaded
 once (`analysis.strategies`).
 
+- Yardzee, 2 to 5 players: each player's final total from the optimal solitaire strategy's
+  mean and spread (`scoring.winprob.yardzee`).
 - Yardkle, 2 players: the exact solution of the two-player game, both playing to win
   (`scoring.winprob.yardkle_duel`), where its table is loaded; else the race model.
 - Yardkle, 3 or more: the race to the target from each player's per-turn distribution under
@@ -13,11 +15,15 @@ from analysis import strategies
 from games.models import GameName
 from scoring.game import Game
 from scoring.winprob import yardkle_race
+from scoring.winprob import yardzee as yardzee_chances
 from scoring.yardkle import YardkleGame
+from scoring.yardzee import YardzeeGame
 
 
 def supports(game: str, players: int) -> bool:
     """Whether a match of `game` with `players` seats has a model here."""
+    if game == GameName.YARDZEE:
+        return yardzee_chances.MIN_PLAYERS <= players <= yardzee_chances.MAX_PLAYERS
     return game == GameName.YARDKLE and players >= 2
 
 
@@ -33,6 +39,13 @@ def chances(game: Game) -> list[float]:
     if game.is_over:
         first = [seat for seat, place in enumerate(game.placements()) if place == 1]
         return [1 / len(first) if seat in first else 0.0 for seat in range(game.players)]
+    if isinstance(game, YardzeeGame):
+        spread = strategies.yardzee_spread(game.rules.to_json())
+        positions = [
+            yardzee_chances.Position.of_scorecard(game.scorecard(seat))
+            for seat in range(game.players)
+        ]
+        return yardzee_chances.win_probabilities(positions, spread)
     yardkle = cast(YardkleGame, game)
     scores = [yardkle.total(seat) for seat in range(yardkle.players)]
     mover = yardkle.current_player or 0  # a game not over always has a player to move

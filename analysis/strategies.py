@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.analysis.game_analysis import turn_strategy
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardkle_duel import SHIPPED_TABLE
+from scoring.winprob.yardzee_spread import Spread
 from scoring.yardkle import YardkleRules
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
@@ -50,6 +53,7 @@ def forget() -> None:
     """Drop the loaded tables (tests that point STRATEGY_DIR elsewhere)."""
     _loaded.cache_clear()
     _duel.cache_clear()
+    _spread.cache_clear()
 
 
 def yardkle_duel(rules: YardkleRules) -> YardkleDuel | None:
@@ -64,9 +68,23 @@ def _duel(rules: YardkleRules) -> YardkleDuel | None:
     try:
         return YardkleDuel.load(rules, Path(settings.STRATEGY_DIR))
     except StrategyTableError as error:
+        if rules == YardkleRules() and SHIPPED_TABLE.exists():  # the one shipped with the code
+            return YardkleDuel(rules, np.load(SHIPPED_TABLE, mmap_mode="r"))
         logger.info("Two-player Yardkle table not loaded (%s): the race model answers.", error)
         return None
 
 
 def has_yardkle_duel(rules: YardkleRules | None = None) -> bool:
     return yardkle_duel(rules or YardkleRules()) is not None
+
+
+def yardzee_spread(rules: Mapping[str, Any]) -> Spread:
+    """The moments table beside the strategy table of a match's stored Yardzee ruleset (the
+    win probability's), memory-mapped on first use and kept. Raises StrategyTableMissing /
+    StrategyTableCorrupt as `yardzee_strategy` does."""
+    return _spread(YardzeeRules.from_json(dict(rules)))
+
+
+@functools.cache
+def _spread(rules: YardzeeRules) -> Spread:
+    return Spread.load(rules, Path(settings.STRATEGY_DIR), strategy=_loaded(rules))

@@ -48,6 +48,10 @@ from scoring.dice import Dice
 from scoring.game import invalid_state
 from scoring.yardkle import DICE, YardkleRules, read_throw, set_aside_options
 
+# The default rules' table, solved once and shipped with the code (`build_strategy
+# --yardkle-duel` writes the same into STRATEGY_DIR): 320 KB, 69 s of one core to build.
+SHIPPED_TABLE = Path(__file__).parent / "data" / "yardkle-duel-10000-500.npy"
+
 MARGIN: Final = 5_000
 """Points above the target up to which the turn program runs; from there the player banks."""
 

@@ -8,18 +8,25 @@ import re
 from datetime import timedelta
 from typing import Any
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from analysis import forecasts
+import scoring
+from analysis import forecasts, strategies
 from analysis.chart import forecast_view
 from analysis.models import MatchForecast
 from games import services as game_services
 from games.models import Match
 from league import rating
 from league.models import PlayerRating, RatingChange
+from scoring.analysis import Strategy
+from scoring.analysis import yardzee_table as solver
+from scoring.winprob.yardzee import Position, win_probabilities
+from scoring.winprob.yardzee_spread import ORDERS, Spread
+from scoring.yardzee import YardzeeRules
 from tests.playing import simulated_turns, start_stage
 from webhooks import payloads
 
@@ -246,3 +253,45 @@ def test_the_bracket_gives_each_player_of_a_match_not_finished_their_chance(
         assert '<text class="chance" ' in page
         assert f'text-anchor="end">{round(100 * chance)}%</text>' in page
     assert odds[0] > 0.5
+
+
+@pytest.fixture
+def yardzee_tables(settings, strategy_dir, tmp_path):
+    """The session's strategy tables with a moments table beside the forced joker's: the rest's
+    mean the strategy's and its spread a point stands in
+    for the minute its build takes, so the leader in expected final total is all but certain;
+    the model itself is tested in tests/scoring/winprob."""
+    for found in strategy_dir.iterdir():
+        (tmp_path / found.name).symlink_to(found)
+    forced = Strategy.load(YardzeeRules(joker="forced"), tmp_path)
+    means = np.nan_to_num(np.asarray(forced.table, dtype=float))
+    Spread(forced, (means**2 + 1.0).reshape(len(ORDERS), solver.STATES)).save(tmp_path)
+    settings.STRATEGY_DIR = tmp_path
+    strategies.forget()
+    yield tmp_path
+    strategies.forget()
+
+
+@pytest.mark.django_db
+def test_a_yardzee_match_has_its_chances_after_every_turn(
+    yardzee_tables, players, django_capture_on_commit_callbacks
+):
+    match = _seat("yardzee", players[:3])
+    turns = simulated_turns(match, seed=4)
+    _play_turns(match, turns[:4], django_capture_on_commit_callbacks)
+    stored = MatchForecast.objects.get(match=match)
+    assert stored.model == "yardzee-spread"
+    assert len(stored.chances) == 5
+    for row in stored.chances:
+        assert sum(row) == pytest.approx(1, abs=1e-3)
+    # After every turn, what the model gives for the game as it then stood, in seat order.
+    spread = strategies.yardzee_spread(match.rules)
+    game = scoring.new_game("yardzee", 3, match.rules)
+    for number, turn in enumerate([None, *turns[:4]]):
+        if turn is not None:
+            game.play(turn)
+        positions = [Position.of_scorecard(game.scorecard(seat)) for seat in range(3)]
+        expected = win_probabilities(positions, spread)
+        assert stored.chances[number] == pytest.approx(expected, abs=1e-4)
+    assert stored.chances[4] != stored.chances[0]
+    assert all(swing["what"].endswith(")") for swing in stored.swings)

@@ -5,15 +5,14 @@ value is held to 6 decimals, and the table is checked against the code: solving 
 score pair from the table gives that pair's own value back (the Bellman equation), so a change
 of the rules or the solver that moves a value fails here."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardkle_duel import SHIPPED_TABLE
 from scoring.yardkle import YardkleRules
 
-TABLE = Path(__file__).parent / "data" / "yardkle-duel-10000-500.npy"
+TABLE = SHIPPED_TABLE
 START = 0.52917277777678  # the first player's chance, both playing to win (ties 1/2)
 
 
