@@ -6,7 +6,7 @@ player the ratings gave under 20% is a `match.upset` webhook. The jobs run in-pr
 
 import re
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -26,7 +26,7 @@ from scoring.analysis import Strategy
 from scoring.analysis import yardzee_table as solver
 from scoring.winprob.yardzee import Position, win_probabilities
 from scoring.winprob.yardzee_spread import ORDERS, Spread
-from scoring.yardzee import YardzeeRules
+from scoring.yardzee import YardzeeGame, YardzeeRules
 from tests.playing import simulated_turns, start_stage
 from webhooks import payloads
 
@@ -286,7 +286,7 @@ def test_a_yardzee_match_has_its_chances_after_every_turn(
         assert sum(row) == pytest.approx(1, abs=1e-3)
     # After every turn, what the model gives for the game as it then stood, in seat order.
     spread = strategies.yardzee_spread(match.rules)
-    game = scoring.new_game("yardzee", 3, match.rules)
+    game = cast(YardzeeGame, scoring.new_game("yardzee", 3, match.rules))
     for number, turn in enumerate([None, *turns[:4]]):
         if turn is not None:
             game.play(turn)
