@@ -4,9 +4,16 @@ of a scope as `league.standings` takes them."""
 import logging
 from collections import defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
+from typing import Any
 
-from django.db.models import QuerySet
+import numpy as np
+import numpy.typing as npt
+from django.db import connection
+from django.db.models import IntegerField, QuerySet
+from django.db.models.functions import Cast, Coalesce
 
 from games.models import Match, MatchStatus, Seat
 from league import standings
@@ -70,6 +77,34 @@ def load_results(
                 yardkles=yardkles or 0,
             )
         )
+    forfeited_seats, walkovers = _forfeits(scope)
+    for match_id, players in forfeited_seats.items():
+        if match_id in seats:
+            for player in players:
+                seats[match_id].append(
+                    standings.SeatResult(
+                        player=player,
+                        placement=len(seats[match_id]) + 1,
+                        score=None,
+                        forfeited=True,
+                    )
+                )
+    results = [
+        standings.MatchResult(
+            match_id=pk, seats=tuple(seats[pk]), round=info[pk][1], finished_at=info[pk][0]
+        )
+        for pk in info
+        if len(seats[pk]) >= 2
+    ]
+    results.extend(walkovers)
+    byes = _byes(scope)
+    return results, byes
+
+
+def _forfeits(scope: ScopeKey) -> tuple[dict[int, list[int]], list[standings.MatchResult]]:
+    """The forfeits of `scope`: the players who forfeited a table that played on, by match id
+    (in the order they forfeited), and every walkover as a result of its own."""
+    seats: dict[int, list[int]] = defaultdict(list)
     walkovers: dict[int, tuple[list[int], set[int], int, int, datetime]] = {}
     for (
         stage_match_id,
@@ -93,39 +128,140 @@ def load_results(
                 stage_match_id, (list(order or []), set(), round_, stage_match_id, created_at)
             )
             entry[1].add(player)
-        elif match_id in seats:
-            seats[match_id].append(
-                standings.SeatResult(
-                    player=player, placement=len(seats[match_id]) + 1, score=None, forfeited=True
-                )
-            )
+        elif match_id is not None:
+            seats[match_id].append(player)
     results = [
         standings.MatchResult(
-            match_id=pk, seats=tuple(seats[pk]), round=info[pk][1], finished_at=info[pk][0]
-        )
-        for pk in info
-        if len(seats[pk]) >= 2
-    ]
-    for order, forfeited, round_, stage_match_id, created_at in walkovers.values():
-        if len(order) >= 2:
-            results.append(
-                standings.MatchResult(
-                    # Walkovers have no game row; negative ids keep them apart from matches.
-                    match_id=-stage_match_id,
-                    seats=tuple(
-                        standings.SeatResult(
-                            player=p, placement=place, score=None, forfeited=p in forfeited
-                        )
-                        for place, p in enumerate(order, start=1)
-                    ),
-                    round=round_,
-                    finished_at=created_at,
+            # Walkovers have no game row; negative ids keep them apart from matches.
+            match_id=-stage_match_id,
+            seats=tuple(
+                standings.SeatResult(
+                    player=p, placement=place, score=None, forfeited=p in forfeited
                 )
-            )
-    byes = [
+                for place, p in enumerate(order, start=1)
+            ),
+            round=round_,
+            finished_at=created_at,
+        )
+        for order, forfeited, round_, stage_match_id, created_at in walkovers.values()
+        if len(order) >= 2
+    ]
+    return seats, results
+
+
+def _byes(scope: ScopeKey) -> list[standings.Bye]:
+    return [
         standings.Bye(player=player, round=round_, table_size=size, stage=stage_id)
         for stage_id, round_, player, size in StageBye.objects.filter(
             Scope(*scope).stage_rows("")
         ).values_list("stage_id", "round", "player_id", "stage__table_size")
     ]
-    return results, byes
+
+
+# The seat columns `Tally.add_seat_columns` takes, as `seat_columns_query` reads them.
+SEAT_COLUMNS = (
+    "match_id",
+    "player_id",
+    "placement",
+    "total",
+    "yardzees",
+    "upper_bonus",
+    "yardkles",
+)
+
+
+def seat_columns_query(
+    scope: ScopeKey, match_ids: Collection[int] | None = None
+) -> tuple[str, tuple[Any, ...]]:
+    """The one query of a standings load: every seat of the finished matches of `scope` (only
+    of `match_ids` when given), by match and seat order, as the integers of `SEAT_COLUMNS`
+    (missing values as `load_results` reads them)."""
+    matches = finished_matches(scope)
+    if match_ids is not None:
+        matches = matches.filter(pk__in=list(match_ids))
+    query = (
+        Seat.objects.filter(match__in=matches)
+        .order_by("match_id", "order")
+        .values_list(
+            "match_id",
+            "player_id",
+            Coalesce("placement", 1),
+            Coalesce("total", 0),
+            Coalesce("yardzees", 0),
+            Cast(Coalesce("upper_bonus", False), IntegerField()),
+            Coalesce("yardkles", 0),
+        )
+    )
+    sql, params = query.query.sql_with_params()
+    return sql, tuple(params)
+
+
+@dataclass(frozen=True)
+class StandingsLoad:
+    """What a standings table counts, read lean: the seats of the finished matches as integer
+    columns (`SEAT_COLUMNS`, for `Tally.add_seat_columns`), the matches a forfeit changed and
+    the walkovers as results (for `Tally.add_result`), and the byes."""
+
+    seats: tuple[npt.NDArray[np.int64], ...]
+    results: list[standings.MatchResult]
+    byes: list[standings.Bye]
+
+    def add_to(self, tally: standings.Tally) -> None:
+        """Count all of it in `tally` (what it counted already is ignored)."""
+        tally.add_seat_columns(*self.seats)
+        tally.add_results(self.results)
+        for bye in self.byes:
+            tally.add_bye(bye)
+
+
+def load_standings(scope: ScopeKey, *, match_ids: Collection[int] | None = None) -> StandingsLoad:
+    """The finished results and byes of `scope` as `load_results(scope, with_times=False)` has
+    them (rounds left out: standings do not use them), read in one query of integer columns
+    plus the few forfeits and byes: no model instance, no object per seat."""
+    rows: list[tuple[int, ...]] = []
+    if match_ids is None or match_ids:  # no ids: an IN () Django will not even send
+        sql, params = seat_columns_query(scope, match_ids)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    width = len(SEAT_COLUMNS)
+    table = np.fromiter(chain.from_iterable(rows), np.int64, len(rows) * width).reshape(-1, width)
+    columns = tuple(table.T)
+    forfeited_seats, walkovers = _forfeits(scope)
+    match_of_seat = columns[0]
+    if len(match_of_seat):
+        ids, counts = np.unique(match_of_seat, return_counts=True)
+        lone = set(ids[counts < 2].tolist())  # load_results leaves out a match of one seat
+        moved = lone | set(forfeited_seats)
+        if moved:
+            keep = ~np.isin(match_of_seat, np.fromiter(moved, np.int64, len(moved)))
+            aside = table[~keep]
+            columns = tuple(table[keep].T)
+            seats_of: dict[int, list[standings.SeatResult]] = defaultdict(list)
+            for match_id, player, placement, total, zees, bonus, kles in aside.tolist():
+                seats_of[match_id].append(
+                    standings.SeatResult(
+                        player=player,
+                        placement=placement,
+                        score=total,
+                        yardzees=zees,
+                        upper_bonus=bonus,
+                        yardkles=kles,
+                    )
+                )
+            for match_id, players in forfeited_seats.items():
+                seated = seats_of.get(match_id)
+                if seated is None:
+                    continue
+                for player in players:
+                    seated.append(
+                        standings.SeatResult(
+                            player=player, placement=len(seated) + 1, score=None, forfeited=True
+                        )
+                    )
+            walkovers = [
+                standings.MatchResult(match_id=match_id, seats=tuple(seated))
+                for match_id, seated in seats_of.items()
+                if len(seated) >= 2
+            ] + walkovers
+    return StandingsLoad(seats=columns, results=walkovers, byes=_byes(scope))

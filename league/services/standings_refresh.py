@@ -31,7 +31,7 @@ from league.models import (
     StandingsTable,
     StandingsTally,
 )
-from league.results import finished_matches, load_results
+from league.results import finished_matches, load_standings
 from league.services.ratings import ratings_refresh
 
 logger = logging.getLogger(__name__)
@@ -106,10 +106,7 @@ def _count(
     matches of `match_ids` when given); what it has counted already is ignored."""
     for player in players:
         tally.add_player(player)
-    results, byes = load_results(scope, with_times=False, match_ids=match_ids)
-    tally.add_results(results)
-    for bye in byes:
-        tally.add_bye(bye)
+    load_standings(scope, match_ids=match_ids).add_to(tally)
 
 
 def compute_table(scope: ScopeKey) -> tuple[list[str], tuple[standings.Standing, ...]]:

@@ -27,6 +27,7 @@ from league.standings.model import (
     GameName,
     MatchResult,
     PlayerId,
+    SeatResult,
     check_game,
     check_result,
     effective_placements,
@@ -283,6 +284,162 @@ class Tally:
         self._seating = None
         return True
 
+    def add_seat_columns(
+        self,
+        match_ids: npt.ArrayLike,
+        players: npt.ArrayLike,
+        placements: npt.ArrayLike,
+        scores: npt.ArrayLike,
+        yardzees: npt.ArrayLike,
+        upper_bonuses: npt.ArrayLike,
+        yardkles: npt.ArrayLike,
+    ) -> int:
+        """Count many finished matches at once, given as columns with one entry per seat: the
+        seats of a match next to each other, in seat order. Each match counts as `add_result`
+        of `MatchResult(match_id, (SeatResult(player, placement, score, yardzees=...,
+        upper_bonus=..., yardkles=...), ...))` would: a score at every seat and no forfeit
+        (give matches with a forfeit to `add_result`). Matches counted before are ignored; how
+        many were new. A `StandingsError` (`check_result`'s) for a malformed match.
+
+        The batch is counted with array operations, not a Python call per match: 20,000
+        tables cost milliseconds, not a fifth of a second."""
+        ids = np.asarray(match_ids, dtype=np.int64)
+        seat_columns = [
+            np.asarray(column, dtype=np.int64)
+            for column in (players, placements, scores, yardzees, upper_bonuses, yardkles)
+        ]
+        if ids.ndim != 1 or any(column.shape != ids.shape for column in seat_columns):
+            raise StandingsError("invalid_result", "The seat columns do not line up.")
+        if not len(ids):
+            return 0
+        first = np.ones(len(ids), dtype=bool)
+        first[1:] = ids[1:] != ids[:-1]
+        starts = np.flatnonzero(first)
+        table_ids = ids[starts]
+        sizes = np.diff(np.append(starts, len(ids)))
+        if len(np.unique(table_ids)) != len(table_ids):
+            raise StandingsError("invalid_result", "The seats of a match must be side by side.")
+        if self._match_ids:
+            known = np.fromiter(self._match_ids, np.int64, len(self._match_ids))
+            new = ~np.isin(table_ids, known)
+            if not new.all():
+                seat_is_new = np.repeat(new, sizes)
+                seat_columns = [column[seat_is_new] for column in seat_columns]
+                table_ids, sizes = table_ids[new], sizes[new]
+                if not len(table_ids):
+                    return 0
+        self._add_tables(table_ids, sizes, *seat_columns)
+        return len(table_ids)
+
+    def _add_tables(
+        self,
+        table_ids: Column,
+        sizes: Column,
+        players: Column,
+        placements: Column,
+        scores: Column,
+        yardzees: Column,
+        upper_bonuses: Column,
+        yardkles: Column,
+    ) -> None:
+        """`add_seat_columns` for tables not counted yet (`sizes[t]` seats of match
+        `table_ids[t]`)."""
+        count, width = len(sizes), int(sizes.max())
+        rows = np.repeat(np.arange(count), sizes)
+        columns_at = _ranks_within(sizes)
+        placed = np.zeros((count, width), dtype=np.int64)  # 0: no seat
+        placed[rows, columns_at] = placements
+        seated = np.full((count, width), -1, dtype=np.int64)
+        seated[rows, columns_at] = players
+        by_player = np.sort(seated, axis=1)
+        clash = ((by_player[:, 1:] == by_player[:, :-1]) & (by_player[:, 1:] >= 0)).any(axis=1)
+        bad = (sizes < MIN_SEATS) | clash
+        bad |= np.logical_or.reduceat(
+            (placements < 1) | (placements > np.repeat(sizes, sizes)), np.cumsum(sizes) - sizes
+        )
+        if bad.any():  # check_result says what is wrong with the first one
+            t = int(np.flatnonzero(bad)[0])
+            check_result(
+                _result_of(int(table_ids[t]), seated[t, : sizes[t]], placed[t, : sizes[t]])
+            )
+            raise StandingsError("invalid_result", f"Match {table_ids[t]} is malformed.")
+        # One seat line per distinct pattern of placements (a league has only a few).
+        patterns, pattern_of = _distinct_rows(placed)
+        keys = [
+            tuple((int(place), False) for place in pattern if place)
+            for pattern in patterns.tolist()
+        ]
+        scale = None
+        while scale != self.scale:  # a finer scale met midway makes every line again
+            scale = self.scale
+            lines = [
+                self._lines.get(key)
+                or self._seat_lines(
+                    _result_of(0, range(len(key)), [place for place, _ in key]), key
+                )
+                for key in keys
+            ]
+        line_columns = np.zeros((len(keys), 4, width), dtype=np.int64)
+        for index, line in enumerate(lines):
+            line_columns[index, :, : len(line)] = np.array(line, dtype=np.int64).T
+        per_seat = line_columns[pattern_of][rows, :, columns_at]  # seats x (place, units, ...)
+        places, units, sole_first, shared_first = per_seat.T
+        ids, player_of = np.unique(players, return_inverse=True)
+        player_of = player_of.ravel()
+        order = np.argsort(player_of, kind="stable")
+        run_starts = np.flatnonzero(np.r_[True, np.diff(player_of[order]) != 0])
+
+        def summed(values: Column) -> list[int]:
+            return np.add.reduceat(values[order], run_starts).tolist()  # type: ignore[no-any-return]
+
+        matches = np.bincount(player_of, minlength=len(ids)).tolist()
+        totals = zip(
+            ids.tolist(),
+            matches,
+            summed(units),
+            summed(sole_first),
+            summed(shared_first),
+            summed(scores),
+            np.maximum.reduceat(scores[order], run_starts).tolist(),
+            summed(yardzees),
+            summed(upper_bonuses),
+            summed(yardkles),
+            np.bincount(player_of * width + places - 1, minlength=len(ids) * width)
+            .reshape(len(ids), width)
+            .tolist(),
+            strict=True,
+        )
+        records = self.records
+        for player, played, points, wins, draws, total, best, zees, bonuses, kles, at in totals:
+            record = records.get(player)
+            if record is None:
+                record = records[player] = PlayerTally()
+            record.matches += played
+            record.points_units += points
+            record.wins += wins
+            record.draws += draws
+            record.scored += played
+            record.total_score += total
+            if record.best_score is None or best > record.best_score:
+                record.best_score = best
+            record.yardzees += zees
+            record.upper_bonuses += bonuses
+            record.yardkles += kles
+            while at and not at[-1]:
+                at.pop()
+            counts = record.placements
+            if len(counts) < len(at):
+                counts.extend([0] * (len(at) - len(counts)))
+            for index, value in enumerate(at):
+                counts[index] += value
+        stored = self._columns()
+        self._stored = tuple(
+            np.concatenate([column, new])
+            for column, new in zip(stored, (table_ids, sizes, players, places), strict=True)
+        )
+        self._match_ids.update(table_ids.tolist())
+        self._seating = None
+
     def add_bye(self, bye: Bye) -> bool:
         """Count one bye as a win worth the first place's points at a table of the stage's usual
         size; False when this bye was counted already."""
@@ -401,6 +558,30 @@ class Tally:
                 "invalid_tally", f"Stored tally is malformed: {error!r}."
             ) from error
         return tally
+
+
+def _result_of(match_id: int, players: Iterable[int], placements: Iterable[int]) -> MatchResult:
+    """A match of seats with a score and no forfeit, to check or to make seat lines of."""
+    return MatchResult(
+        match_id=match_id,
+        seats=tuple(
+            SeatResult(player=int(player), placement=int(place), score=0)
+            for player, place in zip(players, placements, strict=True)
+        ),
+    )
+
+
+def _distinct_rows(rows: Column) -> tuple[Column, Column]:
+    """The distinct rows of a matrix of small non-negative integers, and which one each row is.
+    Rows are numbered in base (largest value + 1) first: sorting one number per row is ten
+    times faster than `np.unique(axis=0)`."""
+    base = int(rows.max()) + 1 if rows.size else 1
+    if base ** rows.shape[1] >= 2**62:
+        distinct, which = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, which.ravel()
+    codes = rows @ (base ** np.arange(rows.shape[1], dtype=np.int64))
+    _, first, which = np.unique(codes, return_index=True, return_inverse=True)
+    return rows[first], which.ravel()
 
 
 def _ranks_within(sizes: Column) -> Column:
