@@ -12,8 +12,11 @@ import time
 from collections.abc import Collection, Iterable
 from typing import Any
 
+import numpy as np
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from core.replica import primary_reads
@@ -126,9 +129,13 @@ def compute_rows(scope: ScopeKey) -> tuple[list[str], list[dict[str, Any]]]:
 def _rows(table: Iterable[standings.Standing]) -> list[dict[str, Any]]:
     """The stored rows of a ranked table, with each player's display name."""
     table = list(table)
-    names = dict(
-        Player.objects.filter(pk__in=[s.player for s in table]).values_list("pk", "display_name")
+    ids = RawSQL("SELECT unnest(%s::bigint[])", ([s.player for s in table],))
+    sql, params = (
+        Player.objects.filter(pk__in=ids).values_list("pk", "display_name").query.sql_with_params()
     )
+    with connection.cursor() as cursor:  # one array parameter, not a thousand
+        cursor.execute(sql, params)
+        names = dict(cursor.fetchall())
     return [_row(standing, names.get(standing.player, "")) for standing in table]
 
 
@@ -166,10 +173,15 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     started = time.perf_counter()
     logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
     settings = settings_of(scope)
-    tally = None if rebuild else _stored_tally(table_id, state["rebuild_from"], settings.points)
+    tally, unstored = None, 0
+    if not rebuild:
+        tally, unstored = _kept_tally(table_id, state["rebuild_from"], settings.points)
+    if tally is None and not rebuild:
+        tally = _stored_tally(table_id, state["rebuild_from"], settings.points)
     added = None if tally is None else _count_since(tally, scope, settings.players)
     if tally is None or added is None:
         tally = _counted_afresh(scope, settings.league, settings.points, settings.players)
+    unstored = 0 if added is None else unstored + added
     rows = _rows(settings.rank(tally))
     written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
         rows=rows, tiebreak=list(settings.tiebreak), computed=seen, computed_at=timezone.now()
@@ -187,8 +199,10 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     # Storing 20,000 tables' tally takes longer than adding a few dozen results to it: the
     # stored one is brought up to date only now and then (or after a rebuild), once the new
     # table is already served.
-    if written and (added is None or added >= TALLY_STORE_EVERY):
+    if written and (added is None or unstored >= TALLY_STORE_EVERY):
         _store_tally(table_id, seen, tally)
+        unstored = 0
+    _keep_tally(table_id, seen, tally, unstored)
     logger.info(
         "Refreshed standings table %s: %d rows, %s, in %.3f s.",
         table_id,
@@ -232,16 +246,74 @@ def _stored_tally(
     return tally if tally.points == standings.LeaguePoints.from_json(points) else None
 
 
+# --- Tallies kept in the worker's memory ----------------------------------------------------
+
+# The tallies this process counted last, by table id: (the `requested` mark they were counted
+# at, the tally, results added since the stored tally). Reading back a stored tally of 20,000
+# tables costs more than the rest of a refresh; a worker that refreshes a table again starts
+# from the tally it kept instead. A kept tally is a head start like a stored one: valid unless
+# a change that needs a rebuild was marked after it was counted.
+KEEP_TALLIES = 16
+_kept: dict[int, tuple[int, standings.Tally, int]] = {}
+
+
+def _kept_tally(
+    table_id: int, rebuild_from: int, points: dict[str, Any]
+) -> tuple[standings.Tally | None, int]:
+    """The tally this process kept for the table (taken out while it is used), and how many
+    results it counts that the stored one does not; None when there is none worth adding to."""
+    kept = _kept.pop(table_id, None)
+    if kept is None:
+        return None, 0
+    counted, tally, unstored = kept
+    if counted < rebuild_from or tally.points != standings.LeaguePoints.from_json(points):
+        return None, 0
+    return tally, unstored
+
+
+def _keep_tally(table_id: int, counted: int, tally: standings.Tally, unstored: int) -> None:
+    _kept[table_id] = (counted, tally, unstored)
+    while len(_kept) > KEEP_TALLIES:  # the least recently refreshed goes
+        del _kept[next(iter(_kept))]
+
+
+def forget_tallies() -> None:
+    """Drop every tally kept in memory (the next refresh of each table reads the stored one)."""
+    _kept.clear()
+
+
 def _count_since(tally: standings.Tally, scope: ScopeKey, players: Iterable[int]) -> int | None:
     """Add to `tally` what finished in `scope` since it was counted; how many results that
     was. None (the tally is then of no use) when it counts a match that no longer stands: a
-    withdrawal whose rebuild mark was missed must not survive in the table."""
-    finished = _ids(finished_matches(scope))
-    counted = {match_id for match_id in tally.match_ids if match_id > 0}  # < 0: walkovers
-    if not counted <= finished:
-        logger.warning("Standings %s %s: the tally counts withdrawn results.", *scope)
-        return None
-    new = finished - counted
+    withdrawal whose rebuild mark was missed must not survive in the table.
+
+    One aggregate query tells whether the matches finished are those counted plus some with
+    higher ids (the usual case: their count, sum and sum of squares agree), and lists those;
+    otherwise every finished match's id is read and compared."""
+    counted_ids = tally.match_id_column()
+    counted_ids = counted_ids[counted_ids > 0]  # < 0: walkovers
+    top = int(counted_ids.max()) if len(counted_ids) else 0
+    finished = finished_matches(scope).order_by()
+    summary = finished.aggregate(
+        count=Count("pk"),
+        total=Sum("pk"),
+        squares=Sum(F("pk") * F("pk")),
+        new=ArrayAgg("pk", filter=Q(pk__gt=top), default=[]),
+    )
+    new = set(summary["new"])
+    new_ids = np.fromiter(new, np.int64, len(new))
+    expected = (
+        len(counted_ids) + len(new_ids),
+        int(counted_ids.sum()) + int(new_ids.sum()),
+        int((counted_ids * counted_ids).sum()) + int((new_ids * new_ids).sum()),
+    )
+    if (summary["count"], int(summary["total"] or 0), int(summary["squares"] or 0)) != expected:
+        finished_ids = _ids(finished)
+        counted = set(counted_ids.tolist())
+        if not counted <= finished_ids:
+            logger.warning("Standings %s %s: the tally counts withdrawn results.", *scope)
+            return None
+        new = finished_ids - counted
     _count(tally, scope, players, match_ids=new)
     return len(new)
 

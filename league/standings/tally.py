@@ -197,6 +197,10 @@ class Tally:
         """The ids of every match counted."""
         return frozenset(self._match_ids)
 
+    def match_id_column(self) -> Column:
+        """The ids of every match counted, as an array (in no particular order)."""
+        return self._columns()[0]
+
     def league_points(self, player: PlayerId) -> float:
         """`player`'s league points."""
         return self.records[player].points_units / self.scale

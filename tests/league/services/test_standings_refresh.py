@@ -145,6 +145,7 @@ def test_a_refresh_adds_new_results_to_the_stored_tally_and_a_withdrawal_counts_
     assert _tally(scope).counted == stored_table(*scope).computed  # the first refresh counted all
     finish(ids[1], 1)
     _inflate_stored_total(scope, field[1], 1000)
+    standings_refresh.forget_tallies()  # a worker that kept none reads the stored tally
     finish(ids[2], 7)
     row = next(row for row in stored_table(*scope).rows if row["player"] == field[1])
     fresh = next(row for row in fresh_rows(scope) if row["player"] == field[1])
@@ -208,6 +209,7 @@ def test_an_unreadable_stored_tally_is_counted_afresh(league_event, field, damag
     stored = _tally(scope)
     stored.data = {**stored.data, **damage}
     stored.save()
+    standings_refresh.forget_tallies()  # a worker that has not kept it reads the stored one
     finish(seat(league_event, field[2:5]), 2)
     assert stored_table(*scope).rows == fresh_rows(scope)
     assert _tally(scope).data["version"] == TALLY_VERSION
@@ -321,6 +323,7 @@ def test_migration_0010_marks_every_table_stale_and_a_version_2_tally_is_counted
     table = stored_table(StandingsScope.EVENT, league_event.pk)
     assert not table.pending
     StandingsTally.objects.filter(table=table).update(data={"version": 2})
+    standings_refresh.forget_tallies()  # a deploy with a migration restarts the workers
     migration.mark_every_table_stale(apps, SimpleNamespace(connection=connection))
     assert stored_table(StandingsScope.EVENT, league_event.pk).pending
     assert standings_refresh.standings_sweep()["standings"] >= 1
@@ -328,3 +331,34 @@ def test_migration_0010_marks_every_table_stale_and_a_version_2_tally_is_counted
     assert not table.pending
     assert StandingsTally.objects.get(table=table).data["version"] == TALLY_VERSION == 3
     assert table.rows == fresh_rows((StandingsScope.EVENT, league_event.pk))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_adds_to_the_tally_it_kept_until_a_change_needs_a_rebuild(
+    league_event, field, organizer
+):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    ids = [seat(league_event, field[i : i + 3]) for i in range(4)]
+    finish(ids[0], 0)
+    finish(ids[1], 1)
+    _inflate_stored_total(scope, field[1], 1000)  # the kept tally is used, not this one
+    finish(ids[2], 7)
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    # A match with a lower id finishing after a higher one is found all the same.
+    finish(ids[3], 3)
+    assert len(stored_table(*scope).rows) == len({p for i in range(4) for p in field[i : i + 3]})
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    game_services.turn_undo(match_id=ids[2], undone_by=organizer)  # a rebuild mark
+    assert stored_table(*scope).rows == fresh_rows(scope)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_finishing_out_of_id_order_is_added_to_the_kept_tally(league_event, field):
+    scope = (StandingsScope.EVENT, league_event.pk)
+    early, late = seat(league_event, field[:2]), seat(league_event, field[2:4])
+    finish(late, 1)  # the higher id first
+    table_id = stored_table(*scope).pk
+    assert standings_refresh._kept[table_id][1].match_ids == {late}
+    finish(early, 2)
+    assert standings_refresh._kept[table_id][1].match_ids == {early, late}
+    assert stored_table(*scope).rows == fresh_rows(scope)
