@@ -88,9 +88,9 @@ class Scope(NamedTuple):
     kind: str
     id: int
 
-    def matches(self) -> models.Q:
-        """The filter of the matches in this scope."""
-        return models.Q(**{_MATCH_PATH[StandingsScope(self.kind)]: self.id})
+    def matches(self, prefix: str = "") -> models.Q:
+        """The filter of the matches in this scope (`prefix` leads to the match)."""
+        return models.Q(**{prefix + _MATCH_PATH[StandingsScope(self.kind)]: self.id})
 
     def stage_rows(self, prefix: str = "") -> models.Q:
         """The filter of rows hanging off a stage (`prefix` leads to the stage) in this scope."""
