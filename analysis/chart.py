@@ -16,7 +16,8 @@ from django.utils.safestring import SafeString, mark_safe
 WIDTH = 640
 HEIGHT = 240
 LEFT = 40  # room for the percentages
-RIGHT = 120  # room for the names at the lines' ends
+RIGHT = 150  # room for the names at the lines' ends
+NAME_CHARACTERS = 14  # a longer name is cut short there (whole in the caption and its title)
 TOP = 12
 BOTTOM = 28
 LABEL_GAP = 13  # the least distance between two names at the right
@@ -89,6 +90,10 @@ def _y(chance: float) -> float:
     return TOP + (HEIGHT - TOP - BOTTOM) * (1 - chance)
 
 
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_CHARACTERS else name[: NAME_CHARACTERS - 1] + "…"
+
+
 def _at(coordinate: float) -> str:
     """A coordinate as the SVG writes it: a tenth of a unit."""
     return f"{coordinate:.1f}"
@@ -132,13 +137,14 @@ def _svg(
         lines.append(
             format_html(
                 '<g class="player player-{}"><polyline points="{}"{}/>'
-                '<text class="name" x="{}" y="{}">{} {}%</text></g>',
+                '<text class="name" x="{}" y="{}"><title>{}</title>{} {}%</text></g>',
                 seat + 1,
                 points,
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
                 WIDTH - RIGHT + 6,
                 _at(heights[seat] + 4),
                 name,
+                _short(name),
                 percent(chances[-1][seat]),
             )
         )

@@ -154,9 +154,8 @@ def test_the_match_page_draws_the_chart_with_names_on_the_lines(
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert '<svg class="win-chart"' in page
     for player in players[:2]:
-        assert re.search(
-            rf'<text class="name"[^>]*>{re.escape(player.display_name)} \d+%</text>', page
-        )
+        name = re.escape(player.display_name)
+        assert re.search(rf'<text class="name"[^>]*><title>{name}</title>{name} \d+%</text>', page)
     assert "The turns that swung it" in page
     fragment = client.get(f"/matches/{match.pk}/win-probability/").content.decode()
     assert fragment.startswith('<section id="match-forecast"')
@@ -169,10 +168,12 @@ def test_the_match_page_draws_the_chart_with_names_on_the_lines(
 def test_the_chart_keeps_names_apart_escapes_them_and_dashes_each_line():
     chances = [[0.5, 0.5, 0.0], [0.52, 0.47, 0.01], [0.51, 0.48, 0.01]]
     swings = [{"turn": 1, "seat": 1, "what": "banked 1,500", "before": 0.5, "after": 0.47}]
-    view = forecast_view(chances, swings, ["Al", "<b>Bea</b>", "Cy"])
+    view = forecast_view(chances, swings, ["Al", "<b>Bea</b>", "Cyrano de Bergerac"])
     svg = str(view.svg)
     assert "&lt;b&gt;Bea&lt;/b&gt;" in svg
     assert "<b>" not in svg
+    # A long name is cut short at the line's end, and whole in its title.
+    assert "<title>Cyrano de Bergerac</title>Cyrano de Ber… 1%</text>" in svg
     assert svg.count("<polyline") == 3
     assert svg.count("stroke-dasharray") == 2  # the first line solid, the others dashed
     ys = [
