@@ -23,12 +23,15 @@ def match_forecast(match: Match) -> dict[str, Any]:
 
 
 def forecast_context(match: Match) -> dict[str, Any]:
-    """What the section shows: nothing for a void match, one from the paper pad or one not
-    started; else the chart of the stored chances, up to the turns the match has now (a turn
-    taken back is dropped at once, before the job has run)."""
+    """What the section shows: nothing for a void match, one from the paper pad, one not
+    started, or one finished before its chances were worked out; else the chart of the stored
+    chances, up to the turns the match has now (a turn taken back is dropped at once, before
+    the job has run)."""
     if match.status == MatchStatus.VOID or match.pad is not None or not match.turns_played:
         return {"shown": False}
     stored = MatchForecast.objects.filter(match=match).first()
+    if stored is None and match.status == MatchStatus.FINISHED:
+        return {"shown": False}  # a finished game's chart comes with its job; nothing to await
     behind = stored is None or stored.version != match.version
     context: dict[str, Any] = {"shown": True, "match": match, "pending": stored is None}
     if behind or match.status == MatchStatus.IN_PROGRESS:

@@ -327,6 +327,9 @@ SPECTACULAR_SETTINGS = {
         "EventStatusEnum": "league.models.EventStatus",
         "StageStatusEnum": "league.models.StageStatus",
         "RegistrationStatusEnum": "league.models.RegistrationStatus",
+        # Whether kept figures (a win probability, a stage projection) follow the latest play.
+        "FreshnessEnum": [("current", "current"), ("behind", "behind")],
+        "PendingEnum": [("pending", "pending")],
     },
 }
 

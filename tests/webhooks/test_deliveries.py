@@ -417,8 +417,9 @@ def test_item4_a_league_without_endpoints_pays_one_query_an_event(yardkle_event,
         _finish(match.pk)
     # (The turns' own statements are prepared on the server: the query log has no text for them.)
     asked = [q["sql"] for q in captured.captured_queries if "webhooks_" in (q["sql"] or "")]
-    # match.finished, then standings.changed for the event's and the league's tables.
-    assert len(asked) == 3, asked
+    # match.finished and match.upset, then standings.changed for the event's and the league's
+    # tables.
+    assert len(asked) == 4, asked
 
 
 def test_item4_an_address_that_refuses_the_connection_gives_way_to_the_next(
