@@ -114,8 +114,8 @@ def _forecast(match_id: int) -> MatchForecast | None:
         chances.append(_chances(game_from_json(match.state)))  # the usual case: one turn more
     elif missing > 0:
         game = new_game(match.game, len(players), match.rules)
-        for number, turn in enumerate(turns, start=1):
-            if number >= len(chances):
+        for played, turn in enumerate(turns):  # `game` stands after `played` turns here
+            if played >= len(chances):
                 chances.append(_chances(game))
             game.play(turn.payload)
         chances.append(_chances(game))

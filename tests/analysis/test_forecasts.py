@@ -296,3 +296,18 @@ def test_a_yardzee_match_has_its_chances_after_every_turn(
         assert stored.chances[number] == pytest.approx(expected, abs=1e-4)
     assert stored.chances[4] != stored.chances[0]
     assert all(swing["what"].endswith(")") for swing in stored.swings)
+
+
+@pytest.mark.django_db
+def test_turns_stored_before_the_job_ran_each_get_their_own_chances(players):
+    """A burst of turns computed by one job (coalesced) on top of figures already kept."""
+    match = _seat("yardkle", players[:3])
+    turns = simulated_turns(match, seed=7)
+    game_services.turn_submit(match_id=match.pk, turn=turns[0])
+    forecasts.match_forecast(match_id=match.pk)
+    for turn in turns[1:5]:
+        game_services.turn_submit(match_id=match.pk, turn=turn)
+    stored = forecasts.match_forecast(match_id=match.pk)
+    assert stored is not None
+    assert len(stored.chances) == 6
+    assert stored.chances == _fresh(match)
