@@ -45,6 +45,6 @@ STORAGES["staticfiles"] = {  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
-# A stage's projection runs after every result a test finishes: a tenth of the runs keeps the
+# A stage's projection runs after every result a test finishes: a hundredth of the runs keeps the
 # suite's time down (the simulator's own tests choose their runs).
-STAGE_PROJECTION_RUNS = 200
+STAGE_PROJECTION_RUNS = 20

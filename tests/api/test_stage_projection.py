@@ -32,7 +32,7 @@ def test_the_projection_is_pending_until_its_job_has_run_then_gives_every_player
     assert answer.status_code == 200
     body = answer.json()
     assert body["status"] == "current"
-    assert body["runs"] == settings.STAGE_PROJECTION_RUNS  # 200 in the tests, 2,100 by default
+    assert body["runs"] == settings.STAGE_PROJECTION_RUNS  # 20 in the tests, 2,100 by default
     assert body["standard_error"] == pytest.approx(
         0.5 / settings.STAGE_PROJECTION_RUNS**0.5, abs=1e-6
     )
