@@ -416,8 +416,12 @@ def event_matches_html(
     def load() -> tuple[table_cache.Version | None, dict[str, Any]]:
         loaded_count = selectors.event_loose_match_counts(event).count
         matches = selectors.event_loose_matches(event, limit=MATCHES_SHOWN)
+        playing = [m.id for m in matches if m.status == MatchStatus.IN_PROGRESS]
+        likeliest = favourites(playing)
         context = {
-            "matches": [stages.match_line(match) for match in matches],
+            "matches": [
+                stages.with_favourite(stages.match_line(match), likeliest) for match in matches
+            ],
             "matches_hidden": loaded_count - len(matches),
         }
         versions = [match.version for match in matches]

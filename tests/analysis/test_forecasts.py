@@ -311,3 +311,17 @@ def test_turns_stored_before_the_job_ran_each_get_their_own_chances(players):
     assert stored is not None
     assert len(stored.chances) == 6
     assert stored.chances == _fresh(match)
+
+
+@pytest.mark.django_db
+def test_the_event_page_says_it_of_a_casual_match_being_played_too(
+    yardkle_event, players, client: Client, django_capture_on_commit_callbacks
+):
+    yardkle_event.league.players.add(*players[:2])
+    match = _seat("yardkle", players[:2], event_id=yardkle_event.pk)
+    _play_turns(match, simulated_turns(match, seed=3)[:3], django_capture_on_commit_callbacks)
+    now = MatchForecast.objects.get(match=match).chances[-1]
+    seat = max(range(2), key=lambda s: now[s])
+    name = match.seats.get(order=seat).player.display_name
+    page = client.get(f"/events/{yardkle_event.pk}/").content.decode()
+    assert f"likeliest to win: {name} {round(100 * now[seat])}%" in page
