@@ -14,9 +14,9 @@ from typing import cast
 from analysis import strategies
 from games.models import GameName
 from scoring.game import Game
-from scoring.winprob import yardkle_race
+from scoring.winprob import YardkleDuel, yardkle_race
 from scoring.winprob import yardzee as yardzee_chances
-from scoring.yardkle import YardkleGame
+from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import YardzeeGame
 
 
@@ -27,10 +27,16 @@ def supports(game: str, players: int) -> bool:
     return game == GameName.YARDKLE and players >= 2
 
 
-def model_name(game: str, players: int) -> str:
-    if game == GameName.YARDZEE:
+def model_name(game: Game) -> str:
+    """The model `chances` answers `game` with."""
+    if isinstance(game, YardzeeGame):
         return "yardzee-spread"
-    return "yardkle-duel" if players == 2 and strategies.has_yardkle_duel() else "yardkle-race"
+    rules = cast(YardkleGame, game).rules
+    return "yardkle-duel" if _duel(game.players, rules) is not None else "yardkle-race"
+
+
+def _duel(players: int, rules: YardkleRules) -> YardkleDuel | None:
+    return strategies.yardkle_duel(rules) if players == 2 else None
 
 
 def chances(game: Game) -> list[float]:
@@ -49,7 +55,7 @@ def chances(game: Game) -> list[float]:
     yardkle = cast(YardkleGame, game)
     scores = [yardkle.total(seat) for seat in range(yardkle.players)]
     mover = yardkle.current_player or 0  # a game not over always has a player to move
-    if yardkle.players == 2 and (duel := strategies.yardkle_duel(yardkle.rules)) is not None:
+    if (duel := _duel(yardkle.players, yardkle.rules)) is not None:
         return list(duel.win_probability(scores, mover, final_round=yardkle.final_round))
     return yardkle_race.win_probabilities(
         scores, mover, final_round_from=yardkle.final_round_by, rules=yardkle.rules

@@ -23,7 +23,7 @@ from django.utils import timezone
 from analysis import chances as live
 from analysis.models import MatchForecast
 from core import jobs
-from games.models import GameName, Match, MatchStatus
+from games.models import GameName, Match, MatchStatus, Turn
 from games.scorecard import BOX_LABELS
 from scoring import game_from_json, new_game
 from scoring.analysis import StrategyTableError
@@ -58,8 +58,8 @@ class _Turn:
 
 def _turns(match_id: int) -> list[_Turn]:
     rows = (
-        Match.objects.get(pk=match_id)
-        .turns.order_by("sequence")
+        Turn.objects.filter(match_id=match_id)
+        .order_by("sequence")
         .values_list("pk", "corrected_at", "seat__order", "points", "payload")
     )
     return [
@@ -110,8 +110,9 @@ def _forecast(match_id: int) -> MatchForecast | None:
     marks = [turn.mark for turn in turns]
     chances = _kept(stored, players, marks)
     missing = len(turns) + 1 - len(chances)
+    now = game_from_json(match.state)
     if missing == 1 and turns:
-        chances.append(_chances(game_from_json(match.state)))  # the usual case: one turn more
+        chances.append(_chances(now))  # the usual case: one turn more
     elif missing > 0:
         game = new_game(match.game, len(players), match.rules)
         for played, turn in enumerate(turns):  # `game` stands after `played` turns here
@@ -134,7 +135,7 @@ def _forecast(match_id: int) -> MatchForecast | None:
             match_id=match_id,
             defaults={
                 "version": match.version,
-                "model": live.model_name(match.game, len(players)),
+                "model": live.model_name(now),
                 "players": players,
                 "chances": chances,
                 "marks": marks,

@@ -74,10 +74,6 @@ def _duel(rules: YardkleRules) -> YardkleDuel | None:
         return None
 
 
-def has_yardkle_duel(rules: YardkleRules | None = None) -> bool:
-    return yardkle_duel(rules or YardkleRules()) is not None
-
-
 def yardzee_spread(rules: Mapping[str, Any]) -> Spread:
     """The moments table beside the strategy table of a match's stored Yardzee ruleset (the
     win probability's), memory-mapped on first use and kept. Raises StrategyTableMissing /
