@@ -110,11 +110,9 @@ class OwnStack(Stack):
         assert urls is not None
         broker = urls[1]
         self.redis_db = int(urlsplit(broker).path.strip("/") or 0)
+        self.broker_db = self.cache_db = self.redis_db
         self.broker_url = self.cache_url = broker
         self.env.update({"CELERY_BROKER_URL": broker, "CACHE_URL": broker})
-
-    def redis(self, *command: str, db: int = 10) -> str:
-        return super().redis(*command, db=self.redis_db)
 
     def prepare(self) -> None:
         """As the harness's, plus the strategy tables a deployment has (`build_strategy` keeps

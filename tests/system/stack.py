@@ -1,6 +1,8 @@
 """The service as it runs in production, started on this machine for the system tests and
 benchmarks: gunicorn with several workers on 127.0.0.1, Celery workers and beat, against the
-machine's PostgreSQL (a database of its own) and Redis (two database numbers of its own).
+machine's PostgreSQL (a database of its own) and Redis (two database numbers of its own: 10 for
+the broker and 11 for the cache, or the two that `SYSTEM_REDIS_DBS` names, e.g. `15,15`, for a
+run beside another one on the same Redis).
 
 Everything is loopback only and bounded: every wait has a timeout, and `Stack.stop()` ends every
 process it started (each in its own process group, so a Celery worker's pool goes with it).
@@ -43,6 +45,13 @@ def machine_urls() -> tuple[str, str] | None:
     return database, broker
 
 
+def redis_databases() -> tuple[int, int]:
+    """The broker's and the cache's Redis database numbers (`SYSTEM_REDIS_DBS`, "10,11" by
+    default). One number for both is fine: the broker's keys and the cache's never meet."""
+    broker, cache = os.environ.get("SYSTEM_REDIS_DBS", "10,11").split(",")
+    return int(broker), int(cache)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -72,8 +81,9 @@ class Stack:
         database, broker = urls
         self.database_url = _with_path(database, f"/yardleague_system_{self.name}")
         self.admin_url = _with_path(database, "/postgres")
-        self.broker_url = _with_path(broker, "/10")
-        self.cache_url = _with_path(broker, "/11")
+        self.broker_db, self.cache_db = redis_databases()
+        self.broker_url = _with_path(broker, f"/{self.broker_db}")
+        self.cache_url = _with_path(broker, f"/{self.cache_db}")
         self.base_url = f"http://127.0.0.1:{self.port}"
         LOGS.mkdir(parents=True, exist_ok=True)
         self.env = {
@@ -110,8 +120,8 @@ class Stack:
             name = f"yardleague_system_{self.name}"
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{name}"')
-        self.redis("FLUSHDB", db=10)
-        self.redis("FLUSHDB", db=11)
+        self.redis("FLUSHDB", db=self.broker_db)
+        self.redis("FLUSHDB", db=self.cache_db)
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
         self.manage(
@@ -136,7 +146,8 @@ class Stack:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout + done.stderr
 
-    def redis(self, *command: str, db: int = 10) -> str:
+    def redis(self, *command: str, db: int | None = None) -> str:
+        """A redis-cli command on the broker's database (or `db`); its output."""
         parts = urlsplit(self.broker_url)
         done = subprocess.run(
             [
@@ -146,7 +157,7 @@ class Stack:
                 "-p",
                 str(parts.port or 6379),
                 "-n",
-                str(db),
+                str(self.broker_db if db is None else db),
                 *command,
             ],
             capture_output=True,
@@ -179,16 +190,18 @@ class Stack:
         path = LOGS / f"{self.name}-{name}.log"
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def start_web(self) -> None:
+    def spawn_web(self, name: str = "web", port: int | None = None) -> None:
+        """Start gunicorn as `name` on `port` (the stack's own by default), without waiting.
+        Each is a process group of its own, with its workers' own in-process caches."""
         self._spawn(
-            "web",
+            name,
             [
                 str(BIN / "gunicorn"),
                 "config.wsgi",
                 "--config",
                 "config/gunicorn.conf.py",
                 "--bind",
-                f"127.0.0.1:{self.port}",
+                f"127.0.0.1:{port or self.port}",
                 "--workers",
                 str(self.web_workers),
                 "--timeout",
@@ -199,9 +212,16 @@ class Stack:
                 "warning",
             ],
         )
+
+    def start_web(self) -> None:
+        self.spawn_web()
         self.wait_until(lambda: self.get_status("/healthz") == 200, "web to answer /healthz")
 
-    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+    def start_worker(
+        self, name: str = "worker", *, queues: str | None = None, concurrency: int = 1
+    ) -> subprocess.Popen[bytes]:
+        """A Celery worker taking every queue, or only `queues` (as `-Q` has them), with
+        `concurrency` job processes; ready when it returns."""
         offset = len(self.log(name))
         process = self._spawn(
             name,
@@ -213,11 +233,12 @@ class Stack:
                 "--loglevel",
                 "INFO",
                 "--concurrency",
-                "1",
+                str(concurrency),
                 "--hostname",
                 f"{name}-{self.name}@%h",
                 "--without-gossip",
                 "--without-mingle",
+                *(["--queues", queues] if queues else []),
             ],
         )
         self.wait_until(lambda: " ready." in self.log(name)[offset:], f"{name} to be ready")
@@ -258,9 +279,9 @@ class Stack:
 
     # --- Waiting and probing -------------------------------------------------------------------
 
-    def get_status(self, path: str) -> int | None:
+    def get_status(self, path: str, base_url: str | None = None) -> int | None:
         try:
-            with urllib.request.urlopen(self.base_url + path, timeout=5) as answer:  # noqa: S310
+            with urllib.request.urlopen((base_url or self.base_url) + path, timeout=5) as answer:  # noqa: S310
                 return int(answer.status)
         except urllib.error.HTTPError as error:
             return error.code

@@ -1,7 +1,7 @@
 """Slow clients (issue 14, item 6), against the production shape: gunicorn's three sync workers
 behind nginx configured by deploy/nginx/yardleague.conf, the file docker-compose.yml mounts.
-Only its `listen` and `server` lines are pointed at this machine; nginx is Debian's binary,
-started here with a prefix of its own (no system service).
+Only its `listen` and `server` lines are pointed at this machine (tests/system/proxy.py);
+nginx is Debian's binary, started here with a prefix of its own (no system service).
 
 A dozen clients send their headers, or their body, a byte a second: through nginx, /healthz and
 a page still answer within 2 s each, and nginx's timeouts cut every one of them. The same
@@ -11,10 +11,7 @@ on 127.0.0.1, every wait is bounded, every socket is closed."""
 import http.client
 import os
 import select
-import shutil
-import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from tests.system.conftest import needs_machine
-from tests.system.stack import LOGS, ORGANIZER, ROOT, Stack, free_port, running
+from tests.system.proxy import NGINX, Proxy, running_nginx
+from tests.system.proxy import status as _status
+from tests.system.stack import ORGANIZER, Stack, running
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-CONF = ROOT / "deploy" / "nginx" / "yardleague.conf"
 WEB_WORKERS = 3  # as in docker-compose.yml
 ANSWER_WITHIN = 2.0
 # deploy/nginx/yardleague.conf: client_header_timeout and client_body_timeout.
@@ -40,51 +37,6 @@ pytestmark = [
 ]
 
 
-def _swap(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, f"{CONF.name} no longer has exactly one {old!r}"
-    return text.replace(old, new)
-
-
-def nginx_config(*, prefix: Path, listen: int, upstream: int) -> Path:
-    """deploy/nginx/yardleague.conf pointed at this machine, inside a main configuration of
-    the test's own (no daemon, pid and temporary files under `prefix`)."""
-    site = CONF.read_text()
-    site = _swap(site, "listen 80 default_server;", f"listen 127.0.0.1:{listen} default_server;")
-    site = _swap(site, "server web:8000 resolve;", f"server 127.0.0.1:{upstream};")
-    (prefix / "yardleague.conf").write_text(site)
-    user = "user root root;" if os.geteuid() == 0 else ""  # workers must reach the prefix
-    main = f"""
-daemon off;
-master_process on;
-worker_processes 1;
-{user}
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log info;
-events {{ worker_connections 512; }}
-http {{
-    default_type application/octet-stream;
-    client_body_temp_path {prefix}/body;
-    proxy_temp_path {prefix}/proxy;
-    fastcgi_temp_path {prefix}/fastcgi;
-    uwsgi_temp_path {prefix}/uwsgi;
-    scgi_temp_path {prefix}/scgi;
-    include {prefix}/yardleague.conf;
-}}
-"""
-    path = prefix / "nginx.conf"
-    path.write_text(main)
-    return path
-
-
-@dataclass
-class Proxy:
-    port: int
-    log: Path
-
-    def read_log(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
     """gunicorn with production's three sync workers; no Celery worker or beat (no job here)."""
@@ -95,43 +47,8 @@ def stack() -> Iterator[Stack]:
 @pytest.fixture(scope="module")
 def proxy(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
     prefix = tmp_path_factory.mktemp("nginx")
-    port = free_port()
-    config = nginx_config(prefix=prefix, listen=port, upstream=stack.port)
-    log = LOGS / f"{stack.name}-nginx.log"
-    log.unlink(missing_ok=True)
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [NGINX, "-p", str(prefix), "-c", str(config)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    started = Proxy(port=port, log=log)
-    try:
-        deadline = time.monotonic() + 10
-        while _status(port, "/healthz") != 200:
-            assert process.poll() is None, f"nginx exited:\n{started.read_log()}"
-            assert time.monotonic() < deadline, f"nginx did not answer:\n{started.read_log()}"
-            time.sleep(0.1)
+    with running_nginx(name=stack.name, prefix=prefix, upstreams=[stack.port]) as started:
         yield started
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)  # fast shutdown: slow clients are not waited for
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-def _status(port: int, path: str, timeout: float = 2.0) -> int | None:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", path)
-        return connection.getresponse().status
-    except OSError:
-        return None
-    finally:
-        connection.close()
 
 
 def _timed(port: int, path: str) -> tuple[int | None, float]:
