@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,8 +222,16 @@ class Stack:
     ) -> subprocess.Popen[bytes]:
         """A Celery worker taking every queue, or only `queues` (as `-Q` has them), with
         `concurrency` job processes; ready when it returns."""
+        ready = self.spawn_worker(name, queues=queues, concurrency=concurrency)
+        self.wait_until(ready, f"{name} to be ready")
+        return self.processes[name]
+
+    def spawn_worker(
+        self, name: str = "worker", *, queues: str | None = None, concurrency: int = 1
+    ) -> Callable[[], bool]:
+        """`start_worker` without waiting (several start side by side): whether it is ready."""
         offset = len(self.log(name))
-        process = self._spawn(
+        self._spawn(
             name,
             [
                 str(BIN / "celery"),
@@ -241,8 +249,7 @@ class Stack:
                 *(["--queues", queues] if queues else []),
             ],
         )
-        self.wait_until(lambda: " ready." in self.log(name)[offset:], f"{name} to be ready")
-        return process
+        return lambda: " ready." in self.log(name)[offset:]
 
     def start_beat(self) -> None:
         schedule = LOGS / f"{self.name}-beat-schedule"
