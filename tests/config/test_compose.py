@@ -4,6 +4,8 @@ the nginx configuration it mounts and gunicorn's config file."""
 import json
 import re
 import runpy
+import shutil
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +15,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-APP_SERVICES = ("web", "worker", "beat")
+# One Celery worker service per group of queues (docs/operations.md, "More than one machine").
+WORKER_SERVICES = ("worker-turns", "worker-heavy", "worker-network")
+APP_SERVICES = ("web", *WORKER_SERVICES, "beat")
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +28,10 @@ def services() -> dict[str, Any]:
     return services
 
 
-def test_compose_defines_postgres_redis_web_worker_and_beat(services):
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+def test_compose_defines_postgres_redis_web_workers_and_beat(services):
+    assert {"postgres", "redis", "web", *WORKER_SERVICES, "beat"} <= set(services)
+    workers = [name for name, service in services.items() if _worker_queues(service)]
+    assert sorted(workers) == sorted(WORKER_SERVICES)
 
 
 def test_web_worker_and_beat_share_one_image_built_from_the_dockerfile(services):
@@ -37,14 +43,15 @@ def test_web_worker_and_beat_share_one_image_built_from_the_dockerfile(services)
 
 def test_app_services_run_gunicorn_celery_worker_and_celery_beat(services):
     assert services["web"]["command"][:2] == ["gunicorn", "config.wsgi"]
-    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    for name in WORKER_SERVICES:
+        assert services[name]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
 
 
 def test_web_worker_and_beat_get_the_same_database_and_broker_settings(services):
     keys = ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE")
     environments = [{k: services[name]["environment"][k] for k in keys} for name in APP_SERVICES]
-    assert environments[0] == environments[1] == environments[2]
+    assert all(environment == environments[0] for environment in environments)
     env = environments[0]
     assert env["DATABASE_URL"].startswith("postgres://")
     assert "@postgres:5432/" in env["DATABASE_URL"]
@@ -64,7 +71,8 @@ def test_postgres_and_redis_have_healthchecks_and_postgres_keeps_a_volume(servic
     assert "ping" in services["redis"]["healthcheck"]["test"]
     assert any(v.startswith("pgdata:") for v in services["postgres"]["volumes"])
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
-    assert "ping" in " ".join(services["worker"]["healthcheck"]["test"])
+    for name in WORKER_SERVICES:
+        assert "ping" in " ".join(services[name]["healthcheck"]["test"])
 
 
 def test_app_services_wait_for_healthy_postgres_redis_and_finished_migrations(services):
@@ -232,3 +240,86 @@ def test_the_image_holds_the_strategy_tables_that_analysis_reads(services):
     assert "STRATEGY_DIR" not in " ".join(instructions)
     # Built from the image's own rules, never copied from a developer's var/.
     assert "var" in (ROOT / ".dockerignore").read_text().split()
+
+
+# --- More than one machine (issue 41): web replicas, workers per queue ------------------------
+
+
+def _worker_queues(service: dict[str, Any]) -> list[str]:
+    """The queues a Celery worker service takes (its `-Q`); [] for any other service."""
+    command = service.get("command") or []
+    if command[:4] != ["celery", "-A", "config", "worker"]:
+        return []
+    assert "-Q" in command, f"{command}: a worker without -Q takes every queue"
+    return list(command[command.index("-Q") + 1].split(","))
+
+
+def _concurrency(command: list[str]) -> int:
+    return int(command[command.index("--concurrency") + 1])
+
+
+def test_the_worker_services_take_every_queue_of_the_settings_once(services):
+    from django.conf import settings
+
+    taken = [queue for service in services.values() for queue in _worker_queues(service)]
+    assert sorted(taken) == sorted(queue.name for queue in settings.CELERY_TASK_QUEUES)
+    assert len(taken) == len(set(taken)), taken  # no queue on two services
+    assert sorted(set(settings.JOB_QUEUES.values()) | {settings.CELERY_TASK_DEFAULT_QUEUE}) == (
+        sorted(taken)
+    )
+
+
+def test_the_worker_services_run_the_queues_and_concurrency_docs_operations_gives(services):
+    """docs/operations.md, "More than one machine", names each worker's queues and its
+    concurrency in one `celery ... worker -Q ... --concurrency N` line each: compose runs
+    exactly those."""
+    text = (ROOT / "docs" / "operations.md").read_text()
+    section = text[text.index("## More than one machine") :]
+    section = section[: section.index("\n## ", 1)]
+    documented = {
+        queues: int(concurrency)
+        for queues, concurrency in re.findall(
+            r"celery -A config worker -Q (\S+) --concurrency (\d+)", section
+        )
+    }
+    composed = {
+        ",".join(_worker_queues(services[name])): _concurrency(services[name]["command"])
+        for name in WORKER_SERVICES
+    }
+    assert composed == documented
+
+
+def test_web_scales_to_replicas_that_nginx_round_robins_by_docker_dns(services, nginx_conf):
+    """`docker compose up --scale web=3`: web has no host port and no fixed container name
+    (either would stop a second replica from starting), and nginx's upstream is the name `web`
+    looked up again in Docker's DNS (`resolve`), with the default balancing: round robin."""
+    web = services["web"]
+    assert "ports" not in web
+    assert "container_name" not in web
+    directives = _directives(nginx_conf)
+    assert directives["server"] == ["web:8000 resolve"]
+    assert directives["resolver"] == ["127.0.0.11 valid=10s ipv6=off"]
+    assert directives["zone"] == ["yardleague_web 64k"]  # `resolve` needs the shared zone
+    for other in ("hash", "ip_hash", "least_conn", "random", "sticky"):
+        assert other not in directives, other
+
+
+@pytest.mark.skipif(
+    not Path(shutil.which("nginx") or "/usr/sbin/nginx").exists(),
+    reason="needs Debian's nginx (apt-get install nginx)",
+)
+def test_nginx_accepts_the_configuration_with_three_upstreams(tmp_path):
+    """`nginx -t` on deploy/nginx/yardleague.conf as the system tests run it: its `listen` and
+    its upstream's `server` (a Docker DNS name, and `resolve`, which Debian's nginx 1.22 lacks:
+    1.27.3 or later, as in compose's nginx image) pointed at three local ports."""
+    from tests.system.proxy import NGINX, nginx_config
+
+    config = nginx_config(prefix=tmp_path, listen=18000, upstreams=[18001, 18002, 18003])
+    done = subprocess.run(
+        [NGINX, "-t", "-p", str(tmp_path), "-c", str(config), "-e", str(tmp_path / "error.log")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "syntax is ok" in done.stderr

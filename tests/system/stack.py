@@ -122,8 +122,8 @@ class Stack:
             conn.execute(f'CREATE DATABASE "{name}"')
         self.redis("FLUSHDB", db=self.broker_db)
         self.redis("FLUSHDB", db=self.cache_db)
-        self.manage("migrate", "--noinput")
-        self.manage("collectstatic", "--noinput")
+        # collectstatic touches no database: it runs beside the migrations.
+        self.manage_side_by_side(("migrate", "--noinput"), ("collectstatic", "--noinput"))
         self.manage(
             "createsuperuser",
             "--noinput",
@@ -145,6 +145,31 @@ class Stack:
         if check and done.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout + done.stderr
+
+    def manage_side_by_side(self, *commands: tuple[str, ...], check: bool = True) -> list[str]:
+        """Several `manage.py` commands at once, each in a process of its own; their outputs."""
+        running = [
+            subprocess.Popen(
+                [sys.executable, "manage.py", *args],
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for args in commands
+        ]
+        outputs = []
+        for args, process in zip(commands, running, strict=True):
+            try:
+                output, _ = process.communicate(timeout=300)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                output, _ = process.communicate()
+            if check and process.returncode != 0:
+                raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{output}")
+            outputs.append(output)
+        return outputs
 
     def redis(self, *command: str, db: int | None = None) -> str:
         """A redis-cli command on the broker's database (or `db`); its output."""
@@ -281,8 +306,21 @@ class Stack:
             process.wait(timeout=15)
 
     def stop(self) -> None:
-        for name in list(self.processes):
-            self.kill(name, signal.SIGTERM)
+        """SIGTERM to every process at once (each shuts down on its own), then wait for each;
+        SIGKILL to any still running 15 s later."""
+        processes = self.processes
+        self.processes = {}
+        for process in processes.values():
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for process in processes.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                with suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
 
     # --- Waiting and probing -------------------------------------------------------------------
 
@@ -322,12 +360,10 @@ class Stack:
     def differences_from_scratch(self) -> str:
         """'' when every stored table and rating equals a from-scratch computation; otherwise
         what differs (the two `--check` commands, which write nothing)."""
-        report = []
-        for command in ("recompute_standings", "recompute_ratings"):
-            output = self.manage(command, "--check", check=False)
-            if "are current" not in output:
-                report.append(output)
-        return "\n".join(report)
+        outputs = self.manage_side_by_side(
+            ("recompute_standings", "--check"), ("recompute_ratings", "--check"), check=False
+        )
+        return "\n".join(output for output in outputs if "are current" not in output)
 
 
 @contextmanager

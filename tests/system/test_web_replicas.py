@@ -403,7 +403,10 @@ def test_after_the_jobs_every_process_serves_the_same_standings_and_pages(site: 
 
     workers = compose_workers()
     queues = sorted({queue for taken in workers.values() for queue in taken.split(",")})
-    site.stack.wait_until(lambda: _jobs_done(site.stack, queues), "the jobs to be done", 60)
+    waited = site.stack.wait_until(
+        lambda: _jobs_done(site.stack, queues), "the jobs to be done", 60
+    )
+    print(f"the jobs were done {waited:.1f} s after the last turn")
     assert site.stack.differences_from_scratch() == ""
 
     paths = []
