@@ -19,8 +19,9 @@ each here); no beat (every job here is enqueued by the request that needs it). T
 - once the jobs ran (each on a worker of its queue), every process and nginx serve the same
   standings, ratings and pages, equal to a recompute from scratch.
 
-About a minute here: `DATABASE_URL=... CELERY_BROKER_URL=... .venv/bin/python -m pytest
-tests/system/test_web_replicas.py`."""
+`DATABASE_URL=... CELERY_BROKER_URL=... .venv/bin/python -m pytest
+tests/system/test_web_replicas.py`; its time is in docs/benchmarks.md, "Web replicas system
+test"."""
 
 from __future__ import annotations
 
