@@ -41,12 +41,13 @@ run: $(STAMP)
 # The suite in two passes: every test but the system ones in $(TEST_PROCESSES) processes (pytest-xdist;
 # each process has its own test database and Redis database), then the system tests alone, since
 # they stop and restart the machine's PostgreSQL and Redis. Exit 5 means no test was selected
-# (PYTEST_ARGS can name a part of the suite that has no system test, or only system tests).
+# (PYTEST_ARGS can name a part of the suite that has no system test, or only system tests). Each
+# pass ends with its slowest tests (--durations), so a test that grew shows in CI's log.
 TEST_PROCESSES ?= 2
 test: export EMBEDDED_POSTGRES_DIR = var/postgres-test
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not system" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	$(BIN)/python -m pytest -m system $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not system" --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -m system --durations=10 $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(MAKE) --no-print-directory lint
 
 lint: $(STAMP)
