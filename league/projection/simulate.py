@@ -1,6 +1,10 @@
 """Simulating the rest of a stage from the players' ratings (docs/analysis.md, "Chance to
 qualify").
 
+`project_stage` simulates every run at once in arrays (`tables.py`, `brackets.py`: the same
+model and rules); the run-by-run simulator below is the reference they are tested against, and
+takes the stages they do not.
+
 Every match left is decided by the players' ratings, with OpenSkill's own prediction: the
 winner is drawn with `PlackettLuce.predict_win` of the table, the runner-up with
 `predict_win` of the players left, and so on (the Plackett-Luce reading of the table); a match
@@ -31,6 +35,7 @@ from league.draw import (
     qualifiers,
     table_sizes,
 )
+from league.projection.brackets import BracketStage
 from league.projection.model import (
     DEFAULT_RUNS,
     FORMATS,
@@ -38,6 +43,7 @@ from league.projection.model import (
     Projection,
     StageSetup,
 )
+from league.projection.tables import TableStage, Unsupported
 from league.rating import DEFAULT_SETTINGS, Rating, RatingSettings
 from league.standings import (
     Bye,
@@ -63,6 +69,8 @@ RECOUNT_UP_TO = 150
 # The bracket states kept by the simulated results that lead to them (a 64-player bracket's
 # state is some 60 small objects).
 BRACKET_STATES_KEPT = 4096
+# Runs of a bracket simulated at once in arrays.
+BRACKET_CHUNK = 1024
 
 # Simulated Swiss matches have no id of their own: they count down from here, far below the
 # walkovers' (minus a stage match's id).
@@ -308,12 +316,17 @@ def project_stage(
     seed: int = 0,
     overrides: Overrides | None = None,
     settings: RatingSettings = DEFAULT_SETTINGS,
+    arrays: bool = True,
 ) -> Projection:
     """Each player's chance to finish in each place, to qualify and to win the stage, from
     `runs` simulations of the rest of it (random seed `seed`: the same inputs give the same
     figures). `ratings`: each player's rating (a player without one has a new player's);
     `overrides`: for matches being played, each seat's chance to win (match id to chances in
-    seat order). Every chance has a standard error of at most sqrt(1/4 / runs)."""
+    seat order). Every chance has a standard error of at most sqrt(1/4 / runs).
+
+    `arrays`: simulate every run at once in arrays (`tables.py`, `brackets.py`); False, or a
+    stage they do not take, simulates run by run, the reference the arrays are tested against
+    (the same model, another random stream)."""
     if setup.format not in FORMATS:
         raise ValueError(f"Unknown stage format {setup.format!r}.")
     if runs < 1:
@@ -322,24 +335,22 @@ def project_stage(
     shared = _Run(setup, outcomes, overrides or {})
     rng = np.random.default_rng(seed)
     players = setup.players
-    index = {player: i for i, player in enumerate(players)}
     group_sizes: dict[int, int] = {}
     for player in players:
         group = (setup.groups or {}).get(player, 0)
         group_sizes[group] = group_sizes.get(group, 0) + 1
-    places = np.zeros((len(players), max(group_sizes.values(), default=0)), dtype=np.int64)
-    qualified = np.zeros(len(players), dtype=np.int64)
-    won = np.zeros(len(players), dtype=np.int64)
-    simulate = _bracket_run if setup.bracket is not None else _table_run
-    for _ in range(runs):
-        overall, groups = simulate(shared, rng)
-        for order in groups if groups is not None else [overall]:
-            for place, player in enumerate(order):
-                places[index[player], place] += 1
-        for player in shared.qualified(overall, groups):
-            qualified[index[player]] += 1
-        if overall:
-            won[index[overall[0]]] += 1
+    counts = _Counts(shared, max(group_sizes.values(), default=0))
+    if arrays:
+        try:
+            _array_runs(shared, rng, runs, counts)
+        except Unsupported:
+            arrays = False
+            rng = np.random.default_rng(seed)
+            counts = _Counts(shared, counts.places.shape[1])
+    if not arrays:
+        simulate = _bracket_run if setup.bracket is not None else _table_run
+        for _ in range(runs):
+            counts.add(*simulate(shared, rng))
     goes_on = setup.qualifying is not None
     return Projection(
         runs=runs,
@@ -348,14 +359,72 @@ def project_stage(
             PlayerChances(
                 player=player,
                 places=tuple(
-                    (places[i, : group_sizes[(setup.groups or {}).get(player, 0)]] / runs).tolist()
+                    (
+                        counts.places[i, : group_sizes[(setup.groups or {}).get(player, 0)]] / runs
+                    ).tolist()
                 ),
-                qualify=float(qualified[i] / runs) if goes_on else None,
-                win=float(won[i] / runs),
+                qualify=float(counts.qualified[i] / runs) if goes_on else None,
+                win=float(counts.won[i] / runs),
             )
             for i, player in enumerate(players)
         ),
     )
+
+
+class _Counts:
+    """How often each player finished in each place, went on and won, over the runs."""
+
+    def __init__(self, shared: _Run, width: int) -> None:
+        self.shared = shared
+        players = shared.setup.players
+        self.players = np.array(players, dtype=np.int64)
+        self.index = {player: i for i, player in enumerate(players)}
+        self.places = np.zeros((len(players), width), dtype=np.int64)
+        self.qualified = np.zeros(len(players), dtype=np.int64)
+        self.won = np.zeros(len(players), dtype=np.int64)
+
+    def add(self, overall: list[PlayerId], groups: list[list[PlayerId]] | None) -> None:
+        """One run's final order (and each group's), as player ids."""
+        index = self.index
+        for order in groups if groups is not None else [overall]:
+            for place, player in enumerate(order):
+                self.places[index[player], place] += 1
+        for player in self.shared.qualified(overall, groups):
+            self.qualified[index[player]] += 1
+        if overall:
+            self.won[index[overall[0]]] += 1
+
+    def add_runs(self, overall: Any, groups: Sequence[Any] | None) -> None:
+        """Many runs' final orders as arrays of player indices, a row a run."""
+        for order in groups if groups is not None else [overall]:
+            if order.shape[1]:
+                np.add.at(self.places, (order, np.arange(order.shape[1])), 1)
+        if overall.shape[1]:
+            self.won += np.bincount(overall[:, 0], minlength=len(self.won))
+        if self.shared.setup.qualifying is None:
+            return
+        ids = self.players
+        as_ids = ids[overall].tolist()
+        by_group = [ids[order].tolist() for order in groups] if groups is not None else None
+        index = self.index
+        for run, order in enumerate(as_ids):
+            runs_groups = [group[run] for group in by_group] if by_group is not None else None
+            for player in self.shared.qualified(order, runs_groups):
+                self.qualified[index[player]] += 1
+
+
+def _array_runs(shared: _Run, rng: np.random.Generator, runs: int, counts: _Counts) -> None:
+    """Every run at once in arrays (`tables.py`, `brackets.py`), in chunks of runs; `Unsupported`
+    when the stage needs the run-by-run simulator."""
+    setup, outcomes = shared.setup, shared.outcomes
+    if setup.bracket is not None:
+        bracket = BracketStage(setup, outcomes.table, outcomes.win_chances, shared.overrides)
+        for start in range(0, runs, BRACKET_CHUNK):
+            counts.add_runs(bracket.simulate(rng, min(BRACKET_CHUNK, runs - start)), None)
+        return
+    stage = TableStage(setup, outcomes.table, outcomes.win_chances, shared.overrides)
+    for start in range(0, runs, stage.chunk):
+        counts.add_runs(*stage.rank(stage.simulate(rng, min(stage.chunk, runs - start))))
 
 
 _Played = tuple[int, tuple[PlayerId, ...], _Order]
