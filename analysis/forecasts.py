@@ -21,6 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from analysis import chances as live
+from analysis import signals
 from analysis.models import MatchForecast
 from core import jobs
 from games.models import GameName, Match, MatchStatus, Turn
@@ -143,6 +144,7 @@ def _forecast(match_id: int) -> MatchForecast | None:
                 "seconds": seconds,
             },
         )
+        signals.forecast_stored.send(sender=MatchForecast, match_id=match_id, forecast=forecast)
     return forecast
 
 

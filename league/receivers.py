@@ -6,6 +6,8 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from analysis.models import MatchForecast
+from analysis.signals import forecast_stored
 from games.models import Match
 from games.signals import (
     match_finished,
@@ -26,6 +28,16 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
     standings_marks.result_changed(match)
     if stage_id is not None:  # after the marks: the projection is made at the new version
         projections.projection_mark(stage_id)
+
+
+@receiver(forecast_stored, sender=MatchForecast, dispatch_uid="league.stage_projection_live")
+def project_with_live_chances(sender: type[MatchForecast], match_id: int, **kwargs: Any) -> None:
+    """A stage match being played has new chances: its stage is projected again with them
+    (once the forecast commits; the job keeps the figures when nothing it reads changed)."""
+    stage_id = StageMatch.objects.filter(match_id=match_id).values_list("stage_id", flat=True)
+    found = stage_id.first()
+    if found is not None:
+        projections.projection_mark(found)
 
 
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")

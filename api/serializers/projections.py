@@ -35,6 +35,11 @@ class StageProjectionSerializer(serializers.Serializer[Any]):
         help_text="The largest standard error of a chance: sqrt(1/4 / runs)."
     )
     computed_at = serializers.DateTimeField()
+    live = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The matches being played whose live chances to win (their win probability "
+        "after the last turn) decided them in the simulation instead of the ratings.",
+    )
     players = PlayerChancesSerializer(many=True, help_text="In seed order.")
 
 

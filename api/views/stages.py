@@ -97,8 +97,9 @@ class StageViewSet(
     @action(detail=True, methods=["get"])
     def projection(self, request: Request, pk: str | None = None) -> Response:
         """Each player's chance to finish in each place, to qualify for the next stage and to win
-        this one, from simulating the rest of the stage with the players' ratings
-        (docs/analysis.md, "Chance to qualify"). Worked out by a job after each result:
+        this one, from simulating the rest of the stage with the players' ratings, and for the
+        matches being played (`live`) their live chances to win (docs/analysis.md, "Chance to
+        qualify"). Worked out by a job after each result and each new live chance:
         `status` is `behind` while a later one is; 202 `{"status": "pending"}` before the first
         figures; 404 for a stage not started."""
         stage = self.get_object()
@@ -123,6 +124,7 @@ class StageViewSet(
                 "seed": stored.seed,
                 "standard_error": figures.get("standard_error", 0.0),
                 "computed_at": stored.computed_at,
+                "live": sorted(int(match_id) for match_id in stored.live),
                 "players": [
                     {**row, "name": names.get(row["player"], "")}
                     for row in figures.get("players", [])

@@ -12,13 +12,20 @@ from league.models.stages import Stage
 class StageProjection(models.Model):
     """The figures of `league.projection.project_stage` for a stage (`Projection.to_json`:
     per player `places`, `qualify`, `win`), computed from the stage as it stood at `version`
-    (its standings table's `requested` mark: it moves with every result of the stage)."""
+    (its standings table's `requested` mark: it moves with every result of the stage) and the
+    live chances of its matches being played at the forecast versions in `live`."""
 
     stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="projection")
     version = models.PositiveIntegerField(default=0)
     runs = models.PositiveIntegerField()
     seed = models.BigIntegerField(default=0)
     figures = models.JSONField(default=dict)
+    live = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The live chances of matches being played that the figures used: match id "
+        "to the version of its forecast (`analysis.MatchForecast`).",
+    )
     seconds = models.FloatField(default=0.0, help_text="How long the simulation took.")
     computed_at = models.DateTimeField(auto_now=True)
 

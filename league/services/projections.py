@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from django.conf import settings
 from django.db import transaction
 
+from analysis.models import MatchForecast
 from games.models import MatchStatus, Seat
 from league import draw, projection, standings
 from league.models import (
@@ -131,6 +132,33 @@ def stage_ratings(stage: Stage, players: Sequence[int]) -> dict[int, Rating]:
     }
 
 
+def live_overrides(
+    stage: Stage, setup: projection.StageSetup
+) -> tuple[dict[int, list[float]], dict[str, int]]:
+    """The chances of the stage's matches being played, from their live forecasts
+    (`analysis.MatchForecast`: each seat's chance after the last turn computed), as the
+    simulator's overrides (match id to chances in the seat order the simulator takes), and
+    what they are (match id to forecast version). Only a match in progress with a turn
+    computed counts: before the first turn the forecast knows nothing of the players."""
+    slot_of = {match_id: slot for slot, match_id in setup.slot_matches.items()}
+    seated: dict[int, tuple[int, ...]] = {m.match_id: m.players for m in setup.pending}
+    if slot_of and setup.bracket is not None:
+        state = draw.advance_bracket(setup.bracket, setup.slot_results)
+        seated.update({match_id: state.slots[slot].players for match_id, slot in slot_of.items()})
+    rows = MatchForecast.objects.filter(
+        match_id__in=list(seated), match__status=MatchStatus.IN_PROGRESS
+    ).values_list("match_id", "version", "players", "chances")
+    overrides: dict[int, list[float]] = {}
+    versions: dict[str, int] = {}
+    for match_id, version, players, chances in rows:
+        if len(chances) < 2 or sorted(players) != sorted(seated[match_id]):
+            continue
+        by_player = dict(zip(players, chances[-1], strict=True))
+        overrides[match_id] = [float(by_player[p]) for p in seated[match_id]]
+        versions[str(match_id)] = version
+    return overrides, versions
+
+
 def stage_project(
     *,
     stage_id: int,
@@ -139,25 +167,33 @@ def stage_project(
     force: bool = False,
 ) -> StageProjection | None:
     """Work out the stage's figures and keep them; None for a stage not started (or gone).
-    A projection already made at the stage's current version is kept as it is, unless `force`
-    (overrides for matches being played change the figures without a new result).
-    `overrides`: match id to each seat's chance to win, for matches in progress."""
+    A projection already made at the stage's current version, with the same live chances of
+    the matches being played (`live_overrides`), is kept as it is, unless `force`.
+    `overrides`: match id to each seat's chance to win, for matches in progress, over the
+    live ones."""
     stage = Stage.objects.select_related("event__league").filter(pk=stage_id).first()
     if stage is None or stage.status == StageStatus.DRAFT:
         return None
     version = stage_version(stage_id)
     stored = StageProjection.objects.filter(stage=stage).first()
-    if stored is not None and stored.version >= version and not force:
+    setup = stage_setup(stage)
+    live, live_versions = live_overrides(stage, setup)
+    if (
+        stored is not None
+        and not force
+        and (
+            stored.version > version or (stored.version == version and stored.live == live_versions)
+        )
+    ):
         return stored
     started = time.perf_counter()
-    setup = stage_setup(stage)
     finished = stage.status == StageStatus.FINISHED
     figures = projection.project_stage(
         setup,
         stage_ratings(stage, setup.players),
         runs=1 if finished else (runs or int(settings.STAGE_PROJECTION_RUNS)),  # 1: decided
         seed=SEED,
-        overrides=overrides,
+        overrides={**live, **(overrides or {})},
     )
     seconds = time.perf_counter() - started
     with transaction.atomic():
@@ -171,15 +207,17 @@ def stage_project(
         kept.runs = figures.runs
         kept.seed = figures.seed
         kept.figures = figures.to_json()
+        kept.live = live_versions
         if finished:  # one run of a stage with nothing left: the figures are certain
             kept.figures["standard_error"] = 0.0
         kept.seconds = seconds
         kept.save()
     logger.info(
-        "Projected stage %s (%d players, %d runs) in %.3f s.",
+        "Projected stage %s (%d players, %d runs, %d live) in %.3f s.",
         stage_id,
         len(setup.players),
         figures.runs,
+        len(live),
         seconds,
     )
     return kept
