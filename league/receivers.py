@@ -17,7 +17,13 @@ from games.signals import (
     match_voided,
 )
 from league.models import StageMatch
-from league.services import organization, projections, stages, standings_marks
+from league.services import (
+    league_projections,
+    organization,
+    projections,
+    stages,
+    standings_marks,
+)
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="league.stage_advance")
@@ -28,16 +34,26 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
     standings_marks.result_changed(match)
     if stage_id is not None:  # after the marks: the projection is made at the new version
         projections.projection_mark(stage_id)
+    if match.event_id is not None:  # the league table counts its events' matches
+        league_projections.league_projection_mark(match.league_id)
 
 
 @receiver(forecast_stored, sender=MatchForecast, dispatch_uid="league.stage_projection_live")
 def project_with_live_chances(sender: type[MatchForecast], match_id: int, **kwargs: Any) -> None:
-    """A stage match being played has new chances: its stage is projected again with them
-    (once the forecast commits; the job keeps the figures when nothing it reads changed)."""
-    stage_id = StageMatch.objects.filter(match_id=match_id).values_list("stage_id", flat=True)
-    found = stage_id.first()
-    if found is not None:
-        projections.projection_mark(found)
+    """A match of an event being played has new chances: its stage and its league are
+    projected again with them (once the forecast commits; a job keeps the figures when nothing
+    it reads changed)."""
+    found = (
+        Match.objects.filter(pk=match_id, event__isnull=False)
+        .values_list("league_id", "stage_match__stage_id")
+        .first()
+    )
+    if found is None:
+        return
+    league_id, stage_id = found
+    if stage_id is not None:
+        projections.projection_mark(stage_id)
+    league_projections.league_projection_mark(league_id)
 
 
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")
@@ -50,6 +66,8 @@ def withdraw_stage_result(
     stage_id = StageMatch.objects.filter(match=match).values_list("stage_id", flat=True).first()
     if stage_id is not None:
         projections.projection_mark(stage_id)
+    if match.event_id is not None:
+        league_projections.league_projection_mark(match.league_id)
 
 
 @receiver(match_voided, sender=Match, dispatch_uid="league.stage_result_voided")
@@ -66,6 +84,8 @@ def void_stage_result(
     )
     if was_finished:
         standings_marks.result_changed(match, withdrawn=True)
+    if match.event_id is not None:  # a result gone, or a match no longer left to play
+        league_projections.league_projection_mark(match.league_id)
 
 
 @receiver(match_unvoided, sender=Match, dispatch_uid="league.stage_match_unvoided")

@@ -7,6 +7,7 @@ from celery import shared_task
 
 from league.services import jobs
 from league.services.imports import import_run
+from league.services.league_projections import league_project
 from league.services.projections import stage_project
 from league.services.ratings import ratings_refresh as refresh_ratings
 from league.services.registration import check_in_sweep as announce_check_ins
@@ -42,3 +43,8 @@ def check_in_sweep() -> int:
 @shared_task(name=jobs.STAGE_PROJECTION, acks_late=True)
 def stage_projection(stage_id: int) -> bool:
     return stage_project(stage_id=stage_id) is not None
+
+
+@shared_task(name=jobs.LEAGUE_PROJECTION, acks_late=True)
+def league_projection(league_id: int) -> bool:
+    return league_project(league_id=league_id) is not None

@@ -67,6 +67,8 @@ from api.serializers.organization import (
     RosterAddSerializer,
 )
 from api.serializers.projections import (
+    LeagueProjectionPendingSerializer,
+    LeagueProjectionSerializer,
     PlayerChancesSerializer,
     ProjectionPendingSerializer,
     StageProjectionSerializer,
@@ -105,6 +107,8 @@ __all__ = [
     "ForfeitSerializer",
     "LeaderboardRowSerializer",
     "LeaderboardSerializer",
+    "LeagueProjectionPendingSerializer",
+    "LeagueProjectionSerializer",
     "LeagueSerializer",
     "MatchAfterTurnSerializer",
     "MatchAnalysisSerializer",

@@ -1,7 +1,7 @@
 """Leagues: made and changed by their organizers, their rosters, season standings and ratings."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
@@ -21,6 +21,7 @@ from api.views._common import (
 from league import selectors
 from league import services as league_services
 from league.models import League, Player, StandingsScope
+from league.services import league_projections
 
 
 class LeagueViewSet(
@@ -75,6 +76,55 @@ class LeagueViewSet(
             )
         league_services.roster_add(league=league, player=player)
         return Response(s.PlayerSerializer(player).data)
+
+    @extend_schema(
+        responses={
+            200: s.LeagueProjectionSerializer,
+            202: s.LeagueProjectionPendingSerializer,
+            **ERRORS,
+        }
+    )
+    @action(detail=True, methods=["get"])
+    def projection(self, request: Request, slug: str | None = None) -> Response:
+        """Each player's chance to finish the season in each place of the league table and to
+        win the league, from simulating the matches of the league's events left to play with
+        the players' ratings (and, while played, their live chances to win): docs/analysis.md,
+        "Chance to win the league". Worked out by a job after each result and each new live
+        chance: `status` is `behind` while a later result is; 202 `{"status": "pending"}`
+        before the first figures (asking enqueues the job)."""
+        league = self.get_object()
+        stored = league_projections.current_league_projection(league)
+        if stored is None:
+            league_projections.league_projection_mark(league.pk)
+            return Response(
+                {"league": league.slug, "status": "pending"}, status=status.HTTP_202_ACCEPTED
+            )
+        chances = stored.chances()
+        names = dict(Player.objects.filter(pk__in=list(chances)).values_list("pk", "display_name"))
+        figures = stored.figures
+        version = league_projections.league_version(league.pk)
+        return Response(
+            {
+                "league": league.slug,
+                "status": "current" if stored.version >= version else "behind",
+                "version": stored.version,
+                "left": stored.left,
+                "runs": stored.runs,
+                "seed": stored.seed,
+                "standard_error": figures.get("standard_error", 0.0),
+                "computed_at": stored.computed_at,
+                "live": sorted(int(match_id) for match_id in stored.live),
+                "players": [
+                    {
+                        "player": row["player"],
+                        "name": names.get(row["player"], ""),
+                        "places": row["places"],
+                        "win": row["win"],
+                    }
+                    for row in figures.get("players", [])
+                ],
+            }
+        )
 
     @extend_schema(parameters=[CSV_PARAMETER], responses={200: s.LeaderboardSerializer})
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS)

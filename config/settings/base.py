@@ -217,6 +217,7 @@ JOB_QUEUES = {
     "league.standings_*": "standings",
     "league.ratings_*": "ratings",
     "league.stage_projection": "standings",
+    "league.league_projection": "standings",
     "analysis.analyse_match": "analysis",
     "analysis.sweep": "analysis",
     "webhooks.*": "webhooks",

@@ -17,7 +17,7 @@ from league.models.organization import (
     PlayerQuerySet,
     default_tiebreak,
 )
-from league.models.projections import StageProjection
+from league.models.projections import LeagueProjection, StageProjection
 from league.models.ratings import PlayerRating, RatingChange, RatingsState
 from league.models.registration import Registration, RegistrationStatus, SignUp
 from league.models.stages import (
@@ -44,6 +44,7 @@ __all__ = [
     "InvitationQuerySet",
     "InvitationState",
     "League",
+    "LeagueProjection",
     "LeagueQuerySet",
     "OrganizerInvitation",
     "Player",

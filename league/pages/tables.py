@@ -105,6 +105,7 @@ class StandingsTable:
     with_forfeits: bool
     with_qualify: bool = False
     with_win: bool = False
+    of_league: bool = False
 
     @property
     def withdrawn_note(self) -> bool:
@@ -158,6 +159,7 @@ def standings_table(
     caption: str,
     stage_format: str | None = None,
     chances: Mapping[int, Mapping[str, Any]] | None = None,
+    of_league: bool = False,
 ) -> StandingsTable:
     """One column per metric of the tiebreak order, in that order (less those the stage's
     format has no use for, `shown_metrics`), then matches played and the win-draw-loss record
@@ -165,7 +167,7 @@ def standings_table(
     that group's rows alone. On a narrow screen the first metric and the record show, the rest
     behind "All columns". `chances`: a running stage's projection, by player (`places`,
     `qualify`, `win`): the columns "Chance to qualify" (when a stage takes players from this
-    one) and "to win"."""
+    one) and "to win"; `of_league`: the chances are a league's, to win the league."""
     keys = shown_metrics(answer.tiebreak, stage_format)
     rows = tuple(
         _with_chances(_row(row, keys), None if chances is None else chances.get(row["player"]))
@@ -186,6 +188,7 @@ def standings_table(
         with_forfeits=any(row.forfeits for row in rows),
         with_qualify=any(row.qualify is not None for row in rows),
         with_win=any(row.win is not None for row in rows),
+        of_league=of_league,
     )
 
 

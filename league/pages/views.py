@@ -31,6 +31,7 @@ from league.models import (
     Event,
     EventStatus,
     League,
+    LeagueProjection,
     Player,
     RatingsState,
     SignUp,
@@ -128,7 +129,7 @@ def _table_version(
     caption: str,
     group: int | None = None,
     stage_format: str | None = None,
-    projection: StageProjection | None = None,
+    projection: StageProjection | LeagueProjection | None = None,
 ) -> table_cache.Version:
     """Everything `league/_standings.html` shows changes with one of these (a stage's table
     shows its projection's chances too)."""
@@ -141,7 +142,14 @@ def _table_version(
         caption,
         group,
         stage_format,
-        None if projection is None else (projection.pk, projection.version, projection.computed_at),
+        None
+        if projection is None
+        else (
+            type(projection).__name__,
+            projection.pk,
+            projection.version,
+            projection.computed_at,
+        ),
     )
 
 
@@ -152,13 +160,14 @@ def standings_html(
     group: int | None = None,
     stored: Callable[[], StandingsTable] | None = None,
     stage_format: str | None = None,
-    projection: StageProjection | None = None,
+    projection: StageProjection | LeagueProjection | None = None,
 ) -> SafeString:
     """The table (with `group`, one group's rows) as `league/_standings.html` shows it,
     rendered once per stored version of it (`league.pages.table_cache`): a table computed
     again is shown at once. `stored` reads the rows on a miss (shared by a stage's groups);
     `stage_format`, a stage's, leaves out the columns it has no use for; `projection`, a
-    running stage's, adds each player's chance to qualify and to win."""
+    running stage's, adds each player's chance to qualify and to win (a league's: to win the
+    league)."""
 
     def load() -> tuple[table_cache.Version, dict[str, Any]]:
         # The rows with the version they belong to: one row, read in one statement.
@@ -170,6 +179,7 @@ def standings_html(
                 caption=caption,
                 stage_format=stage_format,
                 chances=None if projection is None else projection.chances(),
+                of_league=isinstance(projection, LeagueProjection),
             )
         }
 
@@ -184,7 +194,7 @@ def group_tables(
     stage: selectors.StageSummary,
     table: StandingsTable,
     stage_format: str,
-    projection: StageProjection | None = None,
+    projection: StageProjection | LeagueProjection | None = None,
 ) -> list[stages.GroupTable]:
     """A stage played in groups: each group's own table ("Group 1", "Group 2", ...), each
     rendered once per stored version; on a miss the rows are read once for all groups."""
@@ -272,13 +282,15 @@ def league_context(slug: str) -> PageData:
         return _version(lambda: selectors.league_page_version(slug), missing="No such league.")
 
     def context() -> dict[str, Any]:
-        league = get_object_or_404(League, slug=slug)
+        # With its projection (the chances its table shows), no query more.
+        league = get_object_or_404(League.objects.select_related("projection"), slug=slug)
         scope = (StandingsScope.LEAGUE.value, league.pk)
         table = _tables([scope])[scope]
         ratings = selectors.ratings_state(league)
         events = selectors.league_events(league)
         analysed = league_analysis_version(league.pk)
         caption = f"{league.name}: league table"
+        projection = getattr(league, "projection", None)
         live = (
             table.pending
             or (ratings is not None and ratings.pending)
@@ -286,7 +298,7 @@ def league_context(slug: str) -> PageData:
         )
         return {
             "league": league,
-            "standings": standings_html(table, caption=caption),
+            "standings": standings_html(table, caption=caption, projection=projection),
             "leaderboard": leaderboard_html(league, ratings, analysed),
             "events": events,
             "live": live,
@@ -439,7 +451,7 @@ def _stage_view(
     stage_row: Stage,
     entries: list[selectors.Entry],
     table: StandingsTable,
-    projection: StageProjection | None = None,
+    projection: StageProjection | LeagueProjection | None = None,
 ) -> stages.StageView:
     stage = selectors.stage_summary(stage_row)
     grouped = stage.played_in_groups

@@ -5,7 +5,8 @@ from league import models
 
 # The league page's version (`league.pages.views.league_context`), in one query: the league's
 # row, its table and ratings without their rows, its matches' analyses (as
-# `analysis.selectors.league_analysis_version`) and its events as their lines show them.
+# `analysis.selectors.league_analysis_version`), its events as their lines show them, and its
+# projection (the chances its table shows).
 _LEAGUE_PAGE_VERSION = """
 SELECT to_jsonb(l)::text,
        (SELECT jsonb_build_array(t.id, t.requested, t.computed, t.computed_at, t.tiebreak)::text
@@ -18,7 +19,9 @@ SELECT to_jsonb(l)::text,
          WHERE m.league_id = l.id),
        (SELECT jsonb_agg(jsonb_build_array(e.id, e.name, e.date, e.venue, e.status)
                          ORDER BY e.date DESC, e.id)::text
-          FROM league_event e WHERE e.league_id = l.id)
+          FROM league_event e WHERE e.league_id = l.id),
+       (SELECT jsonb_build_array(p.version, p.computed_at)::text
+          FROM league_leagueprojection p WHERE p.league_id = l.id)
   FROM league_league l
  WHERE l.slug = %(slug)s
 """

@@ -8,9 +8,11 @@ STANDINGS_REFRESH = "league.standings_refresh"
 RATINGS_REFRESH = "league.ratings_refresh"
 EVENT_IMPORT = "league.event_import"
 STAGE_PROJECTION = "league.stage_projection"
+LEAGUE_PROJECTION = "league.league_projection"
 
 __all__ = [
     "EVENT_IMPORT",
+    "LEAGUE_PROJECTION",
     "RATINGS_REFRESH",
     "STAGE_PROJECTION",
     "STANDINGS_REFRESH",

@@ -135,16 +135,25 @@ def stage_ratings(stage: Stage, players: Sequence[int]) -> dict[int, Rating]:
 def live_overrides(
     stage: Stage, setup: projection.StageSetup
 ) -> tuple[dict[int, list[float]], dict[str, int]]:
-    """The chances of the stage's matches being played, from their live forecasts
-    (`analysis.MatchForecast`: each seat's chance after the last turn computed), as the
-    simulator's overrides (match id to chances in the seat order the simulator takes), and
-    what they are (match id to forecast version). Only a match in progress with a turn
-    computed counts: before the first turn the forecast knows nothing of the players."""
+    """The chances of the stage's matches being played, from their live forecasts, as the
+    simulator's overrides (match id to chances in the seat order the simulator takes: a
+    bracket slot's), and what they are (match id to forecast version): `live_chances`."""
     slot_of = {match_id: slot for slot, match_id in setup.slot_matches.items()}
     seated: dict[int, tuple[int, ...]] = {m.match_id: m.players for m in setup.pending}
     if slot_of and setup.bracket is not None:
         state = draw.advance_bracket(setup.bracket, setup.slot_results)
         seated.update({match_id: state.slots[slot].players for match_id, slot in slot_of.items()})
+    return live_chances(seated)
+
+
+def live_chances(
+    seated: Mapping[int, Sequence[int]],
+) -> tuple[dict[int, list[float]], dict[str, int]]:
+    """For the matches of `seated` (match id to its players in the order the simulator takes
+    them) that are being played, each player's chance to win from the match's live forecast
+    (`analysis.MatchForecast`: the chances after the last turn computed), in that order; and
+    the forecasts' versions by match id. Only a match in progress with a turn computed counts:
+    before the first turn the forecast knows nothing of the players."""
     rows = MatchForecast.objects.filter(
         match_id__in=list(seated), match__status=MatchStatus.IN_PROGRESS
     ).values_list("match_id", "version", "players", "chances")

@@ -40,6 +40,7 @@ def test_every_job_has_its_queue_and_a_worker_without_q_takes_them_all():
         "league.standings_refresh": "standings",
         "league.standings_sweep": "standings",
         "league.stage_projection": "standings",
+        "league.league_projection": "standings",
         "league.ratings_refresh": "ratings",
         "analysis.analyse_match": "analysis",
         "analysis.sweep": "analysis",
