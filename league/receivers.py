@@ -40,20 +40,13 @@ def advance_stage(sender: type[Match], match: Match, **kwargs: Any) -> None:
 
 @receiver(forecast_stored, sender=MatchForecast, dispatch_uid="league.stage_projection_live")
 def project_with_live_chances(sender: type[MatchForecast], match_id: int, **kwargs: Any) -> None:
-    """A match of an event being played has new chances: its stage and its league are
-    projected again with them (once the forecast commits; a job keeps the figures when nothing
-    it reads changed)."""
-    found = (
-        Match.objects.filter(pk=match_id, event__isnull=False)
-        .values_list("league_id", "stage_match__stage_id")
-        .first()
-    )
-    if found is None:
-        return
-    league_id, stage_id = found
-    if stage_id is not None:
-        projections.projection_mark(stage_id)
-    league_projections.league_projection_mark(league_id)
+    """A stage match being played has new chances: its stage is projected again with them
+    (once the forecast commits; the job keeps the figures when nothing it reads changed). The
+    league's figures wait for the next result (docs/analysis.md, "Chance to win the league")."""
+    stage_id = StageMatch.objects.filter(match_id=match_id).values_list("stage_id", flat=True)
+    found = stage_id.first()
+    if found is not None:
+        projections.projection_mark(found)
 
 
 @receiver(match_reopened, sender=Match, dispatch_uid="league.stage_result_withdrawn")

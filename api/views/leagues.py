@@ -89,9 +89,9 @@ class LeagueViewSet(
         """Each player's chance to finish the season in each place of the league table and to
         win the league, from simulating the matches of the league's events left to play with
         the players' ratings (and, while played, their live chances to win): docs/analysis.md,
-        "Chance to win the league". Worked out by a job after each result and each new live
-        chance: `status` is `behind` while a later result is; 202 `{"status": "pending"}`
-        before the first figures (asking enqueues the job)."""
+        "Chance to win the league". Worked out by a job after each result: `status` is
+        `behind` while a later result is; 202 `{"status": "pending"}` before the first
+        figures (asking enqueues the job)."""
         league = self.get_object()
         stored = league_projections.current_league_projection(league)
         if stored is None:

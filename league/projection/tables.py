@@ -43,6 +43,9 @@ UNMOVED_TOTALS |= {"yardkles"}
 # Runs are simulated and ranked in chunks of at most this many table seats (run x table x
 # seat), so that a long round robin does not hold every run's tables at once.
 CHUNK_SEATS = 1_500_000
+# Head-to-head over the tables played already comes from a player x player matrix when the
+# stage (a league's season) has at most this many players and the tied parts are small.
+MATRIX_PLAYERS = 3000
 
 
 class Unsupported(Exception):
@@ -76,6 +79,9 @@ class TableStage:
     """What every run of a round robin or Swiss stage shares: the players (by index, in seed
     order), the tally of what is played, each match left's finishing orders as arrays, and the
     tiebreak order as array metrics."""
+
+    # Head-to-head by the matrix (True), over every table (False), or by their cost (None).
+    pairs_method: bool | None = None
 
     def __init__(
         self,
@@ -176,6 +182,7 @@ class TableStage:
         self.sizes = sizes[0]
         self.win_chances = win_chances
         self._pair_chances: Array | None = None
+        self._met: Array | None = None
 
         # Ranking: players start in their group (group 1 first, none last), those who withdrew
         # after those still playing.
@@ -371,12 +378,66 @@ class TableStage:
         active = sizes > 1
         while active.any():
             tags = np.where(active, labels, -1)
-            values = _head_to_head(tags, runs, self.count)
+            values = self._head_to_head_values(tags, runs, sizes)
             refined = _refine(labels, values)
             parts = _part_sizes(refined)
             active = active & (parts < sizes) & (parts > 1)
             labels, sizes = refined, parts
         return labels
+
+    def _head_to_head_values(self, tags: Array, runs: "TableRuns", sizes: Array) -> Array:
+        """Head-to-head half points among the players of each run who share a tag (-1: none):
+        over every table (`_head_to_head`), or, when the tables played already are many and
+        the tied parts small (a league's season), those tables' part from the matrix of who
+        scored what against whom, and the simulated tables' as before."""
+        played = len(self.base_seats)
+        widest = int(sizes[tags >= 0].max()) if (tags >= 0).any() else 1
+        pairs = self.count * widest  # a pass of the pairs in the tied parts, by offset
+        by_pairs = self.pairs_method
+        if by_pairs is None:
+            by_pairs = self.count <= MATRIX_PLAYERS and pairs < played * self.width
+        if not by_pairs:
+            return _head_to_head(tags, runs.seats, runs.places, self.count)
+        half = _head_to_head(tags, runs.seats[:, played:], runs.places[:, played:], self.count)
+        return half + _pairs_within(tags, self.met_matrix(), widest)
+
+    def met_matrix(self) -> Array:
+        """`met[p, q]`: the head-to-head half points player p scored against player q in the
+        tables played already (2 a match placed ahead, 1 level)."""
+        if self._met is None:
+            count = self.count
+            met = np.zeros((count + 1, count + 1), dtype=np.int64)
+            seats, places = self.base_seats, self.base_places
+            for i in range(self.width):
+                for j in range(self.width):
+                    if i != j:
+                        points = 2 * (places[:, i] < places[:, j]) + (places[:, i] == places[:, j])
+                        np.add.at(met, (seats[:, i], seats[:, j]), points)
+            self._met = met[:count, :count]
+        return self._met
+
+
+def _pairs_within(tags: Array, met: Array, widest: int) -> Array:
+    """For each run and player, the sum of `met[p, q]` over the other players q of the run who
+    share p's tag (-1: none): every pair of a part met once, by its offset in the sorted row."""
+    runs, count = tags.shape
+    order = np.argsort(tags, axis=1, kind="stable")
+    ordered = np.take_along_axis(tags, order, axis=1)
+    rows = np.broadcast_to(np.arange(runs)[:, None] * count, tags.shape)
+    half = np.zeros(runs * count, dtype=np.int64)
+    for offset in range(1, widest):
+        same = (ordered[:, :-offset] == ordered[:, offset:]) & (ordered[:, offset:] >= 0)
+        if not same.any():
+            break
+        first, second = order[:, :-offset][same], order[:, offset:][same]
+        at = rows[:, offset:][same]
+        half += np.bincount(at + first, weights=met[first, second], minlength=len(half)).astype(
+            np.int64
+        )
+        half += np.bincount(at + second, weights=met[second, first], minlength=len(half)).astype(
+            np.int64
+        )
+    return half.reshape(runs, count)
 
 
 class TableRuns:
@@ -484,21 +545,22 @@ def _buchholz(runs: TableRuns, players: int, *, median: bool) -> Array:
     return np.where(enough, buchholz - best - worst, 0)
 
 
-def _head_to_head(tags: Array, runs: TableRuns, players: int) -> Array:
+def _head_to_head(tags: Array, seats: Array, places: Array, players: int) -> Array:
     """Half points of head-to-head (2 a match placed ahead, 1 level) among the players of each
-    run who share a tag (-1: none), as `league.standings`' HeadToHead counts them."""
+    run who share a tag (-1: none) at the tables `seats` (run x table x seat, with their
+    `places`), as `league.standings`' HeadToHead counts them."""
     count = len(tags)
     tagged = np.concatenate([tags, np.full((count, 1), -1, dtype=np.int64)], axis=1)
-    flat = runs.seats + (players + 1) * np.arange(count)[:, None, None]
+    flat = seats + (players + 1) * np.arange(count)[:, None, None]
     at_seat = tagged.ravel()[flat]
     half = np.zeros(count * (players + 1), dtype=np.int64)
-    width = runs.seats.shape[2]
+    width = seats.shape[2]
     for i in range(width):
         for j in range(i + 1, width):
             met = (at_seat[:, :, i] >= 0) & (at_seat[:, :, i] == at_seat[:, :, j])
             if not met.any():
                 continue
-            place_i, place_j = runs.places[:, :, i][met], runs.places[:, :, j][met]
+            place_i, place_j = places[:, :, i][met], places[:, :, j][met]
             level = place_i == place_j
             size = len(half)
             half += np.bincount(

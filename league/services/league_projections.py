@@ -1,7 +1,8 @@
 """A league's season projection: each player's chance to finish in each place of the league
 table and to win the league, from simulating the matches of the league's events that are
-drawn and not finished, kept (`LeagueProjection`) by a job after each result and each new live
-chance (docs/analysis.md, "Chance to win the league"). Pages and the API read what is kept.
+drawn and not finished, kept (`LeagueProjection`) by a job after each result (with the live
+chances of the matches being played then: docs/analysis.md, "Chance to win the league").
+Pages and the API read what is kept.
 
 The season has no schedule beyond what is drawn: what is left to play is every match of the
 league's events that is scheduled or being played (a round robin's matches, the current Swiss

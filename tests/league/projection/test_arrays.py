@@ -153,11 +153,15 @@ def _reference_order(setup, runs, run, stage):
     return shared.ranked(tally)
 
 
+@pytest.mark.parametrize("by_matrix", [False, True], ids=["over-the-tables", "by-the-matrix"])
 @pytest.mark.parametrize("name", list(SETUPS))
-def test_every_run_is_ranked_as_rank_standings_ranks_its_results(name):
+def test_every_run_is_ranked_as_rank_standings_ranks_its_results(name, by_matrix):
+    """Head-to-head both ways: over every table, and the tables played from the matrix of who
+    scored what against whom (what a league's long season takes)."""
     setup = SETUPS[name]
     outcomes = _Outcomes(_ratings(setup.players), DEFAULT_SETTINGS, setup.withdrawn)
     stage = TableStage(setup, outcomes.table, outcomes.win_chances, {})
+    stage.pairs_method = by_matrix
     runs = stage.simulate(np.random.default_rng(5), 150)
     overall, groups = stage.rank(runs)
     players = np.array(setup.players)
