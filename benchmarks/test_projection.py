@@ -158,3 +158,49 @@ def test_projection_of_a_64_player_stage(benchmark, build):
     assert sum(c.qualify for c in figures.players) == pytest.approx(
         16.0 if build is groups_half_played else 8.0
     )
+
+
+def league_season(players: int, results: int, left: int, seed: int = 3) -> StageSetup:
+    """A league's season as `league.services.league_projections` gives it: `results` finished
+    pairs between random players, `left` matches still to play, one table ranked by the
+    default tiebreak order (docs/analysis.md, "Chance to win the league")."""
+    rng = random.Random(seed)
+    everyone = list(range(1, players + 1))
+    played = []
+    for i in range(results):
+        a, b = rng.sample(everyone, 2)
+        played.append(_pair(rng, i + 1, a, b, 1))
+    pending = tuple(Pending(10**6 + i, tuple(rng.sample(everyone, 2))) for i in range(left))
+    return StageSetup(
+        format="round_robin",
+        game="yardzee",
+        players=tuple(everyone),
+        tiebreak=DEFAULT_TIEBREAK_ORDER,
+        results=tuple(played),
+        pending=pending,
+    )
+
+
+@pytest.mark.benchmark(group="projection")
+@pytest.mark.parametrize(
+    ("players", "results", "left"), [(64, 1000, 32), (200, 5000, 100), (500, 20000, 250)]
+)
+def test_projection_of_a_league_season(benchmark, players, results, left):
+    """The league's projection: no goal of its own (a job after each result, in the
+    background); its CPU time is printed and kept."""
+    setup = league_season(players, results, left)
+    rng = random.Random(39)
+    ratings = {p: Rating(25 + rng.gauss(0, 4), rng.uniform(1.5, 4.0)) for p in setup.players}
+
+    def project():
+        return project_stage(setup, ratings, runs=DEFAULT_RUNS, seed=39)
+
+    cpu = time.process_time()
+    figures = benchmark.pedantic(project, rounds=1, iterations=1)
+    cpu = time.process_time() - cpu
+    benchmark.extra_info["cpu_seconds"] = round(cpu, 3)
+    print(
+        f"\nleague of {players} players, {results} results, {left} left: "
+        f"{DEFAULT_RUNS} runs in {cpu:.2f} s of CPU"
+    )
+    assert sum(c.win for c in figures.players) == pytest.approx(1.0)

@@ -183,6 +183,7 @@ class TableStage:
         self.win_chances = win_chances
         self._pair_chances: Array | None = None
         self._met: Array | None = None
+        self._opponents: Array | None = None
 
         # Ranking: players start in their group (group 1 first, none last), those who withdrew
         # after those still playing.
@@ -256,8 +257,8 @@ class TableStage:
         wins = np.broadcast_to(self.base_wins, (runs, count)).copy()
         matches = np.broadcast_to(self.base_matches, (runs, count)).copy()
         byes = np.zeros((runs, count), dtype=np.int64)
-        seats = [np.broadcast_to(self.base_seats, (runs, *self.base_seats.shape))]
-        places = [np.broadcast_to(self.base_places, (runs, *self.base_places.shape))]
+        seats = [np.zeros((runs, 0, self.width), dtype=np.int64)]
+        places = [np.zeros((runs, 0, self.width), dtype=np.int64)]
         if self.cumulative:
             uniforms = rng.random((runs, len(self.cumulative)))
             drawn = np.empty(uniforms.shape, dtype=np.int64)
@@ -298,6 +299,7 @@ class TableStage:
             wins=wins,
             matches=matches,
             byes=byes,
+            played=(self.base_seats, self.base_places),
             seats=np.concatenate(seats, axis=1),
             places=np.concatenate(places, axis=1),
         )
@@ -367,8 +369,11 @@ class TableStage:
             return runs.units
         if key == "wins":
             return runs.wins
+        if key == "buchholz" and self._by_matrix(self.count * self.count):
+            return self._buchholz_by_matrix(runs)
         if key in ("buchholz", "median_buchholz"):
-            return _buchholz(runs, self.count, median=key == "median_buchholz")
+            seats, _places = runs.every()
+            return _buchholz(seats, runs, self.count, median=key == "median_buchholz")
         return np.broadcast_to(self.fixed[key], runs.units.shape)
 
     def _head_to_head(self, labels: Array, runs: "TableRuns") -> Array:
@@ -390,16 +395,42 @@ class TableStage:
         over every table (`_head_to_head`), or, when the tables played already are many and
         the tied parts small (a league's season), those tables' part from the matrix of who
         scored what against whom, and the simulated tables' as before."""
-        played = len(self.base_seats)
         widest = int(sizes[tags >= 0].max()) if (tags >= 0).any() else 1
-        pairs = self.count * widest  # a pass of the pairs in the tied parts, by offset
-        by_pairs = self.pairs_method
-        if by_pairs is None:
-            by_pairs = self.count <= MATRIX_PLAYERS and pairs < played * self.width
-        if not by_pairs:
-            return _head_to_head(tags, runs.seats, runs.places, self.count)
-        half = _head_to_head(tags, runs.seats[:, played:], runs.places[:, played:], self.count)
+        # A pass of the pairs in the tied parts, by offset, against one of every table played.
+        if not self._by_matrix(self.count * widest, cheaper=1):
+            seats, places = runs.every()
+            return _head_to_head(tags, seats, places, self.count)
+        half = _head_to_head(tags, runs.seats, runs.places, self.count)
         return half + _pairs_within(tags, self.met_matrix(), widest)
+
+    def _by_matrix(self, cost: int, cheaper: int = 8) -> bool:
+        """Whether to count the tables played from a player x player matrix: `pairs_method`,
+        or when its `cost` is under `cheaper` times the seats of every table played (a matrix
+        product is that much quicker an entry than a gather)."""
+        if self.pairs_method is not None:
+            return self.pairs_method
+        played = len(self.base_seats) * self.width
+        return self.count <= MATRIX_PLAYERS and cost < cheaper * played
+
+    def _buchholz_by_matrix(self, runs: "TableRuns") -> Array:
+        """Buchholz in units: over the tables played, each player's opponents (a matrix of
+        how often each two players met) times the run's points; over the simulated tables as
+        `_buchholz` counts every table."""
+        if self._opponents is None:
+            count = self.count
+            met = np.zeros((count + 1, count + 1))
+            seats = self.base_seats
+            for i in range(self.width):
+                for j in range(self.width):
+                    if i != j:
+                        np.add.at(met, (seats[:, i], seats[:, j]), 1.0)
+            self._opponents = met[:count, :count]
+        played = np.rint(runs.units.astype(float) @ self._opponents.T).astype(np.int64)
+        simulated = runs.matches - self.base_matches
+        total: Array = played + _buchholz(
+            runs.seats, runs, self.count, median=False, matches=simulated
+        )
+        return total
 
     def met_matrix(self) -> Array:
         """`met[p, q]`: the head-to-head half points player p scored against player q in the
@@ -442,11 +473,11 @@ def _pairs_within(tags: Array, met: Array, widest: int) -> Array:
 
 class TableRuns:
     """Runs of a table stage: league points (units), wins, matches and simulated byes by run
-    and player; the tables every run played (those played already first), run x table x seat,
-    of player indices and effective placements (the number of players and 0 for an empty
-    seat)."""
+    and player; the tables each run simulated, run x table x seat, of player indices and
+    effective placements (the number of players and 0 for an empty seat), and the tables played
+    already (`played`: table x seat, the same for every run)."""
 
-    __slots__ = ("byes", "matches", "places", "seats", "units", "wins")
+    __slots__ = ("_every", "byes", "matches", "places", "played", "seats", "units", "wins")
 
     def __init__(
         self,
@@ -455,11 +486,25 @@ class TableRuns:
         wins: Array,
         matches: Array,
         byes: Array,
+        played: tuple[Array, Array],
         seats: Array,
         places: Array,
     ) -> None:
         self.units, self.wins, self.matches, self.byes = units, wins, matches, byes
-        self.seats, self.places = seats, places
+        self.played, self.seats, self.places = played, seats, places
+        self._every: tuple[Array, Array] | None = None
+
+    def every(self) -> tuple[Array, Array]:
+        """Every table of every run, those played first: seats and places, run x table x
+        seat."""
+        if self._every is None:
+            runs = len(self.units)
+            seats, places = (
+                np.concatenate([np.broadcast_to(done, (runs, *done.shape)), simulated], axis=1)
+                for done, simulated in zip(self.played, (self.seats, self.places), strict=True)
+            )
+            self._every = (seats, places)
+        return self._every
 
 
 def pair_chances(
@@ -500,18 +545,22 @@ def _add(totals: Array, seats: Array, values: Array) -> None:
     totals += np.rint(sums).astype(np.int64).reshape(runs, players + 1)[:, :players]
 
 
-def _per_seat(runs: TableRuns, players: int) -> tuple[Array, Array]:
+def _per_seat(seats: Array, runs: TableRuns, players: int) -> tuple[Array, Array]:
     """Each seat's flat index into a run x (players + 1) array, and the run's units by seat."""
     count = len(runs.units)
-    flat = runs.seats + (players + 1) * np.arange(count)[:, None, None]
+    flat = seats + (players + 1) * np.arange(count)[:, None, None]
     units = np.concatenate([runs.units, np.zeros((count, 1), dtype=np.int64)], axis=1)
     return flat, units.ravel()[flat]
 
 
-def _buchholz(runs: TableRuns, players: int, *, median: bool) -> Array:
-    """Buchholz (or median Buchholz) in units for every run, as `league.standings` defines it."""
+def _buchholz(
+    seats: Array, runs: TableRuns, players: int, *, median: bool, matches: Array | None = None
+) -> Array:
+    """Buchholz (or median Buchholz) in units for every run over the tables `seats` (run x
+    table x seat; `matches`: how many of them each player sat at, all their matches unless
+    given), as `league.standings` defines it."""
     count = len(runs.units)
-    flat, at_seat = _per_seat(runs, players)
+    flat, at_seat = _per_seat(seats, runs, players)
     table_units = at_seat.sum(axis=2, keepdims=True)
     summed = np.bincount(
         flat.ravel(),
@@ -519,14 +568,15 @@ def _buchholz(runs: TableRuns, players: int, *, median: bool) -> Array:
         minlength=count * (players + 1),
     )
     at_tables = np.rint(summed).astype(np.int64).reshape(count, players + 1)[:, :players]
-    buchholz: Array = at_tables - runs.matches * runs.units
+    played = runs.matches if matches is None else matches
+    buchholz: Array = at_tables - played * runs.units
     if not median:
         return buchholz
-    empty = runs.seats == players
+    empty = seats == players
     low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
     best = np.full(count * (players + 1), low, dtype=np.int64)
     worst = np.full(count * (players + 1), high, dtype=np.int64)
-    width = runs.seats.shape[2]
+    width = seats.shape[2]
     for seat in range(width):
         others = np.delete(np.arange(width), seat)
         their = at_seat[:, :, others]

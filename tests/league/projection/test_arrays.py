@@ -130,7 +130,7 @@ def _reference_order(setup, runs, run, stage):
     shared = _Run(setup, _Outcomes({}, DEFAULT_SETTINGS, setup.withdrawn), {})
     tally = shared.tally()
     players = setup.players
-    for t in range(len(stage.base_seats), runs.seats.shape[1]):
+    for t in range(runs.seats.shape[1]):  # the simulated tables
         seats = [
             (players[i], int(place))
             for i, place in zip(runs.seats[run, t], runs.places[run, t], strict=True)
