@@ -59,6 +59,9 @@ def test_a_match_being_played_is_decided_by_its_live_chances(yardkle_event, play
     play(match, seed=3, turns=2)  # in progress; its forecast job not run
     match.refresh_from_db()
     _forecast(match, seated, [0.0, 1.0])  # the second seat is sure to win it
+    setup = projections.stage_setup(stage)
+    # The bracket's entrants are the stage's in seed order: the arrays take it (brackets.py).
+    assert tuple(setup.bracket.participants) == setup.players
     stage_projection(stage.pk)
     figures = StageProjection.objects.get(stage=stage).chances()
     assert figures[seated[0]]["win"] == 0.0
