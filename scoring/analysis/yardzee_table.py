@@ -291,7 +291,7 @@ def first_roll(showing: FloatArray) -> FloatArray:
     row of 252, the same sum in the same order however many states are solved together), so a
     state's value comes out the same to the last bit alone or in a block; a matrix product
     would add in an order that depends on the block's width."""
-    rows = np.ascontiguousarray(showing.T)
+    rows = np.array(showing.T, order="C")  # a copy: `showing.T` of one state is contiguous
     rows *= OUTCOME_PROBABILITY
     total: FloatArray = rows.sum(axis=1)
     return total

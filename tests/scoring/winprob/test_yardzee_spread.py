@@ -112,3 +112,16 @@ def test_bad_positions_are_rule_violations(late_spread, dice, rolls_left, code):
 def test_the_variance_from_raw_moments():
     # 0 or 10 with chances 1/2: mean 5, second raw moment 50, variance 25.
     assert central(np.array(5.0), np.array([50.0])) == 25.0
+
+
+@pytest.mark.parametrize("rolls_left", [2, 1])
+def test_a_position_solved_alone_mid_turn_has_the_strategys_value(late_spread, rolls_left):
+    """After the first roll (two rolls left) the mean is the best keep's value, as the
+    strategy's own advice gives it: solving one state alone once scaled its dice's values by
+    their chances in place (`yardzee_table.first_roll` on a contiguous row)."""
+    state = YardzeeState(frozenset(CATEGORIES[:10]), 40, False)
+    dice = [3, 3, 5, 2, 6]
+    late_spread._turns.clear()
+    found = late_spread.remaining(state, dice, rolls_left)
+    best = late_spread.strategy.keep_options(state, dice, rolls_left)[0].value
+    assert found.mean == pytest.approx(best, abs=1e-9)
