@@ -1,6 +1,6 @@
 """`DatabaseCommand`: the base of the project's management commands that work on the database
 (recompute_standings, recompute_ratings, analyse_matches, export_event, import_event, load_demo,
-load_webhook_demo). Before anything else it reaches the database and checks that every
+load_webhook_demo, seed_season). Before anything else it reaches the database and checks that every
 migration is applied; otherwise the command stops with one line saying which (a CommandError,
 exit 1): not a traceback from its first query ("no such table", "connection refused"), and
 nothing half-done. Django's own `requires_migrations_checks` only prints a notice and runs on."""

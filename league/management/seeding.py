@@ -94,9 +94,9 @@ def _constants(model: type[models.Model], given: Sequence[str]) -> dict[str, str
     field's default, in COPY text (`auto_now_add` dates get now). A NOT NULL column with no
     default is an error: the seeding forgot it."""
     now = timezone.now()
-    constants = {}
+    constants: dict[str, str] = {}
     for field in model._meta.concrete_fields:
-        if field.primary_key or field.column in given or field.null:
+        if field.primary_key or field.column is None or field.column in given or field.null:
             continue
         if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
             constants[field.column] = _text(now)
@@ -289,8 +289,8 @@ def _pool(prefix: str, size: int) -> np.ndarray:
 def seed_season(factor: int) -> Seeded:
     """The season at `factor`: leagues season-001 .. season-{2 x factor}, each of
     SEASON_LEAGUE_MATCHES matches among SEASON_LEAGUE_PLAYERS players. League k draws its
-    players from the first max(1,000, 100 k) of the pool, so it is the same league whatever
-    factor it was seeded at."""
+    players from the first max(1,000, 100 k) of the pool (the pool of the factor that first
+    has it), so it is the same league whatever factor it was seeded at."""
     leagues = 2 * factor
     size = max(SEASON_LEAGUE_PLAYERS, SEASON_PLAYERS_PER_FACTOR * factor)
     before = Player.objects.filter(handle__startswith=f"{SEASON_PREFIX}p").count()
@@ -303,7 +303,7 @@ def seed_season(factor: int) -> Seeded:
             if not created and event.matches.exists():
                 continue
             rng = np.random.default_rng(k)
-            reach = max(SEASON_LEAGUE_PLAYERS, SEASON_LEAGUE_PLAYERS * k // 10)
+            reach = max(SEASON_LEAGUE_PLAYERS, SEASON_PLAYERS_PER_FACTOR * k // 2)
             field = np.sort(rng.choice(pool[:reach], SEASON_LEAGUE_PLAYERS, replace=False))
             join_league(league, field)
             matches = finished_matches(event, field, SEASON_LEAGUE_MATCHES, seed=k)

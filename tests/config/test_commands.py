@@ -20,6 +20,7 @@ COMMANDS = [
     ["import_event", "event.json", "--league", "night"],
     ["load_demo"],
     ["load_webhook_demo"],
+    ["seed_season", "--factor", "1", "--force"],
 ]
 
 
