@@ -39,9 +39,10 @@ SWINGS = 3
 
 
 def forecast_enqueue(match_id: int) -> None:
-    """Send the forecast job for a match once the current transaction commits (coalesced: a
-    burst of turns is computed once); beat's sweep catches up when the broker was down."""
-    jobs.enqueue_on_commit(FORECAST, match_id)
+    """Send the forecast job for a match once the current transaction commits, unless one is
+    waiting to start (`core.jobs.enqueue_once_on_commit`: a burst of turns costs one job and
+    one Redis round trip a turn); beat's sweep catches up when the broker was down."""
+    jobs.enqueue_once_on_commit(FORECAST, match_id)
 
 
 def forecast_discard(*, match_id: int) -> None:

@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from analysis import forecasts, services
+from core import jobs
 
 
 @shared_task(name=services.ANALYSE, acks_late=True)
@@ -17,6 +18,7 @@ def analysis_sweep() -> int:
 
 @shared_task(name=forecasts.FORECAST, acks_late=True)
 def forecast_match(match_id: int) -> bool:
+    jobs.job_started(forecasts.FORECAST, match_id)  # before it reads: a turn from now sends one
     return forecasts.match_forecast(match_id=match_id) is not None
 
 

@@ -1,7 +1,8 @@
 """Celery jobs of the organization: thin, ids in, call a service, safe to run twice.
 
 Services enqueue them by name through `league.services.jobs`, never by importing this module,
-so imports go one way: tasks -> services."""
+so imports go one way: tasks -> services. A job sent once while one waits
+(`jobs.enqueue_once_on_commit`) clears its mark first (`jobs.job_started`), before it reads."""
 
 from celery import shared_task
 
@@ -17,11 +18,13 @@ from league.services.standings_refresh import standings_sweep as sweep
 
 @shared_task(name=jobs.STANDINGS_REFRESH, acks_late=True)
 def standings_refresh(table_id: int) -> bool:
+    jobs.job_started(jobs.STANDINGS_REFRESH, table_id)
     return refresh_table(table_id=table_id)
 
 
 @shared_task(name=jobs.RATINGS_REFRESH, acks_late=True)
 def ratings_refresh(league_id: int) -> bool:
+    jobs.job_started(jobs.RATINGS_REFRESH, league_id)
     return refresh_ratings(league_id=league_id)
 
 
@@ -42,6 +45,7 @@ def check_in_sweep() -> int:
 
 @shared_task(name=jobs.STAGE_PROJECTION, acks_late=True)
 def stage_projection(stage_id: int) -> bool:
+    jobs.job_started(jobs.STAGE_PROJECTION, stage_id)
     return stage_project(stage_id=stage_id) is not None
 
 

@@ -45,7 +45,7 @@ def stage_version(stage_id: int) -> int:
 
 def projection_mark(stage_id: int) -> None:
     """The stage's figures are out of date: work them out again once this commits."""
-    jobs.enqueue_on_commit(jobs.STAGE_PROJECTION, stage_id)
+    jobs.enqueue_once_on_commit(jobs.STAGE_PROJECTION, stage_id)
 
 
 def stage_setup(stage: Stage) -> projection.StageSetup:

@@ -72,7 +72,7 @@ def standings_mark(scopes: Iterable[ScopeKey], *, rebuild: bool = False) -> list
             StandingsTable.objects.values_list("pk", flat=True).get(scope=kind, scope_id=scope_id)
         )
     for table_id in table_ids:
-        jobs.enqueue_on_commit(jobs.STANDINGS_REFRESH, table_id)
+        jobs.enqueue_once_on_commit(jobs.STANDINGS_REFRESH, table_id)
     return table_ids
 
 
@@ -108,7 +108,7 @@ def ratings_mark(league_id: int, *, withdrawn: int | None = None) -> None:
             | Q(replay_from__gt=rated_at)
             | Q(replay_from=rated_at, replay_from_match__gt=withdrawn)
         ).update(replay_from=rated_at, replay_from_match=withdrawn)
-    jobs.enqueue_on_commit(jobs.RATINGS_REFRESH, league_id)
+    jobs.enqueue_once_on_commit(jobs.RATINGS_REFRESH, league_id)
 
 
 def result_changed(match: Match, *, withdrawn: bool = False) -> None:
@@ -170,7 +170,7 @@ def player_renamed(*, player_id: int) -> None:
     table_ids = _tables_listing(player_id)
     StandingsTable.objects.filter(pk__in=table_ids).update(requested=F("requested") + 1)
     for table_id in table_ids:
-        jobs.enqueue_on_commit(jobs.STANDINGS_REFRESH, table_id)
+        jobs.enqueue_once_on_commit(jobs.STANDINGS_REFRESH, table_id)
     for league_id in PlayerRating.objects.filter(player_id=player_id).values_list(
         "league_id", flat=True
     ):
@@ -189,7 +189,7 @@ def player_merged(*, removed_id: int) -> list[int]:
         requested=F("requested") + 1, rebuild_from=F("requested") + 1
     )
     for table_id in table_ids:
-        jobs.enqueue_on_commit(jobs.STANDINGS_REFRESH, table_id)
+        jobs.enqueue_once_on_commit(jobs.STANDINGS_REFRESH, table_id)
     league_ids = sorted(
         set(RatingChange.objects.filter(player_id=removed_id).values_list("league_id", flat=True))
         | set(PlayerRating.objects.filter(player_id=removed_id).values_list("league_id", flat=True))

@@ -325,3 +325,32 @@ def test_the_event_page_says_it_of_a_casual_match_being_played_too(
     name = match.seats.get(order=seat).player.display_name
     page = client.get(f"/events/{yardkle_event.pk}/").content.decode()
     assert f"likeliest to win: {name} {round(100 * now[seat])}%" in page
+
+
+@pytest.mark.django_db
+def test_a_burst_of_turns_sends_one_forecast_job_and_the_job_lets_the_next_turn_send(
+    players, monkeypatch, django_capture_on_commit_callbacks
+):
+    """One job a match while one waits (`core.jobs.enqueue_once_on_commit`), not one a turn;
+    the job clears its mark before it reads, so the turns after it are computed too."""
+    from analysis import tasks
+    from core import jobs
+
+    sent: list[tuple[object, ...]] = []
+
+    def send(task: str, args: tuple[object, ...]) -> bool:
+        if task == forecasts.FORECAST:
+            sent.append(args)
+        return True
+
+    monkeypatch.setattr(jobs, "send", send)
+    match = _seat("yardkle", players[:3])
+    turns = simulated_turns(match, seed=7)
+    _play_turns(match, turns[:4], django_capture_on_commit_callbacks)
+    assert sent == [(match.pk,)]
+    assert tasks.forecast_match(match.pk)
+    assert len(MatchForecast.objects.get(match=match).chances) == 5
+    _play_turns(match, turns[4:6], django_capture_on_commit_callbacks)
+    assert sent == [(match.pk,), (match.pk,)]
+    assert tasks.forecast_match(match.pk)
+    assert len(MatchForecast.objects.get(match=match).chances) == 7

@@ -1,0 +1,109 @@
+"""Jobs that bring something up to date are sent once while one is waiting
+(`core.jobs.enqueue_once_on_commit`, issue 41): a burst of triggers costs one job, the job
+clears its mark as it starts (`job_started`), and a trigger after that sends the next one. On
+the memory cache (the tests' own) and on Redis (one `SET NX` a trigger)."""
+
+import socket
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from django.core.cache import caches
+from django.test import override_settings
+
+from core import jobs
+
+TASK = "analysis.forecast_match"
+
+
+@pytest.fixture(params=["memory", "redis"])
+def cache_kind(request: pytest.FixtureRequest) -> Iterator[str]:
+    if request.param == "memory":
+        yield request.param
+        return
+    if not settings.CELERY_BROKER_URL:
+        pytest.skip("needs CELERY_BROKER_URL (a Redis server) for the Redis cache; CI sets it")
+    prefix = f"jobs-once-test-{uuid.uuid4().hex}"
+    redis = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": settings.CELERY_BROKER_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    with override_settings(CACHES=redis):
+        yield request.param
+        client = caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[object, ...]]]:
+    """What `core.jobs.send` was asked to send (nothing reaches a broker)."""
+    record: list[tuple[str, tuple[object, ...]]] = []
+
+    def send(task: str, args: tuple[object, ...]) -> bool:
+        record.append((task, args))
+        return True
+
+    monkeypatch.setattr(jobs, "send", send)
+    return record
+
+
+def _trigger(capture, *args: object) -> None:
+    with capture(execute=True):
+        jobs.enqueue_once_on_commit(TASK, *args)
+
+
+@pytest.mark.django_db
+def test_a_burst_of_triggers_sends_one_job_until_it_starts(
+    cache_kind, sent, django_capture_on_commit_callbacks
+):
+    for _ in range(5):
+        _trigger(django_capture_on_commit_callbacks, 7)
+    assert sent == [(TASK, (7,))]
+    _trigger(django_capture_on_commit_callbacks, 8)  # other arguments: a job of their own
+    assert sent == [(TASK, (7,)), (TASK, (8,))]
+    jobs.job_started(TASK, 7)
+    _trigger(django_capture_on_commit_callbacks, 7)
+    _trigger(django_capture_on_commit_callbacks, 8)
+    assert sent == [(TASK, (7,)), (TASK, (8,)), (TASK, (7,))]
+
+
+@pytest.mark.django_db
+def test_nothing_is_sent_for_a_transaction_rolled_back(sent, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        jobs.enqueue_once_on_commit(TASK, 7)
+    _trigger(django_capture_on_commit_callbacks, 7)  # no mark was left by the first
+    assert sent == [(TASK, (7,))]
+
+
+@pytest.mark.django_db
+def test_a_job_that_could_not_be_sent_leaves_no_mark(
+    cache_kind, monkeypatch, django_capture_on_commit_callbacks
+):
+    tries: list[tuple[object, ...]] = []
+    monkeypatch.setattr(jobs, "send", lambda task, args: bool(tries.append(args)))
+    _trigger(django_capture_on_commit_callbacks, 7)
+    _trigger(django_capture_on_commit_callbacks, 7)
+    assert tries == [(7,), (7,)]
+
+
+@pytest.mark.django_db
+def test_with_the_cache_unreachable_every_trigger_sends(sent, django_capture_on_commit_callbacks):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    unreachable = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed}/0",
+        }
+    }
+    with override_settings(CACHES=unreachable):
+        _trigger(django_capture_on_commit_callbacks, 7)
+        _trigger(django_capture_on_commit_callbacks, 7)
+        jobs.job_started(TASK, 7)  # logged, not raised
+    assert sent == [(TASK, (7,)), (TASK, (7,))]
