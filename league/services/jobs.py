@@ -1,7 +1,7 @@
 """The league's background jobs by name, enqueued through `core.jobs.enqueue_on_commit` once
 the current transaction commits; the jobs that bring something up to date are sent once while
-one is waiting (`enqueue_once_on_commit`), and call `job_started` first. Services never import `league.tasks` (which imports them), so
-the two stay one-way: tasks -> services."""
+one is waiting (`enqueue_once_on_commit`), and call `job_started` first. Services never import
+`league.tasks` (which imports them), so the two stay one-way: tasks -> services."""
 
 from core.jobs import enqueue_on_commit, enqueue_once_on_commit, job_started
 
