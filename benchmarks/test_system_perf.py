@@ -176,11 +176,14 @@ def cpu_seconds(stack: Stack) -> dict[str, float]:
 def cpu_used(stack: Stack, before: dict[str, float]) -> dict[str, float]:
     """CPU seconds each part used since `before` (cpu_seconds). PostgreSQL's is the backends'
     alive now, each since `before` or since it started: a backend that ended meanwhile takes
-    its seconds with it (a summed total went below zero), so this part is a lower bound."""
+    its seconds with it (a summed total went below zero), so this part is a lower bound. A
+    backend with fewer seconds than `before` gave its pid is a new one under a reused pid: all
+    its seconds count."""
     used: dict[str, float] = {}
     for name, now in cpu_seconds(stack).items():
         part = "postgres" if name.startswith("postgres:") else name
-        used[part] = used.get(part, 0.0) + now - before.get(name, 0.0)
+        then = before.get(name, 0.0)
+        used[part] = used.get(part, 0.0) + (now - then if now >= then else now)
     used.setdefault("postgres", 0.0)
     return {name: round(seconds, 2) for name, seconds in used.items()}
 
