@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from league.draw import table_sizes
+from league.projection.arrays import add_at, head_to_head, pairs_within, part_sizes, ragged, refine
 from league.standings import (
     METRICS,
     GroupMetric,
@@ -51,28 +52,6 @@ MATRIX_PLAYERS = 3000
 class Unsupported(Exception):
     """The stage needs the run-by-run simulator (a metric this module does not know, or a
     result of a player who is not an entrant)."""
-
-
-def _refine(labels: Array, values: Array) -> Array:
-    """New labels, 0 up in each row: players of one label split by `values` (higher first),
-    the order of the labels kept."""
-    order = np.lexsort((-values, labels), axis=1)
-    by_label = np.take_along_axis(labels, order, axis=1)
-    by_value = np.take_along_axis(values, order, axis=1)
-    change = np.ones(labels.shape, dtype=np.int64)
-    change[:, 0] = 0
-    change[:, 1:] = (by_label[:, 1:] != by_label[:, :-1]) | (by_value[:, 1:] != by_value[:, :-1])
-    refined = np.empty_like(labels)
-    np.put_along_axis(refined, order, np.cumsum(change, axis=1), axis=1)
-    return refined
-
-
-def _part_sizes(labels: Array) -> Array:
-    """How many players of its row share each player's label."""
-    runs, players = labels.shape
-    flat = (labels + players * np.arange(runs)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=runs * players).reshape(runs, players)
-    return np.take_along_axis(counts, labels, axis=1)
 
 
 class TableStage:
@@ -175,10 +154,10 @@ class TableStage:
                 win_rows.append(wins[row])
         self.cumulative = cumulative
         self.order_start = np.array(starts, dtype=np.int64)
-        self.pending_seats = self._pad(_ragged(seat_rows, count), count)
-        self.order_places = self._pad(_ragged(place_rows, 0), 0)
-        self.order_units = self._pad(_ragged(unit_rows, 0), 0)
-        self.order_wins = self._pad(_ragged(win_rows, 0), 0)
+        self.pending_seats = self._pad(ragged(seat_rows, count), count)
+        self.order_places = self._pad(ragged(place_rows, 0), 0)
+        self.order_units = self._pad(ragged(unit_rows, 0), 0)
+        self.order_wins = self._pad(ragged(win_rows, 0), 0)
         self.sizes = sizes[0]
         self.win_chances = win_chances
         self._pair_chances: Array | None = None
@@ -268,9 +247,9 @@ class TableStage:
             played = np.broadcast_to(self.pending_seats, (runs, *self.pending_seats.shape))
             seats.append(played)
             places.append(self.order_places[drawn])
-            _add(units, played, self.order_units[drawn])
-            _add(wins, played, self.order_wins[drawn])
-            _add(matches, played, (played < count).astype(np.int64))
+            add_at(units, played, self.order_units[drawn])
+            add_at(wins, played, self.order_wins[drawn])
+            add_at(matches, played, (played < count).astype(np.int64))
         playing = np.flatnonzero(~self.withdrawn)
         for _round in self.rounds_left:
             ties = rng.random((runs, len(playing)))
@@ -330,10 +309,10 @@ class TableStage:
         shown: list[Array] = []
         for key in self.order:
             if issubclass(METRICS[key], GroupMetric):
-                labels = self._head_to_head(labels, runs)
+                labels = self.head_to_head(labels, runs)
                 continue
             values = self._values(key, runs)
-            labels = _refine(labels, values)
+            labels = refine(labels, values)
             shown.append(values)
         index = np.broadcast_to(np.arange(self.count), labels.shape)
         active = int((~self.withdrawn).sum())
@@ -376,16 +355,16 @@ class TableStage:
             return _buchholz(seats, runs, self.count, median=key == "median_buchholz")
         return np.broadcast_to(self.fixed[key], runs.units.shape)
 
-    def _head_to_head(self, labels: Array, runs: "TableRuns") -> Array:
+    def head_to_head(self, labels: Array, runs: "TableRuns") -> Array:
         """Labels split by head-to-head among exactly the tied players, again within every part
         that split and is still tied, until none splits (`rank_standings`'s `_split_within`)."""
-        sizes = _part_sizes(labels)
+        sizes = part_sizes(labels)
         active = sizes > 1
         while active.any():
             tags = np.where(active, labels, -1)
             values = self._head_to_head_values(tags, runs, sizes)
-            refined = _refine(labels, values)
-            parts = _part_sizes(refined)
+            refined = refine(labels, values)
+            parts = part_sizes(refined)
             active = active & (parts < sizes) & (parts > 1)
             labels, sizes = refined, parts
         return labels
@@ -399,9 +378,9 @@ class TableStage:
         # A pass of the pairs in the tied parts, by offset, against one of every table played.
         if not self._by_matrix(self.count * widest, cheaper=1):
             seats, places = runs.every()
-            return _head_to_head(tags, seats, places, self.count)
-        half = _head_to_head(tags, runs.seats, runs.places, self.count)
-        return half + _pairs_within(tags, self.met_matrix(), widest)
+            return head_to_head(tags, seats, places, self.count)
+        half = head_to_head(tags, runs.seats, runs.places, self.count)
+        return half + pairs_within(tags, self.met_matrix(), widest)
 
     def _by_matrix(self, cost: int, cheaper: int = 8) -> bool:
         """Whether to count the tables played from a player x player matrix: `pairs_method`,
@@ -446,29 +425,6 @@ class TableStage:
                         np.add.at(met, (seats[:, i], seats[:, j]), points)
             self._met = met[:count, :count]
         return self._met
-
-
-def _pairs_within(tags: Array, met: Array, widest: int) -> Array:
-    """For each run and player, the sum of `met[p, q]` over the other players q of the run who
-    share p's tag (-1: none): every pair of a part met once, by its offset in the sorted row."""
-    runs, count = tags.shape
-    order = np.argsort(tags, axis=1, kind="stable")
-    ordered = np.take_along_axis(tags, order, axis=1)
-    rows = np.broadcast_to(np.arange(runs)[:, None] * count, tags.shape)
-    half = np.zeros(runs * count, dtype=np.int64)
-    for offset in range(1, widest):
-        same = (ordered[:, :-offset] == ordered[:, offset:]) & (ordered[:, offset:] >= 0)
-        if not same.any():
-            break
-        first, second = order[:, :-offset][same], order[:, offset:][same]
-        at = rows[:, offset:][same]
-        half += np.bincount(at + first, weights=met[first, second], minlength=len(half)).astype(
-            np.int64
-        )
-        half += np.bincount(at + second, weights=met[second, first], minlength=len(half)).astype(
-            np.int64
-        )
-    return half.reshape(runs, count)
 
 
 class TableRuns:
@@ -528,23 +484,6 @@ def pair_chances(
     return chances
 
 
-def _ragged(rows: Sequence[Sequence[int]], fill: int) -> Array:
-    width = max((len(row) for row in rows), default=0)
-    array = np.full((len(rows), width), fill, dtype=np.int64)
-    for i, row in enumerate(rows):
-        array[i, : len(row)] = row
-    return array
-
-
-def _add(totals: Array, seats: Array, values: Array) -> None:
-    """Add `values[r, t, s]` to the total of the player at `seats[r, t, s]` (empty seats
-    ignored)."""
-    runs, players = totals.shape
-    flat = (seats + (players + 1) * np.arange(runs)[:, None, None]).ravel()
-    sums = np.bincount(flat, weights=values.ravel(), minlength=runs * (players + 1))
-    totals += np.rint(sums).astype(np.int64).reshape(runs, players + 1)[:, :players]
-
-
 def _per_seat(seats: Array, runs: TableRuns, players: int) -> tuple[Array, Array]:
     """Each seat's flat index into a run x (players + 1) array, and the run's units by seat."""
     count = len(runs.units)
@@ -593,30 +532,3 @@ def _buchholz(
     best = np.where(enough, best.reshape(count, players + 1)[:, :players], 0)
     worst = np.where(enough, worst.reshape(count, players + 1)[:, :players], 0)
     return np.where(enough, buchholz - best - worst, 0)
-
-
-def _head_to_head(tags: Array, seats: Array, places: Array, players: int) -> Array:
-    """Half points of head-to-head (2 a match placed ahead, 1 level) among the players of each
-    run who share a tag (-1: none) at the tables `seats` (run x table x seat, with their
-    `places`), as `league.standings`' HeadToHead counts them."""
-    count = len(tags)
-    tagged = np.concatenate([tags, np.full((count, 1), -1, dtype=np.int64)], axis=1)
-    flat = seats + (players + 1) * np.arange(count)[:, None, None]
-    at_seat = tagged.ravel()[flat]
-    half = np.zeros(count * (players + 1), dtype=np.int64)
-    width = seats.shape[2]
-    for i in range(width):
-        for j in range(i + 1, width):
-            met = (at_seat[:, :, i] >= 0) & (at_seat[:, :, i] == at_seat[:, :, j])
-            if not met.any():
-                continue
-            place_i, place_j = places[:, :, i][met], places[:, :, j][met]
-            level = place_i == place_j
-            size = len(half)
-            half += np.bincount(
-                flat[:, :, i][met], weights=2 * (place_i < place_j) + level, minlength=size
-            ).astype(np.int64)
-            half += np.bincount(
-                flat[:, :, j][met], weights=2 * (place_j < place_i) + level, minlength=size
-            ).astype(np.int64)
-    return half.reshape(count, players + 1)[:, :players]

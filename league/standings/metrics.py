@@ -13,7 +13,8 @@ import numpy as np
 
 from league.standings.errors import StandingsError
 from league.standings.model import GAMES, GameName, PlayerId, check_game
-from league.standings.tally import Column, Seating, Tally
+from league.standings.seating import Column, Seating
+from league.standings.tally import Tally
 
 METRICS: dict[str, type["Metric"]] = {}
 """Every metric by key. Add one with `@register`."""

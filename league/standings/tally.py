@@ -33,10 +33,10 @@ from league.standings.model import (
     effective_placements,
 )
 from league.standings.points import LeaguePoints
+from league.standings.seating import Column, Seating, distinct_rows, ranks_within
 
 TALLY_VERSION: Final = 3
 
-Column = npt.NDArray[np.int64]
 
 _COUNTS: Final = (
     "matches",
@@ -121,49 +121,6 @@ class PlayerTally:
     def average_score(self) -> float:
         """The mean game score of the matches with one (0.0 with none)."""
         return self.total_score / self.scored if self.scored else 0.0
-
-
-class Seating:
-    """Every counted table as arrays, for the metrics that look at who met whom.
-
-    `players` are the tally's players, sorted (P of them). Row t of `seats` is table t: the
-    index into `players` of each seat, in seat order, then P (no one) up to the width of the
-    widest table. `places` are the seats' effective placements (0 where no one sits), `sizes`
-    the number of seats of each table. Metrics index a per-player column of P + 1 entries with
-    `seats`; its last entry, for the empty seats, is 0 (`column`)."""
-
-    __slots__ = ("places", "players", "seats", "sizes")
-
-    def __init__(self, players: Column, seats: Column, places: Column, sizes: Column) -> None:
-        self.players = players
-        self.seats = seats
-        self.places = places
-        self.sizes = sizes
-
-    @property
-    def nobody(self) -> int:
-        """The index that stands for an empty seat (one past the last player)."""
-        return len(self.players)
-
-    def column(self, values: Mapping[PlayerId, int]) -> Column:
-        """`values` by player index, plus a 0 for the empty seats."""
-        return np.array([*map(values.__getitem__, self.players.tolist()), 0], dtype=np.int64)
-
-    def per_seat_sum(self, weights: npt.NDArray[Any]) -> Column:
-        """For each player (and the empty-seat slot), the sum of `weights[t, s]` over the seats
-        they sat in. Exact: the weights are integers and every sum stays far below 2**53."""
-        sums = np.bincount(self.seats.ravel(), weights=weights.ravel(), minlength=self.nobody + 1)
-        return np.rint(sums).astype(np.int64)
-
-    def per_seat_sum_at(self, seats: Column, weights: Column) -> Column:
-        """For each player (and the empty-seat slot), the sum of `weights[k]` over the `k` where
-        `seats[k]` is theirs."""
-        sums = np.bincount(seats, weights=weights, minlength=self.nobody + 1)
-        return np.rint(sums).astype(np.int64)
-
-    def by_player(self, values: npt.NDArray[Any]) -> dict[PlayerId, Any]:
-        """A per-player column as a dict by player id (the empty-seat slot left out)."""
-        return dict(zip(self.players.tolist(), values[: self.nobody].tolist(), strict=True))
 
 
 class Tally:
@@ -350,7 +307,7 @@ class Tally:
         `table_ids[t]`)."""
         count, width = len(sizes), int(sizes.max())
         rows = np.repeat(np.arange(count), sizes)
-        columns_at = _ranks_within(sizes)
+        columns_at = ranks_within(sizes)
         placed = np.zeros((count, width), dtype=np.int64)  # 0: no seat
         placed[rows, columns_at] = placements
         seated = np.full((count, width), -1, dtype=np.int64)
@@ -368,7 +325,7 @@ class Tally:
             )
             raise StandingsError("invalid_result", f"Match {table_ids[t]} is malformed.")
         # One seat line per distinct pattern of placements (a league has only a few).
-        patterns, pattern_of = _distinct_rows(placed)
+        patterns, pattern_of = distinct_rows(placed)
         keys = [
             tuple((int(place), False) for place in pattern if place)
             for pattern in patterns.tolist()
@@ -492,7 +449,7 @@ class Tally:
         if (np.diff(match_ids) < 0).any():  # canonical: tables by match id
             order = np.argsort(match_ids, kind="stable")
             starts = np.cumsum(sizes) - sizes
-            seat_rows = np.repeat(starts[order], sizes[order]) + _ranks_within(sizes[order])
+            seat_rows = np.repeat(starts[order], sizes[order]) + ranks_within(sizes[order])
             match_ids, sizes, players, places = (
                 match_ids[order],
                 sizes[order],
@@ -573,26 +530,6 @@ def _result_of(match_id: int, players: Iterable[int], placements: Iterable[int])
             for player, place in zip(players, placements, strict=True)
         ),
     )
-
-
-def _distinct_rows(rows: Column) -> tuple[Column, Column]:
-    """The distinct rows of a matrix of small non-negative integers, and which one each row is.
-    Rows are numbered in base (largest value + 1) first: sorting one number per row is ten
-    times faster than `np.unique(axis=0)`."""
-    base = int(rows.max()) + 1 if rows.size else 1
-    if base ** rows.shape[1] >= 2**62:
-        distinct, which = np.unique(rows, axis=0, return_inverse=True)
-        return distinct, which.ravel()
-    codes = rows @ (base ** np.arange(rows.shape[1], dtype=np.int64))
-    _, first, which = np.unique(codes, return_index=True, return_inverse=True)
-    return rows[first], which.ravel()
-
-
-def _ranks_within(sizes: Column) -> Column:
-    """0, 1, ... size - 1 for each size in turn: each seat's position in its table."""
-    total = int(sizes.sum())
-    starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return np.arange(total, dtype=np.int64) - starts
 
 
 def _check_seating(
