@@ -6,8 +6,8 @@ to the results. A tiebreak order is a list of metric keys, like `["points", "hea
 "buchholz"]`; `validate_tiebreak_order` checks one before it is stored or used."""
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Final, TypeVar
 
 import numpy as np
 
@@ -31,6 +31,13 @@ DEFAULT_TIEBREAK_ORDER: tuple[str, ...] = (
 MIN_CUT = 3  # median Buchholz drops two opponents, so it needs three to leave any
 
 
+# Whose values one more result can change (`Metric.reach`), which decides how much a refresh
+# after it computes again (`league.standings.incremental`).
+OWN: Final = "own"  # only its players': a value of the player's own totals
+OPPONENTS_POINTS: Final = "opponents_points"  # also their opponents': a sum of opponents' points
+ANYONE: Final = "anyone"  # anyone's: computed again for every player
+
+
 class Metric(ABC):
     """One way to rank players. Higher values rank first unless `descending` is False."""
 
@@ -40,10 +47,16 @@ class Metric(ABC):
     description: ClassVar[str] = ""
     descending: ClassVar[bool] = True
     games: ClassVar[frozenset[GameName]] = frozenset(GAMES)
+    reach: ClassVar[str] = ANYONE
 
     @abstractmethod
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         """The metric for every player of `tally`, in one pass over its totals."""
+
+    def values_for(self, tally: Tally, players: Iterable[PlayerId]) -> dict[PlayerId, float]:
+        """The metric for `players` only (a metric of reach `OWN` computes only theirs)."""
+        values = self.values(tally)
+        return {player: values[player] for player in players}
 
 
 class GroupMetric(Metric):
@@ -56,10 +69,15 @@ class GroupMetric(Metric):
 
     @abstractmethod
     def values_within(
-        self, tally: Tally, groups: Sequence[Collection[PlayerId]]
+        self,
+        tally: Tally,
+        groups: Sequence[Collection[PlayerId]],
+        seating: Seating | None = None,
     ) -> Mapping[PlayerId, float]:
         """The metric for every player of `groups` (disjoint), each counting only what happened
-        among the players of their own group; all groups at once, in one pass."""
+        among the players of their own group; all groups at once, in one pass. `seating`: the
+        tables to look at, in `tally.seating()`'s numbering (default: every table); any part
+        of it that holds every table where players of one group met gives the same values."""
 
 
 class TotalMetric(Metric):
@@ -67,10 +85,15 @@ class TotalMetric(Metric):
     name; 0 for a total not reached yet (no best game)."""
 
     total: ClassVar[str]
+    reach = OWN
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         total = self.total
         return {p: getattr(r, total) or 0 for p, r in tally.records.items()}
+
+    def values_for(self, tally: Tally, players: Iterable[PlayerId]) -> dict[PlayerId, float]:
+        total, records = self.total, tally.records
+        return {p: getattr(records[p], total) or 0 for p in players}
 
 
 MetricClass = TypeVar("MetricClass", bound=type[Metric])
@@ -142,10 +165,15 @@ class Points(Metric):
     key = "points"
     label = "Points"
     description = "League points from every match, forfeit and bye (the league's points scheme)."
+    reach = OWN
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         scale = tally.scale
         return {p: r.points_units / scale for p, r in tally.records.items()}
+
+    def values_for(self, tally: Tally, players: Iterable[PlayerId]) -> dict[PlayerId, float]:
+        scale, records = tally.scale, tally.records
+        return {p: records[p].points_units / scale for p in players}
 
 
 @register
@@ -172,9 +200,12 @@ class HeadToHead(GroupMetric):
     )
 
     def values_within(
-        self, tally: Tally, groups: Sequence[Collection[PlayerId]]
+        self,
+        tally: Tally,
+        groups: Sequence[Collection[PlayerId]],
+        seating: Seating | None = None,
     ) -> Mapping[PlayerId, float]:
-        seating = tally.seating()
+        seating = tally.seating() if seating is None else seating
         seats, places = seating.seats, seating.places
         members = [player for group in groups for player in group]
         # Each player's group number by index; -1 for everyone else and for the empty seats.
@@ -211,6 +242,12 @@ def _units_by_index(tally: Tally) -> tuple[Seating, Column, Column]:
     return seating, units, matches
 
 
+def buchholz_units(tally: Tally) -> dict[PlayerId, int]:
+    """Every player's Buchholz in the tally's units of league points (exact integers)."""
+    seating, units, matches = _units_by_index(tally)
+    return seating.by_player(_opponent_units(seating, units, matches))
+
+
 def _opponent_units(seating: Seating, units: Column, matches: Column) -> Column:
     """Buchholz in units: the sum over a player's matches of everyone else's points at the table,
     which is the table's sum less the player's own points, once per match."""
@@ -231,12 +268,11 @@ class Buchholz(Metric):
         "The league points of every opponent met, added up once per match against them: "
         "a stronger field ranks higher."
     )
+    reach = OPPONENTS_POINTS
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
-        seating, units, matches = _units_by_index(tally)
         scale = tally.scale
-        opponents = seating.by_player(_opponent_units(seating, units, matches))
-        return {player: total / scale for player, total in opponents.items()}
+        return {player: total / scale for player, total in buchholz_units(tally).items()}
 
 
 @register
@@ -284,9 +320,14 @@ class AverageScore(Metric):
     key = "average_score"
     label = "Average score"
     description = "Game score per game played (0 with none; walkovers and forfeits not counted)."
+    reach = OWN
 
     def values(self, tally: Tally) -> Mapping[PlayerId, float]:
         return {p: r.average_score for p, r in tally.records.items()}
+
+    def values_for(self, tally: Tally, players: Iterable[PlayerId]) -> dict[PlayerId, float]:
+        records = tally.records
+        return {p: records[p].average_score for p in players}
 
 
 @register

@@ -91,7 +91,7 @@ def rank_standings(
         if group_number != group_of_place:  # every group's places start at 1
             place, group_of_place = 1, group_number
         table.extend(
-            _standing(
+            standing_of(
                 tally,
                 player,
                 place,
@@ -204,7 +204,7 @@ def _split_within(
     return groups
 
 
-def _standing(
+def standing_of(
     tally: Tally,
     player: PlayerId,
     rank: int,
@@ -213,6 +213,7 @@ def _standing(
     *,
     withdrawn: bool = False,
 ) -> Standing:
+    """The `Standing` of `player` of `tally` at `rank`, with the values of the order's metrics."""
     record = tally.records[player]
     yardzee = tally.game == "yardzee"
     return Standing(

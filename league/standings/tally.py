@@ -158,6 +158,13 @@ class Tally:
         """The ids of every match counted, as an array (in no particular order)."""
         return self._columns()[0]
 
+    def tables_since(self, count: int) -> tuple[Column, Column, Column]:
+        """The sizes, players and effective placements of the tables counted after the first
+        `count` (tables are kept in the order they were counted)."""
+        _, sizes, players, places = self._columns()
+        seats = int(sizes[:count].sum())
+        return sizes[count:], players[seats:], places[seats:]
+
     def league_points(self, player: PlayerId) -> float:
         """`player`'s league points."""
         return self.records[player].points_units / self.scale
