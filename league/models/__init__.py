@@ -33,7 +33,15 @@ from league.models.stages import (
     StageVoid,
     VoidOutcome,
 )
-from league.models.tables import Scope, ScopeKey, StandingsScope, StandingsTable, StandingsTally
+from league.models.tables import (
+    Scope,
+    ScopeKey,
+    StandingsRow,
+    StandingsScope,
+    StandingsTable,
+    StandingsTally,
+    standings_rows,
+)
 
 __all__ = [
     "Event",
@@ -67,9 +75,11 @@ __all__ = [
     "StageProjection",
     "StageStatus",
     "StageVoid",
+    "StandingsRow",
     "StandingsScope",
     "StandingsTable",
     "StandingsTally",
     "VoidOutcome",
     "default_tiebreak",
+    "standings_rows",
 ]

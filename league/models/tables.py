@@ -1,8 +1,9 @@
 """Stored standings tables of a stage, an event or a league, and their tallies."""
 
-from typing import NamedTuple
+import json
+from typing import Any, NamedTuple
 
-from django.db import models
+from django.db import connection, models
 
 from league.models.organization import Event, League
 from league.models.stages import Stage
@@ -25,7 +26,6 @@ class StandingsTable(models.Model):
     scope = models.CharField(max_length=16, choices=StandingsScope.choices)
     scope_id = models.PositiveBigIntegerField()
     tiebreak = models.JSONField(default=list)
-    rows = models.JSONField(default=list)
     requested = models.PositiveIntegerField(default=1)
     computed = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
@@ -45,6 +45,60 @@ class StandingsTable(models.Model):
     @property
     def pending(self) -> bool:
         return self.requested > self.computed
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The table's rows, best first (`StandingsRow`, read once per instance; the selectors
+        read those of several tables in one query and set them)."""
+        rows: list[dict[str, Any]] | None = getattr(self, "_rows", None)
+        if rows is None:
+            rows = self._rows = standings_rows([self.pk]).get(self.pk, [])
+        return rows
+
+    @rows.setter
+    def rows(self, rows: list[dict[str, Any]] | None) -> None:
+        self._rows = rows  # None: read again when next asked for
+
+
+class StandingsRow(models.Model):
+    """One line of a stored standings table: the player, their place and rank, the values of
+    the table's metrics, and the rest of the line (`data`: the totals and the display name).
+    A line per row, so that a refresh after one more result writes only the lines it changed
+    (docs/standings.md); `standings_rows` reads a table's lines back as one list of dicts."""
+
+    table = models.ForeignKey(StandingsTable, on_delete=models.CASCADE, related_name="lines")
+    # Not a foreign key: a line is what the table showed when computed (the refresh after a
+    # merge or a deletion replaces it).
+    player = models.BigIntegerField()
+    position = models.PositiveIntegerField()  # 0 first
+    rank = models.PositiveIntegerField()
+    metrics = models.JSONField(default=dict)
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="standings_row_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} row of player {self.player}"
+
+
+# One JSON array per table, its lines in order, each as `standings_refresh` builds it.
+_ROWS_SQL = """
+SELECT table_id, json_agg(
+    data || jsonb_build_object('player', player, 'rank', rank, 'metrics', metrics)
+    ORDER BY position
+)::text
+FROM league_standingsrow WHERE table_id = ANY(%s) GROUP BY table_id
+"""
+
+
+def standings_rows(table_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """The rows of each of these tables (none computed: no entry), in one query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS_SQL, [table_ids])
+        return {table_id: json.loads(rows) for table_id, rows in cursor.fetchall()}
 
 
 class StandingsTally(models.Model):

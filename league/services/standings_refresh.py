@@ -7,6 +7,7 @@ idempotent and order-free, so the stored tables converge to a from-scratch compu
 order results arrive in and whatever failed in between (docs/standings.md)."""
 
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Collection, Iterable
@@ -30,12 +31,14 @@ from league.models import (
     Scope,
     ScopeKey,
     Stage,
+    StandingsRow,
     StandingsScope,
     StandingsTable,
     StandingsTally,
 )
 from league.results import finished_matches, load_standings
 from league.services.ratings import ratings_refresh
+from league.standings import incremental
 
 logger = logging.getLogger(__name__)
 
@@ -129,13 +132,7 @@ def compute_rows(scope: ScopeKey) -> tuple[list[str], list[dict[str, Any]]]:
 def _rows(table: Iterable[standings.Standing]) -> list[dict[str, Any]]:
     """The stored rows of a ranked table, with each player's display name."""
     table = list(table)
-    ids = RawSQL("SELECT unnest(%s::bigint[])", ([s.player for s in table],))
-    sql, params = (
-        Player.objects.filter(pk__in=ids).values_list("pk", "display_name").query.sql_with_params()
-    )
-    with connection.cursor() as cursor:  # one array parameter, not a thousand
-        cursor.execute(sql, params)
-        names = dict(cursor.fetchall())
+    names = _names([s.player for s in table])
     return [_row(standing, names.get(standing.player, "")) for standing in table]
 
 
@@ -159,8 +156,9 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     """Bring one table up to date if it is stale; True when it computed. Coalescing: a refresh
     that finds the table current does nothing, so a burst of results costs one or two
     recomputes. The results finished since the last refresh are added to the stored tally
-    (`rebuild` counts everything again instead). Two concurrent refreshes are harmless: only
-    the one that saw more marks writes."""
+    (`rebuild` counts everything again instead), and the ranking this worker kept is brought
+    up to date: only the lines that changed are written. Two concurrent refreshes are
+    harmless: only the one that saw more marks writes."""
     state = (
         StandingsTable.objects.filter(pk=table_id)
         .values("scope", "scope_id", "requested", "computed", "rebuild_from")
@@ -173,20 +171,28 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     started = time.perf_counter()
     logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
     settings = settings_of(scope)
-    tally, unstored = None, 0
-    if not rebuild:
-        tally, unstored = _kept_tally(table_id, state["rebuild_from"], settings.points)
+    kept = None if rebuild else _kept_tally(table_id, state["rebuild_from"], settings.points)
+    tally, unstored, ranked = (None, 0, None) if kept is None else kept[:3]
     if tally is None and not rebuild:
         tally = _stored_tally(table_id, state["rebuild_from"], settings.points)
     added = None if tally is None else _count_since(tally, scope, settings.players)
     if tally is None or added is None:
         tally = _counted_afresh(scope, settings.league, settings.points, settings.players)
+        ranked = None
     unstored = 0 if added is None else unstored + added
-    rows = _rows(settings.rank(tally))
-    written = StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(
-        rows=rows, tiebreak=list(settings.tiebreak), computed=seen, computed_at=timezone.now()
-    )
-    if written:
+    # The lines in the database are the kept ranking's when this worker wrote them last.
+    lines_at = None if kept is None or ranked is None else kept[3]
+    if ranked is None:
+        ranked = incremental.RankedTable(
+            tally, settings.tiebreak, groups=settings.groups, withdrawn=settings.withdrawn
+        )
+        changes = None
+    else:
+        changes = ranked.update(
+            tally, settings.tiebreak, groups=settings.groups, withdrawn=settings.withdrawn
+        )
+    written = _write_lines(table_id, seen, lines_at, tally, ranked, changes, settings)
+    if written is not None:
         signals.send_on_commit(
             signals.standings_changed,
             StandingsTable,
@@ -199,18 +205,141 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
     # Storing 20,000 tables' tally takes longer than adding a few dozen results to it: the
     # stored one is brought up to date only now and then (or after a rebuild), once the new
     # table is already served.
-    if written and (added is None or unstored >= TALLY_STORE_EVERY):
+    if written is not None and (added is None or unstored >= TALLY_STORE_EVERY):
         _store_tally(table_id, seen, tally)
         unstored = 0
-    _keep_tally(table_id, seen, tally, unstored)
+    _keep_tally(table_id, seen, tally, unstored, ranked, None if written is None else seen)
     logger.info(
-        "Refreshed standings table %s: %d rows, %s, in %.3f s.",
+        "Refreshed standings table %s: %s lines written, %s, in %.3f s.",
         table_id,
-        len(rows),
+        written if written is not None else "no",
         "counted from scratch" if added is None else f"{added} results added to its tally",
         time.perf_counter() - started,
     )
     return True
+
+
+def _write_lines(
+    table_id: int,
+    seen: int,
+    lines_at: int | None,
+    tally: standings.Tally,
+    ranked: incremental.RankedTable,
+    changes: incremental.Changes | None,
+    settings: TableSettings,
+) -> int | None:
+    """Write the table at mark `seen`, unless a refresh that saw a later mark wrote first: only
+    the lines `changes` names when the stored lines are those of the ranking at mark
+    `lines_at`, else every line. How many lines were written; None when none was."""
+    header = {
+        "computed": seen,
+        "computed_at": timezone.now(),
+        "tiebreak": list(settings.tiebreak),
+    }
+    with transaction.atomic():
+        # The table's row, locked by the update until this commits, orders the writers.
+        if (
+            changes is not None
+            and lines_at is not None
+            and StandingsTable.objects.filter(pk=table_id, computed=lines_at).update(**header)
+        ):
+            players = changes.placed | changes.counted
+            _update_lines(table_id, tally, ranked, players - changes.added, changes.counted)
+            _insert_lines(table_id, tally, ranked, changes.added)
+            return len(players)
+        if StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(**header):
+            StandingsRow.objects.filter(table_id=table_id).delete()
+            _insert_lines(table_id, tally, ranked, ranked.players)
+            return len(ranked.players)
+    return None
+
+
+def _names(players: Collection[int]) -> dict[int, str]:
+    """The display names of `players`, read with one array parameter."""
+    ids = RawSQL("SELECT unnest(%s::bigint[])", (list(players),))
+    sql, params = (
+        Player.objects.filter(pk__in=ids).values_list("pk", "display_name").query.sql_with_params()
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return dict(cursor.fetchall())
+
+
+_LINE_DATA = tuple(field for field in ROW_FIELDS if field not in ("player", "rank"))
+
+
+def _line_data(standing: standings.Standing, name: str) -> str:
+    """The part of a stored line that is neither its place nor its metrics, as JSON."""
+    data = {field: getattr(standing, field) for field in _LINE_DATA}
+    data["placements"] = list(standing.placements)
+    data["name"] = name
+    return json.dumps(data)
+
+
+_INSERT_LINES = """
+INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
+SELECT %s, line.* FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::jsonb[], %s::jsonb[])
+    AS line
+"""
+
+_UPDATE_LINES = """
+UPDATE league_standingsrow AS r
+SET position = line.position, rank = line.rank, metrics = line.metrics,
+    data = COALESCE(line.data, r.data)
+FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::jsonb[], %s::jsonb[])
+    AS line(player, position, rank, metrics, data)
+WHERE r.table_id = %s AND r.player = line.player
+"""
+
+
+def _insert_lines(
+    table_id: int,
+    tally: standings.Tally,
+    ranked: incremental.RankedTable,
+    players: Collection[int],
+) -> None:
+    if not players:
+        return
+    names = _names(players)
+    columns = _line_columns(ranked, players)
+    data = [_line_data(ranked.standing(tally, p), names.get(p, "")) for p in columns[0]]
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_LINES, [table_id, *columns, data])
+
+
+def _update_lines(
+    table_id: int,
+    tally: standings.Tally,
+    ranked: incremental.RankedTable,
+    players: Collection[int],
+    counted: Collection[int],
+) -> None:
+    """Write the place and metrics of `players`, and the rest of the lines of those of
+    `counted` (their totals changed)."""
+    if not players:
+        return
+    names = _names([p for p in players if p in counted])
+    columns = _line_columns(ranked, players)
+    data = [
+        _line_data(ranked.standing(tally, p), names.get(p, "")) if p in names else None
+        for p in columns[0]
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_UPDATE_LINES, [*columns, data, table_id])
+
+
+def _line_columns(
+    ranked: incremental.RankedTable, players: Collection[int]
+) -> tuple[list[int], list[int], list[int], list[str]]:
+    """Players, positions, ranks and metrics (as JSON) of `players`' lines."""
+    ids, positions, ranks, metrics = [], [], [], []
+    for player in players:
+        position, rank, values = ranked.place(player)
+        ids.append(player)
+        positions.append(position)
+        ranks.append(rank)
+        metrics.append(json.dumps(values))
+    return ids, positions, ranks, metrics
 
 
 def _store_tally(table_id: int, counted: int, tally: standings.Tally) -> None:
@@ -249,30 +378,40 @@ def _stored_tally(
 # --- Tallies kept in the worker's memory ----------------------------------------------------
 
 # The tallies this process counted last, by table id: (the `requested` mark they were counted
-# at, the tally, results added since the stored tally). Reading back a stored tally of 20,000
-# tables costs more than the rest of a refresh; a worker that refreshes a table again starts
-# from the tally it kept instead. A kept tally is a head start like a stored one: valid unless
-# a change that needs a rebuild was marked after it was counted.
+# at, the tally, results added since the stored tally, the ranking of the tally, and the mark
+# of the lines this process wrote last from it, None when it did not write them). Reading back a
+# stored tally of 20,000 tables costs more than the rest of a refresh; a worker that refreshes
+# a table again starts from the tally it kept instead, and writes only the lines its ranking
+# says changed when the stored lines are still those it wrote. A kept tally is a head start
+# like a stored one: valid unless a change that needs a rebuild was marked after it was
+# counted.
 KEEP_TALLIES = 16
-_kept: dict[int, tuple[int, standings.Tally, int]] = {}
+_Kept = tuple[standings.Tally, int, incremental.RankedTable, int | None]
+_kept: dict[int, tuple[int, standings.Tally, int, incremental.RankedTable, int | None]] = {}
 
 
-def _kept_tally(
-    table_id: int, rebuild_from: int, points: dict[str, Any]
-) -> tuple[standings.Tally | None, int]:
-    """The tally this process kept for the table (taken out while it is used), and how many
-    results it counts that the stored one does not; None when there is none worth adding to."""
+def _kept_tally(table_id: int, rebuild_from: int, points: dict[str, Any]) -> _Kept | None:
+    """What this process kept of the table (taken out while it is used): the tally, how many
+    results it counts that the stored one does not, its ranking and the mark of the lines
+    written from it; None when there is no tally worth adding to."""
     kept = _kept.pop(table_id, None)
     if kept is None:
-        return None, 0
-    counted, tally, unstored = kept
+        return None
+    counted, tally, unstored, ranked, lines_at = kept
     if counted < rebuild_from or tally.points != standings.LeaguePoints.from_json(points):
-        return None, 0
-    return tally, unstored
+        return None
+    return tally, unstored, ranked, lines_at
 
 
-def _keep_tally(table_id: int, counted: int, tally: standings.Tally, unstored: int) -> None:
-    _kept[table_id] = (counted, tally, unstored)
+def _keep_tally(
+    table_id: int,
+    counted: int,
+    tally: standings.Tally,
+    unstored: int,
+    ranked: incremental.RankedTable,
+    lines_at: int | None,
+) -> None:
+    _kept[table_id] = (counted, tally, unstored, ranked, lines_at)
     while len(_kept) > KEEP_TALLIES:  # the least recently refreshed goes
         del _kept[next(iter(_kept))]
 
@@ -353,6 +492,7 @@ def standings_table_computed_on_miss(scope: ScopeKey) -> StandingsTable:
         if table.computed_at is None:
             standings_refresh(table_id=table.pk)
             table.refresh_from_db()
+            table.rows = None
     return table
 
 

@@ -81,9 +81,10 @@ class RankedTable:
     def players(self) -> frozenset[PlayerId]:
         return frozenset(self._place)
 
-    def position(self, player: PlayerId) -> int:
-        """The player's line in the table, 0 first."""
-        return self._place[player][0]
+    def place(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
+        """The player's line in the table (0 first), rank, and metrics by key."""
+        position, rank, values = self._place[player]
+        return position, rank, dict(zip(self.order, values, strict=True))
 
     def standing(self, tally: Tally, player: PlayerId) -> Standing:
         """The player's `Standing` (from `tally`, the one this table ranks)."""
@@ -128,6 +129,7 @@ class RankedTable:
         self._seating = seating
         self._index = {player: i for i, player in enumerate(seating.players.tolist())}
         self._rows_of = _rows_by_player(seating)
+        self._extra_rows: dict[int, list[int]] = {}  # rows added since, by player index
         self._values: dict[str, dict[PlayerId, Any]] = {}
         self._units: dict[PlayerId, int] = {}
         self._buchholz: dict[PlayerId, int] = {}
@@ -146,11 +148,12 @@ class RankedTable:
         self._shown: dict[str, dict[PlayerId, float]] = {key: {} for key in self._within}
         self._block_of = {player: self._block_key(player) for player in tally.records}
         self._members: dict[BlockKey, set[PlayerId]] = {}
-        for player, key in self._block_of.items():
-            self._members.setdefault(key, set()).add(player)
+        for player, block in self._block_of.items():
+            self._members.setdefault(block, set()).add(player)
         self._keys = sorted(self._members)
-        self._runs: dict[BlockKey, list[list[PlayerId]]] = {}
-        self._rank_blocks(tally, self._keys)
+        # Each block's parts after every step of the rest of the order (the last: its runs).
+        self._steps: dict[BlockKey, list[list[list[PlayerId]]]] = {}
+        self._rank_blocks(tally, dict.fromkeys(self._keys, 0))
         self._starts: dict[BlockKey, tuple[int, int]] = {}
         self._place: dict[PlayerId, Place] = {}
         self._lay_out(set(self._keys))
@@ -165,14 +168,20 @@ class RankedTable:
         )
         return (group is None, group or 0, player in self.withdrawn, *values)
 
-    def _rank_blocks(self, tally: Tally, keys: Collection[BlockKey]) -> None:
-        """Rank the players of each block of `keys` by the rest of the order (as `rank_standings`
-        ranks a group the metrics before left tied)."""
-        parts = {key: [sorted(self._members[key])] for key in keys}
-        for player in (p for key in keys for p in self._members[key]):
-            for shown in self._shown.values():
-                shown.pop(player, None)
-        for metric_key in self._rest:
+    def _rank_blocks(self, tally: Tally, starts: Mapping[BlockKey, int]) -> None:
+        """Rank the players of each block of `starts` by the rest of the order (as
+        `rank_standings` ranks a group the metrics before it left tied), from the step of the
+        rest the block gives on: the parts of the steps before it are kept."""
+        steps = self._steps
+        parts: dict[BlockKey, list[list[PlayerId]]] = {}
+        for step, metric_key in enumerate(self._rest):
+            for key, start in starts.items():
+                if start == step:
+                    parts[key] = steps[key][step - 1] if step else [sorted(self._members[key])]
+                    if step == 0:
+                        steps[key] = []
+            if not parts:
+                continue
             metric = self._metrics[metric_key]
             if isinstance(metric, GroupMetric):
                 parts = self._split_within(tally, metric_key, metric, parts)
@@ -182,7 +191,9 @@ class RankedTable:
                     key: [piece for part in runs for piece in _split(part, values, descending)]
                     for key, runs in parts.items()
                 }
-        self._runs.update(parts)
+            for key, runs in parts.items():
+                del steps[key][step:]
+                steps[key].append(runs)
 
     def _split_within(
         self,
@@ -194,6 +205,10 @@ class RankedTable:
         """`ranking._split_within` for every block at once, each group's values computed once
         and kept for as long as no result among its players is added."""
         known, shown = self._within[metric_key], self._shown[metric_key]
+        for runs in parts.values():
+            for run in runs:
+                for player in run:
+                    shown.pop(player, None)
         pending = {
             (key, i) for key, runs in parts.items() for i, run in enumerate(runs) if len(run) > 1
         }
@@ -226,16 +241,28 @@ class RankedTable:
         return parts
 
     def _seating_of(self, groups: Sequence[Collection[PlayerId]]) -> Seating | None:
-        """The tables where a player of `groups` sat (None: every table, for large groups)."""
+        """The tables where a player of `groups` sat (every table, for large groups)."""
         players = [player for group in groups for player in group]
-        if len(players) > RESTRICT_SHARE * len(self._index):
-            return self._seating
-        rows_of, index = self._rows_of, self._index
-        rows = np.unique(np.fromiter((r for p in players for r in rows_of[index[p]]), np.int64))
         seating = self._seating
+        if len(players) > RESTRICT_SHARE * len(self._index):
+            return seating
+        index = self._index
+        at = np.zeros(len(seating.sizes), dtype=bool)  # each table once
+        for player in players:
+            at[self._rows(index[player])] = True
+        rows = np.flatnonzero(at)
         return Seating(
             seating.players, seating.seats[rows], seating.places[rows], seating.sizes[rows]
         )
+
+    def _rows(self, index: int) -> Column:
+        """The rows of the tables the player at `index` sat at."""
+        rows = self._rows_of[index]
+        extra = self._extra_rows.get(index)
+        if extra:
+            rows = self._rows_of[index] = np.concatenate([rows, np.array(extra, np.int64)])
+            del self._extra_rows[index]
+        return rows
 
     def _lay_out(self, dirty: set[BlockKey]) -> set[PlayerId]:
         """Positions and ranks of the players of the blocks in `dirty` and of every block whose
@@ -256,18 +283,15 @@ class RankedTable:
 
     def _place_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
         changed = []
-        shown, values = self._shown, self._values
-        order = self.order
-        offset = 0
-        for run in self._runs[key]:
+        sources = [self._shown.get(k) or self._values.get(k) or {} for k in self.order]
+        places = self._place
+        offset = rank + 1
+        runs = self._steps[key][-1] if self._rest else [sorted(self._members[key])]
+        for run in runs:
             for player in run:
-                place = (
-                    position,
-                    rank + offset + 1,
-                    tuple(shown[k].get(player) if k in shown else values[k][player] for k in order),
-                )
-                if self._place.get(player) != place:
-                    self._place[player] = place
+                place = (position, offset, tuple([source.get(player) for source in sources]))
+                if places.get(player) != place:
+                    places[player] = place
                     changed.append(player)
                 position += 1
             offset += len(run)
@@ -298,7 +322,11 @@ class RankedTable:
             return self._afresh(tally, tiebreak_order, groups, withdrawn, counted)
         if not counted:
             return Changes(frozenset(), frozenset(), frozenset(), ranked_afresh=False)
-        changed = set(counted)
+        # The first step of the rest of the order each changed player's block must be ranked
+        # again from: the group metric (0) for a player of a new result.
+        step_of = {key: step for step, key in enumerate(self._rest)}
+        changed = dict.fromkeys(counted, 0)
+        rekey = set(counted)  # whose block may change: a value before the group metric did
         for key, metric in self._metrics.items():
             if isinstance(metric, GroupMetric):
                 continue
@@ -308,11 +336,13 @@ class RankedTable:
                 fresh = self._buchholz_update(tally, counted, sizes, players)
             else:
                 fresh = dict(metric.values(tally))
-            values = self._values[key]
+            values, step = self._values[key], step_of.get(key, 0)
             for player, value in fresh.items():
                 if values[player] != value:
                     values[player] = value
-                    changed.add(player)
+                    changed[player] = min(changed.get(player, step), step)
+                    if key not in step_of:
+                        rekey.add(player)
         self._add_tables(sizes, players, places)
         self._bye_keys |= byes
         self._tables += len(sizes)
@@ -321,25 +351,28 @@ class RankedTable:
                 known.clear()  # many groups that no longer exist: computed again when met
             for group in [group for group in known if not group.isdisjoint(counted)]:
                 del known[group]
-        dirty = set()
-        for player in changed:
-            old, new = self._block_of[player], self._block_key(player)
-            dirty.add(new)
-            if old != new:
-                dirty.add(old)
-                self._block_of[player] = new
-                self._members[old].discard(player)
-                if not self._members[old]:
-                    del self._members[old], self._runs[old]
-                    self._starts.pop(old, None)
-                    self._keys.pop(bisect.bisect_left(self._keys, old))
-                if new not in self._members:
-                    self._members[new] = set()
-                    bisect.insort(self._keys, new)
-                self._members[new].add(player)
-        dirty &= self._members.keys()
-        self._rank_blocks(tally, dirty)
-        placed = self._lay_out(dirty)
+        starts: dict[BlockKey, int] = {}
+        for player, step in changed.items():
+            old = self._block_of[player]
+            new = self._block_key(player) if player in rekey else old
+            if old == new:
+                starts[new] = min(starts.get(new, step), step)
+                continue
+            starts[old] = starts[new] = 0  # their players changed: ranked from the start
+            self._block_of[player] = new
+            self._members[old].discard(player)
+            if not self._members[old]:
+                del self._members[old]
+                self._steps.pop(old, None)
+                self._starts.pop(old, None)
+                self._keys.pop(bisect.bisect_left(self._keys, old))
+            if new not in self._members:
+                self._members[new] = set()
+                bisect.insort(self._keys, new)
+            self._members[new].add(player)
+        starts = {key: step for key, step in starts.items() if key in self._members}
+        self._rank_blocks(tally, starts)
+        placed = self._lay_out(set(starts))
         return Changes(frozenset(placed), frozenset(counted), frozenset(), ranked_afresh=False)
 
     def _afresh(
@@ -385,9 +418,9 @@ class RankedTable:
             change = records[player].points_units - units[player]
             if change:
                 mine = index[player]
-                others = seats[self._rows_of[mine]].ravel()
-                delta += np.bincount(others, minlength=nobody + 1) * change
-                delta[mine] -= len(self._rows_of[mine]) * change
+                rows = self._rows(mine)
+                delta += np.bincount(seats[rows].ravel(), minlength=nobody + 1) * change
+                delta[mine] -= len(rows) * change
             units[player] = records[player].points_units
         start = 0
         for size in sizes.tolist():
@@ -398,12 +431,13 @@ class RankedTable:
             start += size
         delta[nobody] = 0
         moved = np.flatnonzero(delta)
-        scale, by_index = tally.scale, seating.players
+        scale, buchholz = tally.scale, self._buchholz
         fresh = {}
-        for i, change in zip(moved.tolist(), delta[moved].tolist(), strict=True):
-            player = int(by_index[i])
-            self._buchholz[player] += change
-            fresh[player] = self._buchholz[player] / scale
+        for player, change in zip(
+            seating.players[moved].tolist(), delta[moved].tolist(), strict=True
+        ):
+            buchholz[player] += change
+            fresh[player] = buchholz[player] / scale
         return fresh
 
     def _add_tables(self, sizes: Column, players: Column, places: Column) -> None:
@@ -432,7 +466,7 @@ class RankedTable:
         for row, table in enumerate(seats.tolist(), start=first):
             for i in table:
                 if i != seating.nobody:
-                    self._rows_of[i].append(row)
+                    self._extra_rows.setdefault(i, []).append(row)
 
 
 def _widen(matrix: Column, width: int, fill: int) -> Column:
@@ -443,7 +477,7 @@ def _widen(matrix: Column, width: int, fill: int) -> Column:
     return wider
 
 
-def _rows_by_player(seating: Seating) -> list[list[int]]:
+def _rows_by_player(seating: Seating) -> list[Column]:
     """For each player index, the rows of the tables they sat at."""
     if not seating.nobody:
         return []
@@ -451,7 +485,7 @@ def _rows_by_player(seating: Seating) -> list[list[int]]:
     order = np.argsort(flat, kind="stable")
     rows = order // max(seating.seats.shape[1], 1)
     counts = np.bincount(flat, minlength=seating.nobody + 1)[: seating.nobody]
-    return [part.tolist() for part in np.split(rows[: int(counts.sum())], np.cumsum(counts)[:-1])]
+    return list(np.split(rows[: int(counts.sum())], np.cumsum(counts)[:-1]))
 
 
 def _split(
