@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                 ('rank', models.PositiveIntegerField()),
                 ('metrics', models.JSONField(default=dict)),
                 ('data', models.JSONField(default=dict)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='league.standingstable')),
+                ('table', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='league.standingstable')),
             ],
             options={
                 'constraints': [models.UniqueConstraint(fields=('table', 'player'), name='standings_row_unique_player')],

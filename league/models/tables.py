@@ -50,14 +50,14 @@ class StandingsTable(models.Model):
     def rows(self) -> list[dict[str, Any]]:
         """The table's rows, best first (`StandingsRow`, read once per instance; the selectors
         read those of several tables in one query and set them)."""
-        rows: list[dict[str, Any]] | None = getattr(self, "_rows", None)
+        rows: list[dict[str, Any]] | None = self.__dict__.get("_rows")
         if rows is None:
-            rows = self._rows = standings_rows([self.pk]).get(self.pk, [])
+            rows = self.__dict__["_rows"] = standings_rows([self.pk]).get(self.pk, [])
         return rows
 
     @rows.setter
     def rows(self, rows: list[dict[str, Any]] | None) -> None:
-        self._rows = rows  # None: read again when next asked for
+        self.__dict__["_rows"] = rows  # None: read again when next asked for
 
 
 class StandingsRow(models.Model):
@@ -66,7 +66,13 @@ class StandingsRow(models.Model):
     A line per row, so that a refresh after one more result writes only the lines it changed
     (docs/standings.md); `standings_rows` reads a table's lines back as one list of dicts."""
 
-    table = models.ForeignKey(StandingsTable, on_delete=models.CASCADE, related_name="lines")
+    # No constraint in the database: a refresh rewrites hundreds of lines in place, and a
+    # deferred foreign key check queued by each of them (PostgreSQL checks a line updated in
+    # the transaction that inserted it) costs minutes at the commit of a long test transaction.
+    # Deleting a table deletes its lines (Django's cascade); only the refresh writes them.
+    table = models.ForeignKey(
+        StandingsTable, on_delete=models.CASCADE, related_name="lines", db_constraint=False
+    )
     # Not a foreign key: a line is what the table showed when computed (the refresh after a
     # merge or a deletion replaces it).
     player = models.BigIntegerField()

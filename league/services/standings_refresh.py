@@ -268,26 +268,29 @@ def _names(players: Collection[int]) -> dict[int, str]:
 _LINE_DATA = tuple(field for field in ROW_FIELDS if field not in ("player", "rank"))
 
 
-def _line_data(standing: standings.Standing, name: str) -> str:
-    """The part of a stored line that is neither its place nor its metrics, as JSON."""
+def _line_data(standing: standings.Standing, name: str) -> dict[str, Any]:
+    """The part of a stored line that is neither its place nor its metrics."""
     data = {field: getattr(standing, field) for field in _LINE_DATA}
     data["placements"] = list(standing.placements)
     data["name"] = name
-    return json.dumps(data)
+    return data
 
 
+# The lines come as one JSON array (one parameter: psycopg escapes every element of an array
+# parameter on its own, which cost more than the update itself).
 _INSERT_LINES = """
 INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
-SELECT %s, line.* FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::jsonb[], %s::jsonb[])
-    AS line
+SELECT %s, line.player, line.position, line.rank, line.metrics, line.data
+FROM jsonb_to_recordset(%s::jsonb)
+    AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
 """
 
 _UPDATE_LINES = """
 UPDATE league_standingsrow AS r
 SET position = line.position, rank = line.rank, metrics = line.metrics,
     data = COALESCE(line.data, r.data)
-FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::jsonb[], %s::jsonb[])
-    AS line(player, position, rank, metrics, data)
+FROM jsonb_to_recordset(%s::jsonb)
+    AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
 WHERE r.table_id = %s AND r.player = line.player
 """
 
@@ -298,13 +301,9 @@ def _insert_lines(
     ranked: incremental.RankedTable,
     players: Collection[int],
 ) -> None:
-    if not players:
-        return
-    names = _names(players)
-    columns = _line_columns(ranked, players)
-    data = [_line_data(ranked.standing(tally, p), names.get(p, "")) for p in columns[0]]
-    with connection.cursor() as cursor:
-        cursor.execute(_INSERT_LINES, [table_id, *columns, data])
+    if players:
+        with connection.cursor() as cursor:
+            cursor.execute(_INSERT_LINES, [table_id, _lines(tally, ranked, players, players)])
 
 
 def _update_lines(
@@ -316,30 +315,34 @@ def _update_lines(
 ) -> None:
     """Write the place and metrics of `players`, and the rest of the lines of those of
     `counted` (their totals changed)."""
-    if not players:
-        return
-    names = _names([p for p in players if p in counted])
-    columns = _line_columns(ranked, players)
-    data = [
-        _line_data(ranked.standing(tally, p), names.get(p, "")) if p in names else None
-        for p in columns[0]
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_UPDATE_LINES, [*columns, data, table_id])
+    if players:
+        lines = _lines(tally, ranked, players, {p for p in players if p in counted})
+        with connection.cursor() as cursor:
+            cursor.execute(_UPDATE_LINES, [lines, table_id])
 
 
-def _line_columns(
-    ranked: incremental.RankedTable, players: Collection[int]
-) -> tuple[list[int], list[int], list[int], list[str]]:
-    """Players, positions, ranks and metrics (as JSON) of `players`' lines."""
-    ids, positions, ranks, metrics = [], [], [], []
+def _lines(
+    tally: standings.Tally,
+    ranked: incremental.RankedTable,
+    players: Collection[int],
+    whole: Collection[int],
+) -> str:
+    """The lines of `players` as one JSON array: place, rank and metrics, and for those of
+    `whole` the rest of the line too (totals and display name)."""
+    names = _names(whole) if whole else {}
+    lines = []
     for player in players:
-        position, rank, values = ranked.place(player)
-        ids.append(player)
-        positions.append(position)
-        ranks.append(rank)
-        metrics.append(json.dumps(values))
-    return ids, positions, ranks, metrics
+        position, rank, metrics = ranked.place(player)
+        line: dict[str, Any] = {
+            "player": player,
+            "position": position,
+            "rank": rank,
+            "metrics": metrics,
+        }
+        if player in whole:
+            line["data"] = _line_data(ranked.standing(tally, player), names.get(player, ""))
+        lines.append(line)
+    return json.dumps(lines)
 
 
 def _store_tally(table_id: int, counted: int, tally: standings.Tally) -> None:

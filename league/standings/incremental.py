@@ -17,7 +17,7 @@ and only the players of those blocks, or of the blocks a player moved across, ca
 tests compare the two on random leagues."""
 
 import bisect
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -122,6 +122,15 @@ class RankedTable:
             len(self.order),
         )
         self._prefix, self._rest = self.order[:cut], self.order[cut:]
+        # The steps of the rest of the order: a group metric alone, metrics in a row that value
+        # a player by their own figures together (one sort by all of them).
+        self._stages: list[tuple[str, ...]] = []
+        for key in self._rest:
+            alone = isinstance(self._metrics[key], GroupMetric)
+            if alone or not self._stages or self._stages[-1][0] in self._within_keys():
+                self._stages.append((key,))
+            else:
+                self._stages[-1] += (key,)
         self._scale, self._points = tally.scale, tally.points
         self._tables = len(tally.match_id_column())
         self._bye_keys = set(tally.bye_keys)
@@ -174,7 +183,7 @@ class RankedTable:
         rest the block gives on: the parts of the steps before it are kept."""
         steps = self._steps
         parts: dict[BlockKey, list[list[PlayerId]]] = {}
-        for step, metric_key in enumerate(self._rest):
+        for step, keys in enumerate(self._stages):
             for key, start in starts.items():
                 if start == step:
                     parts[key] = steps[key][step - 1] if step else [sorted(self._members[key])]
@@ -182,18 +191,25 @@ class RankedTable:
                         steps[key] = []
             if not parts:
                 continue
-            metric = self._metrics[metric_key]
+            metric = self._metrics[keys[0]]
             if isinstance(metric, GroupMetric):
-                parts = self._split_within(tally, metric_key, metric, parts)
+                parts = self._split_within(tally, keys[0], metric, parts)
             else:
-                values, descending = self._values[metric_key], metric.descending
+                sort_key = self._sort_key(keys)
                 parts = {
-                    key: [piece for part in runs for piece in _split(part, values, descending)]
+                    key: [piece for part in runs for piece in _split(part, sort_key)]
                     for key, runs in parts.items()
                 }
             for key, runs in parts.items():
                 del steps[key][step:]
                 steps[key].append(runs)
+
+    def _within_keys(self) -> set[str]:
+        return {k for k in self._rest if isinstance(self._metrics[k], GroupMetric)}
+
+    def _sort_key(self, keys: Sequence[str]) -> Callable[[PlayerId], Any]:
+        """A player's values of `keys` as one key, best first when sorted ascending."""
+        return _sort_key([(self._values[k], self._metrics[k].descending) for k in keys])
 
     def _split_within(
         self,
@@ -230,7 +246,7 @@ class RankedTable:
                     values = known[groups[key, i]]
                     for player in run:
                         shown.setdefault(player, values[player])
-                    pieces = _split(run, values, metric.descending)
+                    pieces = _split(run, _sort_key([(values, metric.descending)]))
                     if len(pieces) > 1:
                         still_tied.update(
                             (key, len(out) + j) for j, piece in enumerate(pieces) if len(piece) > 1
@@ -286,7 +302,7 @@ class RankedTable:
         sources = [self._shown.get(k) or self._values.get(k) or {} for k in self.order]
         places = self._place
         offset = rank + 1
-        runs = self._steps[key][-1] if self._rest else [sorted(self._members[key])]
+        runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
         for run in runs:
             for player in run:
                 place = (position, offset, tuple([source.get(player) for source in sources]))
@@ -324,7 +340,7 @@ class RankedTable:
             return Changes(frozenset(), frozenset(), frozenset(), ranked_afresh=False)
         # The first step of the rest of the order each changed player's block must be ranked
         # again from: the group metric (0) for a player of a new result.
-        step_of = {key: step for step, key in enumerate(self._rest)}
+        step_of = {key: step for step, keys in enumerate(self._stages) for key in keys}
         changed = dict.fromkeys(counted, 0)
         rekey = set(counted)  # whose block may change: a value before the group metric did
         for key, metric in self._metrics.items():
@@ -488,11 +504,18 @@ def _rows_by_player(seating: Seating) -> list[Column]:
     return list(np.split(rows[: int(counts.sum())], np.cumsum(counts)[:-1]))
 
 
-def _split(
-    run: list[PlayerId], values: Mapping[PlayerId, Any], descending: bool
-) -> list[list[PlayerId]]:
-    """`run` cut into runs of equal value, best first, the order within a run kept."""
+def _sort_key(columns: Sequence[tuple[Mapping[PlayerId, Any], bool]]) -> Callable[[PlayerId], Any]:
+    """The values of `columns` (each with whether higher ranks first) as one key per player,
+    best first when sorted ascending."""
+    if len(columns) == 1:
+        values, descending = columns[0]
+        return (lambda p: -values[p]) if descending else values.__getitem__
+    return lambda p: tuple([-v[p] if descending else v[p] for v, descending in columns])
+
+
+def _split(run: list[PlayerId], key: Callable[[PlayerId], Any]) -> list[list[PlayerId]]:
+    """`run` cut into runs of equal `key`, lowest first, the order within a run kept."""
     if len(run) == 1:
         return [run]
-    ordered = sorted(run, key=values.__getitem__, reverse=descending)
-    return [list(part) for _, part in groupby(ordered, key=values.__getitem__)]
+    ordered = sorted(run, key=key)
+    return [list(part) for _, part in groupby(ordered, key=key)]

@@ -16,7 +16,15 @@ from django.test import Client
 
 import scoring
 from games import services as game_services
-from league.models import Event, League, Player, PlayerRating, StandingsScope, StandingsTable
+from league.models import (
+    Event,
+    League,
+    Player,
+    PlayerRating,
+    StandingsRow,
+    StandingsScope,
+    StandingsTable,
+)
 from league.services import checks, stages, standings_marks, standings_refresh
 from scoring import simulate
 from tests.league.services.league_night import (
@@ -122,6 +130,13 @@ def test_recompute_standings_refuses_an_unknown_event_or_one_of_another_league(l
         call_command("recompute_standings", league=other.slug, event=league_event.pk)
 
 
+def _tamper(table: StandingsTable) -> None:
+    """One more win in the stored line of the table's first player."""
+    line = StandingsRow.objects.get(table=table, player=table.rows[0]["player"])
+    line.data["wins"] += 1
+    line.save()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_event, field):
     for seed in range(3):
@@ -133,8 +148,7 @@ def test_the_check_names_a_table_or_rating_that_differs_from_scratch(league_even
     assert list(checks.standings_check(scopes).differences) == []
     assert list(checks.ratings_check([league_event.league_id]).differences) == []
     table = stored_table(StandingsScope.EVENT, league_event.pk)
-    table.rows[0]["wins"] += 1
-    table.save()
+    _tamper(table)
     PlayerRating.objects.filter(player_id=field[0]).update(mu=1.0)
     assert list(checks.standings_check(scopes).differences) == [
         f"event {league_event.pk}: rows differ for players [{table.rows[0]['player']}]"
@@ -209,8 +223,7 @@ def test_a_rename_that_marked_nothing_is_reported_as_old_names(event, named_fiel
 def test_a_tampered_row_or_rating_is_still_a_difference(event, named_field):
     _play(event, named_field[:3], seed=4)
     table = StandingsTable.objects.get(scope=StandingsScope.EVENT, scope_id=event.pk)
-    table.rows[0]["wins"] += 1
-    table.save()
+    _tamper(table)
     player = table.rows[0]["player"]
     with pytest.raises(
         CommandError, match=rf"event {event.pk}: rows differ for players \[{player}\]"
