@@ -166,9 +166,13 @@ def player_renamed(*, player_id: int) -> None:
     Call it in the transaction that saves the name: the refresh jobs run once it commits.
 
     A table can list a player whose scope (a stage, its event, their league) has them entered,
-    seated, given a bye or a forfeit; a table no longer listing them costs one refresh more."""
+    seated, given a bye or a forfeit; a table no longer listing them costs one refresh more.
+    The refresh writes every line again (a name is in the line, and a refresh after results
+    writes only the lines they change), so it counts the table afresh."""
     table_ids = _tables_listing(player_id)
-    StandingsTable.objects.filter(pk__in=table_ids).update(requested=F("requested") + 1)
+    StandingsTable.objects.filter(pk__in=table_ids).update(
+        requested=F("requested") + 1, rebuild_from=F("requested") + 1
+    )
     for table_id in table_ids:
         jobs.enqueue_once_on_commit(jobs.STANDINGS_REFRESH, table_id)
     for league_id in PlayerRating.objects.filter(player_id=player_id).values_list(
