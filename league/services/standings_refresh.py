@@ -236,17 +236,12 @@ def _write_lines(
         "computed_at": timezone.now(),
         "tiebreak": list(settings.tiebreak),
     }
+    if changes is not None and lines_at is not None:
+        written = _write_changed_lines(table_id, header, lines_at, tally, ranked, changes)
+        if written is not None:
+            return written
     with transaction.atomic():
         # The table's row, locked by the update until this commits, orders the writers.
-        if (
-            changes is not None
-            and lines_at is not None
-            and StandingsTable.objects.filter(pk=table_id, computed=lines_at).update(**header)
-        ):
-            players = changes.placed | changes.counted
-            _update_lines(table_id, tally, ranked, players - changes.added, changes.counted)
-            _insert_lines(table_id, tally, ranked, changes.added)
-            return len(players)
         if StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(**header):
             StandingsRow.objects.filter(table_id=table_id).delete()
             _insert_lines(table_id, tally, ranked, ranked.players)
@@ -268,11 +263,13 @@ def _names(players: Collection[int]) -> dict[int, str]:
 _LINE_DATA = tuple(field for field in ROW_FIELDS if field not in ("player", "rank"))
 
 
-def _line_data(standing: standings.Standing, name: str) -> dict[str, Any]:
-    """The part of a stored line that is neither its place nor its metrics."""
+def _line_data(standing: standings.Standing, names: dict[int, str] | None) -> dict[str, Any]:
+    """The part of a stored line that is neither its place nor its metrics (with the display
+    name when `names` are given)."""
     data = {field: getattr(standing, field) for field in _LINE_DATA}
     data["placements"] = list(standing.placements)
-    data["name"] = name
+    if names is not None:
+        data["name"] = names.get(standing.player, "")
     return data
 
 
@@ -285,13 +282,33 @@ FROM jsonb_to_recordset(%s::jsonb)
     AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
 """
 
-_UPDATE_LINES = """
-UPDATE league_standingsrow AS r
-SET position = line.position, rank = line.rank, metrics = line.metrics,
-    data = COALESCE(line.data, r.data)
-FROM jsonb_to_recordset(%s::jsonb)
-    AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
-WHERE r.table_id = %s AND r.player = line.player
+# The table's row first (its lock orders two writers: a refresh that saw a later mark waits,
+# then finds `computed` moved and writes nothing), then the changed lines (a line whose totals
+# changed keeps the stored name: a rename rewrites every line) and the new ones, in one
+# statement.
+_WRITE_CHANGED_LINES = """
+WITH header AS (
+    UPDATE league_standingstable
+    SET computed = %(seen)s, computed_at = %(now)s, tiebreak = %(tiebreak)s::jsonb
+    WHERE id = %(table)s AND computed = %(lines_at)s
+    RETURNING id
+), changed AS (
+    UPDATE league_standingsrow AS r
+    SET position = line.position, rank = line.rank, metrics = line.metrics,
+        data = CASE WHEN line.data IS NULL THEN r.data
+                    ELSE line.data || jsonb_build_object('name', r.data -> 'name') END
+    FROM header, jsonb_to_recordset(%(changed)s::jsonb)
+        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
+    WHERE r.table_id = header.id AND r.player = line.player
+    RETURNING 1
+), added AS (
+    INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
+    SELECT header.id, line.player, line.position, line.rank, line.metrics, line.data
+    FROM header, jsonb_to_recordset(%(added)s::jsonb)
+        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM header), (SELECT count(*) FROM changed), (SELECT count(*) FROM added)
 """
 
 
@@ -302,23 +319,41 @@ def _insert_lines(
     players: Collection[int],
 ) -> None:
     if players:
+        lines = _lines(tally, ranked, players, players, _names(players))
         with connection.cursor() as cursor:
-            cursor.execute(_INSERT_LINES, [table_id, _lines(tally, ranked, players, players)])
+            cursor.execute(_INSERT_LINES, [table_id, lines])
 
 
-def _update_lines(
+def _write_changed_lines(
     table_id: int,
+    header: dict[str, Any],
+    lines_at: int,
     tally: standings.Tally,
     ranked: incremental.RankedTable,
-    players: Collection[int],
-    counted: Collection[int],
-) -> None:
-    """Write the place and metrics of `players`, and the rest of the lines of those of
-    `counted` (their totals changed)."""
-    if players:
-        lines = _lines(tally, ranked, players, {p for p in players if p in counted})
-        with connection.cursor() as cursor:
-            cursor.execute(_UPDATE_LINES, [lines, table_id])
+    changes: incremental.Changes,
+) -> int | None:
+    """Write the table's new mark and the lines `changes` names, if the stored lines are still
+    those of mark `lines_at`; how many lines were written, None when nothing was."""
+    changed = (changes.placed | changes.counted) - changes.added
+    params = {
+        "table": table_id,
+        "lines_at": lines_at,
+        "seen": header["computed"],
+        "now": header["computed_at"],
+        "tiebreak": json.dumps(header["tiebreak"]),
+        "changed": _lines(tally, ranked, changed, changes.counted),
+        "added": _lines(
+            tally,
+            ranked,
+            changes.added,
+            changes.added,
+            _names(changes.added) if changes.added else {},
+        ),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_WRITE_CHANGED_LINES, params)
+        headers, updated, inserted = cursor.fetchone()
+    return updated + inserted if headers else None
 
 
 def _lines(
@@ -326,10 +361,10 @@ def _lines(
     ranked: incremental.RankedTable,
     players: Collection[int],
     whole: Collection[int],
+    names: dict[int, str] | None = None,
 ) -> str:
     """The lines of `players` as one JSON array: place, rank and metrics, and for those of
-    `whole` the rest of the line too (totals and display name)."""
-    names = _names(whole) if whole else {}
+    `whole` the rest of the line too (the totals; the display name with `names`)."""
     lines = []
     for player in players:
         position, rank, metrics = ranked.place(player)
@@ -340,7 +375,7 @@ def _lines(
             "metrics": metrics,
         }
         if player in whole:
-            line["data"] = _line_data(ranked.standing(tally, player), names.get(player, ""))
+            line["data"] = _line_data(ranked.standing(tally, player), names)
         lines.append(line)
     return json.dumps(lines)
 
