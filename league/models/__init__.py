@@ -41,6 +41,7 @@ from league.models.tables import (
     StandingsTable,
     StandingsTally,
     standings_rows,
+    with_rows,
 )
 
 __all__ = [
@@ -82,4 +83,5 @@ __all__ = [
     "VoidOutcome",
     "default_tiebreak",
     "standings_rows",
+    "with_rows",
 ]

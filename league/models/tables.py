@@ -4,6 +4,7 @@ import json
 from typing import Any, NamedTuple
 
 from django.db import connection, models
+from django.db.models.expressions import RawSQL
 
 from league.models.organization import Event, League
 from league.models.stages import Stage
@@ -52,7 +53,11 @@ class StandingsTable(models.Model):
         read those of several tables in one query and set them)."""
         rows: list[dict[str, Any]] | None = self.__dict__.get("_rows")
         if rows is None:
-            rows = self.__dict__["_rows"] = standings_rows([self.pk]).get(self.pk, [])
+            read = self.__dict__.pop("lines_json", False)  # with_rows: read with the table
+            rows = json.loads(read or "[]") if read is not False else None
+        if rows is None:
+            rows = standings_rows([self.pk]).get(self.pk, [])
+        self.__dict__["_rows"] = rows
         return rows
 
     @rows.setter
@@ -97,6 +102,20 @@ SELECT table_id, json_agg(
     ORDER BY position
 )::text
 FROM league_standingsrow WHERE table_id = ANY(%s) GROUP BY table_id
+"""
+
+
+def with_rows(tables: models.QuerySet[StandingsTable]) -> models.QuerySet[StandingsTable]:
+    """`tables` with their rows read in the same query (`StandingsTable.rows`)."""
+    return tables.annotate(lines_json=RawSQL(_LINES_OF_TABLE, ()))  # noqa: S611 (constant SQL)
+
+
+_LINES_OF_TABLE = """
+SELECT json_agg(
+    data || jsonb_build_object('player', player, 'rank', rank, 'metrics', metrics)
+    ORDER BY position
+)::text
+FROM league_standingsrow WHERE table_id = league_standingstable.id
 """
 
 

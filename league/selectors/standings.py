@@ -45,26 +45,20 @@ def stored_standings(
     scopes: Iterable[tuple[str, int]], *, rows: bool = True
 ) -> dict[tuple[str, int], models.StandingsTable]:
     """The stored standings tables of several scopes, in one query; a scope with no table
-    computed yet is missing from the answer; the rows of all of them in a second query.
-    `rows=False` leaves out the rows (1,000 lines of a large table), for a page that only
-    needs to know which version is stored."""
+    computed yet is missing from the answer. `rows=False` leaves out the rows (1,000 lines of
+    a large table), for a page that only needs to know which version is stored."""
     wanted = list(scopes)
     if not wanted:
         return {}
     condition = Q()
     for kind, scope_id in wanted:
         condition |= Q(scope=kind, scope_id=scope_id)
-    tables = list(models.StandingsTable.objects.filter(condition, computed_at__isnull=False))
-    if rows and tables:
-        stored = models.standings_rows([table.pk for table in tables])
-        for table in tables:
-            table.rows = stored.get(table.pk, [])
+    tables = models.StandingsTable.objects.filter(condition, computed_at__isnull=False)
+    if rows:
+        tables = models.with_rows(tables)
     return {(table.scope, table.scope_id): table for table in tables}
 
 
 def standings_table(table_id: int) -> models.StandingsTable:
-    """A stored standings table with its rows and the version they belong to, in two
-    queries."""
-    table = models.StandingsTable.objects.get(pk=table_id)
-    table.rows = models.standings_rows([table_id]).get(table_id, [])
-    return table
+    """A stored standings table with its rows and the version they belong to, in one query."""
+    return models.with_rows(models.StandingsTable.objects.filter(pk=table_id)).get()

@@ -35,6 +35,7 @@ from league.models import (
     StandingsScope,
     StandingsTable,
     StandingsTally,
+    with_rows,
 )
 from league.results import finished_matches, load_standings
 from league.services.ratings import ratings_refresh
@@ -516,7 +517,7 @@ def standings_table_computed_on_miss(scope: ScopeKey) -> StandingsTable:
     """The stored table of `scope`; computed on the spot the first time it is asked for (also
     when it was marked, e.g. by a stage starting, but its first job has not run yet). What it
     reads back after writing is read from the primary, also within a page read from a replica."""
-    table = StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1]).first()
+    table = with_rows(StandingsTable.objects.filter(scope=scope[0], scope_id=scope[1])).first()
     if table is not None and table.computed_at is not None:
         return table
     with primary_reads():

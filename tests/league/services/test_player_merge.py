@@ -100,9 +100,7 @@ def test_a_merge_moves_everything_of_the_duplicate_and_the_tables_and_ratings_co
     assert TurnUndo.objects.filter(player_id=remove).exists()
     assert models.RatingChange.objects.filter(league=league, player_id=remove).exists()
     listing = list(
-        models.StandingsTable.objects.filter(rows__contains=[{"player": remove}]).values_list(
-            "pk", "requested"
-        )
+        models.StandingsTable.objects.filter(lines__player=remove).values_list("pk", "requested")
     )
     assert len(listing) == 5  # two events, the league, two stages
 
