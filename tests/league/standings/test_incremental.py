@@ -3,6 +3,7 @@ byes and players added one at a time, it equals `rank_standings` of the same tal
 reports every line that changed and only those."""
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -26,7 +27,7 @@ def _lines(table):
     return {standing.player: (position, standing) for position, standing in enumerate(table)}
 
 
-def _check_step(ranked: RankedTable, tally: Tally, order, before, **settings) -> None:
+def _check_step(ranked: RankedTable, tally: Tally, order, before, **settings: Any) -> Any:
     """Update, then compare with a ranking from scratch and with what the update reported."""
     changes = ranked.update(tally, order, **settings)
     expected = rank_standings(tally, order, **settings)
@@ -50,7 +51,7 @@ def test_a_table_kept_current_result_by_result_equals_the_ranking_from_scratch(
     ranked = RankedTable(tally, order)
     assert ranked.table(tally) == rank_standings(tally, order)
     before = _lines(ranked.table(tally))
-    events = [*league.results[start:], *league.byes]
+    events: list[MatchResult | Bye] = [*league.results[start:], *league.byes]
     for event in data.draw(st.permutations(events)):
         if isinstance(event, Bye):
             tally.add_bye(event)
@@ -93,7 +94,7 @@ def test_a_season_kept_current_in_groups_with_withdrawals_and_ties(order, seed):
         )
 
     tally.add_results(one_match() for _ in range(40))
-    settings = {"groups": groups, "withdrawn": withdrawn}
+    settings: dict[str, Any] = {"groups": groups, "withdrawn": withdrawn}
     ranked = RankedTable(tally, order, **settings)
     before = _lines(ranked.table(tally))
     for step in range(60):
