@@ -284,9 +284,8 @@ FROM jsonb_to_recordset(%s::jsonb)
 """
 
 # The table's row first (its lock orders two writers: a refresh that saw a later mark waits,
-# then finds `computed` moved and writes nothing), then the changed lines (a line whose totals
-# changed keeps the stored name: a rename rewrites every line) and the new ones, in one
-# statement.
+# then finds `computed` moved and writes nothing), then the changed lines (whole for the players
+# whose totals changed, with their names as they are now) and the new ones, in one statement.
 _WRITE_CHANGED_LINES = """
 WITH header AS (
     UPDATE league_standingstable
@@ -296,8 +295,7 @@ WITH header AS (
 ), changed AS (
     UPDATE league_standingsrow AS r
     SET position = line.position, rank = line.rank, metrics = line.metrics,
-        data = CASE WHEN line.data IS NULL THEN r.data
-                    ELSE line.data || jsonb_build_object('name', r.data -> 'name') END
+        data = COALESCE(line.data, r.data)
     FROM header, jsonb_to_recordset(%(changed)s::jsonb)
         AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
     WHERE r.table_id = header.id AND r.player = line.player
@@ -336,20 +334,15 @@ def _write_changed_lines(
     """Write the table's new mark and the lines `changes` names, if the stored lines are still
     those of mark `lines_at`; how many lines were written, None when nothing was."""
     changed = (changes.placed | changes.counted) - changes.added
+    names = _names(changes.counted | changes.added) if changes.counted or changes.added else {}
     params = {
         "table": table_id,
         "lines_at": lines_at,
         "seen": header["computed"],
         "now": header["computed_at"],
         "tiebreak": json.dumps(header["tiebreak"]),
-        "changed": _lines(tally, ranked, changed, changes.counted),
-        "added": _lines(
-            tally,
-            ranked,
-            changes.added,
-            changes.added,
-            _names(changes.added) if changes.added else {},
-        ),
+        "changed": _lines(tally, ranked, changed, changes.counted, names),
+        "added": _lines(tally, ranked, changes.added, changes.added, names),
     }
     with connection.cursor() as cursor:
         cursor.execute(_WRITE_CHANGED_LINES, params)
