@@ -29,7 +29,7 @@ UPDATE league_standingstable t SET rows = COALESCE((
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0019_stage_projection'),
+        ('league', '0021_league_projection'),
     ]
 
     operations = [
