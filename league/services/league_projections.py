@@ -23,6 +23,7 @@ from league.models import (
     LeagueProjection,
     PlayerRating,
     Scope,
+    StandingsRow,
     StandingsScope,
     StandingsTable,
 )
@@ -77,13 +78,11 @@ def league_setup(league: League) -> projection.StageSetup:
     )
     everyone = {seat.player for result in results for seat in result.seats}
     everyone |= {bye.player for bye in byes} | {p for m in pending for p in m.players}
-    rows = (
-        StandingsTable.objects.filter(scope=StandingsScope.LEAGUE, scope_id=league.pk)
-        .values_list("rows", flat=True)
-        .first()
-        or []
-    )
-    ranked = [row["player"] for row in rows if row.get("player") in everyone]
+    # The league table's order as it stands (its lines, best first): ties go to the player ahead.
+    placed = StandingsRow.objects.filter(
+        table__scope=StandingsScope.LEAGUE, table__scope_id=league.pk
+    ).order_by("position")
+    ranked = [player for player in placed.values_list("player", flat=True) if player in everyone]
     order = ranked + sorted(everyone - set(ranked))
     return projection.StageSetup(
         format="round_robin",

@@ -35,7 +35,8 @@ from league.standings.metrics import (
 )
 from league.standings.model import PlayerId, Standing
 from league.standings.ranking import standing_of
-from league.standings.tally import Column, Seating, Tally
+from league.standings.seating import Column, Seating
+from league.standings.tally import Tally
 
 # A block: (its players have no group, their group, withdrawn, the values of the metrics before
 # the first group metric, each negated when higher ranks first). Sorted, the table's order.

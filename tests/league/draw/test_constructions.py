@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from league.draw import make_schedules, round_robin, table_sizes
+from league.draw import round_robin, schedule_report, table_sizes
 from league.draw.constructions import (
     LARGEST,
     Development,
@@ -176,4 +176,4 @@ def test_the_docs_table_up_to_64_players_is_what_the_command_prints():
     # `python -m league.draw.make_schedules table` when a construction or the catalogue changes.
     # The rows to 12 players (no search runs for them) stand for the whole table here.
     docs = (Path(__file__).resolve().parents[3] / "docs" / "draw.md").read_text()
-    assert "\n".join(make_schedules.summary_rows(range(2, 13))) in docs
+    assert "\n".join(schedule_report.summary_rows(range(2, 13))) in docs

@@ -14,6 +14,7 @@ from league.draw import (
     group_round_robin,
     make_schedules,
     round_robin,
+    schedule_report,
     snake_groups,
     table_sizes,
 )
@@ -327,7 +328,7 @@ def test_the_docs_table_of_rounds_and_meetings_is_what_the_command_prints():
     # docs/draw.md, "Rounds and meetings for 3 to 24 players": regenerate it with
     # `python -m league.draw.make_schedules table` when the catalogue changes.
     docs = (Path(__file__).resolve().parents[3] / "docs" / "draw.md").read_text()
-    assert make_schedules.table() in docs
+    assert schedule_report.table() in docs
 
 
 def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypatch):
@@ -336,14 +337,14 @@ def test_prove_marks_a_field_proven_when_one_round_fewer_is_impossible(monkeypat
     key = (10, 2)
     _, even, rounds = SCHEDULES[key]
     monkeypatch.setitem(SCHEDULES, key, ("", even, rounds))
-    monkeypatch.setattr(make_schedules.Field, "bound", property(lambda field: 3))
+    monkeypatch.setattr(schedule_report.Field, "bound", property(lambda field: 3))
     written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
     monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
-    assert make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
+    assert make_schedules.prove(schedule_report.Field(10, 5), seconds=20)
     assert written[0][key] == ("cp-sat", even, rounds)
     # Already proven: nothing asked, nothing written.
     monkeypatch.setitem(SCHEDULES, key, ("cp-sat", even, rounds))
-    assert not make_schedules.prove(make_schedules.Field(10, 5), seconds=20)
+    assert not make_schedules.prove(schedule_report.Field(10, 5), seconds=20)
     assert len(written) == 1
 
 
@@ -358,7 +359,7 @@ def test_prove_marks_a_field_at_the_counting_bound_without_cp_sat(monkeypatch):
         raise AssertionError("CP-SAT asked")
 
     monkeypatch.setattr(make_schedules, "_exact", no_cp_sat)
-    assert make_schedules.prove(make_schedules.Field(20, 5), seconds=20)
+    assert make_schedules.prove(schedule_report.Field(20, 5), seconds=20)
     assert written[0][key] == ("bound", even, rounds)
 
 
@@ -368,7 +369,7 @@ def test_prove_marks_a_spread_at_the_floor_of_counting(monkeypatch):
     monkeypatch.setitem(SCHEDULES, key, (fewest, "", rounds))
     written: list[dict[tuple[int, int], tuple[str, str, tuple[str, ...]]]] = []
     monkeypatch.setattr(make_schedules, "write_catalogue", written.append)
-    assert make_schedules.prove(make_schedules.Field(17, 5), seconds=1)
+    assert make_schedules.prove(schedule_report.Field(17, 5), seconds=1)
     assert written[0][key] == (fewest, "counting", rounds)
 
 

@@ -16,6 +16,7 @@ from league.draw import (
     Round,
     SwissStanding,
     seating,
+    seating_exact,
     swiss_round,
     swiss_rounds,
     table_sizes,
@@ -347,7 +348,7 @@ def test_past_its_steps_the_exhaustive_search_gives_way_to_cp_sat(monkeypatch):
     players = list(range(1, 14))
     _, _, drawn_from = play_swiss(players, 10, 4, random.Random(1))
     before = drawn_from[-1]
-    assert seating.exhaustive([0] * 13, [[1] * 13] * 13, table_sizes(13, 4), steps=5) is None
+    assert seating_exact.exhaustive([0] * 13, [[1] * 13] * 13, table_sizes(13, 4), steps=5) is None
     monkeypatch.setattr(seating, "EXHAUSTIVE_STEPS", 5)
     round_ = swiss_round(before, number=10, table_size=4)
     assert sorted(round_.players) == players
@@ -420,7 +421,7 @@ def test_the_fewest_repeats_search_is_exact_or_gives_up(count, table_size, seed)
             for p in range(count)
         ]
         upper = sum(sum(row) for row in met) // 2  # everyone at one table would be worse
-        found = seating.fewest_repeats(met, sizes, upper=upper, steps=seating.REPEAT_STEPS)
+        found = seating_exact.fewest_repeats(met, sizes, upper=upper, steps=seating.REPEAT_STEPS)
         if found is None:
             continue
         answered += 1
@@ -444,7 +445,7 @@ def test_tables_that_cannot_be_mixed_without_repeats_are_proven_at_once(count, t
     for t in range(len(sizes)):
         for a, b in itertools.combinations(range(t * table_size, (t + 1) * table_size), 2):
             met[a][b] = met[b][a] = 1
-    found = seating.fewest_repeats(met, sizes, upper=count, steps=seating.REPEAT_STEPS)
+    found = seating_exact.fewest_repeats(met, sizes, upper=count, steps=seating.REPEAT_STEPS)
     assert found is not None
     fewest, tables = found
     assert fewest == len(sizes)
