@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -41,8 +42,10 @@ SWINGS = 3
 def forecast_enqueue(match_id: int) -> None:
     """Send the forecast job for a match once the current transaction commits, unless one is
     waiting to start (`core.jobs.enqueue_once_on_commit`: a burst of turns costs one job and
-    one Redis round trip a turn); beat's sweep catches up when the broker was down."""
-    jobs.enqueue_once_on_commit(FORECAST, match_id)
+    one Redis round trip a turn); beat's sweep catches up when the broker was down. Nothing
+    when `FORECAST_EACH_TURN` is off: the sweep alone computes the forecasts then."""
+    if settings.FORECAST_EACH_TURN:
+        jobs.enqueue_once_on_commit(FORECAST, match_id)
 
 
 def forecast_discard(*, match_id: int) -> None:

@@ -34,6 +34,13 @@ RENAMED: str = importlib.import_module(
 pytest_plugins = ["tests.strategy_tables"]
 
 
+@pytest.fixture
+def live_forecasts(settings) -> None:
+    """Every stored turn enqueues its match's forecast, as in production: the test settings
+    leave it to the sweep (`FORECAST_EACH_TURN`), since in-process it runs inside each turn."""
+    settings.FORECAST_EACH_TURN = True
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and rendered tables live in the cache (and each process keeps the

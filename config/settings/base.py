@@ -207,6 +207,10 @@ ORGANIZER_INVITATION_DAYS: int = env.int("ORGANIZER_INVITATION_DAYS", default=7)
 # How many runs of the rest of a stage its projection simulates (docs/analysis.md, "Chance to
 # qualify"): 2,100 give each chance within about 1.1 percentage points (one standard error).
 STAGE_PROJECTION_RUNS = env.int("STAGE_PROJECTION_RUNS", default=2100)
+# Whether every stored turn (and a match reopened, corrected or restored) enqueues the match's
+# live win probability (docs/analysis.md); off, only beat's forecast sweep computes it, once a
+# minute, a match at a time.
+FORECAST_EACH_TURN = env.bool("FORECAST_EACH_TURN", default=True)
 
 # Each job's queue (docs/operations.md, "More than one machine"). A worker started without -Q
 # takes every queue listed here; a site that outgrows one worker runs one a queue, each with

@@ -48,3 +48,7 @@ WHITENOISE_AUTOREFRESH = True
 # A stage's projection runs after every result a test finishes: a hundredth of the runs keeps the
 # suite's time down (the simulator's own tests choose their runs).
 STAGE_PROJECTION_RUNS = 20
+# With tasks run in-process, a turn's forecast (and the stage projection a forecast brings)
+# would run inside every turn a test stores, the bulk of the tests that play whole days: the
+# tests of the live figures switch it on (tests/conftest.py, `live_forecasts`).
+FORECAST_EACH_TURN = False

@@ -30,6 +30,9 @@ from scoring.yardzee import YardzeeGame, YardzeeRules
 from tests.playing import simulated_turns, start_stage
 from webhooks import payloads
 
+# Every stored turn forecasts its match, as in production (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("live_forecasts")
+
 
 def _seat(game: str, players, **extra: Any) -> Match:
     return game_services.match_create(game=game, player_ids=[p.pk for p in players], **extra)

@@ -13,6 +13,9 @@ from league.services import projections
 from league.tasks import stage_projection
 from tests.playing import play, start_stage
 
+# Every stored turn forecasts its match, as in production (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("live_forecasts")
+
 
 def _first_match(stage):
     match = Match.objects.filter(stage_match__stage=stage).order_by("pk").first()

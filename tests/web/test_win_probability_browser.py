@@ -7,6 +7,7 @@ section follows the next turn by itself. Screenshots in artifacts/screenshots.""
 
 import itertools
 
+import pytest
 from playwright.sync_api import sync_playwright
 
 from analysis import forecasts
@@ -15,7 +16,8 @@ from league.models import Player
 from tests.playing import simulated_turns
 from tests.web.browser import IN_A_BROWSER, SHOTS, axe_violations, launch
 
-pytestmark = IN_A_BROWSER
+# Every stored turn forecasts its match, as in production (tests/conftest.py).
+pytestmark = [*IN_A_BROWSER, pytest.mark.usefixtures("live_forecasts")]
 
 
 def test_the_chart_at_phone_and_desktop_width_names_every_line_and_follows_the_game(
