@@ -1,6 +1,8 @@
 """What the API's views share: whether an action reads, the schema's error answers, headers and
 examples, the table renderers (JSON or CSV) and the standings answer."""
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -10,6 +12,7 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.renderers import CSVRenderer
 from league import selectors
+from league.models import Player
 from league.services import standings_refresh
 from scoring import yardkle, yardzee
 
@@ -64,3 +67,35 @@ STANDINGS_SCHEMA = extend_schema(
     "`tiebreak` order (ties share the place), with when it was computed and whether newer "
     "results are still pending.",
 )
+
+
+def projection_answer(
+    stored: Any, version: int, head: dict[str, Any], fields: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A kept projection (a stage's or a league's) as the API answers it: `head` (which stage or
+    league, and what only that kind has), whether it is current, how it was simulated, and each
+    player's row with their name (only the row's `fields` when given, else all of it)."""
+    figures = stored.figures
+    rows = figures.get("players", [])
+    names = dict(
+        Player.objects.filter(pk__in=[row["player"] for row in rows]).values_list(
+            "pk", "display_name"
+        )
+    )
+    return {
+        **head,
+        "status": "current" if stored.version >= version else "behind",
+        "version": stored.version,
+        "runs": stored.runs,
+        "seed": stored.seed,
+        "standard_error": figures.get("standard_error", 0.0),
+        "computed_at": stored.computed_at,
+        "live": sorted(int(match_id) for match_id in stored.live),
+        "players": [
+            {
+                **({k: row[k] for k in ("player", *fields)} if fields else row),
+                "name": names.get(row["player"], ""),
+            }
+            for row in rows
+        ],
+    }

@@ -15,6 +15,7 @@ from api.views._common import (
     ERRORS,
     STANDINGS_SCHEMA,
     TABLE_RENDERERS,
+    projection_answer,
     reads,
     standings_response,
 )
@@ -99,32 +100,9 @@ class LeagueViewSet(
             return Response(
                 {"league": league.slug, "status": "pending"}, status=status.HTTP_202_ACCEPTED
             )
-        chances = stored.chances()
-        names = dict(Player.objects.filter(pk__in=list(chances)).values_list("pk", "display_name"))
-        figures = stored.figures
         version = league_projections.league_version(league.pk)
-        return Response(
-            {
-                "league": league.slug,
-                "status": "current" if stored.version >= version else "behind",
-                "version": stored.version,
-                "left": stored.left,
-                "runs": stored.runs,
-                "seed": stored.seed,
-                "standard_error": figures.get("standard_error", 0.0),
-                "computed_at": stored.computed_at,
-                "live": sorted(int(match_id) for match_id in stored.live),
-                "players": [
-                    {
-                        "player": row["player"],
-                        "name": names.get(row["player"], ""),
-                        "places": row["places"],
-                        "win": row["win"],
-                    }
-                    for row in figures.get("players", [])
-                ],
-            }
-        )
+        head = {"league": league.slug, "left": stored.left}
+        return Response(projection_answer(stored, version, head, fields=("places", "win")))
 
     @extend_schema(parameters=[CSV_PARAMETER], responses={200: s.LeaderboardSerializer})
     @action(detail=True, methods=["get"], renderer_classes=TABLE_RENDERERS)

@@ -13,8 +13,14 @@ from rest_framework.response import Response
 
 from api import serializers as s
 from api.permissions import IsLeagueOrganizerOrReadOnly, require_organizer
-from api.views._common import CSV_PARAMETER, ERRORS, TABLE_RENDERERS, standings_response
-from league.models import Player, Stage, StageMatch, StageStatus, StandingsScope
+from api.views._common import (
+    CSV_PARAMETER,
+    ERRORS,
+    TABLE_RENDERERS,
+    projection_answer,
+    standings_response,
+)
+from league.models import Stage, StageMatch, StageStatus, StandingsScope
 from league.services import projections
 from league.services import stages as stage_services
 
@@ -111,26 +117,8 @@ class StageViewSet(
             return Response(
                 {"stage": stage.pk, "status": "pending"}, status=status.HTTP_202_ACCEPTED
             )
-        chances = stored.chances()
-        names = dict(Player.objects.filter(pk__in=list(chances)).values_list("pk", "display_name"))
-        figures = stored.figures
         version = projections.stage_version(stage.pk)
-        return Response(
-            {
-                "stage": stage.pk,
-                "status": "current" if stored.version >= version else "behind",
-                "version": stored.version,
-                "runs": stored.runs,
-                "seed": stored.seed,
-                "standard_error": figures.get("standard_error", 0.0),
-                "computed_at": stored.computed_at,
-                "live": sorted(int(match_id) for match_id in stored.live),
-                "players": [
-                    {**row, "name": names.get(row["player"], "")}
-                    for row in figures.get("players", [])
-                ],
-            }
-        )
+        return Response(projection_answer(stored, version, {"stage": stage.pk}))
 
     @extend_schema(request=s.NoFields, responses={200: s.StageDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
