@@ -3,17 +3,15 @@ checked on the memory cache (DRF's own path) and on Redis (one Lua round trip, a
 
 import logging
 import socket
-import uuid
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
-from django.core.cache import caches
 from django.test import override_settings
 from rest_framework.test import APIClient
 
 from api import throttles
 from api.throttles import LoginRateThrottle, TurnRateThrottle
+from tests.caches import redis_cache
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -25,21 +23,8 @@ def low_rates(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     if request.param == "memory":
         yield request.param
         return
-    if not settings.CELERY_BROKER_URL:
-        pytest.skip("needs CELERY_BROKER_URL (a Redis server) for the Redis throttle; CI sets it")
-    prefix = f"throttle-test-{uuid.uuid4().hex}"
-    redis = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": settings.CELERY_BROKER_URL,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    with override_settings(CACHES=redis):
+    with redis_cache("throttle-test", "the Redis throttle"):
         yield request.param
-        client = caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
-        for key in client.scan_iter(f"{prefix}:*"):
-            client.delete(key)
 
 
 @pytest.fixture

@@ -4,15 +4,13 @@ clears its mark as it starts (`job_started`), and a trigger after that sends the
 the memory cache (the tests' own) and on Redis (one `SET NX` a trigger)."""
 
 import socket
-import uuid
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
-from django.core.cache import caches
 from django.test import override_settings
 
 from core import jobs
+from tests.caches import redis_cache
 
 TASK = "analysis.forecast_match"
 
@@ -22,21 +20,8 @@ def cache_kind(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.param == "memory":
         yield request.param
         return
-    if not settings.CELERY_BROKER_URL:
-        pytest.skip("needs CELERY_BROKER_URL (a Redis server) for the Redis cache; CI sets it")
-    prefix = f"jobs-once-test-{uuid.uuid4().hex}"
-    redis = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": settings.CELERY_BROKER_URL,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    with override_settings(CACHES=redis):
+    with redis_cache("jobs-once-test", "the Redis cache"):
         yield request.param
-        client = caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
-        for key in client.scan_iter(f"{prefix}:*"):
-            client.delete(key)
 
 
 @pytest.fixture
