@@ -28,8 +28,10 @@ from scoring.analysis.rolls import FloatArray, IntArray
 from scoring.analysis.yardzee import YardzeeState
 from scoring.analysis.yardzee_table import BOXES, UPPER_STATES
 from scoring.errors import RuleViolation
+from scoring.game import invalid_state
 from scoring.winprob.yardzee_exact import EXACT_OPEN, SUPPORT
 from scoring.winprob.yardzee_spread import Spread, central
+from scoring.winprob.yardzee_strength import components, weak_weight
 from scoring.yardzee import Scorecard
 
 MIN_PLAYERS: Final = 2
@@ -45,6 +47,9 @@ _GAUSS_LEGENDRE: Final = (
 # The grid of totals reaches this many standard deviations past every player's mean: a normal
 # leaves less than 1e-9 of its mass beyond.
 _REACH: Final = 6.2
+PRIOR_TURNS: Final = 20.0
+"""A player's loss rate is shrunk toward the table's as if this many turns more had lost its
+mean (players of a match are alike until their turns tell them apart)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,19 +62,40 @@ class Position:
     total: int
     dice: tuple[int, ...] | None = None
     rolls_left: int | None = None
+    loss_rate: float = 0.0
 
     @classmethod
     def of_scorecard(
-        cls, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None
+        cls,
+        card: Scorecard,
+        dice: Sequence[int] | None = None,
+        rolls_left: int | None = None,
+        *,
+        loss_rate: float = 0.0,
     ) -> Self:
         """The position of a scorecard (`YardzeeGame.scorecard(seat)`), between turns or
-        with `dice` showing."""
+        with `dice` showing; `loss_rate` the player's expected points lost a turn
+        (`loss_rates` of the turns so far)."""
         return cls(
             YardzeeState.of_boxes(card.boxes),
             card.total,
             None if dice is None else tuple(dice),
             rolls_left,
+            loss_rate,
         )
+
+
+def loss_rates(losses: Sequence[Sequence[float]]) -> list[float]:
+    """Each player's expected points lost a turn against the optimal play, from the losses of
+    their turns so far (`scoring.analysis`: each turn's keeps and box), in seat order. A
+    player's own mean is shrunk toward the table's (every turn of the match pooled) as if
+    `PRIOR_TURNS` more of their turns had lost the table's mean; with no turn played, 0."""
+    played = sum(len(turns) for turns in losses)
+    pooled = sum(max(loss, 0.0) for turns in losses for loss in turns) / played if played else 0.0
+    return [
+        (sum(max(loss, 0.0) for loss in turns) + PRIOR_TURNS * pooled) / (len(turns) + PRIOR_TURNS)
+        for turns in losses
+    ]
 
 
 def win_probabilities(positions: Sequence[Position], spread: Spread) -> list[float]:
@@ -94,23 +120,54 @@ def win_probabilities(positions: Sequence[Position], spread: Spread) -> list[flo
             found = spread.distribution(position.state, position.dice, position.rolls_left)
             if found is not None:
                 exact[0, seat] = found
-    shares = win_shares(means, variances, totals=totals, exact=exact)
+    rates = np.array([[_read_rate(position.loss_rate) for position in positions]])
+    open_boxes = np.array([[BOXES - len(position.state.filled) for position in positions]])
+    shares = _shares(totals, means - totals, variances, open_boxes, exact, rates)
     return [float(chance) for chance in shares[0]]
 
 
-def between_turns(spread: Spread, states: IntArray, totals: FloatArray) -> FloatArray:
+def _read_rate(rate: object) -> float:
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate < 1e6:
+        raise invalid_state("loss_rate", f"{rate!r} is not a number of points from 0 up")
+    return float(rate)
+
+
+def _shares(
+    totals: FloatArray,
+    values: FloatArray,
+    variances: FloatArray,
+    open_boxes: IntArray,
+    exact: FloatArray,
+    rates: FloatArray | None,
+) -> FloatArray:
+    """The win shares of players at `totals` with the optimal mean `values` and `variances`
+    of their points to come, mixing the strengths by their loss `rates` (None: 0)."""
+    weak = np.zeros(totals.shape) if rates is None else weak_weight(rates)
+    known = ~np.isnan(exact[:, :, 0])
+    weights, means, deviations, exact_weight = components(
+        totals, values, variances, open_boxes, weak, known
+    )
+    return mixture_shares(
+        weights, means, deviations, totals=totals, exact=exact, exact_weight=exact_weight
+    )
+
+
+def between_turns(
+    spread: Spread, states: IntArray, totals: FloatArray, rates: FloatArray | None = None
+) -> FloatArray:
     """`win_probabilities` for many games at once, every player between turns: `states`
-    (table indexes) and grand `totals` of the players in rows of games."""
+    (table indexes), grand `totals` and loss `rates` (None: 0) of the players in rows of
+    games."""
     table = np.asarray(spread.strategy.table)
     mean = table[states]
     variance = central(mean, np.asarray(spread.moments)[:, states])
     open_boxes = BOXES - np.bitwise_count(states // (UPPER_STATES * 2))
-    exact = None
+    exact = np.full((*states.shape, 1), np.nan)
     near_end = (open_boxes <= EXACT_OPEN) & (open_boxes > 0)
     if near_end.any():
         exact = np.full((*states.shape, SUPPORT), np.nan)
         exact[near_end] = spread.distributions(states[near_end])
-    return win_shares(totals + mean, variance, totals=totals, exact=exact)
+    return _shares(totals, mean, variance, open_boxes, exact, rates)
 
 
 def _normal_cdf(z: FloatArray) -> FloatArray:
@@ -138,24 +195,52 @@ def win_shares(
     is `totals + k` with chance `exact[row, player, k]` where that is given (not NaN), else a
     normal of these means and variances (exactly the mean for a variance of 0). A tie of
     `k + 1` players at the top gives each `1 / (k + 1)`."""
-    rows, players = means.shape
-    deviations = np.sqrt(np.maximum(variances, 0.0))
-    deviations[deviations < 1e-6] = 0.0  # a total known to the point (rounding noise aside)
-    known = np.zeros((rows, players), dtype=np.bool_)
+    known = np.zeros(means.shape, dtype=np.bool_)
     if exact is not None and totals is not None:
         known = ~np.isnan(exact[:, :, 0])
+    deviations = np.sqrt(np.maximum(variances, 0.0))
+    return mixture_shares(
+        (~known).astype(np.float64)[:, :, None],
+        means[:, :, None],
+        deviations[:, :, None],
+        totals=totals,
+        exact=exact,
+        exact_weight=known.astype(np.float64),
+    )
+
+
+def mixture_shares(
+    weights: FloatArray,
+    means: FloatArray,
+    deviations: FloatArray,
+    *,
+    totals: FloatArray | None = None,
+    exact: FloatArray | None = None,
+    exact_weight: FloatArray | None = None,
+) -> FloatArray:
+    """`win_shares` of players whose final totals are mixtures: normals of `means` and
+    `deviations` with chances `weights` (`[row, player, component]`), and with chance
+    `exact_weight[row, player]` the exact distribution `totals + k` (`exact[row, player, k]`).
+    A player's weights and exact weight sum to 1."""
+    rows, players = means.shape[:2]
+    deviations = np.where(deviations < 1e-6, 0.0, deviations)  # known to the point
+    used = weights > 0
+    known = np.zeros((rows, players), dtype=np.bool_)
+    if exact is not None and totals is not None and exact_weight is not None:
+        known = exact_weight > 0
         exact = np.where(known[:, :, None], exact, 0.0)
     # Whole points, or when every player's total is uncertain by more than `_COARSE` points a
     # step of a `_COARSE`th of the smallest deviation (the sums then approximate integrals of
     # smooth functions, to far below the figures' precision; ties within a step are shared).
-    step = np.maximum(1.0, np.floor(deviations.min(axis=1) / _COARSE))
+    smallest = np.where(used, deviations, np.inf).min(axis=(1, 2))
+    step = np.maximum(1.0, np.floor(np.where(np.isfinite(smallest), smallest, 0.0) / _COARSE))
     step[known.any(axis=1)] = 1.0
-    lows = means - _REACH * deviations
-    highs = means + _REACH * deviations
+    lows = np.where(used, means - _REACH * deviations, np.inf).min(axis=2)
+    highs = np.where(used, means + _REACH * deviations, -np.inf).max(axis=2)
     if exact is not None and totals is not None:
         last = exact.shape[2] - 1 - (exact[:, :, ::-1] > 0).argmax(axis=2)
-        lows = np.where(known, totals, lows)
-        highs = np.where(known, totals + last, highs)
+        lows = np.where(known, np.minimum(lows, totals), lows)
+        highs = np.where(known, np.maximum(highs, totals + last), highs)
     # Only totals at which some player can still be on top: from the highest of the lows.
     low = np.floor(lows.max(axis=1)) - step
     high = np.ceil(highs.max(axis=1)) + step
@@ -164,20 +249,26 @@ def win_shares(
     # P(total <= x + step / 2) for every player and grid point: the chance of the total
     # rounded to x, and of every total below it.
     half = step[:, None, None] / 2
-    cdf = _cdf(grid[:, None, :] + half, means, deviations)
-    below = np.concatenate(
-        [_cdf(grid[:, None, :1] - half, means, deviations), cdf[:, :, :-1]], axis=2
-    )
-    if exact is not None and totals is not None and known.any():
+    cdf = np.zeros((rows, players, width))
+    below = np.zeros((rows, players, width))
+    for component in range(means.shape[2]):
+        weight = weights[:, :, component]
+        if not (weight > 0).any():
+            continue
+        mean, deviation = means[:, :, component], deviations[:, :, component]
+        up = weight[:, :, None] * _cdf(grid[:, None, :] + half, mean, deviation)
+        cdf += up
+        below[:, :, 1:] += up[:, :, :-1]
+        below[:, :, :1] += weight[:, :, None] * _cdf(grid[:, None, :1] - half, mean, deviation)
+    if exact is not None and totals is not None and exact_weight is not None and known.any():
         cumulative = np.cumsum(exact, axis=2)
         points = (grid[:, None, :] - totals[:, :, None]).astype(np.intp)  # rest to reach x
         support = exact.shape[2]
         at_x = np.take_along_axis(cumulative, np.clip(points, 0, support - 1), axis=2)
         before_x = np.take_along_axis(cumulative, np.clip(points - 1, 0, support - 1), axis=2)
-        before_x = np.where(points >= 1, before_x, 0.0)
-        at_x = np.where(points >= 0, at_x, 0.0)
-        cdf = np.where(known[:, :, None], at_x, cdf)
-        below = np.where(known[:, :, None], before_x, below)
+        share = exact_weight[:, :, None]
+        cdf += share * np.where(points >= 0, at_x, 0.0)
+        below += share * np.where(points >= 1, before_x, 0.0)
     at = cdf - below
     # The share of a total x: with the others below it (chance `below`) or tied at it
     # (`at`), a tie of k others gives 1 / (k + 1) = the integral of u^k over [0, 1], so the

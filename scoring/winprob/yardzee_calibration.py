@@ -30,11 +30,13 @@ from scoring.analysis.rolls import (
     LAYERS,
     FloatArray,
     IntArray,
+    RollValues,
     keep_choices,
 )
-from scoring.winprob.yardzee import between_turns, win_shares
+from scoring.winprob.yardzee import PRIOR_TURNS, between_turns, win_shares
 from scoring.winprob.yardzee_exact import KEEP_COUNTS, KEEP_SIZE
-from scoring.winprob.yardzee_spread import Spread, after_state, turn_policy, zero_table
+from scoring.winprob.yardzee_spread import Spread, after_state, central, turn_policy, zero_table
+from scoring.winprob.yardzee_strength import fit_rows
 
 PlayStyle = Literal["optimal", "greedy"]
 PLAY_STYLES: Final[tuple[PlayStyle, ...]] = ("optimal", "greedy")
@@ -56,10 +58,13 @@ _KEEP_OF_CODE[KEEP_COUNTS @ _CODE] = np.arange(len(KEEP_COUNTS))
 class Trajectories:
     """Players' games played alone: `states[player, turns_played]` (table indexes) and
     `totals[player, turns_played]` (grand totals), from the empty scorecard (column 0) to the
-    full one (column 13)."""
+    full one (column 13); `losses[player, turn]` each turn's loss against the optimal play
+    (its keeps' and box's, in expected points: `scoring.analysis`'s decisions; 0 for the
+    optimal players, who choose the first best)."""
 
     states: IntArray
     totals: IntArray
+    losses: FloatArray
 
 
 def _throw(rng: np.random.Generator, keep: IntArray) -> IntArray:
@@ -82,14 +87,25 @@ def _most_common_face(outcome: IntArray) -> IntArray:
     return index
 
 
+def _keep_value(values: RollValues, keep: IntArray, column: IntArray) -> FloatArray:
+    """The optimal strategy's value of each player's keep (flat keep indexes)."""
+    found = np.empty(len(keep))
+    for size in range(len(values.keeps)):
+        taken = KEEP_SIZE[keep] == size
+        found[taken] = values.keeps[size][keep[taken] - KEEP_OFFSETS[size], column[taken]]
+    return found
+
+
 def _turn(
     spread: Spread, style: PlayStyle, states: IntArray, rng: np.random.Generator
-) -> tuple[IntArray, IntArray]:
-    """One turn for every player: the states after it and the points scored."""
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """One turn for every player: the states after it, the points scored, and the turn's loss
+    against the optimal play (the sum of its decisions' losses)."""
     table = np.asarray(spread.strategy.table)
     joker = spread.rules.joker
     after = np.empty_like(states)
     gained = np.empty_like(states)
+    lost = np.zeros(len(states))
     unique, inverse = np.unique(states, return_inverse=True)
     for start in range(0, len(unique), _CHUNK):
         chunk = unique[start : start + _CHUNK]
@@ -103,17 +119,26 @@ def _turn(
             box = turn.best_box[outcome, column]
             gain = turn.gain[outcome, column]
         else:
-            for _ in range(2):
+            optimal = turn_policy(table, chunk, joker).value
+            loss = np.zeros(len(players))
+            stopped = np.zeros(len(players), dtype=np.bool_)
+            for values in (optimal.middle, optimal.last):
                 keep = _most_common_face(outcome)
-                outcome = np.where(KEEP_SIZE[keep] == 5, outcome, _throw(rng, keep))
+                chosen = _keep_value(values, keep, column)
+                loss += np.where(stopped, 0.0, values.showing[outcome, column] - chosen)
+                stopped |= KEEP_SIZE[keep] == 5
+                outcome = np.where(stopped, outcome, _throw(rng, keep))
             candidates = solver.box_candidates(zero_table(), chunk, joker)
             points = candidates.values[:, outcome, column]  # boxes x players
             row = points.argmax(axis=0)
             gain = points[row, np.arange(len(players))]
             box = np.array(candidates.boxes)[row]
+            chosen = np.rint(gain) + table[after_state(states[players], box, outcome)]
+            loss += optimal.final[outcome, column] - chosen
+            lost[players] = np.maximum(loss, 0.0)  # rounding noise on a best choice
         after[players] = after_state(states[players], box, outcome)
         gained[players] = np.rint(gain).astype(np.intp)
-    return after, gained
+    return after, gained, lost
 
 
 def play(spread: Spread, style: PlayStyle, players: int, seed: int) -> Trajectories:
@@ -121,12 +146,13 @@ def play(spread: Spread, style: PlayStyle, players: int, seed: int) -> Trajector
     rng = np.random.default_rng(seed)
     states = np.zeros((players, TURNS + 1), dtype=np.intp)
     totals = np.zeros((players, TURNS + 1), dtype=np.intp)
+    losses = np.zeros((players, TURNS))
     states[:, 0] = solver.state_index(0, 0, False)
     for turn in range(TURNS):
-        after, gained = _turn(spread, style, states[:, turn], rng)
+        after, gained, losses[:, turn] = _turn(spread, style, states[:, turn], rng)
         states[:, turn + 1] = after
         totals[:, turn + 1] = totals[:, turn] + gained
-    return Trajectories(states=states, totals=totals)
+    return Trajectories(states=states, totals=totals, losses=losses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +173,9 @@ def leader_shares(totals: FloatArray) -> FloatArray:
     return shares
 
 
-def predict(spread: Spread, games: Trajectories, players: int) -> Predictions:
+def predict(
+    spread: Spread, games: Trajectories, players: int, *, skill: bool = True
+) -> Predictions:
     """The predictions after every turn but the last (after it the game is over) of the games
     made of `games`' trajectories taken `players` at a time, seats in order. A game's turn `t`
     is round `t // players`, seat `t % players`: the seats up to it have played one turn more
@@ -155,6 +183,9 @@ def predict(spread: Spread, games: Trajectories, players: int) -> Predictions:
     count = len(games.states) // players
     states = games.states[: count * players].reshape(count, players, TURNS + 1)
     totals = games.totals[: count * players].reshape(count, players, TURNS + 1)
+    lost = np.zeros((count * players, TURNS + 1))
+    lost[:, 1:] = np.cumsum(games.losses[: count * players], axis=1)
+    lost = lost.reshape(count, players, TURNS + 1)
     won = win_shares(totals[:, :, -1].astype(np.float64), np.zeros((count, players)))
     seats = np.arange(players)
     chance, leader, outcome = [], [], []
@@ -162,9 +193,17 @@ def predict(spread: Spread, games: Trajectories, players: int) -> Predictions:
         played = turn // players + (seats <= turn % players)  # turns played by each seat
         now_states = states[:, seats, played]
         now_totals = totals[:, seats, played].astype(np.float64)
+        rates = None
+        if skill:
+            own = lost[:, seats, played]
+            pooled = own.sum(axis=1, keepdims=True) / played.sum()
+            rates = (own + PRIOR_TURNS * pooled) / (played + PRIOR_TURNS)
         for start in range(0, count, _BATCH):
             part = slice(start, start + _BATCH)
-            chance.append(between_turns(spread, now_states[part], now_totals[part]))
+            found = between_turns(
+                spread, now_states[part], now_totals[part], None if rates is None else rates[part]
+            )
+            chance.append(found)
         leader.append(leader_shares(now_totals))
         outcome.append(won)
     return Predictions(
@@ -287,3 +326,15 @@ def calibrations(
         for style in styles
         for count in players
     ]
+
+
+def fit(spread: Spread, style: PlayStyle, players: int, seed: int) -> FloatArray:
+    """The strength table of `style` (`scoring.winprob.yardzee_strength`) fitted on `players`
+    simulated players' positions between turns."""
+    games = play(spread, style, players, seed)
+    states = games.states[:, :TURNS].ravel()
+    rest = (games.totals[:, -1:] - games.totals[:, :TURNS]).ravel().astype(np.float64)
+    values = np.asarray(spread.strategy.table)[states]
+    deviations = np.sqrt(np.maximum(central(values, np.asarray(spread.moments)[:, states]), 0))
+    open_boxes = TURNS - np.bitwise_count(states // (solver.UPPER_STATES * 2))
+    return fit_rows(values, deviations, rest, open_boxes, regress=style != "optimal")

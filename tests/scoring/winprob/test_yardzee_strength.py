@@ -1,0 +1,94 @@
+"""The strengths of the Yardzee win probability (scoring.winprob.yardzee_strength; docs/analysis.md,
+"Win probability: Yardzee", "Strengths"): players' loss rates, the mixture of normals, the
+weights, and the losses of the calibration's simulated players."""
+
+import numpy as np
+import pytest
+
+from scoring.analysis import YardzeeState
+from scoring.errors import RuleViolation
+from scoring.winprob import yardzee_strength as strength
+from scoring.winprob.yardzee import (
+    PRIOR_TURNS,
+    Position,
+    loss_rates,
+    mixture_shares,
+    win_probabilities,
+)
+from scoring.winprob.yardzee_calibration import play
+from scoring.yardzee import CATEGORIES
+
+
+def test_a_players_loss_rate_is_shrunk_toward_the_tables():
+    assert loss_rates([[], []]) == [0.0, 0.0]  # nothing played: the optimal play
+    rates = loss_rates([[10.0, 10.0], [0.0, 0.0]])  # the table's mean: 5 a turn
+    assert rates[0] == pytest.approx((20 + PRIOR_TURNS * 5) / (2 + PRIOR_TURNS))
+    assert rates[1] == pytest.approx((0 + PRIOR_TURNS * 5) / (2 + PRIOR_TURNS))
+    assert loss_rates([[-1e-12, 0.0]]) == [0.0]  # rounding noise on a best choice
+
+
+def test_the_weaker_strengths_weight_grows_with_the_loss_rate_up_to_the_greedy_players():
+    weights = strength.weak_weight(np.array([0.0, strength.GREEDY_LOSS_RATE / 2, 30.0]))
+    assert weights.tolist() == [0.0, 0.5, 1.0]
+
+
+def test_two_normals_are_recovered_from_their_sample():
+    rng = np.random.default_rng(3)
+    sample = np.concatenate([rng.normal(-0.3, 0.6, 8000), rng.normal(2.0, 1.5, 2000)])
+    p, m1, s1, m2, s2 = strength.two_normals(sample)
+    assert (p, m1, s1, m2, s2) == pytest.approx((0.8, -0.3, 0.6, 2.0, 1.5), abs=0.06)
+
+
+def test_the_shipped_strengths_have_the_mean_and_variance_of_their_standard_form():
+    # The optimal strength is the table's mean and deviation, reshaped: Z has mean 0 and
+    # variance near 1 (the fit's sample, not a constraint).
+    for p, m1, s1, m2, s2 in strength.OPTIMAL[1:, 2:]:
+        mean = p * m1 + (1 - p) * m2
+        variance = p * (s1**2 + m1**2) + (1 - p) * (s2**2 + m2**2) - mean**2
+        assert abs(mean) < 0.05
+        assert 0.85 < variance < 1.15
+
+
+def test_a_mixture_against_its_components_worked_out_by_hand():
+    # Seat 0 is 100 or 120 points even (two point masses); seat 1 is 110 for sure.
+    weights = np.array([[[0.5, 0.5], [1.0, 0.0]]])
+    means = np.array([[[100.0, 120.0], [110.0, 110.0]]])
+    deviations = np.zeros((1, 2, 2))
+    shares = mixture_shares(weights, means, deviations)
+    assert shares[0].tolist() == pytest.approx([0.5, 0.5])
+    # And a tie: seat 0 is 110 half the time.
+    means[0, 0, 1] = 110.0
+    assert mixture_shares(weights, means, deviations)[0].tolist() == pytest.approx([0.25, 0.75])
+
+
+def test_a_weak_players_chance_counts_less_of_their_open_boxes(late_spread):
+    # Same scorecards, one player well ahead in what is still open: the better they play the
+    # more that is worth.
+    state = YardzeeState(frozenset(CATEGORIES[:10]), 40, False)
+    other = YardzeeState(frozenset(CATEGORIES[3:]), 63, False)
+    strong = win_probabilities([Position(state, 150), Position(other, 200)], late_spread)
+    weak = win_probabilities(
+        [Position(state, 150, loss_rate=9.0), Position(other, 200, loss_rate=9.0)], late_spread
+    )
+    assert sum(weak) == pytest.approx(1.0, abs=1e-6)
+    assert weak[0] != pytest.approx(strong[0], abs=1e-3)
+
+
+@pytest.mark.parametrize("rate", [-1.0, "fast", True, float("nan")])
+def test_a_bad_loss_rate_is_a_rule_violation(late_spread, rate):
+    state = YardzeeState(frozenset(CATEGORIES[:10]), 40, False)
+    with pytest.raises(RuleViolation) as raised:
+        win_probabilities([Position(state, 150, loss_rate=rate), Position(state, 150)], late_spread)
+    assert raised.value.code == "invalid_state"
+
+
+def test_the_greedy_players_losses_are_what_they_score_less_than_the_strategy(late_spread):
+    # E[final] = start value - E[sum of the decisions' losses], turn by turn: only the last
+    # turns have their values in the test spread, so compare over the whole game's table.
+    games = play(late_spread, "greedy", 3000, seed=4)
+    assert (games.losses >= 0).all()
+    expected = late_spread.strategy.start_value - games.losses.sum(axis=1).mean()
+    finals = games.totals[:, -1]
+    assert abs(finals.mean() - expected) < 4 * finals.std() / np.sqrt(len(finals))
+    optimal = play(late_spread, "optimal", 50, seed=4)
+    assert (optimal.losses == 0).all()
