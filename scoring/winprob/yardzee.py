@@ -136,7 +136,7 @@ def _shares(
     totals: FloatArray,
     values: FloatArray,
     variances: FloatArray,
-    open_boxes: IntArray,
+    open_boxes: FloatArray | IntArray,
     exact: FloatArray,
     rates: FloatArray | None,
 ) -> FloatArray:
@@ -252,14 +252,14 @@ def mixture_shares(
     cdf = np.zeros((rows, players, width))
     below = np.zeros((rows, players, width))
     for component in range(means.shape[2]):
-        weight = weights[:, :, component]
-        if not (weight > 0).any():
+        chance = weights[:, :, component]
+        if not (chance > 0).any():
             continue
         mean, deviation = means[:, :, component], deviations[:, :, component]
-        up = weight[:, :, None] * _cdf(grid[:, None, :] + half, mean, deviation)
+        up = chance[:, :, None] * _cdf(grid[:, None, :] + half, mean, deviation)
         cdf += up
         below[:, :, 1:] += up[:, :, :-1]
-        below[:, :, :1] += weight[:, :, None] * _cdf(grid[:, None, :1] - half, mean, deviation)
+        below[:, :, :1] += chance[:, :, None] * _cdf(grid[:, None, :1] - half, mean, deviation)
     if exact is not None and totals is not None and exact_weight is not None and known.any():
         cumulative = np.cumsum(exact, axis=2)
         points = (grid[:, None, :] - totals[:, :, None]).astype(np.intp)  # rest to reach x

@@ -183,9 +183,9 @@ def predict(
     count = len(games.states) // players
     states = games.states[: count * players].reshape(count, players, TURNS + 1)
     totals = games.totals[: count * players].reshape(count, players, TURNS + 1)
-    lost = np.zeros((count * players, TURNS + 1))
-    lost[:, 1:] = np.cumsum(games.losses[: count * players], axis=1)
-    lost = lost.reshape(count, players, TURNS + 1)
+    running = np.zeros((count * players, TURNS + 1))
+    running[:, 1:] = np.cumsum(games.losses[: count * players], axis=1)
+    lost = running.reshape(count, players, TURNS + 1)
     won = win_shares(totals[:, :, -1].astype(np.float64), np.zeros((count, players)))
     seats = np.arange(players)
     chance, leader, outcome = [], [], []

@@ -19,7 +19,7 @@ from typing import Final
 
 import numpy as np
 
-from scoring.analysis.rolls import FloatArray
+from scoring.analysis.rolls import FloatArray, IntArray
 
 SHAPE_FIELDS: Final = ("a", "b", "p", "m1", "s1", "m2", "s2")
 GREEDY_LOSS_RATE: Final = 7.12
@@ -128,7 +128,7 @@ def components(
     totals: FloatArray,
     values: FloatArray,
     variances: FloatArray,
-    open_boxes: FloatArray,
+    open_boxes: FloatArray | IntArray,
     weak: FloatArray,
     exact_known: FloatArray,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
