@@ -27,8 +27,8 @@ GREEDY_LOSS_RATE: Final = 7.12
 13 turns, `fit`'s simulation): a player losing this much or more is all `greedy`."""
 
 # Fitted by `manage.py calibrate_yardzee --fit` (40,000 players of each strength, seed 1;
-# `yardzee_calibration.fit`): a row a number of boxes open (0: the game is over), the
-# fields `SHAPE_FIELDS`.
+# `yardzee_calibration.fit`), which prints these two tables as they stand here: a row a
+# number of boxes open (0: the game is over), the fields `SHAPE_FIELDS`.
 OPTIMAL: Final[FloatArray] = np.array(
     [
         [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
@@ -65,6 +65,15 @@ GREEDY: Final[FloatArray] = np.array(
         [0.0000, 0.6376, 0.8395, -0.3994, 0.5443, 2.0887, 1.4210],
     ]
 )
+
+
+def table_source(name: str, table: FloatArray) -> str:
+    """`table` as this module's source states it (`name: Final[FloatArray] = np.array(...)`,
+    four decimals), for `manage.py calibrate_yardzee --fit` to print."""
+    rows = "".join(
+        "        [" + ", ".join(f"{value:.4f}" for value in row) + "],\n" for row in table
+    )
+    return f"{name}: Final[FloatArray] = np.array(\n    [\n{rows}    ]\n)"
 
 
 def weak_weight(rates: FloatArray) -> FloatArray:

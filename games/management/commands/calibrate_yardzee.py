@@ -7,6 +7,10 @@ and prints, per run, the predictions bucketed by tenths against how often those 
 and the Brier score against the naive baseline (the current leader by points wins). Seeded:
 the same figures on every run. Reads the tables `manage.py build_strategy` writes (or builds
 them in memory with `--build`, a minute).
+
+`--fit` calibrates nothing: it fits the strength tables of `scoring.winprob.yardzee_strength`
+(`OPTIMAL`, `GREEDY`) on `--fit-players` simulated players of each `--play` style, seeded by
+`--seed` (other games than the calibration's), and prints them as that module states them.
 """
 
 import time
@@ -17,8 +21,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.management.commands.build_strategy import strategy_dir
 from scoring.analysis import Strategy, StrategyTableError
-from scoring.winprob.yardzee_calibration import PLAY_STYLES, calibrate, report, seed_of
+from scoring.winprob.yardzee_calibration import PLAY_STYLES, calibrate, fit, report, seed_of
 from scoring.winprob.yardzee_spread import Spread
+from scoring.winprob.yardzee_strength import table_source
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
 
@@ -48,12 +53,30 @@ class Command(BaseCommand):
         parser.add_argument(
             "--build", action="store_true", help="build the tables in memory instead of loading"
         )
+        parser.add_argument(
+            "--fit",
+            action="store_true",
+            help="print the strength tables fitted on simulated players instead of calibrating",
+        )
+        parser.add_argument(
+            "--fit-players",
+            type=int,
+            default=40_000,
+            help="players of each style the strength tables are fitted on (40,000)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
             raise CommandError("--games must be at least 1.")
+        if options["fit_players"] < 1:
+            raise CommandError("--fit-players must be at least 1.")
         rules = YardzeeRules(joker=options["joker"])
         spread = self._spread(rules, options)
+        if options["fit"]:
+            for style in options["play"]:
+                table = fit(spread, style, options["fit_players"], options["seed"])
+                self.stdout.write(table_source(style.upper(), table))
+            return
         for style in options["play"]:
             for players in options["players"]:
                 started = time.perf_counter()

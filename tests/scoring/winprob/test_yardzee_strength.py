@@ -2,10 +2,17 @@
 "Win probability: Yardzee", "Strengths"): players' loss rates, the mixture of normals, the
 weights, and the losses of the calibration's simulated players."""
 
+import io
+from pathlib import Path
+from typing import Final
+
 import numpy as np
 import pytest
+from django.core.management import CommandError, call_command
 
+from games.management.commands import calibrate_yardzee
 from scoring.analysis import YardzeeState
+from scoring.analysis.rolls import FloatArray
 from scoring.errors import RuleViolation
 from scoring.winprob import yardzee_strength as strength
 from scoring.winprob.yardzee import (
@@ -15,7 +22,7 @@ from scoring.winprob.yardzee import (
     mixture_shares,
     win_probabilities,
 )
-from scoring.winprob.yardzee_calibration import play
+from scoring.winprob.yardzee_calibration import fit, play
 from scoring.yardzee import CATEGORIES
 
 
@@ -92,3 +99,32 @@ def test_the_greedy_players_losses_are_what_they_score_less_than_the_strategy(la
     assert abs(finals.mean() - expected) < 4 * finals.std() / np.sqrt(len(finals))
     optimal = play(late_spread, "optimal", 50, seed=4)
     assert (optimal.losses == 0).all()
+
+
+def test_the_shipped_tables_are_stated_as_the_fit_prints_them():
+    source = Path(strength.__file__).read_text()
+    for name, table in (("OPTIMAL", strength.OPTIMAL), ("GREEDY", strength.GREEDY)):
+        printed = strength.table_source(name, table)
+        assert printed in source
+        namespace = {"np": np, "Final": Final, "FloatArray": FloatArray}
+        exec(printed, namespace)  # noqa: S102 (our own printed source)
+        assert np.array_equal(namespace[name], table)
+
+
+def test_the_command_fits_and_prints_the_strength_tables(late_spread, monkeypatch):
+    monkeypatch.setattr(calibrate_yardzee.Command, "_spread", lambda *args: late_spread)
+    out = io.StringIO()
+    call_command(
+        "calibrate_yardzee", "--fit", "--fit-players", "300", "--play", "greedy", stdout=out
+    )
+    namespace = {"np": np, "Final": Final, "FloatArray": FloatArray}
+    exec(out.getvalue(), namespace)  # noqa: S102 (the command's printed source)
+    assert "OPTIMAL" not in namespace
+    expected = fit(late_spread, "greedy", 300, seed=1)
+    assert namespace["GREEDY"] == pytest.approx(expected, abs=5.1e-5)
+    assert namespace["GREEDY"][1, 1] != 1.0  # fitted (1 box open), not the default row
+
+
+def test_fitting_on_no_players_is_refused():
+    with pytest.raises(CommandError, match="--fit-players must be at least 1"):
+        call_command("calibrate_yardzee", "--fit", "--fit-players", "0")
