@@ -241,6 +241,8 @@ class Calibration:
     brier: float
     brier_leader: float
     mean_total: float
+    rates: bool = False
+    """Whether the predictions mixed the strengths by the players' loss rates."""
 
 
 def buckets(chance: FloatArray, won: FloatArray) -> tuple[Bucket, ...]:
@@ -262,11 +264,15 @@ def buckets(chance: FloatArray, won: FloatArray) -> tuple[Bucket, ...]:
     return tuple(found)
 
 
-def calibrate(spread: Spread, style: PlayStyle, players: int, games: int, seed: int) -> Calibration:
+def calibrate(
+    spread: Spread, style: PlayStyle, players: int, games: int, seed: int, *, rates: bool = False
+) -> Calibration:
     """Simulate `games` games of `players` playing `style`, predict after every turn, and
-    measure (seeded: the same figures every run)."""
+    measure (seeded: the same figures every run). The predictions are the product's (no loss
+    rates: every player the optimal strength), or with `rates` each player's strengths mixed
+    by their loss rate so far."""
     trajectories = play(spread, style, games * players, seed)
-    predictions = predict(spread, trajectories, players)
+    predictions = predict(spread, trajectories, players, skill=rates)
     return Calibration(
         style=style,
         players=players,
@@ -275,6 +281,7 @@ def calibrate(spread: Spread, style: PlayStyle, players: int, games: int, seed: 
         brier=float(((predictions.chance - predictions.won) ** 2).mean()),
         brier_leader=float(((predictions.leader - predictions.won) ** 2).mean()),
         mean_total=float(trajectories.totals[:, -1].mean()),
+        rates=rates,
     )
 
 
@@ -286,7 +293,8 @@ def report(calibration: Calibration, tolerance: float = 0.02) -> list[str]:
     """A Markdown table of one calibration run."""
     lines = [
         f"{calibration.style}, {calibration.players} players, {calibration.games:,} games "
-        f"(mean final total {calibration.mean_total:.1f}); Brier score "
+        f"(mean final total {calibration.mean_total:.1f})"
+        f"{', strengths by loss rate' if calibration.rates else ''}; Brier score "
         f"{calibration.brier:.4f}, naive leader {calibration.brier_leader:.4f}",
         "",
         "| predicted | count | mean predicted | observed | observed - predicted | |",

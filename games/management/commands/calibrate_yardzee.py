@@ -4,7 +4,9 @@
 Simulates `--games` games for each number of players and each way of playing (the optimal
 solitaire strategy, and a greedy one), predicts every player's chance to win after every turn,
 and prints, per run, the predictions bucketed by tenths against how often those players won,
-and the Brier score against the naive baseline (the current leader by points wins). Seeded:
+and the Brier score against the naive baseline (the current leader by points wins). The
+predictions are the product's (every player the optimal strength), or with `--rates` each
+player's strengths mixed by their loss rate so far. Seeded:
 the same figures on every run. Reads the tables `manage.py build_strategy` writes (or builds
 them in memory with `--build`, a minute).
 
@@ -54,6 +56,11 @@ class Command(BaseCommand):
             "--build", action="store_true", help="build the tables in memory instead of loading"
         )
         parser.add_argument(
+            "--rates",
+            action="store_true",
+            help="mix each player's strengths by their loss rate (the product does not)",
+        )
+        parser.add_argument(
             "--fit",
             action="store_true",
             help="print the strength tables fitted on simulated players instead of calibrating",
@@ -86,6 +93,7 @@ class Command(BaseCommand):
                     players,
                     options["games"],
                     seed_of(style, players, options["seed"]),
+                    rates=options["rates"],
                 )
                 self.stdout.write("\n".join(report(result)))
                 self.stdout.write(f"({time.perf_counter() - started:.0f} s)\n")

@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 
 from scoring.analysis import YardzeeState
+from scoring.winprob import yardzee_calibration as calibration
 from scoring.winprob.yardzee_calibration import (
     Bucket,
     Calibration,
+    Predictions,
     buckets,
     leader_shares,
     play,
@@ -60,3 +62,23 @@ def test_the_report_judges_only_buckets_with_enough_predictions():
     assert lines[4].endswith("+1.50 pp | ok |")
     assert lines[5].endswith("+3.00 pp | **miss** |")
     assert lines[6].endswith("few |")
+    assert "loss rate" not in lines[0]
+    with_rates = Calibration("greedy", 2, 100, (near,), 0.16, 0.31, 160.0, rates=True)
+    assert "strengths by loss rate; Brier" in report(with_rates)[0]
+
+
+def test_the_calibration_predicts_as_the_product_unless_asked_for_loss_rates(
+    late_spread, monkeypatch
+):
+    asked = []
+
+    def predict(spread, games, players, *, skill=True):
+        asked.append(skill)
+        rows = len(games.states) // players * (13 * players - 1) * players
+        return Predictions(np.full(rows, 0.5), np.full(rows, 0.5), np.full(rows, 0.5))
+
+    monkeypatch.setattr(calibration, "predict", predict)
+    plain = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3)
+    rated = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3, rates=True)
+    assert asked == [False, True]  # the product passes no loss rate
+    assert (plain.rates, rated.rates) == (False, True)
