@@ -4,7 +4,7 @@ weights, and the losses of the calibration's simulated players."""
 
 import io
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import pytest
@@ -106,7 +106,7 @@ def test_the_shipped_tables_are_stated_as_the_fit_prints_them():
     for name, table in (("OPTIMAL", strength.OPTIMAL), ("GREEDY", strength.GREEDY)):
         printed = strength.table_source(name, table)
         assert printed in source
-        namespace = {"np": np, "Final": Final, "FloatArray": FloatArray}
+        namespace: dict[str, Any] = {"np": np, "Final": Final, "FloatArray": FloatArray}
         exec(printed, namespace)  # noqa: S102 (our own printed source)
         assert np.array_equal(namespace[name], table)
 
@@ -117,7 +117,7 @@ def test_the_command_fits_and_prints_the_strength_tables(late_spread, monkeypatc
     call_command(
         "calibrate_yardzee", "--fit", "--fit-players", "300", "--play", "greedy", stdout=out
     )
-    namespace = {"np": np, "Final": Final, "FloatArray": FloatArray}
+    namespace: dict[str, Any] = {"np": np, "Final": Final, "FloatArray": FloatArray}
     exec(out.getvalue(), namespace)  # noqa: S102 (the command's printed source)
     assert "OPTIMAL" not in namespace
     expected = fit(late_spread, "greedy", 300, seed=1)
