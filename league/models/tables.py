@@ -63,6 +63,9 @@ class StandingsTable(models.Model):
     @rows.setter
     def rows(self, rows: list[dict[str, Any]] | None) -> None:
         self.__dict__["_rows"] = rows  # None: read again when next asked for
+        if rows is None:
+            # Lines read with the table (`with_rows`) before a refresh are out of date too.
+            self.__dict__.pop("lines_json", None)
 
 
 class StandingsRow(models.Model):
