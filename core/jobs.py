@@ -70,7 +70,12 @@ def send_once(task: str, args: tuple[Any, ...]) -> None:
     except (RedisError, OSError):
         fresh = True
     if fresh and not send(task, args):
-        _clear(key)  # nothing was sent: the next trigger tries again
+        # Nothing was sent: the next trigger tries again. Never raised: the change has
+        # committed, and with Redis down the mark was not set (or expires in PENDING_SECONDS).
+        try:
+            _clear(key)
+        except (RedisError, OSError):
+            logger.warning("Could not clear the pending mark of %s%r.", task, args)
 
 
 def job_started(task: str, *args: Any) -> None:

@@ -81,19 +81,42 @@ def test_a_job_that_could_not_be_sent_leaves_no_mark(
     assert tries == [(7,), (7,)]
 
 
-@pytest.mark.django_db
-def test_with_the_cache_unreachable_every_trigger_sends(sent, django_capture_on_commit_callbacks):
+def _unreachable_redis() -> dict[str, dict[str, str]]:
+    """A Redis cache at a port where nothing listens (Redis down)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         closed = sock.getsockname()[1]
-    unreachable = {
+    return {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{closed}/0",
         }
     }
-    with override_settings(CACHES=unreachable):
+
+
+@pytest.mark.django_db
+def test_with_the_cache_unreachable_every_trigger_sends(sent, django_capture_on_commit_callbacks):
+    with override_settings(CACHES=_unreachable_redis()):
         _trigger(django_capture_on_commit_callbacks, 7)
         _trigger(django_capture_on_commit_callbacks, 7)
         jobs.job_started(TASK, 7)  # logged, not raised
     assert sent == [(TASK, (7,)), (TASK, (7,))]
+
+
+@pytest.mark.django_db
+def test_with_redis_down_a_trigger_neither_raises_nor_sends(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    # Redis is both the cache and the broker: the mark cannot be set, the job cannot be sent,
+    # and the mark cannot be cleared either. The change has committed; its answer must not be
+    # an error (the system test of a Redis outage saw turns answered 500 here).
+    tries: list[tuple[object, ...]] = []
+
+    def send(task: str, args: tuple[object, ...]) -> bool:
+        tries.append(args)
+        return False
+
+    monkeypatch.setattr(jobs, "send", send)
+    with override_settings(CACHES=_unreachable_redis()):
+        _trigger(django_capture_on_commit_callbacks, 7)
+    assert tries == [(7,)]
