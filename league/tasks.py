@@ -51,4 +51,5 @@ def stage_projection(stage_id: int) -> bool:
 
 @shared_task(name=jobs.LEAGUE_PROJECTION, acks_late=True)
 def league_projection(league_id: int) -> bool:
+    jobs.job_started(jobs.LEAGUE_PROJECTION, league_id)
     return league_project(league_id=league_id) is not None

@@ -47,8 +47,8 @@ def league_version(league_id: int) -> int:
 
 def league_projection_mark(league_id: int | None) -> None:
     """The league's figures are out of date: work them out again once this commits."""
-    if league_id is not None:
-        jobs.enqueue_on_commit(jobs.LEAGUE_PROJECTION, league_id)
+    if league_id is not None:  # one job while one waits: a night's results cost a few
+        jobs.enqueue_once_on_commit(jobs.LEAGUE_PROJECTION, league_id)
 
 
 def league_setup(league: League) -> projection.StageSetup:
