@@ -16,7 +16,9 @@ stopped (`make test` stops its own at the end; `make run` stops it when the serv
 
 import json
 import os
+import subprocess
 import threading
+import time
 import warnings
 from contextlib import suppress
 from pathlib import Path
@@ -146,6 +148,26 @@ def stop(data: Path) -> bool:
         return False
     pgserver = _pgserver()
     user = "pgserver" if os.geteuid() == 0 else None  # as root pgserver runs it as its own user
-    pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=user)
+    try:
+        pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=user)
+    except subprocess.CalledProcessError:
+        # pg_ctl has been seen to fail at once on a loaded machine while the server went on
+        # to stop (a test's `stop`, 2026-12-06): what counts is whether the server ends.
+        if not _ends(data, seconds=STOP_WAIT_SECONDS):
+            raise
     _started.pop(data, None)
+    return True
+
+
+# How long `stop` waits for a server to end after pg_ctl failed to stop it.
+STOP_WAIT_SECONDS = 60
+
+
+def _ends(data: Path, *, seconds: float) -> bool:
+    """Whether the server in `data` has ended, or ends within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while running(data) is not None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
     return True

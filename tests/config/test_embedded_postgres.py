@@ -131,3 +131,14 @@ def test_serve_ends_at_once_when_its_whole_group_gets_sigterm(tmp_path):
                 os.killpg(served.pid, signal.SIGKILL)
         assert "Stopped the embedded PostgreSQL" in (served.stderr.read() if served.stderr else "")
         assert _embedded(data, "status").stdout.startswith("not running")
+
+
+def test_stop_counts_a_server_that_ends_after_pg_ctl_gave_up(tmp_path):
+    """`stop` waits for the server to end when pg_ctl fails (seen on a loaded machine): it is
+    stopped once its postmaster.pid names no live process, and not before."""
+    from config import embedded_postgres
+
+    (tmp_path / "postmaster.pid").write_text(f"{os.getpid()}\n{tmp_path}\n")
+    assert not embedded_postgres._ends(tmp_path, seconds=0.3)
+    (tmp_path / "postmaster.pid").unlink()
+    assert embedded_postgres._ends(tmp_path, seconds=0.3)
