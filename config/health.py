@@ -45,9 +45,11 @@ def check_broker(broker_url: str | None = None) -> Check:
             conn.ensure_connection(
                 max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT_SECONDS
             )
+            # The kind of broker ("redis"), not the transport class that settings name for it.
+            kind = str(conn.transport.driver_type)
     except Exception as exc:  # kombu raises transport-specific errors; any of them means down
         return _failed("broker", exc)
-    return Check(ok=True, detail=conn.transport_cls)
+    return Check(ok=True, detail=kind)
 
 
 def _failed(what: str, error: Exception) -> Check:

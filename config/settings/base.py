@@ -171,6 +171,11 @@ CELERY_BROKER_URL: str = env.broker_url("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 # Eager tasks never reach a broker; naming the in-memory transport keeps kombu from guessing.
 CELERY_BROKER_TRANSPORT_URL = CELERY_BROKER_URL or "memory://localhost/"
+# kombu's Redis transport with a work-around: without it, a worker that loses Redis at the wrong
+# moment exits instead of reconnecting (config/broker.py; docs/operations.md, "Redis").
+CELERY_BROKER_TRANSPORT: str | None = (
+    "config.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
+)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND: str | None = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
 CELERY_TASK_IGNORE_RESULT = True

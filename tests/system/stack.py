@@ -77,9 +77,11 @@ class Stack:
     env_overrides: Mapping[str, str] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
+    # (PostgreSQL, Redis) URLs for a stack on servers of its own; the machine's by default.
+    urls: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
-        urls = machine_urls()
+        urls = self.urls or machine_urls()
         if urls is None:
             raise RuntimeError("The system harness needs DATABASE_URL and CELERY_BROKER_URL.")
         database, broker = urls
@@ -272,16 +274,27 @@ class Stack:
         self.wait_until(lambda: self.get_status("/healthz") == 200, "web to answer /healthz")
 
     def start_worker(
-        self, name: str = "worker", *, queues: str | None = None, concurrency: int = 1
+        self,
+        name: str = "worker",
+        *,
+        queues: str | None = None,
+        concurrency: int = 1,
+        include: str | None = None,
     ) -> subprocess.Popen[bytes]:
         """A Celery worker taking every queue, or only `queues` (as `-Q` has them), with
-        `concurrency` job processes; ready when it returns."""
-        ready = self.spawn_worker(name, queues=queues, concurrency=concurrency)
+        `concurrency` job processes, and the tasks of the modules `include` names (as
+        `--include` has them) besides the project's; ready when it returns."""
+        ready = self.spawn_worker(name, queues=queues, concurrency=concurrency, include=include)
         self.wait_until(ready, f"{name} to be ready")
         return self.processes[name]
 
     def spawn_worker(
-        self, name: str = "worker", *, queues: str | None = None, concurrency: int = 1
+        self,
+        name: str = "worker",
+        *,
+        queues: str | None = None,
+        concurrency: int = 1,
+        include: str | None = None,
     ) -> Callable[[], bool]:
         """`start_worker` without waiting (several start side by side): whether it is ready."""
         offset = len(self.log(name))
@@ -301,6 +314,7 @@ class Stack:
                 "--without-gossip",
                 "--without-mingle",
                 *(["--queues", queues] if queues else []),
+                *(["--include", include] if include else []),
             ],
         )
         return lambda: " ready." in self.log(name)[offset:]
