@@ -75,6 +75,14 @@ def test_postgres_and_redis_have_healthchecks_and_postgres_keeps_a_volume(servic
         assert "ping" in " ".join(services[name]["healthcheck"]["test"])
 
 
+def test_each_worker_pings_itself_for_its_health_and_is_restarted_when_it_exits(services):
+    for name in WORKER_SERVICES:
+        check = " ".join(services[name]["healthcheck"]["test"])
+        assert "inspect ping --destination celery@$$HOSTNAME" in check  # itself, by node name
+        assert "--hostname" not in services[name]["command"]  # so celery@ its container's name
+        assert services[name]["restart"] in ("unless-stopped", "always")
+
+
 def test_app_services_wait_for_healthy_postgres_redis_and_finished_migrations(services):
     for name in APP_SERVICES:
         depends = services[name]["depends_on"]
