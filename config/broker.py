@@ -4,18 +4,20 @@ selects this transport for a `redis://` broker; docs/operations.md, "Redis (brok
 
 The defect (kombu 5.7.0 with celery 5.7.0). When the worker loses Redis, the consumer cleans up
 the dead connection twice (celery/worker/consumer/consumer.py:476 `connection.collect()`, then
-:487 `connection.close()`). If the loss was read from the broadcast (pub/sub) socket while a
-BRPOP was pending on the task channel, the first close of that channel stops at its first step:
-it reads the pending BRPOP (kombu/transport/redis.py:1894), which fails as Redis is down. kombu
-swallows that, and `collect()` then drops the transport's reference to its connection settings
-(kombu/connection.py:429, `transport.client = None`) while the channel stays open. The second
-close goes further: it discards the channel's Redis pool and restores the unacknowledged messages
-(kombu/transport/virtual/base.py:806), which needs a new pool, whose settings come from
+:487 `connection.close()`). If the loss was read from the remote-control (pub/sub) socket while
+a BRPOP was pending on the task channel, the first close of that channel stops at its first
+step: it reads the pending BRPOP (kombu/transport/redis.py:1894), which fails as Redis is down.
+kombu swallows that; closing the transport's other channels (kombu/connection.py:415) stops at
+the remote-control channel, whose close needs Redis too, before the task channel is closed
+again; then `collect()` drops the transport's reference to its connection settings
+(kombu/connection.py:429, `transport.client = None`) while the task channel is still open. The
+second close goes further: it discards the channel's Redis pool and restores the unacknowledged
+messages (kombu/transport/virtual/base.py:806), which needs a new pool, whose settings come from
 `transport.client` (kombu/transport/redis.py:1959): `AttributeError: 'NoneType' object has no
-attribute 'hostname'`. That is no connection error, so it leaves the consumer: "Unrecoverable
-error", and the worker shuts down once its running jobs end, never to consume again unless a
-supervisor starts it anew. A job that ends after the reconnection acknowledges its message on the
-same channel and fails the same way.
+attribute 'hostname'`. That is no connection error, so it leaves the consumer (celery/worker/
+worker.py:271, "Unrecoverable error"), and the worker shuts down once its running jobs end,
+never to consume again unless a supervisor starts it anew. Acknowledging a job that ends later,
+on the same channel, fails the same way (in that shutdown: "Error on stopping Hub").
 
 The work-around: each channel keeps the connection it was opened on, and gives it back to its
 transport when kombu has dropped it, so the channel can still reach Redis for its last calls:
