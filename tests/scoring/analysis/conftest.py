@@ -1,23 +1,23 @@
-"""The Yardzee strategy tables, built once per test session (about 5 to 15 s each here)."""
+"""The Yardzee strategy tables (tests/strategy_tables.py builds them once for the code as it is;
+`test_yardzee_strategy.py` holds their start values to the published ones)."""
 
 from pathlib import Path
 
 import pytest
 
 from scoring.analysis import Strategy
-from scoring.yardzee import YardzeeRules
 
 
 @pytest.fixture(scope="session")
-def forced() -> Strategy:
+def forced(forced_strategy: Strategy) -> Strategy:
     """The optimal strategy under the forced joker rule (the default ruleset)."""
-    return Strategy.build(YardzeeRules(joker="forced"))
+    return forced_strategy
 
 
 @pytest.fixture(scope="session")
-def free_choice() -> Strategy:
+def free_choice(free_choice_strategy: Strategy) -> Strategy:
     """The optimal strategy under the free-choice joker rule."""
-    return Strategy.build(YardzeeRules(joker="free_choice"))
+    return free_choice_strategy
 
 
 @pytest.fixture(scope="session")

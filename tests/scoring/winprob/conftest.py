@@ -3,22 +3,19 @@ test session by tests/strategy_tables.py) and moments tabulated for the last tur
 (states with 10 boxes or more filled, seconds), so that tests check them without building
 the whole moments table (about a minute, `manage.py build_strategy`)."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from scoring.analysis import Strategy
 from scoring.winprob.yardzee_spread import Spread, build_moments
-from scoring.yardzee import YardzeeRules
 
 LAST_LEVELS = 10
 """Boxes filled from which the test spread has its moments."""
 
 
 @pytest.fixture(scope="session")
-def forced(strategy_dir: Path) -> Strategy:
-    return Strategy.load(YardzeeRules(joker="forced"), strategy_dir)
+def forced(forced_strategy: Strategy) -> Strategy:
+    return forced_strategy
 
 
 @pytest.fixture(scope="session")
