@@ -13,6 +13,7 @@ import hashlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -22,7 +23,7 @@ from scoring.yardzee import YardzeeRules
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "var" / "test-strategy"
-JOKERS = ("forced", "free_choice")  # both tables, as a deployment has them
+JOKERS: tuple[Literal["forced", "free_choice"], ...] = ("forced", "free_choice")  # as deployed
 DONE = "complete"
 
 
