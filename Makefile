@@ -38,7 +38,8 @@ run: $(STAMP)
 	$(BIN)/python manage.py load_demo
 	$(EMBEDDED) serve $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The suite in two passes: every test but the system ones in $(TEST_PROCESSES) processes (pytest-xdist;
+# The suite in two passes: every test but the system ones in $(TEST_PROCESSES) processes (pytest-xdist,
+# a process that runs out of tests takes some of the other's: `--dist worksteal`;
 # each process has its own test database and Redis database), then the system tests alone, since
 # they stop and restart the machine's PostgreSQL and Redis. Exit 5 means no test was selected
 # (PYTEST_ARGS can name a part of the suite that has no system test, or only system tests). Each
@@ -46,7 +47,7 @@ run: $(STAMP)
 TEST_PROCESSES ?= 2
 test: export EMBEDDED_POSTGRES_DIR = var/postgres-test
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) -m "not system" --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist worksteal -m "not system" --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m system --durations=10 $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(MAKE) --no-print-directory lint
 
