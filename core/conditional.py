@@ -28,6 +28,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags, quote_etag
 
 View = Callable[..., HttpResponseBase]
+# Kept, but asked about every time (patch_cache_control's spelling of private and no_cache).
+CACHE_CONTROL = "private, no-cache"
 
 
 def etag_of(body: bytes) -> str:
@@ -50,10 +52,16 @@ def conditional(view: View) -> View:
         ):
             return response
         # A page kept rendered (`league.pages.table_cache.page_cached`) brings its ETag.
-        etag = response["ETag"] if response.has_header("ETag") else etag_of(response.content)
-        response["ETag"] = etag
-        patch_cache_control(response, private=True, no_cache=True)
-        if _names(request.headers.get("If-None-Match", ""), etag):
+        etag = response.headers.get("ETag")
+        if etag is None:
+            etag = response["ETag"] = etag_of(response.content)
+        if "Cache-Control" in response.headers:
+            patch_cache_control(response, private=True, no_cache=True)
+        else:
+            response.headers["Cache-Control"] = CACHE_CONTROL  # what the patch would write
+        # From the WSGI environ: `request.headers` would parse every header first.
+        if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
+        if if_none_match and _names(if_none_match, etag):
             return _not_modified(response)
         return response
 

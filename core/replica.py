@@ -14,8 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import Http404
 
 REPLICA = "replica"
@@ -58,11 +56,6 @@ def primary_reads() -> Iterator[None]:
 def read_alias() -> str:
     """The database a read goes to now."""
     return (replica_alias() or "default") if _reading_replica.get() else "default"
-
-
-def read_connection() -> BaseDatabaseWrapper:
-    """The connection for a raw read (a page's version) now."""
-    return connections[read_alias()]
 
 
 class ReplicaRouter:

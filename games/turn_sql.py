@@ -19,10 +19,10 @@ seats' game counts, and every seat's total, placement and counts, one statement 
 A whole result stores all its turns and the match in one statement (`store_all`), then
 finishes so.
 
-All are prepared on the server once per connection (`_prepared`: psycopg's server-side
-binding, `prepare=True`) and then only executed: PostgreSQL parses and plans each of them once
-per connection instead of once per turn (docs/benchmarks.md). Every other statement of the
-project keeps Django's client-side binding.
+All are prepared on the server once per connection (`_prepared`, `core.prepared`: psycopg's
+server-side binding, `prepare=True`) and then only executed: PostgreSQL parses and plans each
+of them once per connection instead of once per turn (docs/benchmarks.md). Every other
+statement of the project keeps Django's client-side binding but the pages' versions.
 
 Every writer of turns goes through them: a turn from the API or the pages, a whole result
 (`store_all`), the event import and the demo loader. `lock` also opens the
@@ -34,12 +34,10 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, NamedTuple
 
-import psycopg
 from django.db import connection
-from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.backends.utils import CursorWrapper
-from psycopg.pq import Format
 
+from core.prepared import prepared_cursor
 from games.models import Match
 
 # The match's columns `lock` reads, in the model's order (what `Model.from_db` wants;
@@ -184,37 +182,11 @@ class Locked(NamedTuple):
     seats: list[tuple[int, int]]
 
 
-_TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
-_NEVER = 2**31 - 1
-
-
-class _PreparingCursor(psycopg.Cursor[Any]):
-    """Binds its parameters on the server and prepares every statement it executes (psycopg
-    keeps the prepared statements per connection, by text and parameter types)."""
-
-    def execute(self, query: Any, params: Any = None, **options: Any) -> "_PreparingCursor":
-        super().execute(query, params, prepare=True)
-        return self
-
-
 @contextmanager
 def _prepared() -> Iterator[CursorWrapper]:
-    """A cursor of Django's connection (its query log and execute wrappers, its errors) whose
-    statements are prepared on the server, as Django's own cursor would read timestamps."""
-    connection.ensure_connection()
-    if connection.connection.prepare_threshold is None:
-        # Django turns preparing off (None), and psycopg then ignores `prepare=True` too. With
-        # a threshold no count reaches, only `prepare=True` prepares: Django's own cursors bind
-        # on the client and never prepare. (psycopg forgets them all at a ROLLBACK: the next
-        # turn prepares them again.)
-        connection.connection.prepare_threshold = _NEVER
-    raw = _PreparingCursor(connection.connection)
-    tzloader = connection.connection.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
-    if connection.timezone != tzloader.timezone:
-        register_tzloader(connection.timezone, raw)
-    connection.validate_thread_sharing()
-    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-    with wrap(raw) as cursor:  # type: ignore[arg-type]  # (its stubs want a wrapper)
+    """A cursor of Django's connection whose statements are prepared on the server
+    (`core.prepared`); Django's query log shows each as None."""
+    with prepared_cursor(connection) as cursor:
         yield cursor
 
 

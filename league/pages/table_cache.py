@@ -78,10 +78,10 @@ class _Local(Generic[T]):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.size = 0
-        self.entries: OrderedDict[str, tuple[T, float, int]] = OrderedDict()
+        self.entries: OrderedDict[Hashable, tuple[T, float, int]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: str) -> T | None:
+    def get(self, key: Hashable) -> T | None:
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -92,7 +92,7 @@ class _Local(Generic[T]):
             self.entries.move_to_end(key)
             return entry[0]
 
-    def put(self, key: str, value: T, keep: int, size: int | None = None) -> None:
+    def put(self, key: Hashable, value: T, keep: int, size: int | None = None) -> None:
         """Keep `value` (of `size` characters: by default its own length, for HTML)."""
         if size is None:
             size = len(str(value))
@@ -105,7 +105,7 @@ class _Local(Generic[T]):
             while self.size > self.limit:
                 self._drop(next(iter(self.entries)))
 
-    def _drop(self, key: str) -> None:
+    def _drop(self, key: Hashable) -> None:
         entry = self.entries.pop(key, None)
         if entry is not None:
             self.size -= entry[2]
@@ -173,7 +173,10 @@ def render_cached(
 # that version with its ETag, so a repeat request renders nothing, hashes nothing and copies
 # nothing through a template, and a conditional GET is answered 304 from the ETag alone.
 # Pages are kept in this process only: a deploy is a new process, so no page outlives the
-# templates and static files it was rendered with.
+# templates and static files it was rendered with. So a page's key is its template's name and
+# its version as they are, with no digest of the template's source (a process's cached template
+# loader never reads a template again; in development, DEBUG, no page is kept) and no hash: a
+# repeat request looks its page up with one dict lookup.
 
 # What each process keeps of whole pages, in bytes (a 1,000-row league page is 0.67 MB).
 PAGE_BYTES = 32 * 1024 * 1024
@@ -195,7 +198,7 @@ def page_cached(
 ) -> Page:
     """`template` as `render()` renders it, kept under `version` (everything the page shows
     changes with it) for `keep` seconds: `render` runs only on a miss."""
-    key = "page:" + cache_key(template, version)
+    key = (template, version)
     page = _pages.get(key)
     if page is None:
         body = render().encode()

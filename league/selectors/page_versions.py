@@ -1,6 +1,11 @@
-"""The versions the league and event pages are kept rendered under, one query each."""
+"""The versions the league and event pages are kept rendered under, one query each, prepared
+on the server (`core.prepared.fetch_one`): a repeat request of a page reads only its version,
+and PostgreSQL parses and plans that statement once per connection instead of every time (its
+planning took twice its execution); the read is also the request's health check of its
+connection."""
 
-from core.replica import read_connection
+from core.prepared import fetch_one
+from core.replica import read_alias
 from league import models
 
 # The league page's version (`league.pages.views.league_context`), in one query: the league's
@@ -30,12 +35,11 @@ SELECT to_jsonb(l)::text,
 def league_page_version(slug: str) -> tuple[str | None, ...] | None:
     """Everything the league page shows changes with one of these, read in one query on
     PostgreSQL (None: no such league)."""
-    with read_connection().cursor() as cursor:
-        cursor.execute(
-            _LEAGUE_PAGE_VERSION, {"slug": slug, "league_scope": models.StandingsScope.LEAGUE.value}
-        )
-        row = cursor.fetchone()
-    return None if row is None else tuple(row)
+    return fetch_one(
+        read_alias(),
+        _LEAGUE_PAGE_VERSION,
+        {"slug": slug, "league_scope": models.StandingsScope.LEAGUE.value},
+    )
 
 
 # The event page's version (`league.pages.views.event_context`), in one query: the event's row
@@ -72,14 +76,12 @@ def event_page_version(event_id: int) -> tuple[str | None, ...] | None:
     """Everything the event page shows changes with one of these (the sign-up's part, third,
     only matters to the page, not to its live part; the last, when the chances of its matches
     being played last changed), read in one query on PostgreSQL (None: no such event)."""
-    with read_connection().cursor() as cursor:
-        cursor.execute(
-            _EVENT_PAGE_VERSION,
-            {
-                "event": event_id,
-                "event_scope": models.StandingsScope.EVENT.value,
-                "stage_scope": models.StandingsScope.STAGE.value,
-            },
-        )
-        row = cursor.fetchone()
-    return None if row is None else tuple(row)
+    return fetch_one(
+        read_alias(),
+        _EVENT_PAGE_VERSION,
+        {
+            "event": event_id,
+            "event_scope": models.StandingsScope.EVENT.value,
+            "stage_scope": models.StandingsScope.STAGE.value,
+        },
+    )
