@@ -45,23 +45,29 @@ class _TextLoggedCursor(CursorDebugWrapper):
             return CursorWrapper.execute(self, sql, params)
 
 
-@contextmanager
-def prepared_cursor(db: BaseDatabaseWrapper, *, log_text: bool = False) -> Iterator[CursorWrapper]:
-    """A cursor of `db` (a connection of `django.db.connections`) whose statements are
-    prepared on the server; in Django's query log (when it keeps one) each is None, or its
-    text with `log_text`."""
-    db.ensure_connection()
+def _preparing_cursor(db: BaseDatabaseWrapper) -> _PreparingCursor:
+    """A new preparing cursor on `db`'s open connection, reading timestamps as Django's own."""
     raw_connection = db.connection
     if raw_connection.prepare_threshold is None:
         # Django turns preparing off (None), and psycopg then ignores `prepare=True` too. With
         # a threshold no count reaches, only `prepare=True` prepares: Django's own cursors
         # bind on the client and never prepare.
         raw_connection.prepare_threshold = _NEVER
-    with db.wrap_database_errors:
-        raw = _PreparingCursor(raw_connection)
+    cursor = _PreparingCursor(raw_connection)
     tzloader = raw_connection.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
     if db.timezone != tzloader.timezone:
-        register_tzloader(db.timezone, raw)
+        register_tzloader(db.timezone, cursor)
+    return cursor
+
+
+@contextmanager
+def prepared_cursor(db: BaseDatabaseWrapper, *, log_text: bool = False) -> Iterator[CursorWrapper]:
+    """A cursor of `db` (a connection of `django.db.connections`) whose statements are
+    prepared on the server; in Django's query log (when it keeps one) each is None, or its
+    text with `log_text`."""
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw = _preparing_cursor(db)
     db.validate_thread_sharing()
     if not db.queries_logged:
         wrapped: CursorWrapper = db.make_cursor(raw)  # type: ignore[arg-type]
@@ -127,11 +133,6 @@ def _kept_cursor(db: BaseDatabaseWrapper) -> _PreparingCursor:
     kept: tuple[Any, _PreparingCursor] | None = getattr(db, "_prepared_fetch_cursor", None)
     if kept is not None and kept[0] is raw_connection:
         return kept[1]
-    if raw_connection.prepare_threshold is None:
-        raw_connection.prepare_threshold = _NEVER
-    cursor = _PreparingCursor(raw_connection)
-    tzloader = raw_connection.adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
-    if db.timezone != tzloader.timezone:
-        register_tzloader(db.timezone, cursor)
+    cursor = _preparing_cursor(db)
     db._prepared_fetch_cursor = (raw_connection, cursor)  # type: ignore[attr-defined]
     return cursor
