@@ -214,10 +214,13 @@ class StandingsLoad:
             tally.add_bye(bye)
 
 
-def load_standings(scope: ScopeKey, *, match_ids: Collection[int] | None = None) -> StandingsLoad:
+def load_standings(
+    scope: ScopeKey, *, match_ids: Collection[int] | None = None, stages: bool = True
+) -> StandingsLoad:
     """The finished results and byes of `scope` as `load_results(scope, with_times=False)` has
     them (rounds left out: standings do not use them), read in one query of integer columns
-    plus the few forfeits and byes: no model instance, no object per seat."""
+    plus the few forfeits and byes: no model instance, no object per seat. `stages=False`: the
+    scope has no stage, so no forfeit or bye either (neither is read)."""
     rows: list[tuple[int, ...]] = []
     if match_ids is None or match_ids:  # no ids: an IN () Django will not even send
         sql, params = seat_columns_query(scope, match_ids)
@@ -227,7 +230,7 @@ def load_standings(scope: ScopeKey, *, match_ids: Collection[int] | None = None)
     width = len(SEAT_COLUMNS)
     table = np.fromiter(chain.from_iterable(rows), np.int64, len(rows) * width).reshape(-1, width)
     columns = tuple(table.T)
-    forfeited_seats, walkovers = _forfeits(scope)
+    forfeited_seats, walkovers = _forfeits(scope) if stages else ({}, [])
     match_of_seat = columns[0]
     if len(match_of_seat):
         ids, counts = np.unique(match_of_seat, return_counts=True)
@@ -264,4 +267,4 @@ def load_standings(scope: ScopeKey, *, match_ids: Collection[int] | None = None)
                 for match_id, seated in seats_of.items()
                 if len(seated) >= 2
             ] + walkovers
-    return StandingsLoad(seats=columns, results=walkovers, byes=_byes(scope))
+    return StandingsLoad(seats=columns, results=walkovers, byes=_byes(scope) if stages else [])

@@ -3,6 +3,7 @@
 import json
 from typing import Any, NamedTuple
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection, models
 from django.db.models.expressions import RawSQL
 
@@ -33,6 +34,16 @@ class StandingsTable(models.Model):
     # The `requested` of the last change that a tally cannot absorb by adding (a result
     # withdrawn, the points scheme changed): a stored tally counted before it is rebuilt.
     rebuild_from = models.PositiveIntegerField(default=0)
+    # The metrics one result changes for players who did not play it (Buchholz, median
+    # Buchholz: every opponent of its players), kept beside the lines instead of in them, so
+    # that a refresh writes only the lines whose place or totals changed: {metric key:
+    # {player id as text: value}}. Merged into the rows when they are read (`merge_apart`).
+    apart = models.JSONField(default=dict, blank=True)
+    # The matches whose results were marked since the last refresh that wrote (appended by
+    # `standings_marks.result_changed` in the finishing transaction): a refresh that kept the
+    # tally of the stored lines counts exactly these. None: a mark that did not say which
+    # results it brings (the refresh then compares every finished match of the scope).
+    pending_matches = ArrayField(models.BigIntegerField(), null=True, blank=True, default=list)
 
     class Meta:
         constraints = [
@@ -54,7 +65,8 @@ class StandingsTable(models.Model):
         rows: list[dict[str, Any]] | None = self.__dict__.get("_rows")
         if rows is None:
             read = self.__dict__.pop("lines_json", False)  # with_rows: read with the table
-            rows = json.loads(read or "[]") if read is not False else None
+            if read is not False:
+                rows = merge_apart(json.loads(read or "[]"), self.apart, self.tiebreak)
         if rows is None:
             rows = standings_rows([self.pk]).get(self.pk, [])
         self.__dict__["_rows"] = rows
@@ -98,14 +110,36 @@ class StandingsRow(models.Model):
         return f"{self.table} row of player {self.player}"
 
 
-# One JSON array per table, its lines in order, each as `standings_refresh` builds it.
+# One JSON array per table, its lines in order, each as `standings_refresh` builds it, with
+# the table's metrics kept apart and its tiebreak order.
 _ROWS_SQL = """
-SELECT table_id, json_agg(
-    data || jsonb_build_object('player', player, 'rank', rank, 'metrics', metrics)
-    ORDER BY position
-)::text
-FROM league_standingsrow WHERE table_id = ANY(%s) GROUP BY table_id
+SELECT t.id, json_agg(
+    r.data || jsonb_build_object('player', r.player, 'rank', r.rank, 'metrics', r.metrics)
+    ORDER BY r.position
+)::text, t.apart::text, t.tiebreak::text
+FROM league_standingsrow r JOIN league_standingstable t ON t.id = r.table_id
+WHERE r.table_id = ANY(%s) GROUP BY t.id
 """
+
+
+def merge_apart(
+    rows: list[dict[str, Any]], apart: dict[str, dict[str, Any]], order: list[str]
+) -> list[dict[str, Any]]:
+    """`rows` (as the lines store them) with the metrics kept apart merged into each row's
+    metrics, which then follow the tiebreak `order` (as a computed row's do)."""
+    if not apart:
+        return rows
+    kept = list(apart.items())
+    for row in rows:
+        metrics = row["metrics"]
+        player = str(row["player"])
+        for key, values in kept:
+            metrics[key] = values.get(player)
+        ordered = {key: metrics[key] for key in order if key in metrics}
+        if len(ordered) < len(metrics):  # a key outside the order (none is): kept, after
+            ordered.update(metrics)
+        row["metrics"] = ordered
+    return rows
 
 
 def with_rows(tables: models.QuerySet[StandingsTable]) -> models.QuerySet[StandingsTable]:
@@ -126,7 +160,10 @@ def standings_rows(table_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """The rows of each of these tables (none computed: no entry), in one query."""
     with connection.cursor() as cursor:
         cursor.execute(_ROWS_SQL, [table_ids])
-        return {table_id: json.loads(rows) for table_id, rows in cursor.fetchall()}
+        return {
+            table_id: merge_apart(json.loads(rows), json.loads(apart), json.loads(order))
+            for table_id, rows, apart, order in cursor.fetchall()
+        }
 
 
 class StandingsTally(models.Model):

@@ -4,10 +4,12 @@ counter bump that survives a broker outage; the refresh jobs are enqueued on com
 (`league.services.jobs`) and beat's sweep catches up on anything left (docs/standings.md)."""
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
-from django.db.models import F, Q
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import BigIntegerField, F, Q
+from django.db.models.expressions import RawSQL
 
 from games.models import Match, Seat
 from league.models import (
@@ -47,14 +49,36 @@ def scopes_of_match(match: Match) -> list[ScopeKey]:
     return scopes
 
 
-def standings_mark(scopes: Iterable[ScopeKey], *, rebuild: bool = False) -> list[int]:
+# The matches a mark brings appended to the table's list, unless the list is unknown (None).
+_APPEND = (
+    "CASE WHEN pending_matches IS NULL THEN NULL ELSE array_cat(pending_matches, %s::bigint[]) END"
+)
+
+
+def standings_mark(
+    scopes: Iterable[ScopeKey],
+    *,
+    rebuild: bool = False,
+    match_ids: Collection[int] | None = None,
+) -> list[int]:
     """Record that these tables are out of date (creating them if new) and enqueue their
     refresh once the surrounding transaction commits. The record is durable even when the
     broker is down: the beat sweep finds it. `rebuild`: the change takes something away (a
-    withdrawn result, another points scheme), so the next refresh counts from scratch."""
+    withdrawn result, another points scheme), so the next refresh counts from scratch.
+
+    `match_ids`: the only finished results the change brings (none for a bye, a walkover or an
+    entrant, which a refresh reads whole), appended to the table's `pending_matches`, so that
+    the refresh counts exactly those. None (a change that does not say): the next refresh
+    compares every finished match of the scope with those it counted."""
     marks: dict[str, Any] = {"requested": F("requested") + 1}
     if rebuild:
         marks["rebuild_from"] = F("requested") + 1
+    if match_ids is None:
+        marks["pending_matches"] = None
+    elif match_ids:
+        marks["pending_matches"] = RawSQL(  # noqa: S611 (constant SQL)
+            _APPEND, (list(match_ids),), output_field=ArrayField(BigIntegerField())
+        )
     table_ids = []
     for kind, scope_id in scopes:
         table = StandingsTable.objects.filter(scope=kind, scope_id=scope_id)
@@ -115,7 +139,9 @@ def result_changed(match: Match, *, withdrawn: bool = False) -> None:
     """A match's result started (`withdrawn=False`) or stopped counting: its tables and ratings
     are stale. A withdrawn result cannot be subtracted from a tally: its tables are rebuilt."""
     scopes = scopes_of_match(match)
-    standings_mark(scopes, rebuild=withdrawn)
+    # A withdrawn result leaves the tables' lists of new results unknown: were its rebuild mark
+    # lost, the refresh would still compare every finished match and count afresh.
+    standings_mark(scopes, rebuild=withdrawn, match_ids=None if withdrawn else (match.pk,))
     for kind, scope_id in scopes:
         if kind == StandingsScope.LEAGUE:
             ratings_mark(scope_id, withdrawn=match.pk if withdrawn else None)

@@ -7,7 +7,6 @@ idempotent and order-free, so the stored tables converge to a from-scratch compu
 order results arrive in and whatever failed in between (docs/standings.md)."""
 
 import dataclasses
-import json
 import logging
 import time
 from collections.abc import Collection, Iterable
@@ -16,9 +15,19 @@ from typing import Any
 import numpy as np
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet, Sum
-from django.db.models.expressions import RawSQL
-from django.utils import timezone
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 
 from core.replica import primary_reads
 from games.models import Match
@@ -26,19 +35,19 @@ from league import signals, standings
 from league.models import (
     Event,
     League,
-    Player,
     RatingsState,
     Scope,
     ScopeKey,
     Stage,
-    StandingsRow,
     StandingsScope,
     StandingsTable,
     StandingsTally,
     with_rows,
 )
 from league.results import finished_matches, load_standings
+from league.services import standings_lines
 from league.services.ratings import ratings_refresh
+from league.services.standings_lines import write_lines
 from league.standings import incremental
 
 logger = logging.getLogger(__name__)
@@ -62,6 +71,8 @@ class TableSettings:
     players: list[int]
     groups: dict[int, int] | None = None
     withdrawn: frozenset[int] = frozenset()
+    # False: the scope has no stage, so no bye, walkover or forfeit to read.
+    stages: bool = True
 
     def rank(self, tally: standings.Tally) -> tuple[standings.Standing, ...]:
         return standings.rank_standings(
@@ -69,9 +80,12 @@ class TableSettings:
         )
 
 
-def settings_of(scope: ScopeKey) -> TableSettings:
+def settings_of(
+    scope: ScopeKey, *, league: League | None = None, stages: bool = True
+) -> TableSettings:
     """The settings of a table: a stage's own tiebreak order and points (the league's scheme
-    until it starts, then the one it started with), a league's or event's the league's."""
+    until it starts, then the one it started with), a league's or event's the league's
+    (`league`, when the caller has read it already, and whether the scope has `stages`)."""
     kind, scope_id = scope
     if kind == StandingsScope.STAGE:
         stage = Stage.objects.select_related("event__league").get(pk=scope_id)
@@ -86,20 +100,28 @@ def settings_of(scope: ScopeKey) -> TableSettings:
             groups=entries if stage.played_in_groups else None,
             withdrawn=frozenset(player for player, _group, at in rows if at is not None),
         )
-    league = (
-        League.objects.get(pk=scope_id)
-        if kind == StandingsScope.LEAGUE
-        else Event.objects.select_related("league").get(pk=scope_id).league
+    if league is None:
+        league = (
+            League.objects.get(pk=scope_id)
+            if kind == StandingsScope.LEAGUE
+            else Event.objects.select_related("league").get(pk=scope_id).league
+        )
+    return TableSettings(
+        league=league, tiebreak=league.tiebreak, points=league.points, players=[], stages=stages
     )
-    return TableSettings(league=league, tiebreak=league.tiebreak, points=league.points, players=[])
 
 
 def _counted_afresh(
-    scope: ScopeKey, league: League, points: dict[str, Any], players: Iterable[int]
+    scope: ScopeKey,
+    league: League,
+    points: dict[str, Any],
+    players: Iterable[int],
+    *,
+    stages: bool = True,
 ) -> standings.Tally:
     """The tally of `scope` counted from scratch: every finished result, bye and entrant."""
     tally = standings.Tally(game=league.game, points=standings.LeaguePoints.from_json(points))
-    _count(tally, scope, players)
+    _count(tally, scope, players, stages=stages)
     return tally
 
 
@@ -108,12 +130,15 @@ def _count(
     scope: ScopeKey,
     players: Iterable[int],
     match_ids: Collection[int] | None = None,
+    *,
+    stages: bool = True,
 ) -> None:
     """Add to `tally` the entrants, byes, walkovers and finished results of `scope` (only the
-    matches of `match_ids` when given); what it has counted already is ignored."""
+    matches of `match_ids` when given); what it has counted already is ignored. `stages=False`:
+    the scope has none (no bye, walkover or forfeit is read)."""
     for player in players:
         tally.add_player(player)
-    load_standings(scope, match_ids=match_ids).add_to(tally)
+    load_standings(scope, match_ids=match_ids, stages=stages).add_to(tally)
 
 
 def compute_table(scope: ScopeKey) -> tuple[list[str], tuple[standings.Standing, ...]]:
@@ -127,62 +152,62 @@ def compute_rows(scope: ScopeKey) -> tuple[list[str], list[dict[str, Any]]]:
     """The standings of `scope` computed from scratch: the tiebreak order and one row per
     player (with their display name)."""
     tiebreak, table = compute_table(scope)
-    return tiebreak, _rows(table)
+    return tiebreak, standings_lines.rows_of(table)
 
 
-def _rows(table: Iterable[standings.Standing]) -> list[dict[str, Any]]:
-    """The stored rows of a ranked table, with each player's display name."""
-    table = list(table)
-    names = _names([s.player for s in table])
-    return [_row(standing, names.get(standing.player, "")) for standing in table]
-
-
-ROW_FIELDS = tuple(
-    field.name
-    for field in dataclasses.fields(standings.Standing)
-    if field.name not in ("placements", "metrics")
+# Whether a table's scope has a stage (a stage's table: itself).
+_HAS_STAGES = Case(
+    When(scope=StandingsScope.STAGE, then=Value(True)),
+    When(
+        scope=StandingsScope.EVENT,
+        then=Exists(Stage.objects.filter(event_id=OuterRef("scope_id"))),
+    ),
+    default=Exists(Stage.objects.filter(event__league_id=OuterRef("scope_id"))),
+    output_field=BooleanField(),
 )
 
 
-def _row(standing: standings.Standing, name: str) -> dict[str, Any]:
-    """A standing as stored JSON (dataclasses.asdict deep-copies: ten times slower here)."""
-    row = {field: getattr(standing, field) for field in ROW_FIELDS}
-    row["placements"] = list(standing.placements)
-    row["metrics"] = dict(standing.metrics)
-    row["name"] = name
-    return row
-
-
-def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
+def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = True) -> bool:
     """Bring one table up to date if it is stale; True when it computed. Coalescing: a refresh
     that finds the table current does nothing, so a burst of results costs one or two
     recomputes. The results finished since the last refresh are added to the stored tally
     (`rebuild` counts everything again instead), and the ranking this worker kept is brought
     up to date: only the lines that changed are written. Two concurrent refreshes are
-    harmless: only the one that saw more marks writes."""
+    harmless: only the one that saw more marks writes. `listed=False` compares every finished
+    match of the scope with those counted even when the marks listed the new ones (the sweep:
+    a safety net against a result marked without its match)."""
+    # The table's state with its league (an event's or league's settings) and whether its
+    # scope has stages, in one query.
     state = (
         StandingsTable.objects.filter(pk=table_id)
-        .values("scope", "scope_id", "requested", "computed", "rebuild_from")
+        .select_related("league")
+        .defer("apart")
+        .annotate(has_stages=_HAS_STAGES)
         .first()
     )
-    if state is None or state["requested"] <= state["computed"]:
+    if state is None or state.requested <= state.computed:
         return False
-    seen = state["requested"]
-    scope: ScopeKey = (state["scope"], state["scope_id"])
+    seen = state.requested
+    scope: ScopeKey = (state.scope, state.scope_id)
     started = time.perf_counter()
     logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
-    settings = settings_of(scope)
-    kept = None if rebuild else _kept_tally(table_id, state["rebuild_from"], settings.points)
+    settings = settings_of(scope, league=state.league, stages=state.has_stages)
+    kept = None if rebuild else _kept_tally(table_id, state.rebuild_from, settings.points)
     tally, unstored, ranked = (None, 0, None) if kept is None else kept[:3]
-    if tally is None and not rebuild:
-        tally = _stored_tally(table_id, state["rebuild_from"], settings.points)
-    added = None if tally is None else _count_since(tally, scope, settings.players)
-    if tally is None or added is None:
-        tally = _counted_afresh(scope, settings.league, settings.points, settings.players)
-        ranked = None
-    unstored = 0 if added is None else unstored + added
     # The lines in the database are the kept ranking's when this worker wrote them last.
-    lines_at = None if kept is None or ranked is None else kept[3]
+    lines_at = None if kept is None else kept[3]
+    # The marks since then listed the results they brought: those are all that is new.
+    pending = state.pending_matches
+    listed_ids = pending if listed and lines_at == state.computed else None
+    if tally is None and not rebuild:
+        tally = _stored_tally(table_id, state.rebuild_from, settings.points)
+    added = None if tally is None else _count_since(tally, scope, settings, listed_ids)
+    if tally is None or added is None:
+        tally = _counted_afresh(
+            scope, settings.league, settings.points, settings.players, stages=settings.stages
+        )
+        ranked = lines_at = None
+    unstored = 0 if added is None else unstored + added
     if ranked is None:
         ranked = incremental.RankedTable(
             tally, settings.tiebreak, groups=settings.groups, withdrawn=settings.withdrawn
@@ -192,7 +217,8 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
         changes = ranked.update(
             tally, settings.tiebreak, groups=settings.groups, withdrawn=settings.withdrawn
         )
-    written = _write_lines(table_id, seen, lines_at, tally, ranked, changes, settings)
+    mark = standings_lines.Mark(seen, lines_at, pending or [])
+    written = write_lines(table_id, mark, tally, ranked, changes, settings.tiebreak)
     if written is not None:
         signals.send_on_commit(
             signals.standings_changed,
@@ -218,160 +244,6 @@ def standings_refresh(*, table_id: int, rebuild: bool = False) -> bool:
         time.perf_counter() - started,
     )
     return True
-
-
-def _write_lines(
-    table_id: int,
-    seen: int,
-    lines_at: int | None,
-    tally: standings.Tally,
-    ranked: incremental.RankedTable,
-    changes: incremental.Changes | None,
-    settings: TableSettings,
-) -> int | None:
-    """Write the table at mark `seen`, unless a refresh that saw a later mark wrote first: only
-    the lines `changes` names when the stored lines are those of the ranking at mark
-    `lines_at`, else every line. How many lines were written; None when none was."""
-    header = {
-        "computed": seen,
-        "computed_at": timezone.now(),
-        "tiebreak": list(settings.tiebreak),
-    }
-    if changes is not None and lines_at is not None:
-        written = _write_changed_lines(table_id, header, lines_at, tally, ranked, changes)
-        if written is not None:
-            return written
-    with transaction.atomic():
-        # The table's row, locked by the update until this commits, orders the writers.
-        if StandingsTable.objects.filter(pk=table_id, computed__lt=seen).update(**header):
-            StandingsRow.objects.filter(table_id=table_id).delete()
-            _insert_lines(table_id, tally, ranked, ranked.players)
-            return len(ranked.players)
-    return None
-
-
-def _names(players: Collection[int]) -> dict[int, str]:
-    """The display names of `players`, read with one array parameter."""
-    ids = RawSQL("SELECT unnest(%s::bigint[])", (list(players),))
-    sql, params = (
-        Player.objects.filter(pk__in=ids).values_list("pk", "display_name").query.sql_with_params()
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return dict(cursor.fetchall())
-
-
-_LINE_DATA = tuple(field for field in ROW_FIELDS if field not in ("player", "rank"))
-
-
-def _line_data(standing: standings.Standing, names: dict[int, str] | None) -> dict[str, Any]:
-    """The part of a stored line that is neither its place nor its metrics (with the display
-    name when `names` are given)."""
-    data = {field: getattr(standing, field) for field in _LINE_DATA}
-    data["placements"] = list(standing.placements)
-    if names is not None:
-        data["name"] = names.get(standing.player, "")
-    return data
-
-
-# The lines come as one JSON array (one parameter: psycopg escapes every element of an array
-# parameter on its own, which cost more than the update itself).
-_INSERT_LINES = """
-INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
-SELECT %s, line.player, line.position, line.rank, line.metrics, line.data
-FROM jsonb_to_recordset(%s::jsonb)
-    AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
-"""
-
-# The table's row first (its lock orders two writers: a refresh that saw a later mark waits,
-# then finds `computed` moved and writes nothing), then the changed lines (whole for the players
-# whose totals changed, with their names as they are now) and the new ones, in one statement.
-_WRITE_CHANGED_LINES = """
-WITH header AS (
-    UPDATE league_standingstable
-    SET computed = %(seen)s, computed_at = %(now)s, tiebreak = %(tiebreak)s::jsonb
-    WHERE id = %(table)s AND computed = %(lines_at)s
-    RETURNING id
-), changed AS (
-    UPDATE league_standingsrow AS r
-    SET position = line.position, rank = line.rank, metrics = line.metrics,
-        data = COALESCE(line.data, r.data)
-    FROM header, jsonb_to_recordset(%(changed)s::jsonb)
-        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
-    WHERE r.table_id = header.id AND r.player = line.player
-    RETURNING 1
-), added AS (
-    INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
-    SELECT header.id, line.player, line.position, line.rank, line.metrics, line.data
-    FROM header, jsonb_to_recordset(%(added)s::jsonb)
-        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
-    RETURNING 1
-)
-SELECT (SELECT count(*) FROM header), (SELECT count(*) FROM changed), (SELECT count(*) FROM added)
-"""
-
-
-def _insert_lines(
-    table_id: int,
-    tally: standings.Tally,
-    ranked: incremental.RankedTable,
-    players: Collection[int],
-) -> None:
-    if players:
-        lines = _lines(tally, ranked, players, players, _names(players))
-        with connection.cursor() as cursor:
-            cursor.execute(_INSERT_LINES, [table_id, lines])
-
-
-def _write_changed_lines(
-    table_id: int,
-    header: dict[str, Any],
-    lines_at: int,
-    tally: standings.Tally,
-    ranked: incremental.RankedTable,
-    changes: incremental.Changes,
-) -> int | None:
-    """Write the table's new mark and the lines `changes` names, if the stored lines are still
-    those of mark `lines_at`; how many lines were written, None when nothing was."""
-    changed = (changes.placed | changes.counted) - changes.added
-    names = _names(changes.counted | changes.added) if changes.counted or changes.added else {}
-    params = {
-        "table": table_id,
-        "lines_at": lines_at,
-        "seen": header["computed"],
-        "now": header["computed_at"],
-        "tiebreak": json.dumps(header["tiebreak"]),
-        "changed": _lines(tally, ranked, changed, changes.counted, names),
-        "added": _lines(tally, ranked, changes.added, changes.added, names),
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(_WRITE_CHANGED_LINES, params)
-        headers, updated, inserted = cursor.fetchone()
-    return updated + inserted if headers else None
-
-
-def _lines(
-    tally: standings.Tally,
-    ranked: incremental.RankedTable,
-    players: Collection[int],
-    whole: Collection[int],
-    names: dict[int, str] | None = None,
-) -> str:
-    """The lines of `players` as one JSON array: place, rank and metrics, and for those of
-    `whole` the rest of the line too (the totals; the display name with `names`)."""
-    lines = []
-    for player in players:
-        position, rank, metrics = ranked.place(player)
-        line: dict[str, Any] = {
-            "player": player,
-            "position": position,
-            "rank": rank,
-            "metrics": metrics,
-        }
-        if player in whole:
-            line["data"] = _line_data(ranked.standing(tally, player), names)
-        lines.append(line)
-    return json.dumps(lines)
 
 
 def _store_tally(table_id: int, counted: int, tally: standings.Tally) -> None:
@@ -453,14 +325,25 @@ def forget_tallies() -> None:
     _kept.clear()
 
 
-def _count_since(tally: standings.Tally, scope: ScopeKey, players: Iterable[int]) -> int | None:
+def _count_since(
+    tally: standings.Tally,
+    scope: ScopeKey,
+    settings: TableSettings,
+    listed: Collection[int] | None = None,
+) -> int | None:
     """Add to `tally` what finished in `scope` since it was counted; how many results that
     was. None (the tally is then of no use) when it counts a match that no longer stands: a
     withdrawal whose rebuild mark was missed must not survive in the table.
 
-    One aggregate query tells whether the matches finished are those counted plus some with
-    higher ids (the usual case: their count, sum and sum of squares agree), and lists those;
-    otherwise every finished match's id is read and compared."""
+    `listed`: the matches the marks since the tally was counted brought (the table's
+    `pending_matches`): only those are read. Otherwise one aggregate query tells whether the
+    matches finished are those counted plus some with higher ids (the usual case: their
+    count, sum and sum of squares agree), and lists those; failing that, every finished
+    match's id is read and compared."""
+    if listed is not None:
+        before = len(tally.match_id_column())
+        _count(tally, scope, settings.players, match_ids=set(listed), stages=settings.stages)
+        return len(tally.match_id_column()) - before
     counted_ids = tally.match_id_column()
     counted_ids = counted_ids[counted_ids > 0]  # < 0: walkovers
     top = int(counted_ids.max()) if len(counted_ids) else 0
@@ -485,7 +368,7 @@ def _count_since(tally: standings.Tally, scope: ScopeKey, players: Iterable[int]
             logger.warning("Standings %s %s: the tally counts withdrawn results.", *scope)
             return None
         new = finished_ids - counted
-    _count(tally, scope, players, match_ids=new)
+    _count(tally, scope, settings.players, match_ids=new, stages=settings.stages)
     return len(new)
 
 
@@ -530,9 +413,10 @@ def standings_table_computed_on_miss(scope: ScopeKey) -> StandingsTable:
 
 def standings_sweep() -> dict[str, int]:
     """Refresh everything marked stale and not yet refreshed (a mark made while the broker was
-    down, a worker killed mid-job). Run by Celery beat."""
+    down, a worker killed mid-job). Run by Celery beat. Its refreshes compare every finished
+    match with those counted, whatever the marks listed."""
     refreshed = sum(
-        standings_refresh(table_id=pk)
+        standings_refresh(table_id=pk, listed=False)
         for pk in StandingsTable.objects.filter(requested__gt=F("computed")).values_list(
             "pk", flat=True
         )

@@ -20,6 +20,7 @@ import bisect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -51,9 +52,11 @@ KEEP_GROUPS = 4
 
 @dataclass(frozen=True)
 class Changes:
-    """What a refresh changed: `placed`, the players whose position, rank or metrics changed;
-    `counted`, those whose totals changed (their whole row is new); `added`, players new to the
-    table; `ranked_afresh`, every player was ranked again (new settings, a new player)."""
+    """What a refresh changed: `placed`, the players whose position, rank or metrics of their
+    line changed (the metrics kept apart, `RankedTable.apart`, not counted: they change for
+    hundreds of players after one result and are stored apart from the lines); `counted`, those
+    whose totals changed (their whole row is new); `added`, players new to the table;
+    `ranked_afresh`, every player was ranked again (new settings, a new player)."""
 
     placed: frozenset[PlayerId]
     counted: frozenset[PlayerId]
@@ -86,6 +89,16 @@ class RankedTable:
         """The player's line in the table (0 first), rank, and metrics by key."""
         position, rank, values = self._place[player]
         return position, rank, dict(zip(self.order, values, strict=True))
+
+    def line(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
+        """The player's line in the table (0 first), rank, and the metrics of the line: all
+        but those kept apart (`apart`)."""
+        position, rank, values = self._place[player]
+        return position, rank, {self.order[i]: values[i] for i in self._line_at}
+
+    def apart_values(self) -> dict[str, dict[PlayerId, Any]]:
+        """The metrics kept apart from the lines, by key: every player's value."""
+        return {key: dict(self._values[key]) for key in self.apart}
 
     def standing(self, tally: Tally, player: PlayerId) -> Standing:
         """The player's `Standing` (from `tally`, the one this table ranks)."""
@@ -123,6 +136,17 @@ class RankedTable:
             len(self.order),
         )
         self._prefix, self._rest = self.order[:cut], self.order[cut:]
+        # The metrics one result changes for players who did not play it (Buchholz): stored
+        # apart from the lines, so that a refresh writes only the lines it moved.
+        self.apart = tuple(
+            key
+            for key, metric in self._metrics.items()
+            if not isinstance(metric, GroupMetric) and metric.reach != OWN
+        )
+        self._line_at = [i for i, key in enumerate(self.order) if key not in self.apart]
+        self._line_of: Callable[[tuple[Any, ...]], Any] = (
+            itemgetter(*self._line_at) if self._line_at else (lambda values: ())
+        )
         # The steps of the rest of the order: a group metric alone, metrics in a row that value
         # a player by their own figures together (one sort by all of them).
         self._stages: list[tuple[str, ...]] = []
@@ -290,12 +314,30 @@ class RankedTable:
             if key[:2] != group:  # every group's places start at 1
                 rank, group = 0, key[:2]
             start = (position, rank)
-            if start != self._starts.get(key) or key in dirty:
+            if key in dirty:
                 self._starts[key] = start
                 changed.update(self._place_block(key, position, rank))
+            elif start != self._starts.get(key):
+                self._starts[key] = start
+                changed.update(self._shift_block(key, position, rank))
             size = len(self._members[key])
             position += size
             rank += size
+        return changed
+
+    def _shift_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
+        """Place a block that only moved: its players keep their order and values."""
+        changed = []
+        places = self._place
+        offset = rank + 1
+        runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
+        for run in runs:
+            for player in run:
+                values = places[player][2]
+                places[player] = (position, offset, values)
+                changed.append(player)
+                position += 1
+            offset += len(run)
         return changed
 
     def _place_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
@@ -304,12 +346,21 @@ class RankedTable:
         places = self._place
         offset = rank + 1
         runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
+        line_of = self._line_of
         for run in runs:
             for player in run:
-                place = (position, offset, tuple([source.get(player) for source in sources]))
-                if places.get(player) != place:
-                    places[player] = place
-                    changed.append(player)
+                values = tuple([source.get(player) for source in sources])
+                old = places.get(player)
+                if old is None or old[2] != values or old[0] != position or old[1] != offset:
+                    places[player] = (position, offset, values)
+                    # A change of a metric kept apart only is no change of the line.
+                    if (
+                        old is None
+                        or old[0] != position
+                        or old[1] != offset
+                        or line_of(old[2]) != line_of(values)
+                    ):
+                        changed.append(player)
                 position += 1
             offset += len(run)
         return changed
@@ -415,11 +466,10 @@ class RankedTable:
         return Changes(frozenset(placed), frozenset(counted), frozenset(added), True)
 
     def _line(self, player: PlayerId) -> tuple[Any, ...]:
-        """The player's place (position, rank, metrics by key), group and withdrawal."""
-        position, rank, values = self._place[player]
+        """The player's line (position, rank, the line's metrics by key), group and
+        withdrawal."""
         group = None if self.groups is None else self.groups.get(player)
-        metrics = dict(zip(self.order, values, strict=True))
-        return (position, rank, metrics, group, player in self.withdrawn)
+        return (*self.line(player), group, player in self.withdrawn)
 
     def _buchholz_update(
         self, tally: Tally, counted: set[PlayerId], sizes: Column, players: Column
@@ -515,8 +565,9 @@ def _sort_key(columns: Sequence[tuple[Mapping[PlayerId, Any], bool]]) -> Callabl
 
 
 def _split(run: list[PlayerId], key: Callable[[PlayerId], Any]) -> list[list[PlayerId]]:
-    """`run` cut into runs of equal `key`, lowest first, the order within a run kept."""
+    """`run` cut into runs of equal `key`, lowest first, the order within a run kept (each
+    key computed once)."""
     if len(run) == 1:
         return [run]
-    ordered = sorted(run, key=key)
-    return [list(part) for _, part in groupby(ordered, key=key)]
+    keyed = sorted([(key(player), i, player) for i, player in enumerate(run)])
+    return [[player for _, _, player in part] for _, part in groupby(keyed, key=itemgetter(0))]

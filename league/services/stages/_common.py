@@ -54,7 +54,7 @@ def _standings_moved(stage: Stage, *, rebuild: bool = False, entrants: bool = Fa
     if _held.get() == stage.pk:
         return
     if entrants and not rebuild:
-        standings_mark([(StandingsScope.STAGE, stage.pk)], rebuild=True)
+        standings_mark([(StandingsScope.STAGE, stage.pk)], rebuild=True, match_ids=())
     standings_mark(
         [
             (StandingsScope.STAGE, stage.pk),
@@ -62,6 +62,7 @@ def _standings_moved(stage: Stage, *, rebuild: bool = False, entrants: bool = Fa
             (StandingsScope.LEAGUE, stage.event.league_id),
         ],
         rebuild=rebuild,
+        match_ids=(),  # byes, walkovers and entrants: a refresh reads them whole
     )
 
 

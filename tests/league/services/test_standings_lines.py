@@ -50,15 +50,15 @@ def _match(event: Event, players: list[int], rng: random.Random, status: str) ->
 
 
 def _written(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
-    """How many lines each refresh wrote, as `_write_lines` returns it."""
+    """How many lines each refresh wrote, as `write_lines` returns it."""
     written: list[int | None] = []
-    write = standings_refresh._write_lines
+    write = standings_refresh.write_lines
 
     def counting(*args: object) -> int | None:
         written.append(write(*args))  # type: ignore[arg-type]
         return written[-1]
 
-    monkeypatch.setattr(standings_refresh, "_write_lines", counting)
+    monkeypatch.setattr(standings_refresh, "write_lines", counting)
     return written
 
 

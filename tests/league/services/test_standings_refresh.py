@@ -362,3 +362,60 @@ def test_a_match_finishing_out_of_id_order_is_added_to_the_kept_tally(league_eve
     finish(early, 2)
     assert standings_refresh._kept[table_id][1].match_ids == {early, late}
     assert stored_table(*scope).rows == fresh_rows(scope)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_kept_through_results_withdrawals_and_a_reopen_equals_a_full_recompute(
+    league_event, field, organizer, monkeypatch
+):
+    """Results finished through the games' services mark their tables with the match, and a
+    worker that kept the table reads only those (`pending_matches`); a void and an undone
+    last turn (a reopen, then the match played to the end again) withdraw a result. After
+    every step each stored table equals a full recompute, line for line: place, rank, the
+    metrics kept apart (Buchholz), and the totals."""
+    league_event.league.tiebreak = ["points", "head_to_head", "buchholz", "wins", "best_score"]
+    league_event.league.save()
+    listed: list[bool] = []
+    count_since = standings_refresh._count_since
+
+    def spy(tally, scope, settings, ids=None):
+        listed.append(ids is not None)
+        return count_since(tally, scope, settings, ids)
+
+    monkeypatch.setattr(standings_refresh, "_count_since", spy)
+    rng = random.Random(41)
+    finished: list[int] = []
+    scopes = [
+        (StandingsScope.EVENT, league_event.pk),
+        (StandingsScope.LEAGUE, league_event.league_id),
+    ]
+    for step in range(16):
+        if step in (6, 12):  # a result withdrawn: the match voided
+            game_services.match_void(match_id=finished.pop(0), voided_by=organizer)
+        elif step == 9:  # the last result reopened by an undo, then played to the end again
+            match_id = finished[-1]
+            with no_tasks():
+                game_services.turn_undo(match_id=match_id, undone_by=organizer)
+            standings_refresh.standings_refresh(table_id=stored_table(*scopes[0]).pk)
+            reopened = Match.objects.get(pk=match_id)
+            for turn in simulate.play_game(reopened.scoring_game(), seed=step):
+                game_services.turn_submit(match_id=match_id, turn=turn)
+        else:
+            match_id = seat(league_event, rng.sample(field, rng.choice([2, 3, 4])))
+            finish(match_id, step)
+            finished.append(match_id)
+        for scope in scopes:
+            table = stored_table(*scope)
+            assert not table.pending
+            assert table.pending_matches == []
+            fresh = fresh_rows(scope)
+            assert table.rows == fresh, (step, scope)
+            assert [(row["player"], row["rank"]) for row in table.rows] == [
+                (row["player"], row["rank"]) for row in fresh
+            ]
+            assert [list(row["metrics"]) for row in table.rows] == [
+                list(cast("dict[str, object]", row["metrics"])) for row in fresh
+            ]
+            assert table.apart["buchholz"]  # Buchholz is kept beside the lines, not in them
+            assert all("buchholz" not in line.metrics for line in table.lines.all())
+    assert listed.count(True) >= 10  # the kept tables counted the listed matches only
