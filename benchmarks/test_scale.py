@@ -138,7 +138,10 @@ class OneMore:
             Seat(match=match, player_id=p, order=i, total=200 + i, placement=4 - i)
             for i, p in enumerate(seated)
         )
-        standings_marks.standings_mark([(StandingsScope.LEAGUE, self.event.league_id)])
+        # The mark lists the match, as a finished match's does (`result_changed`).
+        standings_marks.standings_mark(
+            [(StandingsScope.LEAGUE, self.event.league_id)], match_ids=[match.pk]
+        )
 
 
 def _forget_pages() -> None:

@@ -242,7 +242,7 @@ PLAYED_TRIGGERS = {"games_match": "games_match_played", "games_seat": "games_sea
 
 
 @contextlib.contextmanager
-def _played_triggers_off() -> Iterator[None]:
+def played_triggers_off() -> Iterator[None]:
     """The insert triggers of `PLAYED_TRIGGERS` off until the block ends (in a transaction)."""
     if not connection.in_atomic_block:
         raise RuntimeError("Seeding needs a transaction.")
@@ -297,7 +297,7 @@ def seed_season(factor: int) -> Seeded:
     pool = _pool(f"{SEASON_PREFIX}p", size)
     added = Seeded(players=len(pool) - before)
     seeded = []
-    with _played_triggers_off():
+    with played_triggers_off():
         for k in range(1, leagues + 1):
             league, event, created = _league(f"{SEASON_PREFIX}{k:03d}", f"Season league {k}")
             if not created and event.matches.exists():
@@ -323,7 +323,7 @@ def seed_league(factor: int) -> Seeded:
     field = _pool(f"{ONE_LEAGUE_SLUG}-", players)
     join_league(league, field)
     have = event.matches.count()
-    with _played_triggers_off():
+    with played_triggers_off():
         matches = finished_matches(
             event, field, ONE_LEAGUE_MATCHES * factor - have, seed=have, number_from=have
         )
