@@ -42,7 +42,7 @@ from league.standings.tally import Tally
 # A block: (its players have no group, their group, withdrawn, the values of the metrics before
 # the first group metric, each negated when higher ranks first). Sorted, the table's order.
 BlockKey = tuple[Any, ...]
-Place = tuple[int, int, tuple[Any, ...]]  # position in the table, rank, the metrics' values
+Place = tuple[int, int]  # position in the table, rank
 
 # Groups larger than this share of the players read every table for a group metric.
 RESTRICT_SHARE = 0.5
@@ -87,14 +87,15 @@ class RankedTable:
 
     def place(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
         """The player's line in the table (0 first), rank, and metrics by key."""
-        position, rank, values = self._place[player]
-        return position, rank, dict(zip(self.order, values, strict=True))
+        position, rank = self._place[player]
+        return position, rank, self._metrics_of(player)
 
     def line(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
         """The player's line in the table (0 first), rank, and the metrics of the line: all
         but those kept apart (`apart`)."""
-        position, rank, values = self._place[player]
-        return position, rank, {self.order[i]: values[i] for i in self._line_at}
+        position, rank = self._place[player]
+        sources = self._sources()
+        return position, rank, {self.order[i]: sources[i].get(player) for i in self._line_at}
 
     def apart_values(self) -> dict[str, dict[PlayerId, Any]]:
         """The metrics kept apart from the lines, by key: every player's value."""
@@ -102,13 +103,13 @@ class RankedTable:
 
     def standing(self, tally: Tally, player: PlayerId) -> Standing:
         """The player's `Standing` (from `tally`, the one this table ranks)."""
-        _, rank, values = self._place[player]
+        _, rank = self._place[player]
         group = None if self.groups is None else self.groups.get(player)
         return standing_of(
             tally,
             player,
             rank,
-            dict(zip(self.order, values, strict=True)),
+            self._metrics_of(player),
             group,
             withdrawn=player in self.withdrawn,
         )
@@ -117,6 +118,17 @@ class RankedTable:
         """The whole table, best first (what `rank_standings` gives)."""
         ordered = sorted(self._place, key=lambda player: self._place[player][0])
         return tuple(self.standing(tally, player) for player in ordered)
+
+    def _sources(self) -> list[Mapping[PlayerId, Any]]:
+        """Where each metric of the order is read, by player: the values a group metric took in
+        the part of the table where it applied (none for a player it did not apply to), the
+        others' values."""
+        return [self._shown.get(k) or self._values.get(k) or {} for k in self.order]
+
+    def _metrics_of(self, player: PlayerId) -> dict[str, Any]:
+        return {
+            k: source.get(player) for k, source in zip(self.order, self._sources(), strict=True)
+        }
 
     # --- Building -------------------------------------------------------------------------
 
@@ -144,9 +156,6 @@ class RankedTable:
             if not isinstance(metric, GroupMetric) and metric.reach != OWN
         )
         self._line_at = [i for i, key in enumerate(self.order) if key not in self.apart]
-        self._line_of: Callable[[tuple[Any, ...]], Any] = (
-            itemgetter(*self._line_at) if self._line_at else (lambda values: ())
-        )
         # The steps of the rest of the order: a group metric alone, metrics in a row that value
         # a player by their own figures together (one sort by all of them).
         self._stages: list[tuple[str, ...]] = []
@@ -180,6 +189,8 @@ class RankedTable:
             key: {} for key in self._rest if isinstance(self._metrics[key], GroupMetric)
         }
         self._shown: dict[str, dict[PlayerId, float]] = {key: {} for key in self._within}
+        # The players whose value of a group metric changed in the last ranking.
+        self._shown_changed: set[PlayerId] = set()
         self._block_of = {player: self._block_key(player) for player in tally.records}
         self._members: dict[BlockKey, set[PlayerId]] = {}
         for player, block in self._block_of.items():
@@ -246,10 +257,12 @@ class RankedTable:
         """`ranking._split_within` for every block at once, each group's values computed once
         and kept for as long as no result among its players is added."""
         known, shown = self._within[metric_key], self._shown[metric_key]
-        for runs in parts.values():
-            for run in runs:
-                for player in run:
-                    shown.pop(player, None)
+        before = {
+            player: shown.pop(player, None)
+            for runs in parts.values()
+            for run in runs
+            for player in run
+        }
         pending = {
             (key, i) for key, runs in parts.items() for i, run in enumerate(runs) if len(run) > 1
         }
@@ -279,6 +292,9 @@ class RankedTable:
                     out.extend(pieces)
                 refined[key] = out
             parts, pending = refined, still_tied
+        self._shown_changed.update(
+            player for player, value in before.items() if shown.get(player) != value
+        )
         return parts
 
     def _seating_of(self, groups: Sequence[Collection[PlayerId]]) -> Seating | None:
@@ -333,34 +349,26 @@ class RankedTable:
         runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
         for run in runs:
             for player in run:
-                values = places[player][2]
-                places[player] = (position, offset, values)
+                places[player] = (position, offset)
                 changed.append(player)
                 position += 1
             offset += len(run)
         return changed
 
     def _place_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
+        """Place the players of a block ranked again; those whose line changed: their place,
+        or their value of a group metric (their own figures change only with their results,
+        and the metrics kept apart are not in the line)."""
         changed = []
-        sources = [self._shown.get(k) or self._values.get(k) or {} for k in self.order]
         places = self._place
+        shown_changed = self._shown_changed
         offset = rank + 1
         runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
-        line_of = self._line_of
         for run in runs:
             for player in run:
-                values = tuple([source.get(player) for source in sources])
-                old = places.get(player)
-                if old is None or old[2] != values or old[0] != position or old[1] != offset:
-                    places[player] = (position, offset, values)
-                    # A change of a metric kept apart only is no change of the line.
-                    if (
-                        old is None
-                        or old[0] != position
-                        or old[1] != offset
-                        or line_of(old[2]) != line_of(values)
-                    ):
-                        changed.append(player)
+                if places.get(player) != (position, offset) or player in shown_changed:
+                    places[player] = (position, offset)
+                    changed.append(player)
                 position += 1
             offset += len(run)
         return changed
@@ -439,6 +447,7 @@ class RankedTable:
                 bisect.insort(self._keys, new)
             self._members[new].add(player)
         starts = {key: step for key, step in starts.items() if key in self._members}
+        self._shown_changed = set()
         self._rank_blocks(tally, starts)
         placed = self._lay_out(set(starts))
         return Changes(frozenset(placed), frozenset(counted), frozenset(), ranked_afresh=False)
