@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.models import Match, MatchStatus, Seat
 from league.models import Event, League, Player, StandingsRow, StandingsScope
-from league.services import standings_marks, standings_refresh
+from league.services import standings_lines, standings_marks, standings_refresh
 from tests.league.services.league_night import fresh_rows, stored_table
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def _match(event: Event, players: list[int], rng: random.Random, status: str) ->
 def _written(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """How many lines each refresh wrote, as `write_lines` returns it."""
     written: list[int | None] = []
-    write = standings_refresh.write_lines
+    write = standings_lines.write_lines
 
     def counting(*args: object) -> int | None:
         written.append(write(*args))  # type: ignore[arg-type]
