@@ -11,8 +11,19 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from django.contrib.postgres.expressions import ArraySubquery
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection
-from django.db.models import IntegerField, QuerySet
+from django.db.models import (
+    BigIntegerField,
+    BooleanField,
+    Expression,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+)
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import Match, MatchStatus, Seat
@@ -170,30 +181,59 @@ SEAT_COLUMNS = (
 )
 
 
-def seat_columns_query(
-    scope: ScopeKey, match_ids: Collection[int] | None = None
-) -> tuple[str, tuple[Any, ...]]:
-    """The one query of a standings load: every seat of the finished matches of `scope` (only
-    of `match_ids` when given), by match and seat order, as the integers of `SEAT_COLUMNS`
-    (missing values as `load_results` reads them)."""
-    # A join, not `match_id IN (subquery)`: on tables never analysed (a benchmark's, filled in
-    # its own transaction) PostgreSQL may run the subquery once per seat, for minutes.
-    seats = Seat.objects.filter(
-        Scope(*scope).matches("match__"), match__status=MatchStatus.FINISHED
-    )
-    if match_ids is not None:
-        seats = seats.filter(match_id__in=list(match_ids))
-    query = seats.order_by("match_id", "order").values_list(
-        "match_id",
-        "player_id",
+def _seat_columns() -> tuple[Any, ...]:
+    """The columns of `SEAT_COLUMNS` of a seat (missing values as `load_results` reads them)."""
+    return (
+        F("match_id"),
+        F("player_id"),
         Coalesce("placement", 1),
         Coalesce("total", 0),
         Coalesce("yardzees", 0),
         Cast(Coalesce("upper_bonus", False), IntegerField()),
         Coalesce("yardkles", 0),
     )
-    sql, params = query.query.sql_with_params()
+
+
+def _finished_seats(scope: ScopeKey) -> QuerySet[Seat]:
+    # A join, not `match_id IN (subquery)`: on tables never analysed (a benchmark's, filled in
+    # its own transaction) PostgreSQL may run the subquery once per seat, for minutes.
+    return Seat.objects.filter(
+        Scope(*scope).matches("match__"), match__status=MatchStatus.FINISHED
+    ).order_by("match_id", "order")
+
+
+def seat_columns_query(
+    scope: ScopeKey, match_ids: Collection[int] | None = None
+) -> tuple[str, tuple[Any, ...]]:
+    """The one query of a standings load: every seat of the finished matches of `scope` (only
+    of `match_ids` when given), by match and seat order, as the integers of `SEAT_COLUMNS`
+    (missing values as `load_results` reads them)."""
+    seats = _finished_seats(scope)
+    if match_ids is not None:
+        seats = seats.filter(match_id__in=list(match_ids))
+    sql, params = seats.values_list(*_seat_columns()).query.sql_with_params()
     return sql, tuple(params)
+
+
+def seat_columns_of(scope: ScopeKey, match_ids: Expression | OuterRef) -> ArraySubquery:
+    """The rows `seat_columns_query` reads for the matches of the array `match_ids` (an
+    expression of the outer query, such as a table's `pending_matches`), as one array of rows:
+    read in the same statement as what holds the ids."""
+    row = Func(
+        *_seat_columns(),
+        function="ARRAY",
+        template="ARRAY[%(expressions)s]",
+        output_field=ArrayField(BigIntegerField()),
+    )
+    listed = Func(  # match_id = ANY(match_ids)
+        F("match_id"),
+        match_ids,
+        template="(%(expressions)s))",
+        arg_joiner=" = ANY(",
+        output_field=BooleanField(),
+    )
+    seats = _finished_seats(scope).filter(listed)
+    return ArraySubquery(seats.values_list(row))
 
 
 @dataclass(frozen=True)
@@ -215,18 +255,24 @@ class StandingsLoad:
 
 
 def load_standings(
-    scope: ScopeKey, *, match_ids: Collection[int] | None = None, stages: bool = True
+    scope: ScopeKey,
+    *,
+    match_ids: Collection[int] | None = None,
+    stages: bool = True,
+    rows: list[list[int]] | None = None,
 ) -> StandingsLoad:
     """The finished results and byes of `scope` as `load_results(scope, with_times=False)` has
     them (rounds left out: standings do not use them), read in one query of integer columns
     plus the few forfeits and byes: no model instance, no object per seat. `stages=False`: the
-    scope has no stage, so no forfeit or bye either (neither is read)."""
-    rows: list[tuple[int, ...]] = []
-    if match_ids is None or match_ids:  # no ids: an IN () Django will not even send
-        sql, params = seat_columns_query(scope, match_ids)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
+    scope has no stage, so no forfeit or bye either (neither is read). `rows`: those of the
+    seats of `match_ids`, read already (`seat_columns_of`)."""
+    if rows is None:
+        rows = []
+        if match_ids is None or match_ids:  # no ids: an IN () Django will not even send
+            sql, params = seat_columns_query(scope, match_ids)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
     width = len(SEAT_COLUMNS)
     table = np.fromiter(chain.from_iterable(rows), np.int64, len(rows) * width).reshape(-1, width)
     columns = tuple(table.T)

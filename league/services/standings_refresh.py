@@ -44,7 +44,7 @@ from league.models import (
     StandingsTally,
     with_rows,
 )
-from league.results import finished_matches, load_standings
+from league.results import finished_matches, load_standings, seat_columns_of
 from league.services import standings_lines
 from league.services.ratings import ratings_refresh
 from league.services.standings_lines import write_lines
@@ -132,13 +132,14 @@ def _count(
     match_ids: Collection[int] | None = None,
     *,
     stages: bool = True,
+    rows: list[list[int]] | None = None,
 ) -> None:
     """Add to `tally` the entrants, byes, walkovers and finished results of `scope` (only the
     matches of `match_ids` when given); what it has counted already is ignored. `stages=False`:
     the scope has none (no bye, walkover or forfeit is read)."""
     for player in players:
         tally.add_player(player)
-    load_standings(scope, match_ids=match_ids, stages=stages).add_to(tally)
+    load_standings(scope, match_ids=match_ids, stages=stages, rows=rows).add_to(tally)
 
 
 def compute_table(scope: ScopeKey) -> tuple[list[str], tuple[standings.Standing, ...]]:
@@ -177,14 +178,18 @@ def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = Tr
     match of the scope with those counted even when the marks listed the new ones (the sweep:
     a safety net against a result marked without its match)."""
     # The table's state with its league (an event's or league's settings) and whether its
-    # scope has stages, in one query.
-    state = (
+    # scope has stages, in one query; with the seats of the matches its marks listed, when
+    # this worker kept the table (and so knows its scope).
+    query = (
         StandingsTable.objects.filter(pk=table_id)
         .select_related("league")
         .defer("apart")
         .annotate(has_stages=_HAS_STAGES)
-        .first()
     )
+    known = _scopes.get(table_id) if listed and not rebuild else None
+    if known is not None:
+        query = query.annotate(listed_seats=seat_columns_of(known, OuterRef("pending_matches")))
+    state = query.first()
     if state is None or state.requested <= state.computed:
         return False
     seen = state.requested
@@ -201,7 +206,8 @@ def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = Tr
     listed_ids = pending if listed and lines_at == state.computed else None
     if tally is None and not rebuild:
         tally = _stored_tally(table_id, state.rebuild_from, settings.points)
-    added = None if tally is None else _count_since(tally, scope, settings, listed_ids)
+    seats = getattr(state, "listed_seats", None) if known == scope else None
+    added = None if tally is None else _count_since(tally, scope, settings, listed_ids, seats)
     if tally is None or added is None:
         tally = _counted_afresh(
             scope, settings.league, settings.points, settings.players, stages=settings.stages
@@ -235,7 +241,7 @@ def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = Tr
     if written is not None and (added is None or unstored >= TALLY_STORE_EVERY):
         _store_tally(table_id, seen, tally)
         unstored = 0
-    _keep_tally(table_id, seen, tally, unstored, ranked, None if written is None else seen)
+    _keep_tally(table_id, scope, (seen, tally, unstored, ranked, None if written is None else seen))
     logger.info(
         "Refreshed standings table %s: %s lines written, %s, in %.3f s.",
         table_id,
@@ -292,6 +298,7 @@ def _stored_tally(
 KEEP_TALLIES = 16
 _Kept = tuple[standings.Tally, int, incremental.RankedTable, int | None]
 _kept: dict[int, tuple[int, standings.Tally, int, incremental.RankedTable, int | None]] = {}
+_scopes: dict[int, ScopeKey] = {}  # the scope of each table kept
 
 
 def _kept_tally(table_id: int, rebuild_from: int, points: dict[str, Any]) -> _Kept | None:
@@ -309,20 +316,21 @@ def _kept_tally(table_id: int, rebuild_from: int, points: dict[str, Any]) -> _Ke
 
 def _keep_tally(
     table_id: int,
-    counted: int,
-    tally: standings.Tally,
-    unstored: int,
-    ranked: incremental.RankedTable,
-    lines_at: int | None,
+    scope: ScopeKey,
+    kept: tuple[int, standings.Tally, int, incremental.RankedTable, int | None],
 ) -> None:
-    _kept[table_id] = (counted, tally, unstored, ranked, lines_at)
+    _kept[table_id] = kept
+    _scopes[table_id] = scope
     while len(_kept) > KEEP_TALLIES:  # the least recently refreshed goes
-        del _kept[next(iter(_kept))]
+        oldest = next(iter(_kept))
+        del _kept[oldest]
+        _scopes.pop(oldest, None)
 
 
 def forget_tallies() -> None:
     """Drop every tally kept in memory (the next refresh of each table reads the stored one)."""
     _kept.clear()
+    _scopes.clear()
 
 
 def _count_since(
@@ -330,19 +338,28 @@ def _count_since(
     scope: ScopeKey,
     settings: TableSettings,
     listed: Collection[int] | None = None,
+    seats: list[list[int]] | None = None,
 ) -> int | None:
     """Add to `tally` what finished in `scope` since it was counted; how many results that
     was. None (the tally is then of no use) when it counts a match that no longer stands: a
     withdrawal whose rebuild mark was missed must not survive in the table.
 
     `listed`: the matches the marks since the tally was counted brought (the table's
-    `pending_matches`): only those are read. Otherwise one aggregate query tells whether the
+    `pending_matches`): only those are read (`seats`: their seats' rows, read with the list).
+    Otherwise one aggregate query tells whether the
     matches finished are those counted plus some with higher ids (the usual case: their
     count, sum and sum of squares agree), and lists those; failing that, every finished
     match's id is read and compared."""
     if listed is not None:
         before = len(tally.match_id_column())
-        _count(tally, scope, settings.players, match_ids=set(listed), stages=settings.stages)
+        _count(
+            tally,
+            scope,
+            settings.players,
+            match_ids=set(listed),
+            stages=settings.stages,
+            rows=seats,
+        )
         return len(tally.match_id_column()) - before
     counted_ids = tally.match_id_column()
     counted_ids = counted_ids[counted_ids > 0]  # < 0: walkovers

@@ -378,9 +378,9 @@ def test_a_table_kept_through_results_withdrawals_and_a_reopen_equals_a_full_rec
     listed: list[bool] = []
     count_since = standings_refresh._count_since
 
-    def spy(tally, scope, settings, ids=None):
-        listed.append(ids is not None)
-        return count_since(tally, scope, settings, ids)
+    def spy(tally, scope, settings, ids=None, seats=None):
+        listed.append(ids is not None and seats is not None)  # read with the list
+        return count_since(tally, scope, settings, ids, seats)
 
     monkeypatch.setattr(standings_refresh, "_count_since", spy)
     rng = random.Random(41)
