@@ -3,16 +3,19 @@
 once (`analysis.strategies`).
 
 - Yardzee, 2 to 5 players: each player's final total from the optimal solitaire strategy's
-  mean and spread (`scoring.winprob.yardzee`).
+  mean and spread, mixed with the greedy player's by the player's loss rate so far (their
+  turns' losses against the optimal play: `turn_loss`; `scoring.winprob.yardzee`).
 - Yardkle, 2 players: the exact solution of the two-player game, both playing to win
   (`scoring.winprob.yardkle_duel`), where its table is loaded; else the race model.
 - Yardkle, 3 or more: the race to the target from each player's per-turn distribution under
   the points-maximising strategy (`scoring.winprob.yardkle_race`)."""
 
+from collections.abc import Sequence
 from typing import cast
 
 from analysis import strategies
 from games.models import GameName
+from scoring.analysis import analyse_game
 from scoring.game import Game
 from scoring.winprob import YardkleDuel, yardkle_race
 from scoring.winprob import yardzee as yardzee_chances
@@ -39,19 +42,34 @@ def _duel(players: int, rules: YardkleRules) -> YardkleDuel | None:
     return strategies.yardkle_duel(rules) if players == 2 else None
 
 
-def chances(game: Game) -> list[float]:
+def turn_loss(game: Game, turn: object) -> float | None:
+    """The expected points a Yardzee turn (DESIGN.md's turn JSON) played from `game` (not
+    changed) lost against the optimal play: its keeps' and box's losses
+    (`scoring.analysis.analyse_game`). None for a Yardkle game (its model takes no rates)."""
+    if not isinstance(game, YardzeeGame):
+        return None
+    strategy = strategies.yardzee_strategy(game.rules.to_json())
+    return analyse_game(game, turns=[turn], strategy=strategy).turns[0].loss
+
+
+def chances(game: Game, losses: Sequence[Sequence[float]] | None = None) -> list[float]:
     """Each seat's chance to win the game as it stands (a game over: 1 for the winners,
-    shared by a tie)."""
+    shared by a tie). Yardzee: `losses[seat]` are the losses of that seat's turns so far
+    (`turn_loss`), from which each player's strength is judged (`loss_rates`); None judges
+    every player optimal."""
     if game.is_over:
         first = [seat for seat, place in enumerate(game.placements()) if place == 1]
         return [1 / len(first) if seat in first else 0.0 for seat in range(game.players)]
     if isinstance(game, YardzeeGame):
-        spread = strategies.yardzee_spread(game.rules.to_json())
+        rules = game.rules.to_json()
+        spread = strategies.yardzee_spread(rules)
+        rates = [0.0] * game.players if losses is None else yardzee_chances.loss_rates(losses)
+        greedy = strategies.yardzee_greedy(rules) if any(rates) else None
         positions = [
-            yardzee_chances.Position.of_scorecard(game.scorecard(seat))
-            for seat in range(game.players)
+            yardzee_chances.Position.of_scorecard(game.scorecard(seat), loss_rate=rate)
+            for seat, rate in enumerate(rates)
         ]
-        return yardzee_chances.win_probabilities(positions, spread)
+        return yardzee_chances.win_probabilities(positions, spread, greedy)
     yardkle = cast(YardkleGame, game)
     scores = [yardkle.total(seat) for seat in range(yardkle.players)]
     mover = yardkle.current_player or 0  # a game not over always has a player to move

@@ -73,20 +73,35 @@ def _turns(match_id: int) -> list[_Turn]:
     ]
 
 
-def _kept(stored: MatchForecast | None, players: list[int], marks: list[str]) -> list[Any]:
-    """The stored chances still true: those after the turns that are as they were."""
+def _kept(
+    stored: MatchForecast | None, players: list[int], marks: list[str], *, losses: bool
+) -> tuple[list[Any], list[float]]:
+    """The stored chances still true: those after the turns that are as they were; and with
+    `losses` (Yardzee) the losses of those turns, the chances kept only as far as their
+    turns' losses are (a forecast stored before losses were kept is computed again)."""
     if stored is None or stored.players != players:
-        return []
+        return [], []
     same = 0
     for old, new in zip(stored.marks, marks, strict=False):
         if old != new:
             break
         same += 1
-    return list(stored.chances[: same + 1])
+    if losses:
+        same = min(same, len(stored.losses))
+        return list(stored.chances[: same + 1]), [float(x) for x in stored.losses[:same]]
+    return list(stored.chances[: same + 1]), []
 
 
-def _chances(game: Game) -> list[float]:
-    return [round(chance, 4) for chance in live.chances(game)]
+def _chances(game: Game, losses: Sequence[Sequence[float]] | None = None) -> list[float]:
+    return [round(chance, 4) for chance in live.chances(game, losses)]
+
+
+def _by_seat(turns: Sequence[_Turn], losses: Sequence[float], players: int) -> list[list[float]]:
+    """The losses of the turns played (in order), by the seat that played them."""
+    found: list[list[float]] = [[] for _ in range(players)]
+    for turn, loss in zip(turns, losses, strict=False):
+        found[turn.seat].append(loss)
+    return found
 
 
 def match_forecast(*, match_id: int) -> MatchForecast | None:
@@ -113,18 +128,22 @@ def _forecast(match_id: int) -> MatchForecast | None:
         return None
     turns = _turns(match_id)
     marks = [turn.mark for turn in turns]
-    chances = _kept(stored, players, marks)
+    # Yardzee judges each player's strength by their turns' losses so far (kept per turn).
+    rated = match.game == GameName.YARDZEE
+    chances, losses = _kept(stored, players, marks, losses=rated)
     missing = len(turns) + 1 - len(chances)
     now = game_from_json(match.state)
-    if missing == 1 and turns:
+    if missing == 1 and turns and not rated:
         chances.append(_chances(now))  # the usual case: one turn more
     elif missing > 0:
         game = new_game(match.game, len(players), match.rules)
         for played, turn in enumerate(turns):  # `game` stands after `played` turns here
             if played >= len(chances):
-                chances.append(_chances(game))
+                chances.append(_chances(game, _by_seat(turns[:played], losses, len(players))))
+            if rated and played >= len(losses):
+                losses.append(float(live.turn_loss(game, turn.payload) or 0.0))
             game.play(turn.payload)
-        chances.append(_chances(game))
+        chances.append(_chances(game, _by_seat(turns, losses, len(players)) if rated else None))
     chances = chances[: len(turns) + 1]
     swings = turning_points(match.game, chances, turns)
     seconds = time.perf_counter() - started
@@ -144,6 +163,7 @@ def _forecast(match_id: int) -> MatchForecast | None:
                 "players": players,
                 "chances": chances,
                 "marks": marks,
+                "losses": losses[: len(turns)],
                 "swings": swings,
                 "seconds": seconds,
             },

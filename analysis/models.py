@@ -47,7 +47,9 @@ class MatchForecast(models.Model):
     probability"), kept per match and brought up to date by the job `analysis.forecast_match`
     after each turn. `chances[i]` holds the seats' chances (in seat order) after `i` turns, so
     `chances[0]` is the start; `version` is the match's version they were made from. `swings`
-    are the turns that moved a chance most: `{"turn", "seat", "what", "before", "after"}`."""
+    are the turns that moved a chance most: `{"turn", "seat", "what", "before", "after"}`;
+    `losses` (Yardzee) each turn's loss against the optimal play, by which the players'
+    strengths are judged."""
 
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="forecast")
     version = models.PositiveIntegerField(help_text="The match's version when computed.")
@@ -58,6 +60,11 @@ class MatchForecast(models.Model):
         default=list,
         help_text="Per turn, what identifies it as it was when computed (its id and when it was "
         "last corrected): a turn taken back or corrected is computed again.",
+    )
+    losses = models.JSONField(
+        default=list,
+        help_text="Yardzee: per turn played, the expected points it lost against the optimal "
+        "play (the players' strengths are judged by them).",
     )
     swings = models.JSONField(default=list, help_text="The turns that moved a chance most.")
     seconds = models.FloatField(default=0, help_text="How long the last update took.")

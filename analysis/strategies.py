@@ -14,6 +14,7 @@ from scoring.analysis import Strategy, StrategyTableError
 from scoring.analysis.game_analysis import turn_strategy
 from scoring.winprob import YardkleDuel
 from scoring.winprob.yardkle_duel import SHIPPED_TABLE
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardkle import YardkleRules
 from scoring.yardzee import JOKER_RULES, YardzeeRules
@@ -54,6 +55,7 @@ def forget() -> None:
     _loaded.cache_clear()
     _duel.cache_clear()
     _spread.cache_clear()
+    _greedy.cache_clear()
 
 
 def yardkle_duel(rules: YardkleRules) -> YardkleDuel | None:
@@ -84,3 +86,15 @@ def yardzee_spread(rules: Mapping[str, Any]) -> Spread:
 @functools.cache
 def _spread(rules: YardzeeRules) -> Spread:
     return Spread.load(rules, Path(settings.STRATEGY_DIR), strategy=_loaded(rules))
+
+
+def yardzee_greedy(rules: Mapping[str, Any]) -> GreedySpread:
+    """The greedy player's moments table of a match's stored Yardzee ruleset (the weaker
+    strength of the win probability), memory-mapped on first use and kept. Raises
+    StrategyTableMissing / StrategyTableCorrupt as `yardzee_strategy` does."""
+    return _greedy(YardzeeRules.from_json(dict(rules)))
+
+
+@functools.cache
+def _greedy(rules: YardzeeRules) -> GreedySpread:
+    return GreedySpread.load(rules, Path(settings.STRATEGY_DIR))

@@ -10,6 +10,7 @@ import pytest
 
 from scoring.analysis import Strategy, YardzeeState
 from scoring.winprob.yardzee import Position, win_probabilities
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardzee import CATEGORIES, YardzeeRules
 
@@ -26,6 +27,12 @@ LATE = [
     YardzeeState(frozenset(CATEGORIES[3:]), 63, False),
 ]
 LATE_GAME = [Position(state, 200 + 10 * seat) for seat, state in enumerate(LATE)]
+# The same players judged by their losses (points a turn): between optimal and greedy.
+RATES = (0.0, 1.5, 3.0, 5.0, 8.0)
+MIDDLE_RATED = [Position(MIDDLE, 121 + 7 * seat, loss_rate=RATES[seat]) for seat in range(5)]
+LATE_RATED = [
+    Position(state, 200 + 10 * seat, loss_rate=RATES[seat + 1]) for seat, state in enumerate(LATE)
+]
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +43,17 @@ def strategy() -> Strategy:
 @pytest.fixture(scope="module")
 def spread(strategy: Strategy) -> Spread:
     return Spread.build(strategy)
+
+
+@pytest.fixture(scope="module")
+def greedy() -> GreedySpread:
+    return GreedySpread.build(YardzeeRules())
+
+
+@pytest.mark.benchmark(group="winprob-build")
+def test_building_the_greedy_table_forced_joker(benchmark):
+    greedy = benchmark.pedantic(GreedySpread.build, args=(YardzeeRules(),), rounds=1, iterations=1)
+    assert 150 < greedy.remaining(YardzeeState.start()).mean < 175
 
 
 @pytest.mark.benchmark(group="winprob-build")
@@ -78,3 +96,16 @@ def test_an_exact_distribution_with_four_boxes_open_cold(benchmark, spread):
         return float(spread.distribution(state).sum())
 
     assert benchmark(cold) == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.benchmark(group="winprob-update")
+def test_five_players_in_the_middle_judged_by_their_losses(benchmark, spread, greedy):
+    chances = benchmark(win_probabilities, MIDDLE_RATED, spread, greedy)
+    assert sum(chances) == pytest.approx(1.0, abs=1e-6)
+
+
+@pytest.mark.benchmark(group="winprob-update")
+def test_four_players_near_the_end_judged_by_their_losses(benchmark, spread, greedy):
+    win_probabilities(LATE_RATED, spread, greedy)  # both strengths' distributions, solved once
+    chances = benchmark(win_probabilities, LATE_RATED, spread, greedy)
+    assert sum(chances) == pytest.approx(1.0, abs=1e-9)

@@ -30,8 +30,9 @@ from scoring.analysis.yardzee_table import BOXES, UPPER_STATES
 from scoring.errors import RuleViolation
 from scoring.game import invalid_state
 from scoring.winprob.yardzee_exact import EXACT_OPEN, SUPPORT
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread, central
-from scoring.winprob.yardzee_strength import components, weak_weight
+from scoring.winprob.yardzee_strength import between, components, weak_weight
 from scoring.yardzee import Scorecard
 
 MIN_PLAYERS: Final = 2
@@ -98,10 +99,13 @@ def loss_rates(losses: Sequence[Sequence[float]]) -> list[float]:
     ]
 
 
-def win_probabilities(positions: Sequence[Position], spread: Spread) -> list[float]:
+def win_probabilities(
+    positions: Sequence[Position], spread: Spread, greedy: GreedySpread | None = None
+) -> list[float]:
     """Each player's chance to win, in the order given (they sum to 1; a tie counts as a share
     of the win). 2 to 5 players (RULES.md, Yardzee "Game"): otherwise `wrong_player_count`;
-    a position no game can reach raises `RuleViolation` as `Spread.remaining` does."""
+    a position no game can reach raises `RuleViolation` as `Spread.remaining` does. A player
+    with a loss rate is partly the greedy player (`greedy`'s moments, which it then needs)."""
     if not MIN_PLAYERS <= len(positions) <= MAX_PLAYERS:
         raise RuleViolation(
             "wrong_player_count",
@@ -112,18 +116,38 @@ def win_probabilities(positions: Sequence[Position], spread: Spread) -> list[flo
     means, variances = np.zeros((1, players)), np.zeros((1, players))
     totals = np.array([[float(position.total) for position in positions]])
     exact = np.full((1, players, SUPPORT), np.nan)
+    rates = np.array([[_read_rate(position.loss_rate) for position in positions]])
+    weak = weak_weight(rates)
+    if greedy is None and (weak > 0).any():
+        raise ValueError("a player with a loss rate needs the greedy player's table")
+    greedy_means, greedy_variances = np.zeros((1, players)), np.zeros((1, players))
     for seat, position in enumerate(positions):
-        rest = spread.remaining(position.state, position.dice, position.rolls_left)
+        where = (position.state, position.dice, position.rolls_left)
+        rest = spread.remaining(*where)
         means[0, seat] = position.total + rest.mean
         variances[0, seat] = rest.variance
+        share = float(weak[0, seat])
+        if greedy is not None and share > 0:
+            weaker = greedy.remaining(*where)
+            greedy_means[0, seat], greedy_variances[0, seat] = weaker.mean, weaker.variance
         if not position.state.is_over:
-            found = spread.distribution(position.state, position.dice, position.rolls_left)
+            found = spread.distribution(*where)
             if found is not None:
+                if greedy is not None and share > 0:
+                    weaker_rest = _known(greedy.distribution(*where))
+                    found = between(found[None], weaker_rest[None], weak[0, seat : seat + 1])[0]
                 exact[0, seat] = found
-    rates = np.array([[_read_rate(position.loss_rate) for position in positions]])
     open_boxes = np.array([[BOXES - len(position.state.filled) for position in positions]])
-    shares = _shares(totals, means - totals, variances, open_boxes, exact, rates)
+    shares = _shares(
+        totals, means - totals, variances, open_boxes, exact, rates, greedy_means, greedy_variances
+    )
     return [float(chance) for chance in shares[0]]
+
+
+def _known(distribution: FloatArray | None) -> FloatArray:
+    if distribution is None:  # both are known with the same boxes open
+        raise ValueError("the greedy distribution is missing where the optimal one is known")
+    return distribution
 
 
 def _read_rate(rate: object) -> float:
@@ -139,13 +163,17 @@ def _shares(
     open_boxes: FloatArray | IntArray,
     exact: FloatArray,
     rates: FloatArray | None,
+    greedy_values: FloatArray | None = None,
+    greedy_variances: FloatArray | None = None,
 ) -> FloatArray:
     """The win shares of players at `totals` with the optimal mean `values` and `variances`
-    of their points to come, mixing the strengths by their loss `rates` (None: 0)."""
+    of their points to come, mixing the strengths by their loss `rates` (None: 0) with the
+    greedy player's `greedy_values` and `greedy_variances`; `exact` is the distribution of
+    the points to come where known, the strengths already mixed in it."""
     weak = np.zeros(totals.shape) if rates is None else weak_weight(rates)
     known = ~np.isnan(exact[:, :, 0])
     weights, means, deviations, exact_weight = components(
-        totals, values, variances, open_boxes, weak, known
+        totals, values, variances, open_boxes, weak, known, greedy_values, greedy_variances
     )
     return mixture_shares(
         weights, means, deviations, totals=totals, exact=exact, exact_weight=exact_weight
@@ -153,7 +181,11 @@ def _shares(
 
 
 def between_turns(
-    spread: Spread, states: IntArray, totals: FloatArray, rates: FloatArray | None = None
+    spread: Spread,
+    states: IntArray,
+    totals: FloatArray,
+    rates: FloatArray | None = None,
+    greedy: GreedySpread | None = None,
 ) -> FloatArray:
     """`win_probabilities` for many games at once, every player between turns: `states`
     (table indexes), grand `totals` and loss `rates` (None: 0) of the players in rows of
@@ -161,13 +193,23 @@ def between_turns(
     table = np.asarray(spread.strategy.table)
     mean = table[states]
     variance = central(mean, np.asarray(spread.moments)[:, states])
+    weak = np.zeros(states.shape) if rates is None else weak_weight(rates)
+    greedy_mean, greedy_variance = None, None
+    if greedy is not None:
+        raw = np.asarray(greedy.table)[:, states]
+        greedy_mean, greedy_variance = raw[0], np.maximum(raw[1] - raw[0] ** 2, 0.0)
+    elif (weak > 0).any():
+        raise ValueError("players with loss rates need the greedy player's table")
     open_boxes = BOXES - np.bitwise_count(states // (UPPER_STATES * 2))
     exact = np.full((*states.shape, 1), np.nan)
     near_end = (open_boxes <= EXACT_OPEN) & (open_boxes > 0)
     if near_end.any():
         exact = np.full((*states.shape, SUPPORT), np.nan)
         exact[near_end] = spread.distributions(states[near_end])
-    return _shares(totals, mean, variance, open_boxes, exact, rates)
+        mixed = near_end & (weak > 0)
+        if greedy is not None and mixed.any():
+            exact[mixed] = between(exact[mixed], greedy.distributions(states[mixed]), weak[mixed])
+    return _shares(totals, mean, variance, open_boxes, exact, rates, greedy_mean, greedy_variance)
 
 
 def _normal_cdf(z: FloatArray) -> FloatArray:

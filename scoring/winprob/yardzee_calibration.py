@@ -24,7 +24,6 @@ import numpy as np
 
 from scoring.analysis import yardzee_table as solver
 from scoring.analysis.rolls import (
-    FACE_COUNTS,
     FACES,
     KEEP_OFFSETS,
     LAYERS,
@@ -35,6 +34,7 @@ from scoring.analysis.rolls import (
 )
 from scoring.winprob.yardzee import PRIOR_TURNS, between_turns, win_shares
 from scoring.winprob.yardzee_exact import KEEP_COUNTS, KEEP_SIZE
+from scoring.winprob.yardzee_greedy import GreedySpread, most_common_face
 from scoring.winprob.yardzee_spread import Spread, after_state, central, turn_policy, zero_table
 from scoring.winprob.yardzee_strength import fit_rows
 
@@ -50,8 +50,6 @@ _CODE: Final = 6 ** np.arange(len(FACES))
 """A multiset of dice as a number: its count of each face in base 6 (at most 5 dice)."""
 _OUTCOME_OF_CODE: Final = np.full(6 ** len(FACES), -1, dtype=np.intp)
 _OUTCOME_OF_CODE[KEEP_COUNTS[KEEP_OFFSETS[5] :] @ _CODE] = np.arange(len(LAYERS[5]))
-_KEEP_OF_CODE: Final = np.full(6 ** len(FACES), -1, dtype=np.intp)
-_KEEP_OF_CODE[KEEP_COUNTS @ _CODE] = np.arange(len(KEEP_COUNTS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +73,6 @@ def _throw(rng: np.random.Generator, keep: IntArray) -> IntArray:
     counts = KEEP_COUNTS[keep] + (one_hot & thrown[:, :, None]).sum(axis=1)
     outcome: IntArray = _OUTCOME_OF_CODE[counts @ _CODE]
     return outcome
-
-
-def _most_common_face(outcome: IntArray) -> IntArray:
-    """Keep the dice of the most common face (the higher face on a tie): flat keep index."""
-    counts = FACE_COUNTS[:, outcome].T  # players x faces
-    face = (counts * 10 + np.arange(len(FACES))).argmax(axis=1)
-    kept = np.zeros_like(counts)
-    kept[np.arange(len(face)), face] = counts[np.arange(len(face)), face]
-    index: IntArray = _KEEP_OF_CODE[kept @ _CODE]
-    return index
 
 
 def _keep_value(values: RollValues, keep: IntArray, column: IntArray) -> FloatArray:
@@ -123,7 +111,7 @@ def _turn(
             loss = np.zeros(len(players))
             stopped = np.zeros(len(players), dtype=np.bool_)
             for values in (optimal.middle, optimal.last):
-                keep = _most_common_face(outcome)
+                keep = most_common_face(outcome)
                 chosen = _keep_value(values, keep, column)
                 loss += np.where(stopped, 0.0, values.showing[outcome, column] - chosen)
                 stopped |= KEEP_SIZE[keep] == 5
@@ -174,7 +162,12 @@ def leader_shares(totals: FloatArray) -> FloatArray:
 
 
 def predict(
-    spread: Spread, games: Trajectories, players: int, *, skill: bool = True
+    spread: Spread,
+    games: Trajectories,
+    players: int,
+    *,
+    skill: bool = True,
+    greedy: GreedySpread | None = None,
 ) -> Predictions:
     """The predictions after every turn but the last (after it the game is over) of the games
     made of `games`' trajectories taken `players` at a time, seats in order. A game's turn `t`
@@ -201,7 +194,11 @@ def predict(
         for start in range(0, count, _BATCH):
             part = slice(start, start + _BATCH)
             found = between_turns(
-                spread, now_states[part], now_totals[part], None if rates is None else rates[part]
+                spread,
+                now_states[part],
+                now_totals[part],
+                None if rates is None else rates[part],
+                greedy,
             )
             chance.append(found)
         leader.append(leader_shares(now_totals))
@@ -265,14 +262,21 @@ def buckets(chance: FloatArray, won: FloatArray) -> tuple[Bucket, ...]:
 
 
 def calibrate(
-    spread: Spread, style: PlayStyle, players: int, games: int, seed: int, *, rates: bool = False
+    spread: Spread,
+    style: PlayStyle,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    rates: bool = True,
+    greedy: GreedySpread | None = None,
 ) -> Calibration:
     """Simulate `games` games of `players` playing `style`, predict after every turn, and
-    measure (seeded: the same figures every run). The predictions are the product's (no loss
-    rates: every player the optimal strength), or with `rates` each player's strengths mixed
-    by their loss rate so far."""
+    measure (seeded: the same figures every run). The predictions are the product's: each
+    player's strengths mixed by their loss rate so far (`greedy` the greedy player's table),
+    or without `rates` every player the optimal strength."""
     trajectories = play(spread, style, games * players, seed)
-    predictions = predict(spread, trajectories, players, skill=rates)
+    predictions = predict(spread, trajectories, players, skill=rates, greedy=greedy)
     return Calibration(
         style=style,
         players=players,
@@ -327,22 +331,35 @@ def calibrations(
     players: Sequence[int],
     games: int,
     seed: int = 1,
+    greedy: GreedySpread | None = None,
 ) -> list[Calibration]:
-    """Every style with every number of players."""
+    """Every style with every number of players, as the product predicts (`greedy` the
+    greedy player's table)."""
     return [
-        calibrate(spread, style, count, games, seed_of(style, count, seed))
+        calibrate(spread, style, count, games, seed_of(style, count, seed), greedy=greedy)
         for style in styles
         for count in players
     ]
 
 
-def fit(spread: Spread, style: PlayStyle, players: int, seed: int) -> FloatArray:
+def fit(
+    spread: Spread, style: PlayStyle, players: int, seed: int, greedy: GreedySpread | None = None
+) -> FloatArray:
     """The strength table of `style` (`scoring.winprob.yardzee_strength`) fitted on `players`
-    simulated players' positions between turns."""
+    simulated players' positions between turns: the shape of their points to come about their
+    own policy's mean and deviation (the strategy's moments, or `greedy`'s for the greedy
+    players)."""
     games = play(spread, style, players, seed)
     states = games.states[:, :TURNS].ravel()
     rest = (games.totals[:, -1:] - games.totals[:, :TURNS]).ravel().astype(np.float64)
-    values = np.asarray(spread.strategy.table)[states]
-    deviations = np.sqrt(np.maximum(central(values, np.asarray(spread.moments)[:, states]), 0))
+    if style == "greedy":
+        if greedy is None:
+            raise ValueError("the greedy strength is fitted about the greedy player's moments")
+        raw = np.asarray(greedy.table)[:, states]
+        values, variances = raw[0], np.maximum(raw[1] - raw[0] ** 2, 0.0)
+    else:
+        values = np.asarray(spread.strategy.table)[states]
+        variances = central(values, np.asarray(spread.moments)[:, states])
+    deviations = np.sqrt(np.maximum(variances, 0.0))
     open_boxes = TURNS - np.bitwise_count(states // (solver.UPPER_STATES * 2))
-    return fit_rows(values, deviations, rest, open_boxes, regress=style != "optimal")
+    return fit_rows(values, deviations, rest, open_boxes, regress=False)

@@ -351,7 +351,7 @@ class Spread:
     def distributions(self, states: IntArray) -> FloatArray:
         """The exact distributions (`[state, points]`) of states between turns with at most
         `EXACT_OPEN` boxes open (table indexes), solved once per spread and kept."""
-        kept = _standing_for()[states]
+        kept = standing_for()[states]
         self._solve(sorted(set(np.unique(kept).tolist()) - self._exact.keys()))
         return np.stack([self._exact[index] for index in kept.tolist()])
 
@@ -377,7 +377,7 @@ class Spread:
 
     def _mixture(self, policy: TurnPolicy, chances: FloatArray) -> FloatArray:
         """The distributions of the points still to come from final dice of these chances."""
-        after = _standing_for()[policy.after]
+        after = standing_for()[policy.after]
         needed = np.unique(after)
         self._solve([int(index) for index in needed if int(index) not in self._exact])
         rows = np.searchsorted(needed, after)
@@ -391,7 +391,7 @@ _NOTHING_MORE: Final = np.eye(1, SUPPORT)[0]
 
 
 @cache
-def _standing_for() -> IntArray:
+def standing_for() -> IntArray:
     """`[state]`: the state whose exact distribution a state has: itself, or where its upper
     bonus is out of reach the one state of its scorecard that stands for the rest
     (`yardzee_table.level`: their futures are the same)."""

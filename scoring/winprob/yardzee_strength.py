@@ -50,19 +50,19 @@ OPTIMAL: Final[FloatArray] = np.array(
 GREEDY: Final[FloatArray] = np.array(
     [
         [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
-        [1.5095, 0.3225, 0.8962, -0.2124, 0.0031, 1.8111, 2.5315],
-        [-3.4378, 0.4520, 0.8883, -0.2985, 0.0964, 2.3239, 1.5545],
-        [-8.1637, 0.4651, 0.7580, -0.4902, 0.1467, 1.3583, 1.4919],
-        [-12.2008, 0.5381, 0.6806, -0.6071, 0.2678, 1.1285, 1.4796],
-        [-17.4468, 0.6138, 0.6788, -0.6244, 0.3865, 1.1544, 1.5411],
-        [-22.9125, 0.6786, 0.6918, -0.5972, 0.4795, 1.1838, 1.5988],
-        [-28.2573, 0.7315, 0.7293, -0.5374, 0.5558, 1.3008, 1.6664],
-        [-36.1230, 0.7928, 0.8473, -0.3847, 0.6841, 1.9442, 1.8227],
-        [-49.9194, 0.8804, 0.8775, -0.3404, 0.6859, 2.2856, 1.7473],
-        [-63.2146, 0.9444, 0.8749, -0.3393, 0.6439, 2.2891, 1.6101],
-        [-71.9777, 0.9655, 0.8678, -0.3512, 0.6077, 2.2561, 1.5225],
-        [-96.6139, 1.0494, 0.8539, -0.3739, 0.5697, 2.1763, 1.4511],
-        [0.0000, 0.6376, 0.8395, -0.3994, 0.5443, 2.0887, 1.4210],
+        [0.0000, 1.0000, 0.8963, -0.2197, 0.0010, 1.7413, 2.3471],
+        [0.0000, 1.0000, 0.8497, -0.3050, 0.0220, 1.6378, 1.7740],
+        [0.0000, 1.0000, 0.7714, -0.3969, 0.0545, 1.3053, 1.4094],
+        [0.0000, 1.0000, 0.6392, -0.4969, 0.0866, 0.8815, 1.2239],
+        [0.0000, 1.0000, 0.5954, -0.5445, 0.1528, 0.7967, 1.1505],
+        [0.0000, 1.0000, 0.5968, -0.5400, 0.2244, 0.7922, 1.1381],
+        [0.0000, 1.0000, 0.5669, -0.5493, 0.2515, 0.7185, 1.1334],
+        [0.0000, 1.0000, 0.8748, -0.2546, 0.5506, 1.7819, 1.4755],
+        [0.0000, 1.0000, 0.8863, -0.2550, 0.5470, 1.9785, 1.4093],
+        [0.0000, 1.0000, 0.8800, -0.2723, 0.5274, 1.9789, 1.3228],
+        [0.0000, 1.0000, 0.8700, -0.2924, 0.5057, 1.9373, 1.2707],
+        [0.0000, 1.0000, 0.8547, -0.3150, 0.4815, 1.8610, 1.2247],
+        [0.0000, 1.0000, 0.8395, -0.3364, 0.4602, 1.7673, 1.2015],
     ]
 )
 
@@ -140,20 +140,39 @@ def components(
     open_boxes: FloatArray | IntArray,
     weak: FloatArray,
     exact_known: FloatArray,
+    greedy_values: FloatArray | None = None,
+    greedy_variances: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The mixture of a player's final total (`[row, player]` inputs): the grand `totals`,
     the optimal mean `values` and `variances` of the points to come, the boxes open, the weight
-    of the `greedy` strength (`weak_weight`) and whether the exact distribution is known (it
-    stands for the `optimal` strength then). Returns the normals' weights, means and
-    deviations (`[row, player, 4]`: optimal's two, greedy's two) and the exact one's weight."""
+    `w` of the `greedy` strength (`weak_weight`), whether the exact distribution is known (it
+    stands for the shapes then), and the greedy player's own mean and variance of the points
+    to come (`scoring.winprob.yardzee_greedy`; needed where `w` is not 0).
+
+    A player is between the two strengths, not one of them at random: their points to come
+    have the mean and variance interpolated, `(1 - w) V + w Vg` and `(1 - w) D^2 + w Dg^2`,
+    and the shape `Z` (mean 0, variance 1) is the two strengths' shapes mixed by `w`. Returns
+    the normals' weights, means and deviations (`[row, player, 4]`: optimal's two, greedy's
+    two) and the exact one's weight."""
     boxes = np.asarray(open_boxes, dtype=np.intp)
-    deviation = np.sqrt(np.maximum(variances, 0.0))
     strong = 1.0 - weak
-    exact_weight = np.where(exact_known, strong, 0.0)
+    exact_weight = np.where(exact_known, 1.0, 0.0)
+    if greedy_values is None or greedy_variances is None:
+        if np.any(weak > 0):
+            raise ValueError("a weaker strength needs the greedy player's moments")
+        centre, variance = values, variances
+    else:
+        mixed = weak > 0
+        centre = np.where(mixed, strong * values + weak * greedy_values, values)
+        variance = np.where(mixed, strong * variances + weak * greedy_variances, variances)
+    centre = totals + centre
+    deviation = np.sqrt(np.maximum(variance, 0.0))
     weights, means, deviations = [], [], []
-    for table, share in ((OPTIMAL, np.where(exact_known, 0.0, strong)), (GREEDY, weak)):
-        a, b, p, m1, s1, m2, s2 = (table[boxes, field] for field in range(len(SHAPE_FIELDS)))
-        centre = totals + a + b * values
+    for table, share in (
+        (OPTIMAL, np.where(exact_known, 0.0, strong)),
+        (GREEDY, np.where(exact_known, 0.0, weak)),
+    ):
+        _, _, p, m1, s1, m2, s2 = (table[boxes, field] for field in range(len(SHAPE_FIELDS)))
         weights += [share * p, share * (1 - p)]
         means += [centre + deviation * m1, centre + deviation * m2]
         deviations += [deviation * s1, deviation * s2]
@@ -163,3 +182,34 @@ def components(
         np.stack(deviations, axis=2),
         exact_weight,
     )
+
+
+def between(first: FloatArray, second: FloatArray, weight: FloatArray) -> FloatArray:
+    """Distributions of whole points (`[row, points]`) between `first` and `second`: the
+    quantiles interpolated, `(1 - weight) Q1(u) + weight Q2(u)` for every `u` (a point between
+    two whole points shares its chance between them, keeping the mean exact). The mean is
+    interpolated and, unlike a mixture of the two, no spread is added between them."""
+    rows, support = first.shape
+    lower, upper = np.cumsum(first, axis=1), np.cumsum(second, axis=1)
+    lower[:, -1] = upper[:, -1] = 1.0
+    levels = np.sort(np.concatenate([lower, upper], axis=1), axis=1)
+    levels = np.concatenate([np.zeros((rows, 1)), np.minimum(levels, 1.0)], axis=1)
+    mass = np.diff(levels, axis=1)
+    middle = (levels[:, 1:] + levels[:, :-1]) / 2
+    offset = 2.0 * np.arange(rows)[:, None]  # rows apart: one search for all of them
+    at_first = np.searchsorted((lower + offset).ravel(), (middle + offset).ravel())
+    at_second = np.searchsorted((upper + offset).ravel(), (middle + offset).ravel())
+    base = support * np.arange(rows)[:, None]
+    point = (1 - weight[:, None]) * (at_first.reshape(middle.shape) - base) + weight[:, None] * (
+        at_second.reshape(middle.shape) - base
+    )
+    low = np.minimum(np.floor(point), support - 1)
+    share = point - low
+    slots = base + low.astype(np.intp)
+    found = np.bincount(
+        slots.ravel(), weights=(mass * (1 - share)).ravel(), minlength=rows * support
+    )
+    up = np.minimum(slots + 1, base + support - 1)
+    found += np.bincount(up.ravel(), weights=(mass * share).ravel(), minlength=rows * support)
+    result: FloatArray = found.reshape(rows, support)
+    return result

@@ -22,9 +22,10 @@ from games import services as game_services
 from games.models import Match
 from league import rating
 from league.models import PlayerRating, RatingChange
-from scoring.analysis import Strategy
+from scoring.analysis import Strategy, analyse_game
 from scoring.analysis import yardzee_table as solver
-from scoring.winprob.yardzee import Position, win_probabilities
+from scoring.winprob.yardzee import Position, loss_rates, win_probabilities
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import ORDERS, Spread
 from scoring.yardzee import YardzeeGame, YardzeeRules
 from tests.playing import simulated_turns, start_stage
@@ -270,6 +271,9 @@ def yardzee_tables(settings, strategy_dir, tmp_path):
     forced = Strategy.load(YardzeeRules(joker="forced"), tmp_path)
     means = np.nan_to_num(np.asarray(forced.table, dtype=float))
     Spread(forced, (means**2 + 1.0).reshape(len(ORDERS), solver.STATES)).save(tmp_path)
+    # The greedy player: 60% of the strategy's mean, a point of spread.
+    weaker = 0.6 * means
+    GreedySpread(forced.rules, np.stack([weaker, weaker**2 + 1.0])).save(tmp_path)
     settings.STRATEGY_DIR = tmp_path
     strategies.forget()
     yield tmp_path
@@ -288,15 +292,32 @@ def test_a_yardzee_match_has_its_chances_after_every_turn(
     assert len(stored.chances) == 5
     for row in stored.chances:
         assert sum(row) == pytest.approx(1, abs=1e-3)
-    # After every turn, what the model gives for the game as it then stood, in seat order.
+    # After every turn, what the model gives for the game as it then stood, in seat order,
+    # each player judged by the losses of their turns so far (the analysis engine's).
     spread = strategies.yardzee_spread(match.rules)
+    greedy = strategies.yardzee_greedy(match.rules)
+    analysis = analyse_game(
+        {"game": "yardzee", "players": 3, "turns": turns[:4]},
+        strategy=strategies.yardzee_strategy(match.rules),
+    )
+    assert stored.losses == pytest.approx([turn.loss for turn in analysis.turns])
+    assert any(loss > 0 for loss in stored.losses)  # the simulated players are not optimal
     game = cast(YardzeeGame, scoring.new_game("yardzee", 3, match.rules))
     for number, turn in enumerate([None, *turns[:4]]):
         if turn is not None:
             game.play(turn)
-        positions = [Position.of_scorecard(game.scorecard(seat)) for seat in range(3)]
-        expected = win_probabilities(positions, spread)
+        losses: list[list[float]] = [[], [], []]
+        for played in analysis.turns[:number]:
+            losses[played.seat].append(played.loss)
+        rates = loss_rates(losses)
+        positions = [
+            Position.of_scorecard(game.scorecard(seat), loss_rate=rates[seat]) for seat in range(3)
+        ]
+        expected = win_probabilities(positions, spread, greedy)
         assert stored.chances[number] == pytest.approx(expected, abs=1e-4)
+        if any(rates):  # judged weaker: not what every player optimal gives
+            optimal = [Position.of_scorecard(game.scorecard(seat)) for seat in range(3)]
+            assert expected != pytest.approx(win_probabilities(optimal, spread), abs=1e-3)
     assert stored.chances[4] != stored.chances[0]
     assert all(swing["what"].endswith(")") for swing in stored.swings)
 

@@ -1,6 +1,7 @@
 """`manage.py build_strategy`: the Yardzee strategy tables that move-by-move analysis reads
 (docs/analysis.md, "The table file"), and beside each the moments table of the remaining
-points that the win probability reads (docs/analysis.md, "Win probability: Yardzee").
+points and the greedy player's (`yardzee-forced-greedy.npy`, 16 MB, seconds) that the win
+probability reads (docs/analysis.md, "Win probability: Yardzee").
 
 Writes one table per joker rule (`yardzee-forced.npy`, `yardzee-free_choice.npy`, 8 MB each,
 with a JSON manifest) and its moments (`yardzee-forced-moments.npy`, ...) into
@@ -24,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
@@ -78,6 +80,7 @@ class Command(BaseCommand):
             strategy = self._strategy(rules, directory, failed, **options)
             if strategy is not None:
                 self._moments(strategy, directory, failed, **options)
+                self._greedy(rules, directory, failed, **options)
         if options["yardkle_duel"]:
             self._yardkle_duel(directory, failed, **options)
         if failed:
@@ -163,8 +166,33 @@ class Command(BaseCommand):
             )
         )
 
+    def _greedy(
+        self, rules: YardzeeRules, directory: Path, failed: list[str], **options: Any
+    ) -> None:
+        """The greedy player's moments table beside the strategy's, as the moments."""
+        joker = rules.joker
+        if not options["force"]:
+            try:
+                GreedySpread.load(rules, directory)
+            except StrategyTableError as error:
+                if options["check"]:
+                    failed.append(str(error))
+                    return
+                self.stdout.write(f"joker={joker}: {error}")
+            else:
+                self.stdout.write(f"joker={joker}: the greedy table in {directory} is intact.")
+                return
+        greedy = GreedySpread.build(rules)
+        path = self._save(greedy, directory)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
+                f"{greedy.build_seconds or 0:.1f} s."
+            )
+        )
+
     @staticmethod
-    def _save(table: Strategy | Spread | YardkleDuel, directory: Path) -> Path:
+    def _save(table: Strategy | Spread | GreedySpread | YardkleDuel, directory: Path) -> Path:
         try:
             return table.save(directory)
         except OSError as error:

@@ -5,8 +5,8 @@ Simulates `--games` games for each number of players and each way of playing (th
 solitaire strategy, and a greedy one), predicts every player's chance to win after every turn,
 and prints, per run, the predictions bucketed by tenths against how often those players won,
 and the Brier score against the naive baseline (the current leader by points wins). The
-predictions are the product's (every player the optimal strength), or with `--rates` each
-player's strengths mixed by their loss rate so far. Seeded:
+predictions are the product's: each player the optimal strength mixed with the greedy player's
+by their loss rate so far (`--no-rates`: every player the optimal strength). Seeded:
 the same figures on every run. Reads the tables `manage.py build_strategy` writes (or builds
 them in memory with `--build`, a minute).
 
@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.management.commands.build_strategy import strategy_dir
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.winprob.yardzee_calibration import PLAY_STYLES, calibrate, fit, report, seed_of
+from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.winprob.yardzee_strength import table_source
 from scoring.yardzee import JOKER_RULES, YardzeeRules
@@ -56,9 +57,11 @@ class Command(BaseCommand):
             "--build", action="store_true", help="build the tables in memory instead of loading"
         )
         parser.add_argument(
-            "--rates",
-            action="store_true",
-            help="mix each player's strengths by their loss rate (the product does not)",
+            "--no-rates",
+            dest="rates",
+            action="store_false",
+            help="judge every player optimal (the product mixes in the greedy player by each "
+            "player's loss rate so far)",
         )
         parser.add_argument(
             "--fit",
@@ -79,9 +82,10 @@ class Command(BaseCommand):
             raise CommandError("--fit-players must be at least 1.")
         rules = YardzeeRules(joker=options["joker"])
         spread = self._spread(rules, options)
+        greedy = self._greedy(rules, options)
         if options["fit"]:
             for style in options["play"]:
-                table = fit(spread, style, options["fit_players"], options["seed"])
+                table = fit(spread, style, options["fit_players"], options["seed"], greedy)
                 self.stdout.write(table_source(style.upper(), table))
             return
         for style in options["play"]:
@@ -94,9 +98,19 @@ class Command(BaseCommand):
                     options["games"],
                     seed_of(style, players, options["seed"]),
                     rates=options["rates"],
+                    greedy=greedy,
                 )
                 self.stdout.write("\n".join(report(result)))
                 self.stdout.write(f"({time.perf_counter() - started:.0f} s)\n")
+
+    def _greedy(self, rules: YardzeeRules, options: dict[str, Any]) -> GreedySpread:
+        if options["build"]:
+            return GreedySpread.build(rules)
+        directory = Path(options["dir"]) if options["dir"] else strategy_dir()
+        try:
+            return GreedySpread.load(rules, directory)
+        except StrategyTableError as error:
+            raise CommandError(f"{error} (or pass --build)") from error
 
     def _spread(self, rules: YardzeeRules, options: dict[str, Any]) -> Spread:
         if options["build"]:

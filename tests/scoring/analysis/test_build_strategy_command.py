@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from games.management.commands import build_strategy
 from scoring.analysis import Strategy
 from scoring.analysis import yardzee_table as solver
+from scoring.winprob.yardzee_greedy import GREEDY_ORDERS, GreedySpread
 from scoring.winprob.yardzee_spread import ORDERS, Spread
 
 
@@ -28,6 +29,8 @@ def builds(monkeypatch, forced):
     monkeypatch.setattr(Strategy, "build", staticmethod(build))
     # The moments table (a minute to build) is stood in for by zeros, counted the same way.
     monkeypatch.setattr(Spread, "build", classmethod(spread_build(calls)))
+    # So is the greedy player's table (seconds).
+    monkeypatch.setattr(GreedySpread, "build", classmethod(greedy_build(calls)))
     return calls
 
 
@@ -35,6 +38,14 @@ def spread_build(calls):
     def build(cls, strategy):
         calls.append(f"moments {strategy.rules.joker}")
         return cls(strategy, np.zeros((len(ORDERS), solver.STATES)))
+
+    return build
+
+
+def greedy_build(calls):
+    def build(cls, rules):
+        calls.append(f"greedy {rules.joker}")
+        return cls(rules, np.zeros((len(GREEDY_ORDERS), solver.STATES)))
 
     return build
 
@@ -51,10 +62,23 @@ def test_the_command_builds_a_missing_table_then_keeps_it(builds, tmp_path):
     assert "254.587729" in output
     assert (tmp_path / "yardzee-forced.npy").is_file()
     assert (tmp_path / "yardzee-forced-moments.npy").is_file()
-    assert "the moments table in" in run("--dir", str(tmp_path), "--joker", "forced")
-    assert builds == ["forced", "moments forced"]
+    assert (tmp_path / "yardzee-forced-greedy.npy").is_file()
+    again = run("--dir", str(tmp_path), "--joker", "forced")
+    assert "the moments table in" in again
+    assert "the greedy table in" in again
+    assert builds == ["forced", "moments forced", "greedy forced"]
     run("--dir", str(tmp_path), "--joker", "forced", "--force")
-    assert builds == ["forced", "moments forced", "forced", "moments forced"]
+    assert builds == ["forced", "moments forced", "greedy forced"] * 2
+
+
+def test_a_missing_greedy_table_is_built_beside_intact_ones(builds, tmp_path):
+    run("--dir", str(tmp_path), "--joker", "forced")
+    (tmp_path / "yardzee-forced-greedy.npy").unlink()
+    with pytest.raises(CommandError, match="yardzee-forced-greedy"):
+        run("--dir", str(tmp_path), "--joker", "forced", "--check")
+    run("--dir", str(tmp_path), "--joker", "forced")
+    assert builds == ["forced", "moments forced", "greedy forced", "greedy forced"]
+    assert GreedySpread.load(None, tmp_path).table.shape == (2, solver.STATES)
 
 
 def test_a_missing_moments_table_is_built_beside_an_intact_strategy_table(builds, tmp_path):
@@ -65,7 +89,7 @@ def test_a_missing_moments_table_is_built_beside_an_intact_strategy_table(builds
     output = run("--dir", str(tmp_path), "--joker", "forced")
     assert "the table in" in output
     assert "intact" in output
-    assert builds == ["forced", "moments forced", "moments forced"]
+    assert builds == ["forced", "moments forced", "greedy forced", "moments forced"]
     spread = Spread.load(None, tmp_path)
     assert spread.strategy.start_value == pytest.approx(254.587729, abs=1e-6)
 
@@ -77,7 +101,7 @@ def test_the_command_rebuilds_a_corrupt_table(builds, tmp_path):
     output = run("--dir", str(tmp_path), "--joker", "forced")
     assert "checksum" in output
     # The moments depend on the rules only (the same strategy comes out again): kept.
-    assert builds == ["forced", "moments forced", "forced"]
+    assert builds == ["forced", "moments forced", "greedy forced", "forced"]
     assert Strategy.load(None, tmp_path).start_value == pytest.approx(254.587729, abs=1e-6)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from scoring.analysis import Strategy
+from scoring.winprob.yardzee_greedy import GreedySpread, build_greedy
 from scoring.winprob.yardzee_spread import Spread, build_moments
 
 LAST_LEVELS = 10
@@ -23,3 +24,9 @@ def late_spread(forced: Strategy) -> Spread:
     """Moments for the states with at least `LAST_LEVELS` boxes filled; NaN before."""
     moments = build_moments(np.asarray(forced.table), "forced", down_to=LAST_LEVELS)
     return Spread(forced, moments)
+
+
+@pytest.fixture(scope="session")
+def late_greedy() -> GreedySpread:
+    """The greedy player's moments for the states with at least `LAST_LEVELS` boxes filled."""
+    return GreedySpread(YardzeeRules(), build_greedy("forced", down_to=LAST_LEVELS))

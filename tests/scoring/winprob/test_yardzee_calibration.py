@@ -67,18 +67,18 @@ def test_the_report_judges_only_buckets_with_enough_predictions():
     assert "strengths by loss rate; Brier" in report(with_rates)[0]
 
 
-def test_the_calibration_predicts_as_the_product_unless_asked_for_loss_rates(
-    late_spread, monkeypatch
+def test_the_calibration_predicts_as_the_product_with_loss_rates_unless_asked_not_to(
+    late_spread, late_greedy, monkeypatch
 ):
     asked = []
 
-    def predict(spread, games, players, *, skill=True):
-        asked.append(skill)
+    def predict(spread, games, players, *, skill=True, greedy=None):
+        asked.append((skill, greedy))
         rows = len(games.states) // players * (13 * players - 1) * players
         return Predictions(np.full(rows, 0.5), np.full(rows, 0.5), np.full(rows, 0.5))
 
     monkeypatch.setattr(calibration, "predict", predict)
-    plain = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3)
-    rated = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3, rates=True)
-    assert asked == [False, True]  # the product passes no loss rate
+    rated = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3, greedy=late_greedy)
+    plain = calibration.calibrate(late_spread, "greedy", 2, 10, seed=3, rates=False)
+    assert asked == [(True, late_greedy), (False, None)]  # the product passes loss rates
     assert (plain.rates, rated.rates) == (False, True)

@@ -47,9 +47,11 @@ def test_two_normals_are_recovered_from_their_sample():
 
 
 def test_the_shipped_strengths_have_the_mean_and_variance_of_their_standard_form():
-    # The optimal strength is the table's mean and deviation, reshaped: Z has mean 0 and
-    # variance near 1 (the fit's sample, not a constraint).
-    for p, m1, s1, m2, s2 in strength.OPTIMAL[1:, 2:]:
+    # Each strength is its own policy's mean and deviation (the strategy's, the greedy
+    # player's), reshaped: Z has mean 0 and variance near 1 (the fit's sample, not a
+    # constraint).
+    assert (strength.GREEDY[:, :2] == strength.OPTIMAL[:, :2]).all()  # a = 0, b = 1
+    for p, m1, s1, m2, s2 in np.concatenate([strength.OPTIMAL[1:, 2:], strength.GREEDY[1:, 2:]]):
         mean = p * m1 + (1 - p) * m2
         variance = p * (s1**2 + m1**2) + (1 - p) * (s2**2 + m2**2) - mean**2
         assert abs(mean) < 0.05
@@ -68,17 +70,42 @@ def test_a_mixture_against_its_components_worked_out_by_hand():
     assert mixture_shares(weights, means, deviations)[0].tolist() == pytest.approx([0.25, 0.75])
 
 
-def test_a_weak_players_chance_counts_less_of_their_open_boxes(late_spread):
+def test_a_weak_players_chance_counts_less_of_their_open_boxes(late_spread, late_greedy):
     # Same scorecards, one player well ahead in what is still open: the better they play the
     # more that is worth.
     state = YardzeeState(frozenset(CATEGORIES[:10]), 40, False)
     other = YardzeeState(frozenset(CATEGORIES[3:]), 63, False)
     strong = win_probabilities([Position(state, 150), Position(other, 200)], late_spread)
     weak = win_probabilities(
-        [Position(state, 150, loss_rate=9.0), Position(other, 200, loss_rate=9.0)], late_spread
+        [Position(state, 150, loss_rate=9.0), Position(other, 200, loss_rate=9.0)],
+        late_spread,
+        late_greedy,
     )
     assert sum(weak) == pytest.approx(1.0, abs=1e-6)
     assert weak[0] != pytest.approx(strong[0], abs=1e-3)
+    # A loss rate needs the greedy player's table.
+    with pytest.raises(ValueError, match="greedy"):
+        win_probabilities([Position(state, 150, loss_rate=9.0), Position(other, 200)], late_spread)
+
+
+def test_a_half_greedy_player_is_the_mixture_of_both_players_chances(late_spread, late_greedy):
+    # Seat 0 needs the Yardzee (its last box) to pass seat 1, who is done at 120: a player
+    # half as weak as the greedy one rolls it with the mean of both players' chances.
+    last = YardzeeState(frozenset(CATEGORIES) - {"yardzee"}, 30, False)
+    done = YardzeeState(frozenset(CATEGORIES), 30, False)
+    rate = strength.GREEDY_LOSS_RATE / 2
+    chances = win_probabilities(
+        [Position(last, 100, loss_rate=rate), Position(done, 120)], late_spread, late_greedy
+    )
+    optimal = late_spread.distribution(last)[50]
+    greedy = 2_783_176 / 60_466_176  # five alike in three rolls keeping the most common face
+    assert chances[0] == pytest.approx((optimal + greedy) / 2, abs=1e-9)
+    # And with no loss, the greedy table changes nothing.
+    plain = [Position(last, 100), Position(done, 120)]
+    assert win_probabilities(plain, late_spread, late_greedy) == win_probabilities(
+        plain, late_spread
+    )
+    assert win_probabilities(plain, late_spread)[0] == pytest.approx(optimal, abs=1e-9)
 
 
 @pytest.mark.parametrize("rate", [-1.0, "fast", True, float("nan")])
@@ -111,8 +138,9 @@ def test_the_shipped_tables_are_stated_as_the_fit_prints_them():
         assert np.array_equal(namespace[name], table)
 
 
-def test_the_command_fits_and_prints_the_strength_tables(late_spread, monkeypatch):
+def test_the_command_fits_and_prints_the_strength_tables(late_spread, late_greedy, monkeypatch):
     monkeypatch.setattr(calibrate_yardzee.Command, "_spread", lambda *args: late_spread)
+    monkeypatch.setattr(calibrate_yardzee.Command, "_greedy", lambda *args: late_greedy)
     out = io.StringIO()
     call_command(
         "calibrate_yardzee", "--fit", "--fit-players", "300", "--play", "greedy", stdout=out
@@ -120,9 +148,9 @@ def test_the_command_fits_and_prints_the_strength_tables(late_spread, monkeypatc
     namespace: dict[str, Any] = {"np": np, "Final": Final, "FloatArray": FloatArray}
     exec(out.getvalue(), namespace)  # noqa: S102 (the command's printed source)
     assert "OPTIMAL" not in namespace
-    expected = fit(late_spread, "greedy", 300, seed=1)
+    expected = fit(late_spread, "greedy", 300, seed=1, greedy=late_greedy)
     assert namespace["GREEDY"] == pytest.approx(expected, abs=5.1e-5)
-    assert namespace["GREEDY"][1, 1] != 1.0  # fitted (1 box open), not the default row
+    assert namespace["GREEDY"][1, 2] != 1.0  # fitted (1 box open), not the default row
 
 
 def test_fitting_on_no_players_is_refused():
