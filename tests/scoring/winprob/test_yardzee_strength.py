@@ -18,6 +18,7 @@ from scoring.winprob import yardzee_strength as strength
 from scoring.winprob.yardzee import (
     PRIOR_TURNS,
     Position,
+    between_turns,
     loss_rates,
     mixture_shares,
     win_probabilities,
@@ -156,3 +157,17 @@ def test_the_command_fits_and_prints_the_strength_tables(late_spread, late_greed
 def test_fitting_on_no_players_is_refused():
     with pytest.raises(CommandError, match="--fit-players must be at least 1"):
         call_command("calibrate_yardzee", "--fit", "--fit-players", "0")
+
+
+def test_optimal_players_loss_rate_of_zero_leaves_the_calibrations_figures_as_they_were(
+    late_spread, late_greedy
+):
+    # The optimal players' runs (no loss, rate 0) need not be made again: bit for bit.
+    games = play(late_spread, "optimal", 40, seed=8)
+    states = games.states[:, 10].reshape(20, 2)
+    totals = games.totals[:, 10].reshape(20, 2).astype(float)
+    plain = between_turns(late_spread, states, totals)
+    rated = between_turns(late_spread, states, totals, np.zeros((20, 2)), late_greedy)
+    assert np.array_equal(plain, rated)
+    weaker = between_turns(late_spread, states, totals, np.full((20, 2), 3.0), late_greedy)
+    assert not np.allclose(plain, weaker, atol=1e-3)
