@@ -206,10 +206,9 @@ def between(first: FloatArray, second: FloatArray, weight: FloatArray) -> FloatA
     low = np.minimum(np.floor(point), support - 1)
     share = point - low
     slots = base + low.astype(np.intp)
+    up = np.minimum(slots + 1, base + support - 1)
     found = np.bincount(
         slots.ravel(), weights=(mass * (1 - share)).ravel(), minlength=rows * support
-    )
-    up = np.minimum(slots + 1, base + support - 1)
-    found += np.bincount(up.ravel(), weights=(mass * share).ravel(), minlength=rows * support)
-    result: FloatArray = found.reshape(rows, support)
+    ) + np.bincount(up.ravel(), weights=(mass * share).ravel(), minlength=rows * support)
+    result: FloatArray = np.asarray(found, dtype=np.float64).reshape(rows, support)
     return result

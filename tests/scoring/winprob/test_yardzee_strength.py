@@ -171,3 +171,14 @@ def test_optimal_players_loss_rate_of_zero_leaves_the_calibrations_figures_as_th
     assert np.array_equal(plain, rated)
     weaker = between_turns(late_spread, states, totals, np.full((20, 2), 3.0), late_greedy)
     assert not np.allclose(plain, weaker, atol=1e-3)
+
+
+def test_between_two_distributions_interpolates_their_quantiles_not_their_chances():
+    first, second = np.zeros((2, 10)), np.zeros((2, 10))
+    first[0, 2] = second[0, 6] = 1.0  # 2 for sure and 6 for sure: halfway is 4 for sure
+    first[1, [0, 4]] = second[1, [2, 8]] = 0.5
+    found = strength.between(first, second, np.array([0.5, 0.25]))
+    assert found[0].tolist() == pytest.approx([0, 0, 0, 0, 1, 0, 0, 0, 0, 0])
+    # The lower halves 0 and 2 give 0.5 (shared by 0 and 1), the upper 4 and 8 give 5.
+    assert found[1].tolist() == pytest.approx([0.25, 0.25, 0, 0, 0, 0.5, 0, 0, 0, 0])
+    assert (found * np.arange(10)).sum(axis=1).tolist() == pytest.approx([4.0, 2.75])
