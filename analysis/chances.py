@@ -7,8 +7,10 @@ once (`analysis.strategies`).
   turns' losses against the optimal play: `turn_loss`; `scoring.winprob.yardzee`).
 - Yardkle, 2 players: the exact solution of the two-player game, both playing to win
   (`scoring.winprob.yardkle_duel`), where its table is loaded; else the race model.
-- Yardkle, 3 or more: the race to the target from each player's per-turn distribution under
-  the points-maximising strategy (`scoring.winprob.yardkle_race`)."""
+- Yardkle, 3 or more: the race to the target from each player's per-turn distribution
+  (`scoring.winprob.yardkle_race`), each player valued as a mixture of the points-maximising
+  and the weak style by how they have played so far (`scoring.winprob.yardkle_style`: their
+  bank-or-throw choices in `turns`)."""
 
 from collections.abc import Sequence
 from typing import cast
@@ -17,7 +19,7 @@ from analysis import strategies
 from games.models import GameName
 from scoring.analysis import analyse_game
 from scoring.game import Game
-from scoring.winprob import YardkleDuel, yardkle_race
+from scoring.winprob import YardkleDuel, yardkle_race, yardkle_style
 from scoring.winprob import yardzee as yardzee_chances
 from scoring.yardkle import YardkleGame, YardkleRules
 from scoring.yardzee import YardzeeGame
@@ -52,11 +54,14 @@ def turn_loss(game: Game, turn: object) -> float | None:
     return analyse_game(game, turns=[turn], strategy=strategy).turns[0].loss
 
 
-def chances(game: Game, losses: Sequence[Sequence[float]] | None = None) -> list[float]:
+def chances(
+    game: Game, losses: Sequence[Sequence[float]] | None = None, turns: Sequence[object] = ()
+) -> list[float]:
     """Each seat's chance to win the game as it stands (a game over: 1 for the winners,
     shared by a tie). Yardzee: `losses[seat]` are the losses of that seat's turns so far
     (`turn_loss`), from which each player's strength is judged (`loss_rates`); None judges
-    every player optimal."""
+    every player optimal. Yardkle: `turns` are the turns that led to the game (stored
+    payloads, in play order), from which a race reads the players' styles."""
     if game.is_over:
         first = [seat for seat, place in enumerate(game.placements()) if place == 1]
         return [1 / len(first) if seat in first else 0.0 for seat in range(game.players)]
@@ -75,6 +80,7 @@ def chances(game: Game, losses: Sequence[Sequence[float]] | None = None) -> list
     mover = yardkle.current_player or 0  # a game not over always has a player to move
     if (duel := _duel(yardkle.players, yardkle.rules)) is not None:
         return list(duel.win_probability(scores, mover, final_round=yardkle.final_round))
+    weak = yardkle_style.estimate(yardkle.rules, yardkle.players, turns)
     return yardkle_race.win_probabilities(
-        scores, mover, final_round_from=yardkle.final_round_by, rules=yardkle.rules
+        scores, mover, final_round_from=yardkle.final_round_by, rules=yardkle.rules, weak=weak
     )

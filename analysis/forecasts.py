@@ -92,8 +92,11 @@ def _kept(
     return list(stored.chances[: same + 1]), []
 
 
-def _chances(game: Game, losses: Sequence[Sequence[float]] | None = None) -> list[float]:
-    return [round(chance, 4) for chance in live.chances(game, losses)]
+def _chances(
+    game: Game, turns: Sequence[_Turn], losses: Sequence[Sequence[float]] | None = None
+) -> list[float]:
+    payloads = [turn.payload for turn in turns]
+    return [round(chance, 4) for chance in live.chances(game, losses, payloads)]
 
 
 def _by_seat(turns: Sequence[_Turn], losses: Sequence[float], players: int) -> list[list[float]]:
@@ -134,16 +137,19 @@ def _forecast(match_id: int) -> MatchForecast | None:
     missing = len(turns) + 1 - len(chances)
     now = game_from_json(match.state)
     if missing == 1 and turns and not rated:
-        chances.append(_chances(now))  # the usual case: one turn more
+        chances.append(_chances(now, turns))  # the usual case: one turn more
     elif missing > 0:
         game = new_game(match.game, len(players), match.rules)
         for played, turn in enumerate(turns):  # `game` stands after `played` turns here
             if played >= len(chances):
-                chances.append(_chances(game, _by_seat(turns[:played], losses, len(players))))
+                before = turns[:played]
+                chances.append(_chances(game, before, _by_seat(before, losses, len(players))))
             if rated and played >= len(losses):
                 losses.append(float(live.turn_loss(game, turn.payload) or 0.0))
             game.play(turn.payload)
-        chances.append(_chances(game, _by_seat(turns, losses, len(players)) if rated else None))
+        chances.append(
+            _chances(game, turns, _by_seat(turns, losses, len(players)) if rated else None)
+        )
     chances = chances[: len(turns) + 1]
     swings = turning_points(match.game, chances, turns)
     seconds = time.perf_counter() - started

@@ -22,7 +22,7 @@ from typing import Any, Final, Literal
 
 from scoring import GAMES, game_from_json
 from scoring.analysis.option import Option, ranked
-from scoring.analysis.yardkle import TurnStrategy
+from scoring.analysis.yardkle import TIE, TurnStrategy
 from scoring.analysis.yardzee import Strategy, YardzeeState
 from scoring.dice import read_dice
 from scoring.errors import RuleViolation
@@ -266,13 +266,16 @@ def _normal_strategy(rules: YardkleRules, on_board: bool) -> TurnStrategy:
     return TurnStrategy(rules, on_board)
 
 
-def turn_strategy(rules: YardkleRules, on_board: bool, need: int | None) -> TurnStrategy:
+def turn_strategy(
+    rules: YardkleRules, on_board: bool, need: int | None, tie: float = TIE
+) -> TurnStrategy:
     """A Yardkle turn strategy. The two for normal turns (on the board or not) are kept per
     process and ruleset (about 0.1 s each to build); a final round's, whose `need` is the
-    game's own, is built for its turn (milliseconds)."""
+    game's own and where a tie with the leader is worth `tie` (its share of the placement,
+    RULES.md "End"), is built for its turn (milliseconds)."""
     if need is None:
         return _normal_strategy(rules, on_board)
-    return TurnStrategy(rules, on_board, need)
+    return TurnStrategy(rules, on_board, need, tie=tie)
 
 
 def _played(game: Game, index: int, turn: object) -> None:
@@ -348,10 +351,13 @@ def _yardkle_turn(game: YardkleGame, index: int, turn: object) -> TurnAnalysis:
         raise RuleViolation("game_over", "The game is over; no more turns can be played.")
     final_round = game.final_round
     need = None
+    tie = TIE
     if final_round:
-        leader = max(game.total(other) for other in range(game.players) if other != seat)
+        others = [game.total(other) for other in range(game.players) if other != seat]
+        leader = max(others)
         need = leader - game.total(seat) + 1  # strictly above the leader
-    strategy = turn_strategy(game.rules, game.on_board(seat), need)
+        tie = 1 / (others.count(leader) + 1)  # equal scores share the placement ("End")
+    strategy = turn_strategy(game.rules, game.on_board(seat), need, tie)
     objective: Objective = "probability" if final_round else "points"
     _played(game, index, turn)
     assert isinstance(turn, dict)  # noqa: S101 - play() accepted it, so it is an object

@@ -8,7 +8,9 @@ Which set-asides are legal and what they score comes from `scoring.yardkle.set_a
 Two objectives (docs/analysis.md):
 - `need=None`: the most expected points banked this turn (a Yardkle banks 0);
 - `need=n`: in the final round, the highest chance of banking at least `n` (enough to finish
-  above the leader); banking less is worth nothing.
+  above the leader); banking exactly `n - 1` (equal to the leader) is worth `tie`, the share
+  of the placement a tie gives (RULES.md, "End": equal scores share the placement; 1/2 beside
+  one leader, the default 0 counts a tie as a loss); banking less is worth nothing.
 
 The turn total has no bound (hot dice can repeat), so the program has a top, in three exact
 tiers (`TurnStrategy._solve`): closed forms above `tail_cap`, proved for every larger total by
@@ -35,6 +37,8 @@ from scoring.yardkle import DICE, YardkleRules, read_throw, scores_nothing, set_
 
 STEP: Final = 50
 """Every combination scores a multiple of 50, so turn totals are counted in steps of 50."""
+TIE: Final = 0.5
+"""A tie with one leader: equal scores share the placement (RULES.md, "End"), half a win."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +253,7 @@ def _unreachable_totals() -> dict[int, frozenset[int]]:
     return unreachable
 
 
-def _read_total(turn_total: object, thrown: int | None = None) -> int:
+def read_total(turn_total: object, thrown: int | None = None) -> int:
     """A turn total collected before a throw of `thrown` dice: a multiple of 50 from 0 that
     some turn can have collected before a throw of that many dice (`invalid_state`)."""
     if type(turn_total) is not int or turn_total < 0 or turn_total % STEP:
@@ -301,7 +305,8 @@ class TurnStrategy:
     `rules` gives the entry minimum; `on_board` says whether the player has banked before
     (if not, banking needs the entry minimum); `need=None` maximises the expected points
     banked this turn, `need=n` the chance of banking at least `n` points (the final round:
-    `n` is what lifts the player above the leader).
+    `n` is what lifts the player above the leader), a bank of exactly `n - 1` (a tie with the
+    leader) counting `tie` (its share of the placement, RULES.md "End").
 
     `cap` is the turn total from which banking is optimal whenever allowed (checked at every
     total up to `tail_cap`, and by linear inequalities above it); the program is exact below
@@ -319,6 +324,7 @@ class TurnStrategy:
         "on_board",
         "rules",
         "tail_cap",
+        "tie",
     )
 
     def __init__(
@@ -328,10 +334,14 @@ class TurnStrategy:
         need: int | None = None,
         *,
         cap: int | None = None,
+        tie: float = 0.0,
     ) -> None:
         self.rules = rules if rules is not None else YardkleRules()
         self.on_board = on_board
         self.need = need
+        if not 0.0 <= tie <= 1.0 or (tie and need is None):
+            raise ValueError(f"a tie is worth a share from 0 to 1 in a final round, not {tie!r}")
+        self.tie = tie
         # Banking is allowed from this total on (RULES.md, "Entering the game").
         self._bank_from = 0 if on_board else self.rules.entry_minimum
         if need is None:
@@ -352,7 +362,9 @@ class TurnStrategy:
         allowed = totals >= self._bank_from
         if self.need is None:
             return totals.astype(np.float64), allowed
-        return (totals >= self.need).astype(np.float64), allowed
+        worth = (totals >= self.need).astype(np.float64)
+        worth[totals == self.need - 1] = self.tie
+        return worth, allowed
 
     def _solve(self, raised: int | None) -> tuple[FloatArray, FloatArray]:
         """`throw[level, dice]`: throwing that many dice at a turn total of `level * 50`;
@@ -444,7 +456,9 @@ class TurnStrategy:
         """What banking this total is worth in this objective."""
         if self.need is None:
             return float(turn_total)
-        return 1.0 if turn_total >= self.need or self.need <= 0 else 0.0
+        if turn_total >= self.need or self.need <= 0:
+            return 1.0
+        return self.tie if turn_total == self.need - 1 else 0.0
 
     def throw_value(self, turn_total: int, dice: int) -> float:
         """Throwing `dice` dice (1 to 6) with this turn total, then playing on optimally."""
@@ -458,7 +472,7 @@ class TurnStrategy:
     def bank_or_throw(self, turn_total: object, dice_left: object) -> list[Option]:
         """After a set-aside: banking (when allowed) and throwing the `dice_left` dice again
         (0 or 6 after hot dice: all six, and banking is not allowed), best first."""
-        total = _read_total(turn_total)
+        total = read_total(turn_total)
         if type(dice_left) is not int or not 0 <= dice_left <= DICE:
             raise invalid_state("dice_left", f"{dice_left!r} is not 0 to {DICE} dice")
         return ranked(self._then(total, dice_left))
@@ -476,7 +490,7 @@ class TurnStrategy:
         (`scoring.yardkle.set_aside_options`) followed by banking or throwing again, best
         first. Empty for a Yardkle (no point dice: nothing to choose)."""
         thrown = read_throw(dice)
-        total = _read_total(turn_total, len(thrown))
+        total = read_total(turn_total, len(thrown))
         found = []
         for selection, points in set_aside_options(list(thrown)).items():
             for then in self._then(total + points, len(thrown) - len(selection)):
@@ -487,7 +501,7 @@ class TurnStrategy:
         """The value of setting aside `set_aside` from `dice` and then choosing well; a
         selection that is not legal raises what `scoring.yardkle` raises for it."""
         thrown = read_throw(dice)
-        total = _read_total(turn_total, len(thrown))
+        total = read_total(turn_total, len(thrown))
         selection = read_dice(set_aside, "set_aside")
         if not selection:
             raise RuleViolation(

@@ -6,7 +6,8 @@ the models and the figures:
   win (`YardkleDuel`; "Win probability: Yardkle, two players").
 - `yardkle_race`, `yardkle_turns`: Yardkle for 2 to 10 players, the race to the target from
   each player's exact per-turn distribution ("Win probability: Yardkle, three or more
-  players"); `calibrate_yardkle`, its calibration command.
+  players"); `yardkle_style`, each player's style from their choices so far;
+  `calibrate_yardkle`, its calibration command.
 - `yardzee`, `yardzee_spread`: Yardzee for 2 to 5 players, from each player's final total
   under the optimal solitaire strategy ("Win probability: Yardzee").
 """

@@ -9,24 +9,41 @@ round turn maximises the chance to beat the leader) or `weak` (`yardkle_turns.we
 most points, bank from 300 or with two dice or fewer; in the final round throw until ahead).
 Before every turn it records each player's predicted chance to win
 (`yardkle_race.win_probabilities_batch`, or the final-round formula once a player reached the
-target) and, at the end, what happened (1 for the winner, a share for a tie). It prints per
-bucket of predictions (tenths) the mean prediction, the observed frequency and the count, and
-the Brier score of the model against the naive one (the leader by points wins; ties share).
+target) and, at the end, what happened (1 for the winner, a share for a tie). The model is the
+product's (`--model estimated`, the default): each player's style estimated from their own
+bank-or-throw choices so far (`yardkle_style`, the evidence gathered as the simulated turns
+are played), not told; `--model points` assumes every player plays for points, `--model own`
+tells it the players' real style. It prints per bucket of predictions (tenths) the mean
+prediction, the observed frequency and the count, and the Brier score of the model against the
+naive one (the leader by points wins; ties share).
 """
 
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 
 from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
 from scoring.analysis.yardkle import STEP, TurnStrategy, throw_table
-from scoring.winprob.yardkle_race import _final_round, race_tables, win_probabilities_batch
+from scoring.winprob.yardkle_race import (
+    GRADES,
+    final_round_chances,
+    final_turn_policy,
+    race_tables,
+    win_probabilities_batch,
+)
+from scoring.winprob.yardkle_style import (
+    WEIGHT,
+    decision_evidence,
+    set_aside_evidence,
+    weak_shares,
+)
 from scoring.winprob.yardkle_turns import Style, TurnPolicy, policy_of, throw_code, weak_policy
 from scoring.yardkle import DICE, YardkleRules
+
+Model = Literal["estimated", "points", "own"]
 
 LEVELS: Final = 400
 """Turn totals (steps of 50) the normal-turn policies cover; above, the choice at the top."""
@@ -35,9 +52,26 @@ ENOUGH: Final = 2000
 _POWERS: Final = np.array([7**i for i in range(DICE)], dtype=np.intp)
 
 
-def play_turns(rng: np.random.Generator, policies: list[TurnPolicy], which: IntArray) -> IntArray:
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """What `play_turns` gathers of the players' bank-or-throw choices: per game, whether the
+    player is `on_board`, and the `evidence` (log-odds of `weak`, `yardkle_style`) it adds to."""
+
+    rules: YardkleRules
+    on_board: BoolArray
+    evidence: FloatArray
+
+
+def play_turns(
+    rng: np.random.Generator,
+    policies: list[TurnPolicy],
+    which: IntArray,
+    watch: Watch | None = None,
+) -> IntArray:
     """One turn for each game at once, game `g` playing `policies[which[g]]`: the points
-    banked, in steps of 50 (0 after a Yardkle). RULES.md, "Turn": hot dice throw six again."""
+    banked, in steps of 50 (0 after a Yardkle). RULES.md, "Turn": hot dice throw six again.
+    With `watch`, every set-aside and every choice to bank or throw on adds its evidence of
+    the player's style."""
     table = throw_table()
     code = throw_code()
     games = len(which)
@@ -59,10 +93,23 @@ def play_turns(rng: np.random.Generator, policies: list[TurnPolicy], which: IntA
             games_here, throws_here = ids[mine], throw[mine]
             row = np.minimum(level[games_here], policy.levels - 1)
             chosen = policy.choice[row, throws_here]
+            if watch is not None:
+                watch.evidence[games_here] += set_aside_evidence(
+                    watch.rules, watch.on_board[games_here], level[games_here], throws_here, chosen
+                )
             level[games_here] += table.steps[chosen]
             left = table.left[chosen]
             bank_row = np.minimum(level[games_here], policy.bank.shape[0] - 1)
             banks = (left > 0) & policy.bank[bank_row, left]
+            if watch is not None:
+                chose = games_here[left > 0]
+                watch.evidence[chose] += decision_evidence(
+                    watch.rules,
+                    watch.on_board[chose],
+                    level[chose],
+                    left[left > 0],
+                    banks[left > 0],
+                )
             banked[games_here[banks]] = level[games_here[banks]]
             playing[games_here[banks]] = False
             dice[games_here] = np.where(left == 0, DICE, left)
@@ -78,25 +125,17 @@ class Record:
     outcome: FloatArray
 
 
-@cache
-def _final_policy(strategy: str, rules: YardkleRules, on_board: bool, behind: int) -> TurnPolicy:
-    """The final round's turn for a player `behind` steps of 50 behind the leader."""
-    # From the need up every choice is the same (bank after any set-aside that leaves a die),
-    # and `play_turns` reads totals above the policy's top at its top row.
-    levels = behind + 2
-    if strategy == "points":
-        need = TurnStrategy(rules, on_board, need=behind * STEP + 1)
-        return policy_of(need, levels)
-    return weak_policy(rules, on_board, levels, need=behind * STEP + 1)
+Position = tuple[IntArray, IntArray, IntArray, IntArray, FloatArray]
 
 
 @dataclass(frozen=True, slots=True)
 class Games:
     """Simulated games: every position before a turn (`games` indices, scores in steps of
-    50, the seat to move, the seat that reached the target or -1) and each seat's `share` of
-    the win at the end (1 for the winner, 1/k for k tied)."""
+    50, the seat to move, the seat that reached the target or -1, each seat's evidence of
+    playing `weak` so far) and each seat's `share` of the win at the end (1 for the winner,
+    1/k for k tied)."""
 
-    positions: list[tuple[IntArray, IntArray, IntArray, IntArray]]
+    positions: list[Position]
     share: FloatArray
 
 
@@ -106,12 +145,13 @@ def simulate(
     strategy: Style,
     seed: int,
     rules: YardkleRules,
-    model: Style = "points",
+    model: Model = "estimated",
 ) -> Record:
     """Play `games` games of `players` players in step and record every prediction of the
-    model that assumes `model` players (`yardkle_race.race_tables`)."""
+    model: the product's (`estimated`: each player's style from their choices so far), or
+    one that assumes `points` players, or the players' `own` style."""
     played = play_games(players, games, strategy, seed, rules)
-    return _record(played.positions, played.share, rules, model)
+    return _record(played.positions, played.share, rules, model, strategy)
 
 
 def play_games(
@@ -138,14 +178,25 @@ def play_games(
         mover[:] = start[1]
     final_by = np.full(games, -1, dtype=np.intp)
     over = np.zeros(games, dtype=bool)
-    states: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
+    evidence = np.zeros((games, players))
+    states: list[Position] = []
     while not over.all():
         live = np.flatnonzero(~over)
-        states.append((live, scores[live].copy(), mover[live].copy(), final_by[live].copy()))
+        states.append(
+            (
+                live,
+                scores[live].copy(),
+                mover[live].copy(),
+                final_by[live].copy(),
+                evidence[live].copy(),
+            )
+        )
         normal_games = live[final_by[live] < 0]
         seats = mover[normal_games]
         on = (scores[normal_games, seats] > 0).astype(np.intp)
-        scores[normal_games, seats] += play_turns(rng, normal, on)
+        watch = Watch(rules, on.astype(bool), np.zeros(len(normal_games)))
+        scores[normal_games, seats] += play_turns(rng, normal, on, watch)
+        evidence[normal_games, seats] += watch.evidence
         reached = normal_games[scores[normal_games, seats] >= goal]
         final_by[reached] = mover[reached]
         final_games = live[final_by[live] >= 0]
@@ -156,7 +207,8 @@ def play_games(
             own = scores[final_games, seats]
             keys = [(bool(s > 0), int(b)) for s, b in zip(own, behind, strict=True)]
             distinct = sorted(set(keys))
-            policies = [_final_policy(strategy, rules, *key) for key in distinct]
+            style: Style = "points" if strategy == "points" else "weak"
+            policies = [final_turn_policy(rules, *key, style) for key in distinct]
             which = np.array([distinct.index(key) for key in keys], dtype=np.intp)
             scores[final_games, seats] += play_turns(rng, policies, which)
         mover[live] = (mover[live] + 1) % players
@@ -167,10 +219,11 @@ def play_games(
 
 
 def _record(
-    states: list[tuple[IntArray, IntArray, IntArray, IntArray]],
+    states: list[Position],
     share: FloatArray,
     rules: YardkleRules,
-    model: Style,
+    model: Model,
+    strategy: str,
 ) -> Record:
     """Predict every recorded position (in one batch for the race, one by one for the final
     rounds) and pair each prediction with the game's outcome."""
@@ -178,23 +231,35 @@ def _record(
     levels = np.concatenate([s[1] for s in states])
     mover = np.concatenate([s[2] for s in states])
     final_by = np.concatenate([s[3] for s in states])
+    # Each player's evidence to its grade (telling choices, clipped): the batch's mixtures.
+    grade = np.clip(np.rint(np.concatenate([s[4] for s in states]) / WEIGHT), -GRADES, GRADES)
+    weak = weak_shares(grade * WEIGHT)
+    players = levels.shape[1]
+    style: Style = "weak" if model == "own" and strategy == "weak" else "points"
+    estimated = model == "estimated"
     predicted = np.empty(levels.shape)
     race = final_by < 0
     # Positions repeat (every game starts alike): predict each distinct one once.
-    distinct, back = np.unique(
-        np.column_stack([levels[race], mover[race]]), axis=0, return_inverse=True
+    keys = np.column_stack([levels[race], mover[race]] + ([grade[race]] if estimated else []))
+    distinct, back = np.unique(keys, axis=0, return_inverse=True)
+    chances = win_probabilities_batch(
+        distinct[:, :players].astype(np.intp) * STEP,
+        distinct[:, players].astype(np.intp),
+        rules,
+        style=style,
+        weak=weak_shares(distinct[:, players + 1 :] * WEIGHT) if estimated else None,
     )
-    chances = win_probabilities_batch(distinct[:, :-1] * STEP, distinct[:, -1], rules, style=model)
     predicted[race] = chances[back.ravel()]
     for index in np.flatnonzero(~race):
-        predicted[index] = _final_round(
+        predicted[index] = final_round_chances(
             rules,
             [int(v) for v in levels[index]],
             int(mover[index]),
             int(final_by[index]),
             0,
             DICE,
-            model,
+            style,
+            [float(q) for q in weak[index]] if estimated else None,
         )
     leaders: BoolArray = levels == levels.max(axis=1, keepdims=True)
     naive = leaders / leaders.sum(axis=1, keepdims=True)
@@ -240,9 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--model",
-        choices=["points", "own"],
-        default="points",
-        help="the model's assumption: points-maximising players, or the players' own style",
+        choices=["estimated", "points", "own"],
+        default="estimated",
+        help="each player's style estimated from their choices so far (the product's), "
+        "points-maximising players, or the players' own style",
     )
     arguments = parser.parse_args(argv)
     rules = YardkleRules()
@@ -250,8 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     for strategy in arguments.strategy:
         for players in arguments.players:
             seed = arguments.seed * 1000 + players * 10 + len(strategy)
-            own = arguments.model == "own" and strategy == "weak"
-            model: Style = "weak" if own else "points"
+            model: Model = arguments.model
             record = simulate(players, arguments.games, strategy, seed, rules, model)
             title = f"{players} players, {strategy}, {arguments.games:,} games, model {model}"
             missed += report(record, title, say=lambda line: print(line, flush=True))

@@ -15,8 +15,8 @@ from typing import Final, Literal
 
 import numpy as np
 
-from scoring.analysis.yardkle import STEP, TurnStrategy
-from scoring.winprob.yardkle_duel import TIE, YardkleDuel, throw_classes
+from scoring.analysis.yardkle import STEP, TIE, TurnStrategy
+from scoring.winprob.yardkle_duel import YardkleDuel, throw_classes
 from scoring.yardkle import DICE, set_aside_options
 
 Player = Literal["win", "points"]

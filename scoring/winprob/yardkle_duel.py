@@ -42,8 +42,7 @@ import numpy as np
 from scoring.analysis.option import Option, ranked
 from scoring.analysis.rolls import BoolArray, FloatArray, IntArray
 from scoring.analysis.table_file import load_table, save_table
-from scoring.analysis.yardkle import STEP, throw_table
-from scoring.analysis.yardkle import _read_total as read_total
+from scoring.analysis.yardkle import STEP, TIE, read_total, throw_table
 from scoring.dice import Dice
 from scoring.game import invalid_state
 from scoring.yardkle import DICE, YardkleRules, read_throw, set_aside_options
@@ -55,8 +54,6 @@ SHIPPED_TABLE = Path(__file__).parent / "data" / "yardkle-duel-10000-500.npy"
 MARGIN: Final = 5_000
 """Points above the target up to which the turn program runs; from there the player banks."""
 
-TIE: Final = 0.5
-"""A tie (RULES.md, "End": equal scores share the placement) counts as half a win."""
 
 _DELTA: Final = 1e-6
 """The step in the Yardkle's worth used to measure each turn value's slope for Newton."""

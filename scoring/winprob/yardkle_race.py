@@ -11,12 +11,18 @@ Yardkle, three or more players"):
 2. `RaceTables` precompute, from every score below the target and for every number of turns
    `k`: the chance not to have reached the target (`alive`), to reach it first at turn `k` with
    each score (`reach`), and, having not reached it, to beat a given leader in one final-round
-   turn played for "bank at least `need`" (`beat_odds`, exact from `TurnStrategy(need=...)`).
-   With `style="weak"` both kinds of turn are `weak_policy`'s instead.
+   turn played to pass the leader, a tie counting half (`beat_odds` and `tie_odds`, exact
+   from `TurnStrategy(need=..., tie=TIE)`). With `style="weak"` both kinds of turn are
+   `weak_policy`'s instead. A player can be valued as a mixture of the two styles (`weak=`,
+   the chance that they are `weak`, from `yardkle_style`): the two tables' rows are mixed.
 3. The first player to reach the target is found by seat order; then the final round is a
    chain over the other players: each beats the current leader with its exact chance, and the
    new leader's score is taken as the old one plus `OVERSHOOT` (the one approximation in the
-   final round; its error is measured with the rest, see `calibrate_yardkle`).
+   final round; its error is measured with the rest, see `calibrate_yardkle`). A player who
+   ties the leader shares the placement (RULES.md, "End"): the chain counts the tie as taking
+   the lead at the same score with chance 1/2, which gives each of two tied players half of
+   what is left when no later player passes them (exact for two; three tied get 1/2, 1/4, 1/4
+   instead of thirds, a case far rarer than the tie itself).
 """
 
 from collections.abc import Sequence
@@ -28,11 +34,14 @@ from typing import Final
 import numpy as np
 
 from scoring.analysis.rolls import FloatArray, IntArray
-from scoring.analysis.yardkle import STEP, TurnStrategy
+from scoring.analysis.yardkle import STEP, TIE, TurnStrategy
 from scoring.game import invalid_state
+from scoring.winprob.yardkle_style import WEIGHT, weak_shares
 from scoring.winprob.yardkle_turns import (
     Style,
+    TurnPolicy,
     banked_distribution,
+    policy_of,
     turn_distribution,
     weak_policy,
 )
@@ -55,15 +64,46 @@ MAX_PLAYERS: Final = 10
 
 
 @cache
-def _success(rules: YardkleRules, on_board: bool, behind: int, style: Style = "points") -> float:
-    """The chance that one final-round turn banks more than `behind` steps of 50 (the leader's
-    lead): played for exactly that (`TurnStrategy(need=...)`), or by a weak player throwing
-    until ahead (`weak_policy(need=...)`; the last bin lumps every total from the need up)."""
+def final_turn_policy(
+    rules: YardkleRules, on_board: bool, behind: int, style: Style = "points"
+) -> TurnPolicy:
+    """A final-round turn `behind` steps of 50 behind the leader: to pass them, a tie worth
+    half (`points`), or throwing until ahead (`weak`). Its rows reach one step past the need
+    (off the board, the entry minimum): from there every choice is the same (bank after any
+    set-aside that leaves a die)."""
     need = behind * STEP + 1
+    top = behind + 2 if on_board else max(behind + 2, ceil(rules.entry_minimum / STEP) + 1)
     if style == "points":
-        return TurnStrategy(rules, on_board, need=need).start_value
-    policy = weak_policy(rules, on_board, behind + 2, need=need)
-    return float(banked_distribution(policy, behind + 2).start[behind + 1])
+        return policy_of(TurnStrategy(rules, on_board, need=need, tie=TIE), top)
+    return weak_policy(rules, on_board, top, need=need)
+
+
+@cache
+def final_turn_odds(
+    rules: YardkleRules, on_board: bool, behind: int, style: Style = "points"
+) -> tuple[float, float]:
+    """The chances that one final-round turn banks more than `behind` steps of 50 (the
+    leader's lead), and exactly that (a tie): played to pass the leader with a tie worth half
+    (`TurnStrategy(need=..., tie=TIE)`: it banks a tie when throwing on is worth less), or by a
+    weak player throwing until ahead (`weak_policy(need=...)`, which never banks a tie). The
+    last bin of the distribution lumps every total from the need up."""
+    policy = final_turn_policy(rules, on_board, behind, style)
+    # Short of the leader (0), equal (1), past (2).
+    fold = np.clip(np.arange(policy.levels) - behind + 1, 0, 2)
+    banked = banked_distribution(policy, policy.levels, fold).start
+    return float(banked[2]), float(banked[1])
+
+
+@cache
+def _final_odds(rules: YardkleRules, style: Style) -> FloatArray:
+    """`final_turn_odds` as a table, `[on_board, behind]`, for every lead a player below the
+    target can face from a leader up to `ABOVE` steps past it (behind 0 cannot happen)."""
+    top = ceil(rules.target / STEP) + ABOVE
+    table = np.zeros((2, top + 1, 2))
+    for on_board in (0, 1):
+        for behind in range(1, top + 1):
+            table[on_board, behind] = final_turn_odds(rules, bool(on_board), behind, style)
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +111,39 @@ class RaceTables:
     """Per score level `s` below the target level `goal`, per number of own turns `k`:
     `alive[s, k]` (target not reached), `reach[s, k, x]` (first reached at turn `k`, with
     score level `goal + x`), `beat_odds[s, k, m]` (given not reached in `k` turns, the chance
-    that a final-round turn then beats a leader at level `goal + m`); `success[s, m]` is that
-    last turn alone. `reach` and `beat_odds` are single precision: the calibration reads them
-    millions of times, and their rounding (1e-7) is far below the model's error."""
+    that a final-round turn then beats a leader at level `goal + m`) and `tie_odds` (that it
+    ties them); `success[s, m]` and `tie[s, m]` are that last turn alone. `reach` and the odds
+    are single precision: the calibration reads them millions of times, and their rounding
+    (1e-7) is far below the model's error."""
 
     goal: int
     alive: FloatArray
     reach: FloatArray
     beat_odds: FloatArray
+    tie_odds: FloatArray
     success: FloatArray
+    tie: FloatArray
+
+    def padded(self, horizon: int) -> "RaceTables":
+        """The same tables run to `horizon` turns (nothing is left alive past their own)."""
+        more = horizon - self.alive.shape[1]
+        if more <= 0:
+            return self
+
+        def pad(table: FloatArray) -> FloatArray:
+            widths = [(0, 0), (0, more)] + [(0, 0)] * (table.ndim - 2)
+            found: FloatArray = np.pad(table, widths)
+            return found
+
+        return RaceTables(
+            goal=self.goal,
+            alive=pad(self.alive),
+            reach=pad(self.reach),
+            beat_odds=pad(self.beat_odds),
+            tie_odds=pad(self.tie_odds),
+            success=self.success,
+            tie=self.tie,
+        )
 
 
 @cache
@@ -97,30 +161,103 @@ def race_tables(rules: YardkleRules, style: Style = "points") -> RaceTables:
         below = dest < goal
         move[level, dest[below]] += turn[below]
         np.add.at(arrive[level], np.minimum(dest[~below] - goal, ABOVE - 1), turn[~below])
-    success = np.array(
+    final = np.array(
         [
-            [_success(rules, level > 0, goal + m - level, style) for m in range(ABOVE)]
+            [final_turn_odds(rules, level > 0, goal + m - level, style) for m in range(ABOVE)]
             for level in range(goal)
         ]
     )
-    alive, reach, beats = [], [np.zeros((goal, ABOVE))], []
+    success, tie = final[..., 0], final[..., 1]
+    alive, reach, beats, ties = [], [np.zeros((goal, ABOVE))], [], []
     state = np.eye(goal)
     while True:
         alive.append(state.sum(axis=1))
         beats.append(state @ success)
+        ties.append(state @ tie)
         if alive[-1].max() < _ALIVE_EPSILON:
             break
         reach.append(state @ arrive)
         state = state @ move
     still = np.stack(alive, axis=1)
-    odds = np.stack(beats, axis=1) / np.maximum(still, 1e-300)[..., None]
+    scale = np.maximum(still, 1e-300)[..., None]
+    odds = np.stack(beats, axis=1) / scale
+    tie_odds = np.stack(ties, axis=1) / scale
     return RaceTables(
         goal=goal,
         alive=still,
         reach=np.stack(reach, axis=1).astype(np.float32),
         beat_odds=np.minimum(odds, 1.0).astype(np.float32),
+        tie_odds=np.minimum(tie_odds, 1.0).astype(np.float32),
         success=success,
+        tie=tie,
     )
+
+
+GRADES: Final = 4
+"""The batch's mixtures: a player's evidence, in telling choices (`yardkle_style.WEIGHT`), from
+`-GRADES` to `GRADES`; beyond, the chance of `weak` is within 4e-5 of 0 or 1."""
+
+
+def graded_shares() -> FloatArray:
+    """The chance of `weak` at each grade of evidence, `-GRADES` to `GRADES`."""
+    return weak_shares(np.arange(-GRADES, GRADES + 1, dtype=np.float64) * WEIGHT)
+
+
+def grade_of(weak: FloatArray) -> IntArray:
+    """The grade (an index into `graded_shares()`) nearest each chance of `weak`."""
+    grades = graded_shares()
+    found: IntArray = np.abs(np.asarray(weak)[..., None] - grades).argmin(axis=-1)
+    return found
+
+
+def _mix(points: RaceTables, weak: RaceTables, q: FloatArray) -> RaceTables:
+    """The rows of a player who is `weak` with chance `q` (per row, or one for all): `alive`
+    and `reach` weighted `1 - q` and `q`, the final round's odds weighted by each style's
+    chance of still being below the target. A player's chances are linear in their own row
+    (the players' turns are independent), so this is exact for the mixture."""
+    q = np.asarray(q, dtype=np.float64).reshape(-1, *([1] * (points.alive.ndim - 1)))
+    p, w = (1 - q) * points.alive, q * weak.alive
+    alive = p + w
+    scale = np.maximum(alive, 1e-300)[..., None]
+
+    def odds(mine: FloatArray, theirs: FloatArray) -> FloatArray:
+        return ((p[..., None] * mine + w[..., None] * theirs) / scale).astype(np.float32)
+
+    flat = q.reshape(-1, 1)
+    return RaceTables(
+        goal=points.goal,
+        alive=alive,
+        reach=((1 - q[..., None]) * points.reach + q[..., None] * weak.reach).astype(np.float32),
+        beat_odds=odds(points.beat_odds, weak.beat_odds),
+        tie_odds=odds(points.tie_odds, weak.tie_odds),
+        success=(1 - flat) * points.success + flat * weak.success,
+        tie=(1 - flat) * points.tie + flat * weak.tie,
+    )
+
+
+@cache
+def graded_tables(rules: YardkleRules) -> RaceTables:
+    """The two styles' tables mixed (`_mix`) at every grade of `graded_shares()`, one block of
+    `goal` rows per grade (grade `g`, score level `s`: row `g * goal + s`), for the batch."""
+    points, weak = style_tables(rules)
+    blocks = [_mix(points, weak, np.full(points.goal, q)) for q in graded_shares()]
+    return RaceTables(
+        goal=points.goal,
+        alive=np.concatenate([b.alive for b in blocks]),
+        reach=np.concatenate([b.reach for b in blocks]),
+        beat_odds=np.concatenate([b.beat_odds for b in blocks]),
+        tie_odds=np.concatenate([b.tie_odds for b in blocks]),
+        success=np.concatenate([b.success for b in blocks]),
+        tie=np.concatenate([b.tie for b in blocks]),
+    )
+
+
+@cache
+def style_tables(rules: YardkleRules) -> tuple[RaceTables, RaceTables]:
+    """The `points` and the `weak` tables, run to the same number of turns (to mix them)."""
+    points, weak = race_tables(rules, "points"), race_tables(rules, "weak")
+    horizon = max(points.alive.shape[1], weak.alive.shape[1])
+    return points.padded(horizon), weak.padded(horizon)
 
 
 def _shift_up(mass: FloatArray, steps: int) -> FloatArray:
@@ -131,17 +268,15 @@ def _shift_up(mass: FloatArray, steps: int) -> FloatArray:
     return shifted
 
 
-def _race(
-    alive: FloatArray, reach: FloatArray, beat_odds: FloatArray, rows: IntArray, window: int
-) -> FloatArray:
+def _race(tables: RaceTables, rows: IntArray, window: int) -> FloatArray:
     """Chances to win for a batch of positions before anyone reached the target.
 
     `rows[b, i]` is the table row of the player `i` places after the one to move (0 is the
-    mover); the result is in the same order. Sources are `RaceTables` arrays (or with rows
-    appended for a turn in progress)."""
+    mover); the result is in the same order. `tables` are a style's, a mixture's
+    (`graded_tables`), or one position's rows (`win_probabilities`)."""
     batch, players = rows.shape
-    horizon = alive.shape[1]
-    alive_now = alive[rows]  # (batch, players, k)
+    alive_now = tables.alive[rows]  # (batch, players, k)
+    horizon = alive_now.shape[2]
     # k_q for the finisher's turn t (index t - 1 below): t for those before it, t - 1 after.
     at_t = alive_now[:, :, 1:]
     at_t_before = alive_now[:, :, :-1]
@@ -161,28 +296,30 @@ def _race(
     b = np.arange(batch)[:, None, None]
     finisher = np.arange(players)[None, :, None]
     t = turns[:, None, :]
-    lead = reach[rows[:, :, None], t] * others[b, finisher, t - 1][..., None]
+    lead = tables.reach[rows[:, :, None], t] * others[b, finisher, t - 1][..., None]
     captured = lead.sum(axis=(1, 2, 3))
     chance = np.zeros((batch, players))
     # The final round: position r + m (mod players) plays its last turn, m = 1 .. players - 1.
+    # A tie takes the lead at the same level with chance 1/2 (a share, module docstring).
     odds = []
     for m in range(1, players):
         seat = (np.arange(players) + m) % players  # per finisher r
         turns_done = np.where(seat > np.arange(players), 0, 1)[None, :, None] + t - 1
         mine = rows[:, seat][:, :, None]
-        odds.append(beat_odds[mine, turns_done])
+        odds.append((tables.beat_odds[mine, turns_done], tables.tie_odds[mine, turns_done]))
     fail_after = [np.ones_like(lead)]
-    for beat in odds[::-1]:
-        fail_after.append(fail_after[-1] * (1.0 - beat))
+    for beat, tie in odds[::-1]:
+        fail_after.append(fail_after[-1] * (1.0 - beat - TIE * tie))
     fail_after = fail_after[::-1]  # fail_after[m]: every final player after step m fails
     chance += (lead * fail_after[0]).sum(axis=(2, 3))
     leader = lead
-    for m, beat in enumerate(odds, start=1):
-        won = _shift_up(leader * beat, OVERSHOOT)
+    for m, (beat, tie) in enumerate(odds, start=1):
+        tied = leader * (TIE * tie)
+        won = _shift_up(leader * beat, OVERSHOOT) + tied
         gained = (won * fail_after[m]).sum(axis=(2, 3))
         for r in range(players):
             chance[:, (r + m) % players] += gained[:, r]
-        leader = leader * (1.0 - beat) + won
+        leader = leader * (1.0 - beat) + won - tied  # a tie leaves the level as it was
     found: FloatArray = chance / captured[:, None]
     return found
 
@@ -193,19 +330,28 @@ def win_probabilities_batch(
     rules: YardkleRules | None = None,
     window: int = WINDOW,
     style: Style = "points",
+    weak: FloatArray | None = None,
 ) -> FloatArray:
     """`win_probabilities` for many positions at once, each at the start of a turn before the
     final round: `scores[b]` by seat (multiples of 50, all below the target), `to_move[b]` the
-    seat about to play. Fast enough for the calibration's millions of positions."""
-    tables = race_tables(rules or YardkleRules(), style)
+    seat about to play, `weak[b]` (if given, by seat) each player's chance of being `weak`
+    (else all play `style`), taken at the nearest of `graded_shares()` (exact for the chances
+    `yardkle_style` gives evidence of up to `GRADES` telling choices either way, within 4e-5
+    beyond). Fast enough for the calibration's millions of positions."""
+    rules = rules or YardkleRules()
     levels = np.asarray(scores) // STEP
+    if weak is None:
+        tables = race_tables(rules, style)
+    else:
+        tables = graded_tables(rules)
+        levels = levels + grade_of(weak) * tables.goal
     batch, players = levels.shape
     order = (np.asarray(to_move)[:, None] + np.arange(players)) % players
     rows = np.take_along_axis(levels, order, axis=1)
     found = np.empty((batch, players))
     for low in range(0, batch, _CHUNK):
         high = low + _CHUNK
-        part = _race(tables.alive, tables.reach, tables.beat_odds, rows[low:high], window)
+        part = _race(tables, rows[low:high], window)
         np.put_along_axis(found[low:high], order[low:high], part, axis=1)
     return found
 
@@ -249,9 +395,9 @@ def _turn_in_progress(
     turn_level: int,
     dice_left: int,
     style: Style,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Rows of `alive`, `reach` and `beat_odds` for the mover whose turn is in progress: its
-    banked points this turn (exact, `turn_distribution`) followed by the tables."""
+) -> RaceTables:
+    """One row of tables for the mover whose turn is in progress: its banked points this turn
+    (exact, `turn_distribution`) followed by the tables."""
     bins = tables.goal + ABOVE
     dist = turn_distribution(rules, level > 0, bins, style)
     if turn_level >= bins:
@@ -270,14 +416,54 @@ def _turn_in_progress(
     reach = np.zeros_like(tables.reach[0])
     reach[1] = over
     reach[2:] = np.einsum("s,skx->kx", below, tables.reach[:, 1:-1])
-    odds = np.empty_like(tables.beat_odds[0])
-    odds[0] = tables.success[level]
-    weighted = tables.beat_odds[:, :-1] * tables.alive[:, :-1, None]
-    odds[1:] = np.einsum("s,skm->km", below, weighted) / np.maximum(alive[1:], 1e-300)[:, None]
-    return alive, reach, np.minimum(odds, 1.0)
+    scale = np.maximum(alive[1:], 1e-300)[:, None]
+    weights = below[:, None] * tables.alive[:, :-1]
+    odds = []
+    for table, now in ((tables.beat_odds, tables.success), (tables.tie_odds, tables.tie)):
+        row = np.empty_like(table[0])
+        row[0] = now[level]
+        row[1:] = np.einsum("sk,skm->km", weights, table[:, :-1]) / scale
+        odds.append(np.minimum(row, 1.0))
+    return RaceTables(
+        goal=tables.goal,
+        alive=alive[None],
+        reach=reach[None],
+        beat_odds=odds[0][None],
+        tie_odds=odds[1][None],
+        success=tables.success[level][None],
+        tie=tables.tie[level][None],
+    )
 
 
-def _final_round(
+def _rows(tables: RaceTables, levels: list[int], mover: RaceTables | None) -> RaceTables:
+    """The tables' rows of these score levels, in this order (the first replaced by the
+    mover's turn in progress, if any): all `_race` reads for one position."""
+    picked = [
+        np.asarray(getattr(tables, name))[levels]
+        for name in ("alive", "reach", "beat_odds", "tie_odds", "success", "tie")
+    ]
+    if mover is not None:
+        for table, name in zip(
+            picked, ("alive", "reach", "beat_odds", "tie_odds", "success", "tie"), strict=True
+        ):
+            table[0] = getattr(mover, name)[0]
+    alive, reach, beat, tie, success, ties = picked
+    return RaceTables(tables.goal, alive, reach, beat, tie, success, ties)
+
+
+def _read_weak(weak: Sequence[float] | None, players: int) -> list[float] | None:
+    """Each seat's chance of being `weak` (0 to 1), if given."""
+    if weak is None:
+        return None
+    shares = list(weak)
+    if len(shares) != players or not all(
+        isinstance(q, int | float) and 0.0 <= q <= 1.0 for q in shares
+    ):
+        raise invalid_state("weak", f"is not a chance from 0 to 1 for each of the {players} seats")
+    return [float(q) for q in shares]
+
+
+def final_round_chances(
     rules: YardkleRules,
     levels: list[int],
     to_move: int,
@@ -285,11 +471,13 @@ def _final_round(
     turn_level: int,
     dice_left: int,
     style: Style = "points",
+    weak: Sequence[float] | None = None,
 ) -> list[float]:
     """The final round in progress (RULES.md, "End"): the players from `to_move` up to the one
-    who reached the target each play one turn for "bank more than the leader"; a player who
-    does leads by `OVERSHOOT` more (exactly, for a mover who banks now). If no one does, the
-    leaders share the win."""
+    who reached the target each play one turn to pass the leader; a player who does leads by
+    `OVERSHOOT` more (exactly, for a mover who banks now); one who ties takes the lead at the
+    same score with chance 1/2 (a share, module docstring). If no one passes, the leaders share
+    the win. `weak` (by seat) mixes each player's final turn of the two styles."""
     players = len(levels)
     to_play = []
     seat = to_move
@@ -299,16 +487,32 @@ def _final_round(
     top = max(levels)
     leaders = [seat for seat, level in enumerate(levels) if level == top]
     span = ABOVE
-    odds = np.array(
-        [
-            [_success(rules, levels[seat] > 0, top + m - levels[seat], style) for m in range(span)]
-            for seat in to_play
-        ]
-    )
+
+    def turn_odds(seat: int, style: Style) -> FloatArray:
+        on_board = levels[seat] > 0
+        behind = top + np.arange(span) - levels[seat]
+        known = _final_odds(rules, style)[int(on_board)]
+        if behind[-1] < len(known):
+            found: FloatArray = known[behind]
+            return found
+        return np.array([final_turn_odds(rules, on_board, int(b), style) for b in behind])
+
+    if weak is None:
+        odds = np.array([turn_odds(seat, style) for seat in to_play]).reshape(-1, span, 2)
+    else:
+        odds = np.array(
+            [
+                (1 - weak[seat]) * turn_odds(seat, "points") + weak[seat] * turn_odds(seat, "weak")
+                for seat in to_play
+            ]
+        ).reshape(-1, span, 2)
+    beats, ties = odds[..., 0], odds[..., 1]
     exact_to: int | None = None
     if to_play and (turn_level, dice_left) != (0, DICE):
+        # The mover's turn in progress, played to pass (a tie worth half): its chance, all
+        # counted as passing (at the tie total, banking is worth the half exactly).
         behind = top - levels[to_move]
-        strategy = TurnStrategy(rules, levels[to_move] > 0, need=behind * STEP + 1)
+        strategy = TurnStrategy(rules, levels[to_move] > 0, need=behind * STEP + 1, tie=TIE)
         total = turn_level * STEP
         throws = dice_left or DICE
         value = strategy.throw_value(total, throws)
@@ -316,24 +520,26 @@ def _final_round(
             if strategy.bank_value(total) >= value:
                 exact_to = min(levels[to_move] + turn_level - top, span - 1)
             value = max(value, strategy.bank_value(total))
-        odds[0, 0] = value
+        beats[0, 0], ties[0, 0] = value, 0.0
     fail_after = [np.ones(span)]
-    for beat in odds[::-1]:
-        fail_after.append(fail_after[-1] * (1.0 - beat))
+    for beat, tie in zip(beats[::-1], ties[::-1], strict=True):
+        fail_after.append(fail_after[-1] * (1.0 - beat - TIE * tie))
     fail_after = fail_after[::-1]
     chance = [0.0] * players
     for seat in leaders:
         chance[seat] = float(fail_after[0][0]) / len(leaders)
     leader = np.zeros(span)
     leader[0] = 1.0
-    for step, (seat, beat) in enumerate(zip(to_play, odds, strict=True)):
+    for step, (seat, beat, tie) in enumerate(zip(to_play, beats, ties, strict=True)):
+        tied = leader * (TIE * tie)
         if step == 0 and exact_to is not None:
             won = np.zeros(span)
             won[exact_to] = float(leader[0] * beat[0])
         else:
             won = _shift_up(leader * beat, OVERSHOOT)
+        won = won + tied
         chance[seat] += float((won * fail_after[step + 1]).sum())
-        leader = leader * (1.0 - beat) + won
+        leader = leader * (1.0 - beat) + won - tied  # a tie leaves the level as it was
     return chance
 
 
@@ -345,6 +551,7 @@ def win_probabilities(
     final_round_from: int | None = None,
     rules: YardkleRules | None = None,
     style: Style = "points",
+    weak: Sequence[float] | None = None,
 ) -> list[float]:
     """Each seat's chance to win (a shared first place counts as a share), for 2 to 10 players
     (RULES.md, "Yardkle", "End"; the model is in the module docstring).
@@ -353,27 +560,39 @@ def win_probabilities(
     and `dice_left` where that turn stands after a set-aside (0 and 6 before its first throw;
     0 or 6 dice left after hot dice); `final_round_from` the seat that reached the target, once
     one has (the game's `final_round_by`); `style` how the players play their normal turns
-    (`points`, the default, or `weak`: `yardkle_turns.weak_policy`)."""
+    (`points`, the default, or `weak`: `yardkle_turns.weak_policy`), or `weak`, by seat, each
+    player's chance of playing `weak` (`yardkle_style.estimate`: the two styles mixed)."""
     rules = rules or YardkleRules()
     levels = _read_position(scores, to_move, turn_total, dice_left, final_round_from, rules)
+    shares = _read_weak(weak, len(levels))
     if final_round_from is not None:
-        return _final_round(
-            rules, levels, to_move, final_round_from, turn_total // STEP, dice_left, style
+        return final_round_chances(
+            rules, levels, to_move, final_round_from, turn_total // STEP, dice_left, style, shares
         )
-    tables = race_tables(rules, style)
     players = len(levels)
     order = [(to_move + i) % players for i in range(players)]
-    rows = np.array([[levels[seat] for seat in order]])
-    alive, reach, odds = tables.alive, tables.reach, tables.beat_odds
-    if turn_total or dice_left != DICE:
-        mover = _turn_in_progress(
-            tables, rules, levels[to_move], turn_total // STEP, dice_left, style
-        )
-        alive = np.concatenate([alive, mover[0][None]])
-        reach = np.concatenate([reach, mover[1][None].astype(reach.dtype)])
-        odds = np.concatenate([odds, mover[2][None].astype(odds.dtype)])
-        rows[0, 0] = len(alive) - 1
-    found = _race(alive, reach, odds, rows, len(alive[0]))[0]
+    ordered = [levels[seat] for seat in order]
+    in_progress = turn_total or dice_left != DICE
+    if shares is None:
+        tables = [race_tables(rules, style)]
+        styles: list[Style] = [style]
+    else:
+        tables = list(style_tables(rules))
+        styles = ["points", "weak"]
+    picked = []
+    for table, kind in zip(tables, styles, strict=True):
+        mover = None
+        if in_progress:
+            mover = _turn_in_progress(
+                table, rules, levels[to_move], turn_total // STEP, dice_left, kind
+            )
+        picked.append(_rows(table, ordered, mover))
+    if shares is None:
+        rows_of = picked[0]
+    else:
+        rows_of = _mix(picked[0], picked[1], np.array([shares[seat] for seat in order]))
+    rows = np.arange(players)[None]
+    found = _race(rows_of, rows, rows_of.alive.shape[1])[0]
     chance = [0.0] * players
     for place, seat in enumerate(order):
         chance[seat] = float(found[place])

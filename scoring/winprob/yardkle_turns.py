@@ -122,24 +122,30 @@ class TurnDistribution:
         return found
 
 
-def banked_distribution(policy: TurnPolicy, bins: int) -> TurnDistribution:
+def banked_distribution(
+    policy: TurnPolicy, bins: int, fold: IntArray | None = None
+) -> TurnDistribution:
     """Walk the policy from the top total down (each set-aside adds 50 or more, so a total
     only leads to higher ones): a throw's distribution is the chance-weighted mix of what
-    its chosen set-aside leads to, plus the Yardkle's chance on bin 0."""
+    its chosen set-aside leads to, plus the Yardkle's chance on bin 0. `fold[level]`, if
+    given, is the outcome a bank of `level` counts as (e.g. short, tie, pass in a final
+    round): the distribution is then over those outcomes, at a fraction of the work."""
     table = throw_table()
     levels = bins
-    throw = np.zeros((levels, DICE + 1, bins))
-    after = np.zeros((levels, DICE, bins))
+    fold = np.arange(bins) if fold is None else np.asarray(fold)
+    width = int(fold.max()) + 1
+    throw = np.zeros((levels, DICE + 1, width))
+    after = np.zeros((levels, DICE, width))
     # Past the top a player banks after any set-aside leaving a die; after hot dice they first
     # throw six until one such set-aside shows, or a Yardkle ends it.
     six = table.dice == DICE
     partial = float(table.chance[six & (table.best_partial >= 0)].sum())
     forced = float(table.chance[six & (table.best_partial < 0)].sum())
     banks_after_hot_dice = partial / (1.0 - forced)
-    lumped = np.zeros((DICE, bins))
-    lumped[:, bins - 1] = 1.0
-    lumped[0, bins - 1] = banks_after_hot_dice
-    lumped[0, 0] = 1.0 - banks_after_hot_dice
+    lumped = np.zeros((DICE, width))
+    lumped[:, fold[bins - 1]] = 1.0
+    lumped[0, fold[bins - 1]] = banks_after_hot_dice
+    lumped[0, fold[0]] += 1.0 - banks_after_hot_dice
     yardkle = {d: 1.0 - float(table.chance[table.dice == d].sum()) for d in range(1, DICE + 1)}
     by_dice = {d: np.flatnonzero(table.dice == d) for d in range(1, DICE + 1)}
     for level in range(levels - 1, -1, -1):
@@ -155,13 +161,13 @@ def banked_distribution(policy: TurnPolicy, bins: int) -> TurnDistribution:
                 lumped[left],
             )
             throw[level, d] = table.chance[throws] @ rows
-            throw[level, d, 0] += yardkle[d]
+            throw[level, d, fold[0]] += yardkle[d]
         after[level, 0] = throw[level, DICE]
         banks = policy.bank[level] if level < policy.bank.shape[0] else np.ones(DICE, bool)
         for left in range(1, DICE):
             if banks[left]:
                 after[level, left] = 0.0
-                after[level, left, level] = 1.0
+                after[level, left, fold[level]] = 1.0
             else:
                 after[level, left] = throw[level, left]
     return TurnDistribution(throw=throw, after=after)

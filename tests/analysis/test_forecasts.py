@@ -24,9 +24,11 @@ from league import rating
 from league.models import PlayerRating, RatingChange
 from scoring.analysis import Strategy, analyse_game
 from scoring.analysis import yardzee_table as solver
+from scoring.winprob import yardkle_race, yardkle_style
 from scoring.winprob.yardzee import Position, loss_rates, win_probabilities
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import ORDERS, Spread
+from scoring.yardkle import YardkleGame
 from scoring.yardzee import YardzeeGame, YardzeeRules
 from tests.playing import simulated_turns, start_stage
 from webhooks import payloads
@@ -69,6 +71,33 @@ def test_each_turn_brings_the_chances_up_to_date(players, django_capture_on_comm
         assert sum(row) == pytest.approx(1, abs=1e-3)
         assert all(0 <= chance <= 1 for chance in row)
     assert stored.chances == _fresh(match)
+
+
+@pytest.mark.django_db
+def test_a_yardkle_race_reads_each_players_style_from_their_turns(
+    players, django_capture_on_commit_callbacks
+):
+    """The race model values each player as the mixture of styles their own choices so far
+    give (docs/analysis.md, "Players' styles"), not as the points strategy for all."""
+    match = _seat("yardkle", players[:3])
+    turns = simulated_turns(match, seed=5)[:12]
+    _play_turns(match, turns, django_capture_on_commit_callbacks)
+    stored = MatchForecast.objects.get(match=match)
+    assert stored.model == "yardkle-race"
+    game = cast(YardkleGame, scoring.new_game("yardkle", 3, match.rules))
+    for number, turn in enumerate([None, *turns]):
+        if turn is not None:
+            game.play(turn)
+        played = turns[:number]
+        weak = yardkle_style.estimate(game.rules, 3, played)
+        scores = [game.total(seat) for seat in range(3)]
+        expected = yardkle_race.win_probabilities(
+            scores, game.current_player or 0, rules=game.rules, weak=weak
+        )
+        assert stored.chances[number] == pytest.approx(expected, abs=1e-4)
+    assert weak != pytest.approx([yardkle_style.PRIOR_WEAK] * 3, abs=0.05)
+    blind = yardkle_race.win_probabilities(scores, game.current_player or 0, rules=game.rules)
+    assert stored.chances[-1] != pytest.approx(blind, abs=1e-3)
 
 
 @pytest.mark.django_db

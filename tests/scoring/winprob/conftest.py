@@ -9,6 +9,7 @@ import pytest
 from scoring.analysis import Strategy
 from scoring.winprob.yardzee_greedy import GreedySpread, build_greedy
 from scoring.winprob.yardzee_spread import Spread, build_moments
+from scoring.yardzee import YardzeeRules
 
 LAST_LEVELS = 10
 """Boxes filled from which the test spread has its moments."""

@@ -12,6 +12,7 @@ import pytest
 from scoring import RuleViolation
 from scoring.analysis import StrategyTableCorrupt, StrategyTableMissing, TurnStrategy
 from scoring.analysis.rolls import chance
+from scoring.analysis.yardkle import TIE
 from scoring.winprob import YardkleDuel
 from scoring.winprob.duel_play import _PointsPlayer, _WinPlayer, head_to_head, play_game
 from scoring.yardkle import YardkleRules, set_aside_options
@@ -98,6 +99,11 @@ def test_the_final_round_lies_between_turn_strategy_chances_of_beating_and_tying
     above = TurnStrategy(SMALL, mine > 0, need=gap + 1).start_value
     at_least = TurnStrategy(SMALL, mine > 0, need=gap).start_value
     assert above < p < at_least
+    # RULES.md, "End": equal scores share the placement. The duel's last turn is the one
+    # `TurnStrategy` plays with a tie worth half, as the race model's.
+    assert p == pytest.approx(
+        TurnStrategy(SMALL, mine > 0, need=gap + 1, tie=TIE).start_value, abs=1e-12
+    )
 
 
 def test_in_the_final_round_a_total_past_the_leader_banks_and_wins(duel):

@@ -5,11 +5,11 @@ per-turn distributions they rest on (yardkle_turns.py). RULES.md, "Yardkle": "Tu
 import numpy as np
 import pytest
 
-from scoring.analysis.yardkle import STEP, TurnStrategy
+from scoring.analysis.yardkle import STEP, TIE, TurnStrategy
 from scoring.errors import RuleViolation
 from scoring.winprob.calibrate_yardkle import play_games, play_turns, report, simulate
 from scoring.winprob.yardkle_race import (
-    _success,
+    final_turn_odds,
     race_tables,
     win_probabilities,
     win_probabilities_batch,
@@ -113,24 +113,60 @@ def test_batch_matches_one_position_at_a_time():
 
 
 def test_end_a_final_round_turn_must_beat_the_leader():
-    # Seat 0 reached 2,000; seat 1, at 1,950, has one turn to bank more than 50.
+    # Seat 0 reached 2,000; seat 1, at 1,950, has one turn to bank more than 50 (banking
+    # exactly 50 is not a choice: the least bank is 50 more, and a tie needs 0 more).
     chances = win_probabilities([2000, 1950], 1, final_round_from=0, rules=SHORT)
     beat = TurnStrategy(SHORT, True, need=51).start_value
     assert chances == pytest.approx([1 - beat, beat], abs=1e-12)
 
 
+def test_end_equal_scores_share_the_placement_so_a_final_round_tie_counts_half():
+    # RULES.md, "End": "equal scores share the placement". Seat 1, 500 behind, may bank
+    # exactly 500 and tie: half a win, which its turn plays for (TurnStrategy's `tie`).
+    beat, tie = final_turn_odds(SHORT, True, 10)
+    assert tie > 0.03
+    chances = win_probabilities([2000, 1500], 1, final_round_from=0, rules=SHORT)
+    worth = TurnStrategy(SHORT, True, need=501, tie=TIE).start_value
+    assert chances[1] == pytest.approx(beat + tie / 2, abs=1e-12)
+    assert chances[1] == pytest.approx(worth, abs=1e-12)
+    assert worth > TurnStrategy(SHORT, True, need=501).start_value  # a tie counted as a loss
+    assert chances == pytest.approx([1 - worth, worth], abs=1e-12)
+
+
+def test_end_a_tie_is_shared_with_the_leader_and_a_later_player_can_still_pass_both():
+    # Seat 1 ties seat 0 at 2,000 with `tie`; then seat 2 must pass 2,000 alone.
+    beat1, tie1 = final_turn_odds(SHORT, True, 10)
+    beat2, tie2 = final_turn_odds(SHORT, True, 20)
+    chances = win_probabilities([2000, 1500, 1000], 1, final_round_from=0, rules=SHORT)
+    still = 1 - beat2 - tie2 / 2  # seat 2 neither passes nor ties 2,000
+    assert chances[0] == pytest.approx((1 - beat1 - tie1) * still + tie1 / 2 * still, abs=1e-9)
+    assert sum(chances) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_end_the_race_counts_a_tie_in_the_final_round_as_simulated():
+    # Two points players near the end of a short game: the outcomes share ties, as RULES.md.
+    start = ([1800, 1850], 0)
+    played = play_games(2, 6000, "points", seed=21, rules=SHORT, start=start)
+    ties = (played.share == 0.5).all(axis=1).mean()
+    assert ties > 0.005  # the final round's turn banks ties
+    predicted = win_probabilities([1800, 1850], 0, rules=SHORT)
+    assert played.share.mean(axis=0) == pytest.approx(predicted, abs=0.02)
+
+
 def test_end_a_mover_who_banks_past_the_target_leaves_one_turn_to_the_other():
     # 1,000 + 1,500 with one die left: the points strategy banks, reaching 2,500.
     chances = win_probabilities([1000, 1000], 0, turn_total=1500, dice_left=1, rules=SHORT)
-    beat = TurnStrategy(SHORT, True, need=1501).start_value
+    beat = TurnStrategy(SHORT, True, need=1501, tie=TIE).start_value
     assert chances == pytest.approx([1 - beat, beat], abs=1e-4)
 
 
 def test_end_equal_leaders_share_when_no_one_beats_them():
     # Seats 0 and 1 both on 2,000; seat 2, off the board, has its last turn.
     chances = win_probabilities([2000, 2000, 0], 2, final_round_from=0, rules=SHORT)
-    beat = TurnStrategy(SHORT, False, need=2001).start_value
-    assert chances == pytest.approx([(1 - beat) / 2, (1 - beat) / 2, beat], abs=1e-12)
+    beat, tie = final_turn_odds(SHORT, False, 40)
+    # A tie with two leaders: counted as taking the lead with chance 1/2 (a third, exactly).
+    take = beat + tie / 2
+    assert chances == pytest.approx([(1 - take) / 2, (1 - take) / 2, take], abs=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -171,8 +207,13 @@ def test_late_positions_agree_with_a_seeded_simulation(scores, mover):
 
 def test_end_a_weak_player_beats_the_leader_less_often_and_as_simulated():
     # A lead of 500: bank 550 or more in one turn, throwing until ahead (weak_policy).
-    weak = _success(DEFAULT, True, 10, "weak")
-    assert weak < _success(DEFAULT, True, 10) == TurnStrategy(DEFAULT, True, need=501).start_value
+    weak, never = final_turn_odds(DEFAULT, True, 10, "weak")
+    beat, tie = final_turn_odds(DEFAULT, True, 10)
+    assert never == 0.0  # throwing until ahead never banks a tie
+    assert weak < beat
+    assert beat + tie / 2 == pytest.approx(
+        TurnStrategy(DEFAULT, True, need=501, tie=TIE).start_value, abs=1e-12
+    )
     policy = weak_policy(DEFAULT, True, 12, need=501)
     played = play_turns(np.random.default_rng(2), [policy], np.zeros(40_000, dtype=np.intp))
     assert (played >= 11).mean() == pytest.approx(weak, abs=0.0075)  # 3 standard errors
@@ -188,6 +229,6 @@ def test_weak_style_tables_give_chances_that_sum_to_one():
 
 def test_end_a_weak_style_final_round_uses_the_weak_players_chance():
     chances = win_probabilities([2000, 1950], 1, final_round_from=0, rules=SHORT, style="weak")
-    beat = _success(SHORT, True, 1, "weak")
+    beat = final_turn_odds(SHORT, True, 1, "weak")[0]
     assert chances == pytest.approx([1 - beat, beat], abs=1e-12)
     assert beat < TurnStrategy(SHORT, True, need=51).start_value
