@@ -17,8 +17,9 @@ Yardkle, two players"), kept, checked and forced the same way. Without it that t
 touched.
 """
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -28,6 +29,13 @@ from scoring.winprob import YardkleDuel
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardzee import JOKER_RULES, YardzeeRules
+
+Table = Strategy | Spread | GreedySpread | YardkleDuel
+T = TypeVar("T", Strategy, Spread, GreedySpread, YardkleDuel)
+
+
+def _megabytes(path: Path) -> str:
+    return f"{path.stat().st_size / 2**20:.1f} MB"
 
 
 def strategy_dir() -> Path:
@@ -88,111 +96,108 @@ class Command(BaseCommand):
 
     def _yardkle_duel(self, directory: Path, failed: list[str], **options: Any) -> None:
         """The two-player Yardkle table, as the Yardzee tables: kept when intact."""
-        if not options["force"]:
-            try:
-                duel = YardkleDuel.load(None, directory)
-            except StrategyTableError as error:
-                if options["check"]:
-                    failed.append(str(error))
-                    return
-                self.stdout.write(f"yardkle duel: {error}")
-            else:
-                self.stdout.write(
-                    f"yardkle duel: the table in {directory} is intact "
-                    f"(first player wins {duel.start_value:.6f})."
-                )
-                return
-        duel = YardkleDuel.build()
-        path = self._save(duel, directory)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"yardkle duel: built {path} in {duel.build_seconds:.0f} s of CPU; the first "
-                f"player wins {duel.start_value:.6f}."
-            )
+        self._table(
+            "yardkle duel",
+            directory,
+            failed,
+            load=lambda: YardkleDuel.load(None, directory),
+            build=YardkleDuel.build,
+            intact=lambda duel: (
+                f"the table in {directory} is intact (first player wins {duel.start_value:.6f})."
+            ),
+            built=lambda duel, path: (
+                f"built {path} in {duel.build_seconds:.0f} s of CPU; the first player wins "
+                f"{duel.start_value:.6f}."
+            ),
+            **options,
         )
 
     def _strategy(
         self, rules: YardzeeRules, directory: Path, failed: list[str], **options: Any
     ) -> Strategy | None:
         """The strategy table of `rules`: kept, built, or (with --check) reported missing."""
-        joker = rules.joker
-        if not options["force"]:
-            try:
-                strategy = Strategy.load(rules, directory)
-            except StrategyTableError as error:
-                if options["check"]:
-                    failed.append(str(error))
-                    return None
-                self.stdout.write(f"joker={joker}: {error}")
-            else:
-                self.stdout.write(
-                    f"joker={joker}: the table in {directory} is intact "
-                    f"(expected score {strategy.start_value:.6f})."
-                )
-                return strategy
-        strategy = Strategy.build(rules)
-        path = self._save(strategy, directory)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
-                f"{strategy.build_seconds or 0:.1f} s; expected score "
-                f"{strategy.start_value:.6f}."
-            )
+        return self._table(
+            f"joker={rules.joker}",
+            directory,
+            failed,
+            load=lambda: Strategy.load(rules, directory),
+            build=lambda: Strategy.build(rules),
+            intact=lambda strategy: (
+                f"the table in {directory} is intact (expected score {strategy.start_value:.6f})."
+            ),
+            built=lambda strategy, path: (
+                f"built {path} ({_megabytes(path)}) in {strategy.build_seconds or 0:.1f} s; "
+                f"expected score {strategy.start_value:.6f}."
+            ),
+            **options,
         )
-        return strategy
 
     def _moments(
         self, strategy: Strategy, directory: Path, failed: list[str], **options: Any
     ) -> None:
         """The moments table beside the strategy's: kept, built, or reported missing."""
-        joker = strategy.rules.joker
-        if not options["force"]:
-            try:
-                Spread.load(strategy.rules, directory, strategy=strategy)
-            except StrategyTableError as error:
-                if options["check"]:
-                    failed.append(str(error))
-                    return
-                self.stdout.write(f"joker={joker}: {error}")
-            else:
-                self.stdout.write(f"joker={joker}: the moments table in {directory} is intact.")
-                return
-        spread = Spread.build(strategy)
-        path = self._save(spread, directory)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
-                f"{spread.build_seconds or 0:.1f} s."
-            )
+        self._table(
+            f"joker={strategy.rules.joker}",
+            directory,
+            failed,
+            load=lambda: Spread.load(strategy.rules, directory, strategy=strategy),
+            build=lambda: Spread.build(strategy),
+            intact=lambda _: f"the moments table in {directory} is intact.",
+            built=lambda spread, path: (
+                f"built {path} ({_megabytes(path)}) in {spread.build_seconds or 0:.1f} s."
+            ),
+            **options,
         )
 
     def _greedy(
         self, rules: YardzeeRules, directory: Path, failed: list[str], **options: Any
     ) -> None:
         """The greedy player's moments table beside the strategy's, as the moments."""
-        joker = rules.joker
+        self._table(
+            f"joker={rules.joker}",
+            directory,
+            failed,
+            load=lambda: GreedySpread.load(rules, directory),
+            build=lambda: GreedySpread.build(rules),
+            intact=lambda _: f"the greedy table in {directory} is intact.",
+            built=lambda greedy, path: (
+                f"built {path} ({_megabytes(path)}) in {greedy.build_seconds or 0:.1f} s."
+            ),
+            **options,
+        )
+
+    def _table(
+        self,
+        label: str,
+        directory: Path,
+        failed: list[str],
+        *,
+        load: Callable[[], T],
+        build: Callable[[], T],
+        intact: Callable[[T], str],
+        built: Callable[[T, Path], str],
+        **options: Any,
+    ) -> T | None:
+        """One table: kept when it loads intact (unless --force), else built and saved; with
+        --check a missing or corrupt table is added to `failed` and None returned."""
         if not options["force"]:
             try:
-                GreedySpread.load(rules, directory)
+                table = load()
             except StrategyTableError as error:
                 if options["check"]:
                     failed.append(str(error))
-                    return
-                self.stdout.write(f"joker={joker}: {error}")
+                    return None
+                self.stdout.write(f"{label}: {error}")
             else:
-                self.stdout.write(f"joker={joker}: the greedy table in {directory} is intact.")
-                return
-        greedy = GreedySpread.build(rules)
-        path = self._save(greedy, directory)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"joker={joker}: built {path} ({path.stat().st_size / 2**20:.1f} MB) in "
-                f"{greedy.build_seconds or 0:.1f} s."
-            )
-        )
+                self.stdout.write(f"{label}: {intact(table)}")
+                return table
+        table = build()
+        path = self._save(table, directory)
+        self.stdout.write(self.style.SUCCESS(f"{label}: {built(table, path)}"))
+        return table
 
     @staticmethod
-    def _save(table: Strategy | Spread | GreedySpread | YardkleDuel, directory: Path) -> Path:
+    def _save(table: Table, directory: Path) -> Path:
         try:
             return table.save(directory)
         except OSError as error:
