@@ -41,7 +41,13 @@ def test_a_worker_that_lost_redis_mid_job_takes_jobs_again_once_redis_is_back(ow
     start = len(stack.log("worker"))  # the log file is appended to, run after run
 
     def send(mark: str, seconds: float, *, fail: bool = False) -> None:
-        sender.send_task("outage.sleep", args=[seconds, mark, fail], queue="celery")
+        # Celery prefers CELERY_BROKER_URL from the environment to `broker=` (celery/app/
+        # utils.py, `broker_url`), and CI's machine leg sets it to the machine's Redis: the jobs
+        # go to this test's own Redis through a connection made for it.
+        with sender.connection_for_write(stack.broker_url) as connection:
+            sender.send_task(
+                "outage.sleep", args=[seconds, mark, fail], queue="celery", connection=connection
+            )
 
     def logged(text: str, after: int = start) -> bool:
         return text in stack.log("worker")[after:]
