@@ -7,7 +7,8 @@ The job is safe to run twice and to run late: it reads the match's turns, keeps 
 the turns that are still as they were when computed (`marks`: a turn taken back, voided or
 corrected since is computed again), computes the rest from the rulebook's state after each turn
 (`scoring.winprob.live`), and stores the whole only if the match did not change meanwhile (its
-`version`)."""
+`version`) and no newer forecast is kept. Its reads and its write are three statements written
+by hand (`analysis.forecast_sql`)."""
 
 import logging
 import time
@@ -17,15 +18,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from analysis import chances as live
-from analysis import signals
+from analysis import forecast_sql, signals
 from analysis.models import MatchForecast
 from core import jobs
-from games.models import GameName, Match, MatchStatus, Turn
+from games.models import GameName, Match, MatchStatus
 from games.scorecard import BOX_LABELS
 from scoring import game_from_json, new_game
 from scoring.analysis import StrategyTableError
@@ -62,19 +62,14 @@ class _Turn:
 
 
 def _turns(match_id: int) -> list[_Turn]:
-    rows = (
-        Turn.objects.filter(match_id=match_id)
-        .order_by("sequence")
-        .values_list("pk", "corrected_at", "seat__order", "points", "payload")
-    )
     return [
         _Turn(f"{pk}:{corrected.isoformat() if corrected else ''}", seat, points, payload)
-        for pk, corrected, seat, points, payload in rows
+        for pk, corrected, seat, points, payload in forecast_sql.turns(match_id)
     ]
 
 
 def _kept(
-    stored: MatchForecast | None, players: list[int], marks: list[str], *, losses: bool
+    stored: forecast_sql.Kept | None, players: list[int], marks: list[str], *, losses: bool
 ) -> tuple[list[Any], list[float]]:
     """The stored chances still true: those after the turns that are as they were; and with
     `losses` (Yardzee) the losses of those turns, the chances kept only as far as their
@@ -119,14 +114,14 @@ def match_forecast(*, match_id: int) -> MatchForecast | None:
 
 
 def _forecast(match_id: int) -> MatchForecast | None:
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.status == MatchStatus.VOID or match.pad is not None:
+    match = forecast_sql.read(match_id)
+    if match is None or match.status == MatchStatus.VOID or match.from_pad:
         return None
-    stored = MatchForecast.objects.filter(match_id=match_id).first()
+    stored = match.kept
     if stored is not None and stored.version == match.version:
-        return stored
+        return MatchForecast.objects.filter(match_id=match_id).first()
     started = time.perf_counter()
-    players = list(match.seats.order_by("order").values_list("player_id", flat=True))
+    players = match.players
     if not live.supports(match.game, len(players)):
         return None
     turns = _turns(match_id)
@@ -151,30 +146,36 @@ def _forecast(match_id: int) -> MatchForecast | None:
             _chances(game, turns, _by_seat(turns, losses, len(players)) if rated else None)
         )
     chances = chances[: len(turns) + 1]
-    swings = turning_points(match.game, chances, turns)
-    seconds = time.perf_counter() - started
-    with transaction.atomic():
-        # Store only what the match still is: a turn written meanwhile enqueued another job.
-        if (
-            not Match.objects.select_for_update()
-            .filter(pk=match_id, version=match.version)
-            .exists()
-        ):
-            return None
-        forecast, _ = MatchForecast.objects.update_or_create(
-            match_id=match_id,
-            defaults={
-                "version": match.version,
-                "model": live.model_name(now),
-                "players": players,
-                "chances": chances,
-                "marks": marks,
-                "losses": losses[: len(turns)],
-                "swings": swings,
-                "seconds": seconds,
-            },
-        )
-        signals.forecast_stored.send(sender=MatchForecast, match_id=match_id, forecast=forecast)
+    forecast = MatchForecast(
+        match_id=match_id,
+        version=match.version,
+        model=live.model_name(now),
+        players=players,
+        chances=chances,
+        marks=marks,
+        losses=losses[: len(turns)],
+        swings=turning_points(match.game, chances, turns),
+        seconds=time.perf_counter() - started,
+        updated_at=timezone.now(),
+    )
+    # Stored only while the match is at `version` (a turn written meanwhile enqueued another
+    # job) and no newer forecast is kept: one statement, `forecast_sql.store`.
+    stored_id = forecast_sql.store(
+        match_id=match_id,
+        version=forecast.version,
+        model=forecast.model,
+        players=forecast.players,
+        chances=forecast.chances,
+        marks=forecast.marks,
+        losses=forecast.losses,
+        swings=forecast.swings,
+        seconds=forecast.seconds,
+        now=forecast.updated_at,
+    )
+    if stored_id is None:
+        return None
+    forecast.pk, forecast._state.adding = stored_id, False  # as if read from the database
+    signals.forecast_stored.send(sender=MatchForecast, match_id=match_id, forecast=forecast)
     return forecast
 
 

@@ -12,6 +12,7 @@ text and parameter types, and forgets them all at a ROLLBACK (the next run prepa
 `fetch_one` runs one such read and is also the request's health check of its connection (see
 its docstring): a repeat page request then makes one round trip to PostgreSQL, not two."""
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -58,6 +59,12 @@ def _preparing_cursor(db: BaseDatabaseWrapper) -> _PreparingCursor:
     if db.timezone != tzloader.timezone:
         register_tzloader(db.timezone, cursor)
     return cursor
+
+
+def json_value(value: Any) -> Any:
+    """A json or jsonb column's value as read by these cursors: Django reads such columns as
+    text and decodes them itself (`JSONField`), so they come as text here; None stays None."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 @contextmanager

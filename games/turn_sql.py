@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.db.backends.utils import CursorWrapper
 
-from core.prepared import prepared_cursor
+from core.prepared import json_value, prepared_cursor
 from games.models import Match
 
 # The match's columns `lock` reads, in the model's order (what `Model.from_db` wants;
@@ -190,11 +190,6 @@ def _prepared() -> Iterator[CursorWrapper]:
         yield cursor
 
 
-def _json(value: Any) -> Any:
-    # Django reads json/jsonb columns as text and decodes them itself (JSONField).
-    return json.loads(value) if isinstance(value, str) else value
-
-
 def lock(match_id: int, score_key: str | None) -> Locked | None:
     """The match and its seats, its row locked until the transaction ends; None when no
     match has this id (and this scoring key, when one is given)."""
@@ -207,7 +202,7 @@ def lock(match_id: int, score_key: str | None) -> Locked | None:
     if row is None:
         return None
     values = list(row[: len(MATCH_FIELDS)])
-    values[3] = _json(values[3])  # state
+    values[3] = json_value(values[3])  # state
     match = Match.from_db(connection.alias, MATCH_FIELDS, values)
     seats = row[len(MATCH_FIELDS)]
     return Locked(match, [(seat, player) for seat, player in seats or []])
@@ -231,7 +226,7 @@ def _prior(row: Any) -> Prior | None:
     if row is None:
         return None
     fingerprint, status_code, response, turn_sequence, undone_at = row
-    return Prior(fingerprint, status_code, _json(response), turn_sequence, undone_at)
+    return Prior(fingerprint, status_code, json_value(response), turn_sequence, undone_at)
 
 
 def store(
@@ -311,7 +306,7 @@ def played(match_id: int) -> list[tuple[int, Any]]:
     """The match's stored turns in order, as (seat id, payload)."""
     with _prepared() as cursor:
         cursor.execute(_PLAYED, (match_id,))
-        return [(seat, _json(payload)) for seat, payload in cursor.fetchall()]
+        return [(seat, json_value(payload)) for seat, payload in cursor.fetchall()]
 
 
 def finish(results: list[SeatResult]) -> None:
