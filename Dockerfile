@@ -12,8 +12,8 @@ RUN pip install -r requirements.lock
 
 COPY . .
 # collectstatic and build_strategy need settings but no secret: a throwaway key only for this
-# build step. build_strategy writes the Yardzee strategy tables that analysis reads (two 8 MB
-# files in /app/var/strategy, the default STRATEGY_DIR; about 15 s): built from this image's own
+# build step. build_strategy writes the strategy tables that analysis and the win probability
+# read (/app/var/strategy, the default STRATEGY_DIR; about a minute): built from this image's own
 # rules (.dockerignore leaves a developer's var/ out), read-only for the app's user.
 RUN export SECRET_KEY=build-only ALLOWED_HOSTS=build \
     && python manage.py collectstatic --noinput \

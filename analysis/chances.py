@@ -80,6 +80,7 @@ def chances(
     mover = yardkle.current_player or 0  # a game not over always has a player to move
     if (duel := _duel(yardkle.players, yardkle.rules)) is not None:
         return list(duel.win_probability(scores, mover, final_round=yardkle.final_round))
+    strategies.yardkle_race(yardkle.rules)  # the saved tables, where there are
     weak = yardkle_style.estimate(yardkle.rules, yardkle.players, turns)
     return yardkle_race.win_probabilities(
         scores, mover, final_round_from=yardkle.final_round_by, rules=yardkle.rules, weak=weak

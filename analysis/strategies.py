@@ -1,5 +1,6 @@
-"""The Yardzee strategy tables a process uses, loaded once per process (memory-mapped from
-STRATEGY_DIR, built by `manage.py build_strategy`) and never per task."""
+"""The strategy tables a process uses (Yardzee's, their moments and the greedy player's, the
+two-player Yardkle table, the Yardkle race tables), loaded once per process (memory-mapped
+from STRATEGY_DIR, built by `manage.py build_strategy`) and never per task."""
 
 import functools
 import logging
@@ -14,6 +15,7 @@ from scoring.analysis import Strategy, StrategyTableError
 from scoring.analysis.game_analysis import turn_strategy
 from scoring.winprob import YardkleDuel
 from scoring.winprob.yardkle_duel import SHIPPED_TABLE
+from scoring.winprob.yardkle_race_file import YardkleRaceTables
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardkle import YardkleRules
@@ -36,8 +38,10 @@ def _loaded(rules: YardzeeRules) -> Strategy:
 
 def preload() -> None:
     """Load now what a match's analysis would load on first use: each joker rule's Yardzee
-    table (memory-mapped and its SHA-256 checked, 0.2 to 0.4 s in all) and Yardkle's two turn
-    strategies of the standard rules (about 0.1 s each). A job process calls it as it starts
+    table (memory-mapped and its SHA-256 checked, 0.2 to 0.4 s in all), Yardkle's two turn
+    strategies of the standard rules (about 0.1 s each) and their race tables (13 MB read and
+    checked, a few hundredths of a second; built, they cost a first forecast about 30 s of a
+    core). A job process calls it as it starts
     (registered with `core.warmup` in `analysis.apps`), so its first analysis does not take a
     core for that long while turns are being answered. A table missing or corrupt is logged
     here and refused by the job that needs it, as before."""
@@ -48,6 +52,7 @@ def preload() -> None:
             logger.warning("Strategy table not loaded: %s", error)
     for on_board in (False, True):
         turn_strategy(YardkleRules(), on_board, None)
+    yardkle_race(YardkleRules())
 
 
 def forget() -> None:
@@ -56,6 +61,7 @@ def forget() -> None:
     _duel.cache_clear()
     _spread.cache_clear()
     _greedy.cache_clear()
+    _race.cache_clear()
 
 
 def yardkle_duel(rules: YardkleRules) -> YardkleDuel | None:
@@ -98,3 +104,20 @@ def yardzee_greedy(rules: Mapping[str, Any]) -> GreedySpread:
 @functools.cache
 def _greedy(rules: YardzeeRules) -> GreedySpread:
     return GreedySpread.load(rules, Path(settings.STRATEGY_DIR))
+
+
+def yardkle_race(rules: YardkleRules) -> bool:
+    """Put the Yardkle race tables of `rules` saved in STRATEGY_DIR to use in this process, on
+    first use (`YardkleRaceTables.install`); whether they were there. Where they are not, the
+    race builds what it needs (about 30 s of a core for the default rules), as logged here."""
+    return _race(rules)
+
+
+@functools.cache
+def _race(rules: YardkleRules) -> bool:
+    try:
+        YardkleRaceTables.load(rules, Path(settings.STRATEGY_DIR)).install()
+    except StrategyTableError as error:
+        logger.warning("Yardkle race tables not loaded (%s): the first race builds them.", error)
+        return False
+    return True

@@ -21,7 +21,7 @@ def build_cold():
     race_tables.cache_clear()
     style_tables.cache_clear()
     yardkle_race.final_turn_odds.cache_clear()
-    yardkle_race._final_odds.cache_clear()
+    yardkle_race.final_odds.cache_clear()
     yardkle_turns.points_distribution.cache_clear()
     yardkle_turns.turn_distribution.cache_clear()
     return style_tables(YardkleRules())

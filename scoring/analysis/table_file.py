@@ -99,12 +99,13 @@ def load_table(
     name: str,
     *,
     fingerprint: str,
-    shape: tuple[int, ...],
+    shape: tuple[int, ...] | None,
     verify: bool = True,
 ) -> tuple[FloatArray, JsonObject]:
     """The table `name` memory-mapped read-only, and its manifest. Raises
     `StrategyTableMissing` or `StrategyTableCorrupt` (see the module docstring); `verify=False`
-    skips only the checksum (reading every page), not the other checks."""
+    skips only the checksum (reading every page), not the other checks. `shape` None takes the
+    manifest's (a table whose layout its manifest describes, checked by its reader)."""
     table_path, manifest_path = table_paths(directory, name)
     for path in (manifest_path, table_path):
         if not path.is_file():
@@ -129,6 +130,8 @@ def load_table(
         raise StrategyTableCorrupt(
             f"{table_path} is not a readable table: {error}", path=table_path
         ) from error
+    if shape is None:
+        shape = tuple(table.shape)
     if table.dtype != np.float64 or table.shape != shape or manifest.get("shape") != list(shape):
         raise StrategyTableCorrupt(
             f"{table_path} holds {table.dtype} {table.shape}, not float64 {shape}: rebuild it.",

@@ -26,10 +26,10 @@ Yardkle, three or more players"):
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from math import ceil
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -95,9 +95,11 @@ def final_turn_odds(
 
 
 @cache
-def _final_odds(rules: YardkleRules, style: Style) -> FloatArray:
+def final_odds(rules: YardkleRules, style: Style) -> FloatArray:
     """`final_turn_odds` as a table, `[on_board, behind]`, for every lead a player below the
     target can face from a leader up to `ABOVE` steps past it (behind 0 cannot happen)."""
+    if (shipped := SHIPPED.get((rules, style))) is not None:
+        return shipped[1]
     top = ceil(rules.target / STEP) + ABOVE
     table = np.zeros((2, top + 1, 2))
     for on_board in (0, 1):
@@ -129,28 +131,26 @@ class RaceTables:
         more = horizon - self.alive.shape[1]
         if more <= 0:
             return self
+        grown: dict[str, Any] = {
+            name: np.pad(table, [(0, 0), (0, more)] + [(0, 0)] * (table.ndim - 2))
+            for name in ("alive", "reach", "beat_odds", "tie_odds")
+            if (table := getattr(self, name)) is not None
+        }
+        return replace(self, **grown)
 
-        def pad(table: FloatArray) -> FloatArray:
-            widths = [(0, 0), (0, more)] + [(0, 0)] * (table.ndim - 2)
-            found: FloatArray = np.pad(table, widths)
-            return found
 
-        return RaceTables(
-            goal=self.goal,
-            alive=pad(self.alive),
-            reach=pad(self.reach),
-            beat_odds=pad(self.beat_odds),
-            tie_odds=pad(self.tie_odds),
-            success=self.success,
-            tie=self.tie,
-        )
+SHIPPED: dict[tuple[YardkleRules, Style], tuple[RaceTables, FloatArray]] = {}
+"""A style's tables and final odds read from a file, used instead of building them: by ruleset
+and style (`yardkle_race_file.YardkleRaceTables.install`)."""
 
 
 @cache
 def race_tables(rules: YardkleRules, style: Style = "points") -> RaceTables:
-    """Build the tables (4 to 14 s by the load; cached per ruleset and style). `style` is how
-    the players play their normal turns (the final round is always played to beat the
-    leader)."""
+    """Build the tables (4 to 14 s by the load; cached per ruleset and style), or take those
+    read from a file (`SHIPPED`). `style` is how the players play their normal turns (the
+    final round is always played to beat the leader)."""
+    if (shipped := SHIPPED.get((rules, style))) is not None:
+        return shipped[0]
     goal = ceil(rules.target / STEP)
     bins = goal + ABOVE
     move = np.zeros((goal, goal))
@@ -491,7 +491,7 @@ def final_round_chances(
     def turn_odds(seat: int, style: Style) -> FloatArray:
         on_board = levels[seat] > 0
         behind = top + np.arange(span) - levels[seat]
-        known = _final_odds(rules, style)[int(on_board)]
+        known = final_odds(rules, style)[int(on_board)]
         if behind[-1] < len(known):
             found: FloatArray = known[behind]
             return found

@@ -11,6 +11,11 @@ about a minute for the moments). `--check` only reports, and fails when a table 
 corrupt (with `--force`, which would skip the check, it is refused). A directory it cannot
 write is a `CommandError` naming it.
 
+Beside them, the Yardkle race tables of the default rules (`yardkle-race-10000-500.npy`,
+13 MB; about 30 s of a core), which the live win probability of Yardkle matches of three or
+more players reads (docs/analysis.md, "Win probability: Yardkle, three or more players"), kept,
+checked and forced the same way.
+
 `--yardkle-duel` also builds the two-player Yardkle win table of the default rules
 (`yardkle-duel-10000-500.npy`, 320 KB; minutes to build: docs/analysis.md, "Win probability:
 Yardkle, two players"), kept, checked and forced the same way. Without it that table is not
@@ -26,12 +31,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.analysis import Strategy, StrategyTableError
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardkle_race_file import YardkleRaceTables
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
-Table = Strategy | Spread | GreedySpread | YardkleDuel
-T = TypeVar("T", Strategy, Spread, GreedySpread, YardkleDuel)
+Table = Strategy | Spread | GreedySpread | YardkleDuel | YardkleRaceTables
+T = TypeVar("T", Strategy, Spread, GreedySpread, YardkleDuel, YardkleRaceTables)
 
 
 def _megabytes(path: Path) -> str:
@@ -89,10 +95,27 @@ class Command(BaseCommand):
             if strategy is not None:
                 self._moments(strategy, directory, failed, **options)
                 self._greedy(rules, directory, failed, **options)
+        self._yardkle_race(directory, failed, **options)
         if options["yardkle_duel"]:
             self._yardkle_duel(directory, failed, **options)
         if failed:
             raise CommandError(" ".join(failed))
+
+    def _yardkle_race(self, directory: Path, failed: list[str], **options: Any) -> None:
+        """The Yardkle race tables of the default rules, as the Yardzee tables: kept when
+        intact."""
+        self._table(
+            "yardkle race",
+            directory,
+            failed,
+            load=lambda: YardkleRaceTables.load(None, directory),
+            build=YardkleRaceTables.build,
+            intact=lambda _: f"the race tables in {directory} are intact.",
+            built=lambda tables, path: (
+                f"built {path} ({_megabytes(path)}) in {tables.build_seconds:.0f} s of CPU."
+            ),
+            **options,
+        )
 
     def _yardkle_duel(self, directory: Path, failed: list[str], **options: Any) -> None:
         """The two-player Yardkle table, as the Yardzee tables: kept when intact."""

@@ -13,8 +13,11 @@ from django.core.management import CommandError, call_command
 from games.management.commands import build_strategy
 from scoring.analysis import Strategy
 from scoring.analysis import yardzee_table as solver
+from scoring.winprob.yardkle_race import RaceTables
+from scoring.winprob.yardkle_race_file import STYLES, YardkleRaceTables
 from scoring.winprob.yardzee_greedy import GREEDY_ORDERS, GreedySpread
 from scoring.winprob.yardzee_spread import ORDERS, Spread
+from scoring.yardkle import YardkleRules
 
 
 @pytest.fixture
@@ -31,7 +34,16 @@ def builds(monkeypatch, forced):
     monkeypatch.setattr(Spread, "build", classmethod(spread_build(calls)))
     # So is the greedy player's table (seconds).
     monkeypatch.setattr(GreedySpread, "build", classmethod(greedy_build(calls)))
+    # The Yardkle race tables are "there", and `--force` "builds" a tiny stand-in (their part
+    # of the command is tested beside them, tests/scoring/winprob/test_yardkle_race_file.py).
+    monkeypatch.setattr(YardkleRaceTables, "load", classmethod(lambda cls, *args: None))
+    monkeypatch.setattr(YardkleRaceTables, "build", classmethod(lambda cls: tiny_race_tables()))
     return calls
+
+
+def tiny_race_tables() -> YardkleRaceTables:
+    tables = RaceTables(1, *(np.zeros((1, 1, 1)[:dims]) for dims in (2, 3, 3, 3, 2, 2)))
+    return YardkleRaceTables(YardkleRules(), {style: (tables, np.zeros(1)) for style in STYLES})
 
 
 def spread_build(calls):

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from scoring.analysis import Strategy
 from scoring.winprob import YardkleDuel
+from scoring.winprob.yardkle_race_file import YardkleRaceTables
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
 from scoring.yardkle import YardkleRules
@@ -29,8 +30,8 @@ def builds(monkeypatch):
     def build_strategy(rules=None):
         raise AssertionError("only the Yardkle table is asked for")
 
-    # The Yardzee tables, their moments and the greedy player's are "there" (their command is
-    # tested in tests/scoring/analysis).
+    # The Yardzee tables, their moments, the greedy player's and the race tables are "there"
+    # (their command is tested in tests/scoring/analysis and beside the race tables).
     def intact(rules, directory):
         return SimpleNamespace(start_value=254.587729, rules=rules)
 
@@ -38,6 +39,7 @@ def builds(monkeypatch):
     monkeypatch.setattr(Strategy, "load", staticmethod(intact))
     monkeypatch.setattr(Spread, "load", classmethod(lambda cls, *args, **kwargs: None))
     monkeypatch.setattr(GreedySpread, "load", classmethod(lambda cls, *args, **kwargs: None))
+    monkeypatch.setattr(YardkleRaceTables, "load", classmethod(lambda cls, *args: None))
     monkeypatch.setattr(Strategy, "build", staticmethod(build_strategy))
     return calls
 
