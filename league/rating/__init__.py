@@ -9,6 +9,7 @@ from league.rating.model import (
     LeaderboardEntry,
     Rating,
     RatingChange,
+    RatingHistory,
     RatingReplay,
     RatingSettings,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "LeaderboardEntry",
     "Rating",
     "RatingChange",
+    "RatingHistory",
     "RatingReplay",
     "RatingSettings",
     "leaderboard",

@@ -1,10 +1,13 @@
 """The plain data of ratings: a rating, one row of rating history, the settings of the model and
 a leaderboard line (docs/standings.md, "Ratings")."""
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
+from typing import Any, overload
 
+import numpy as np
+import numpy.typing as npt
 from openskill.models import PlackettLuce
 
 from league.standings.model import FinishOrder, PlayerId, finish_order
@@ -49,13 +52,68 @@ class RatingChange:
         return finish_order(self.finished_at, self.match_id)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class RatingHistory(Sequence[RatingChange]):
+    """History rows held as columns, one entry a row (the fields of `RatingChange`): a sequence
+    of `RatingChange`s, made when read. A replay gives its rows this way, because the service
+    that stores them writes the columns as they are (docs/standings.md, "Our own arithmetic"),
+    and making a Python object a row cost as much as the arithmetic itself."""
+
+    match_id: npt.NDArray[np.int64]
+    finished_at: npt.NDArray[np.object_]
+    """datetime or None"""
+    player: npt.NDArray[np.int64]
+    placement: npt.NDArray[np.int64]
+    mu: npt.NDArray[np.float64]
+    sigma: npt.NDArray[np.float64]
+    ordinal: npt.NDArray[np.float64]
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    @overload
+    def __getitem__(self, index: int) -> RatingChange: ...
+    @overload
+    def __getitem__(self, index: slice) -> "RatingHistory": ...
+    def __getitem__(self, index: int | slice) -> "RatingChange | RatingHistory":
+        if isinstance(index, slice):
+            return RatingHistory(**{name: self._column(name)[index] for name in _CHANGE_FIELDS})
+        return RatingChange(*(column[0] for column in self._lists([index])))
+
+    def __iter__(self) -> Iterator[RatingChange]:
+        return map(RatingChange, *self._lists(slice(None)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RatingHistory):
+            return NotImplemented
+        return all(
+            self._column(name).tolist() == other._column(name).tolist() for name in _CHANGE_FIELDS
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RatingHistory({list(self)!r})"
+
+    def _column(self, name: str) -> npt.NDArray[Any]:
+        column: npt.NDArray[Any] = getattr(self, name)
+        return column
+
+    def _lists(self, index: list[int] | slice) -> list[list[Any]]:
+        """The columns' entries at `index` as Python values (ints, floats, datetimes)."""
+        return [self._column(name)[index].tolist() for name in _CHANGE_FIELDS]
+
+
+_CHANGE_FIELDS = [field.name for field in fields(RatingChange)]
+
+
 @dataclass(frozen=True, slots=True)
 class RatingReplay:
     """What a replay gives: every player's rating at the end (players of `start` who did not play
     keep theirs) and the history rows of the matches replayed, in the order they were applied."""
 
     ratings: Mapping[PlayerId, Rating]
-    history: tuple[RatingChange, ...]
+    history: RatingHistory
 
 
 @dataclass(frozen=True, slots=True)

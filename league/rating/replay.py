@@ -31,7 +31,7 @@ def rate_match(
     match says nothing about skill and is not rated."""
     check_result(match)
     start = {seat.player: ratings[seat.player] for seat in match.seats if seat.player in ratings}
-    return replay([match], start=start, settings=settings).history
+    return tuple(replay([match], start=start, settings=settings).history)
 
 
 def replay(

@@ -5,17 +5,14 @@ order OpenSkill ranks its seats in, its shape, the columns of its history rows) 
 for all matches at once with NumPy, so that the loop that must run match by match does nothing
 but the arithmetic (`league.rating.plackett_luce.straight_line`)."""
 
-from collections import deque
 from collections.abc import Iterable
-from dataclasses import fields
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, count
 from operator import attrgetter
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from league.rating.model import RatingChange
+from league.rating.model import RatingHistory
 from league.rating.plackett_luce import Shape
 from league.standings.model import MIN_SEATS, MatchResult, PlayerId, check_result
 
@@ -67,7 +64,7 @@ class RatedTables:
         self.width = width
         taken, placement, forfeited = taken[rated], placement[rated], forfeited[rated]
         on_rated = rated[table]
-        self.players = seat_players if everyone_rated else players[on_rated].tolist()
+        self.players = players if everyone_rated else players[on_rated]
         numbered = np.zeros((len(sizes), width), dtype=np.int64)
         numbered[taken] = numbers[on_rated]
         # Effective placements (league.standings.effective_placements): among the seats that
@@ -105,7 +102,7 @@ class RatedTables:
         self.shapes: list[Shape] = shapes
         """The distinct shapes."""
 
-    def history(self, after: list[tuple[float, ...]]) -> tuple[RatingChange, ...]:
+    def history(self, after: list[tuple[float, ...]]) -> RatingHistory:
         """The history rows, in finish order then seat order, from each table's new (mu, sigma)
         pairs in rank order (what `straight_line` pushes)."""
         flat = np.fromiter(chain.from_iterable(after), np.float64, 2 * len(self.players))
@@ -121,14 +118,14 @@ class RatedTables:
         ids = np.fromiter(map(_MATCH_ID, self.rated), np.int64, len(self.rated))
         times = np.empty(len(self.rated), dtype=object)
         times[:] = list(map(_FINISHED_AT, self.rated))
-        return _rows(
-            match_id=np.repeat(ids, self.sizes).tolist(),
-            finished_at=np.repeat(times, self.sizes).tolist(),
+        return RatingHistory(
+            match_id=np.repeat(ids, self.sizes),
+            finished_at=np.repeat(times, self.sizes),
             player=self.players,
-            placement=self.placements.tolist(),
-            mu=mu.tolist(),
-            sigma=sigma.tolist(),
-            ordinal=ordinal.tolist(),
+            placement=self.placements,
+            mu=mu,
+            sigma=sigma,
+            ordinal=ordinal,
         )
 
 
@@ -182,18 +179,3 @@ _FINISHED_AT = attrgetter("finished_at")
 _PLAYER = attrgetter("player")
 _PLACEMENT = attrgetter("placement")
 _FORFEITED = attrgetter("forfeited")
-_FIELDS = [field.name for field in fields(RatingChange)]
-_NEW = object.__new__
-
-
-def _rows(**columns: list[Any]) -> tuple[RatingChange, ...]:
-    """RatingChange rows from their columns, made a column at a time: a frozen dataclass's
-    `__init__` costs a Python call and an `object.__setattr__` per field and row, about as much
-    as all the arithmetic of a replay; the slots' own descriptors set a field of every row in
-    one `map`. The rows are the same objects `RatingChange(...)` makes."""
-    if sorted(columns) != sorted(_FIELDS):
-        raise TypeError(f"RatingChange rows need the columns {_FIELDS}.")
-    rows = list(map(_NEW, repeat(RatingChange, len(columns["player"]))))
-    for name, values in columns.items():
-        deque(map(getattr(RatingChange, name).__set__, rows, values), maxlen=0)
-    return tuple(rows)

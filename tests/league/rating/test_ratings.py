@@ -2,7 +2,8 @@
 (docs/standings.md, "Ratings")."""
 
 import math
-from datetime import timedelta
+from dataclasses import astuple
+from datetime import datetime, timedelta
 
 import pytest
 from openskill.models import PlackettLuce
@@ -84,7 +85,7 @@ def test_a_forfeited_player_is_rated_as_last_and_the_others_move_up():
 def test_a_match_everyone_forfeited_is_not_rated():
     match = result(1, seat(A, 1, forfeited=True), seat(B, 2, forfeited=True))
     assert rate_match(match, {}) == ()
-    assert replay([match]).history == ()
+    assert tuple(replay([match]).history) == ()
 
 
 def test_history_has_one_row_per_player_per_match_with_openskills_ordinal():
@@ -104,6 +105,32 @@ def test_history_has_one_row_per_player_per_match_with_openskills_ordinal():
         assert row.ordinal == model.rating(mu=row.mu, sigma=row.sigma).ordinal()
         assert row.ordinal == row.rating.ordinal == row.mu - 3 * row.sigma
         assert row.finished_at == at(row.match_id)
+
+
+def test_the_history_columns_read_as_rows_of_python_values():
+    matches = [table(1, A, B, C), table(2, B, C), table(3, C, A)]
+    history = replay(matches).history
+    rows = list(history)
+    assert len(history) == len(rows) == 7
+    assert history[0] == rows[0]
+    assert history[-1] == rows[-1] == rate_match(matches[2], ratings_before(rows, matches[2]))[1]
+    assert tuple(history[2:5]) == tuple(rows[2:5])
+    assert history[2:5] == history[2:5] != history[2:4]
+    for row in rows:
+        assert [type(value) for value in astuple(row)] == [
+            int,
+            datetime,
+            int,
+            int,
+            float,
+            float,
+            float,
+        ]
+    with pytest.raises(IndexError):
+        history[7]
+    moved = replay([table(1, A, B, C), table(2, B, C), table(3, A, C)]).history
+    assert moved != history  # the same rows but the last two
+    assert tuple(moved[:5]) == tuple(history[:5])
 
 
 def test_matches_are_applied_in_finished_order_whatever_order_they_come_in():

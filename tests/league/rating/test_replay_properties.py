@@ -43,5 +43,5 @@ def test_a_replay_is_rate_match_applied_in_finished_order(league: League):
         ratings.update((row.player, row.rating) for row in rows)
         history.extend(rows)
     done = replay(league.results)
-    assert done.history == tuple(history)
+    assert tuple(done.history) == tuple(history)
     assert {p: r for p, r in done.ratings.items() if p in ratings} == ratings
