@@ -7,6 +7,7 @@
 - `core.error_shape`: the one error shape, `{"code", "message", "details"}`, and the bodies
   Django's own refusals answer with under /api/.
 - `core.warmup`: what a Celery job process loads as it starts, registered by each app.
+- `core.copy`: many rows into one table with a binary COPY, from NumPy columns.
 
 It imports Django and nothing of the project: the apps import it, `config` (the top) wires
 everything, and nothing here knows either (import-linter's `layers` contract)."""

@@ -3,12 +3,15 @@ top of the stored leaderboard, a withdrawn or out-of-order one replays the histo
 point (docs/standings.md, "Ratings"). Jobs of one league run one after the other."""
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
+import numpy as np
+import numpy.typing as npt
 from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from core.copy import copy_columns
 from league import rating, standings
 from league.models import (
     PlayerRating,
@@ -122,20 +125,46 @@ def _rerate(league_id: int, *, replay_from: standings.FinishOrder | None = None)
     results, _ = load_results((StandingsScope.LEAGUE, league_id), since=start_at)
     todo = [r for r in results if r.match_id > 0 and r.order_key >= (False, start_at, start_id)]
     replayed = rating.replay(todo, start=base)
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            league_id=league_id,
-            player_id=change.player,
-            match_id=change.match_id,
-            finished_at=change.finished_at or timezone.now(),
-            mu=change.mu,
-            sigma=change.sigma,
-            ordinal=change.ordinal,
-        )
-        for change in replayed.history
-    )
+    store_history(league_id, replayed.history)
     _store_leaderboard(league_id, {**base, **replayed.ratings}, rebuild=not in_order)
     return True
+
+
+def store_history(league_id: int, history: rating.RatingHistory) -> None:
+    """Add `history` to the league's stored history, its columns as they are in one binary COPY
+    (`core.copy`), not a model object a row; a row of an unknown finish time gets now."""
+    if not len(history):
+        return
+    copy_columns(
+        RatingChange,
+        {
+            "league": np.full(len(history), league_id, dtype=np.int64),
+            "player": history.player,
+            "match": history.match_id,
+            "finished_at": _timestamps(history),
+            "mu": history.mu,
+            "sigma": history.sigma,
+            "ordinal": history.ordinal,
+        },
+    )
+
+
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _timestamps(history: rating.RatingHistory) -> npt.NDArray[np.datetime64]:
+    """The rows' finish times in UTC microseconds, worked out once a match (its rows follow each
+    other)."""
+    ids = history.match_id
+    first = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    now = timezone.now()
+    micros = [
+        ((when or now) - _UNIX_EPOCH) // _MICROSECOND
+        for when in history.finished_at[first].tolist()
+    ]
+    per_match = np.array(micros, dtype=np.int64).astype("datetime64[us]")
+    return np.repeat(per_match, np.diff(np.r_[first, len(ids)]))
 
 
 def _store_leaderboard(league_id: int, ratings: dict[int, rating.Rating], *, rebuild: bool) -> None:

@@ -2,11 +2,20 @@
 middle of the history is replayed from there, and the leaderboard equals a replay from scratch
 (two ratings jobs at once: test_job_concurrency.py)."""
 
+from datetime import datetime, timedelta
+
+import numpy as np
 import pytest
+from django.db.models import F
 
 import scoring
 from games import services as game_services
 from games.models import Match
+from league import rating
+from league.management import seeding
+from league.models import RatingChange, StandingsScope
+from league.results import load_results
+from league.services import ratings
 from scoring import simulate
 from tests.league.services.league_night import assert_converged, finish, new_players, seat
 
@@ -74,3 +83,52 @@ def test_a_corrected_turn_that_turns_a_rated_result_around_is_rated_again(event,
     assert [p for _, p in flipped] == [p for _, p in reversed(places)]
     assert Match.objects.get(pk=corrected).finished_at == match.finished_at
     assert_converged(event)
+
+
+def _stored_history(league_id: int) -> list[tuple[int, int, datetime, str, str, str]]:
+    """The league's stored history rows in the order they went in, floats by their bits."""
+    return [
+        (player, match, when, mu.hex(), sigma.hex(), ordinal.hex())
+        for player, match, when, mu, sigma, ordinal in RatingChange.objects.filter(
+            league_id=league_id
+        )
+        .order_by("pk")
+        .values_list("player_id", "match_id", "finished_at", "mu", "sigma", "ordinal")
+    ]
+
+
+@pytest.mark.django_db
+def test_the_history_a_ratings_job_copies_is_the_rows_the_orm_stored_before(event):
+    """The job writes the replay's columns with one binary COPY (`core.copy`): the stored rows
+    are the ones `bulk_create` of the replay's rows stored, floats and times to the bit."""
+    players = np.array(new_players("H", 9), dtype=np.int64)
+    seeding.finished_matches(event, players, 40, seed=3)
+    seeded = list(Match.objects.filter(event=event).order_by("pk").values_list("pk", flat=True))
+    for k, match_id in enumerate(seeded[::3]):  # times to the microsecond, some out of order
+        Match.objects.filter(pk=match_id).update(
+            finished_at=F("finished_at") + timedelta(microseconds=7919 * k - 4_000_000)
+        )
+    ratings.ratings_replay(league_id=event.league_id)
+    copied = _stored_history(event.league_id)
+    assert len(copied) == 40 * seeding.TABLE
+    assert any(when.microsecond for _, _, when, *_ in copied)
+
+    results, _ = load_results((StandingsScope.LEAGUE, event.league_id))
+    replayed = rating.replay([r for r in results if r.match_id > 0])
+    RatingChange.objects.filter(league_id=event.league_id).delete()
+    RatingChange.objects.bulk_create(  # what the job did before the COPY
+        RatingChange(
+            league_id=event.league_id,
+            player_id=change.player,
+            match_id=change.match_id,
+            finished_at=change.finished_at,
+            mu=change.mu,
+            sigma=change.sigma,
+            ordinal=change.ordinal,
+        )
+        for change in replayed.history
+    )
+    assert _stored_history(event.league_id) == copied
+    assert [(p, m) for p, m, *_ in copied] == [
+        (row.player, row.match_id) for row in replayed.history
+    ]
