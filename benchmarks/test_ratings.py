@@ -6,7 +6,8 @@ The floor is the loop a user of OpenSkill would write: one `model.rate(teams, ra
 match on OpenSkill's rating objects, in finish order, with the ranks our replay rates (effective
 placements: ties share, forfeits last; matches everyone forfeited left out). Its inputs are
 made before the clock starts; the replay is timed from the shuffled `MatchResult`s, its sorting,
-checks and history rows included. Both sides are timed in CPU seconds of this process
+checks and history included (the rows as columns, `RatingHistory`, as the ratings job writes
+them). Both sides are timed in CPU seconds of this process
 (`time.process_time`: the machine is shared, and wall time counts the other processes' turns),
 each side's best of its rounds.
 

@@ -27,7 +27,7 @@ class RatedTables:
     def __init__(self, ordered: list[MatchResult], start: Iterable[PlayerId] = ()) -> None:
         seat_lists = list(map(_SEATS, ordered))
         seats = list(chain.from_iterable(seat_lists))
-        sizes = np.array(list(map(len, seat_lists)), dtype=np.int64)
+        sizes = np.fromiter(map(len, seat_lists), np.int64, len(seat_lists))
         tables = len(ordered)
         width = int(sizes.max(initial=MIN_SEATS))
         table = np.repeat(np.arange(tables), sizes)
@@ -35,7 +35,7 @@ class RatedTables:
         taken = np.zeros((tables, width), dtype=bool)
         taken[cell] = True
         seat_players = list(map(_PLAYER, seats))
-        players = np.array(seat_players, dtype=np.int64)
+        players = np.fromiter(seat_players, np.int64, len(seats))
         placement = np.zeros((tables, width), dtype=np.int64)
         placement[cell] = np.fromiter(map(_PLACEMENT, seats), np.int64, len(seats))
         forfeited = np.zeros((tables, width), dtype=bool)
@@ -64,7 +64,7 @@ class RatedTables:
         self.width = width
         taken, placement, forfeited = taken[rated], placement[rated], forfeited[rated]
         on_rated = rated[table]
-        self.players = players if everyone_rated else players[on_rated]
+        self.players: npt.NDArray[np.int64] = players if everyone_rated else players[on_rated]
         numbered = np.zeros((len(sizes), width), dtype=np.int64)
         numbered[taken] = numbers[on_rated]
         # Effective placements (league.standings.effective_placements): among the seats that
