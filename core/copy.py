@@ -4,9 +4,9 @@
 `bulk_create` makes a model object a row and binds every value on the client: for the
 tens of thousands of rows of a ratings replay that is most of the job. `copy_columns` sends
 the columns as they are instead: the rows are laid out in COPY's binary format with NumPy (a
-big-endian record a row) and written in one block, so a float reaches the table with its bits
-(no text in between) and no Python object is made a row. The columns' dtypes must be the
-fields' own: int64 for bigint fields (keys among them), float64 for double precision,
+big-endian record a row) and written a few megabytes at a time, so a float reaches the table
+with its bits (no text in between) and no Python object is made a row. The columns' dtypes
+must be the fields' own: int64 for bigint fields (keys among them), float64 for double precision,
 datetime64[us] (UTC) for timestamps with time zone. No NULLs; columns left out take their
 defaults (an identity key its next value)."""
 
@@ -30,6 +30,7 @@ _TYPES = {
     "timestamp with time zone": (np.dtype("datetime64[us]"), ">i8"),
 }
 _WIDTH = 8  # every type above is 8 bytes
+_CHUNK = 100_000  # rows a write: a few megabytes, however long the history
 
 
 def copy_columns(model: type[models.Model], columns: Mapping[str, npt.NDArray[Any]]) -> int:
@@ -71,5 +72,8 @@ def copy_columns(model: type[models.Model], columns: Mapping[str, npt.NDArray[An
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor: its copy()
         with raw.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.write(_SIGNATURE + record.tobytes() + _TRAILER)
+            copy.write(_SIGNATURE)
+            for start in range(0, count, _CHUNK):
+                copy.write(record[start : start + _CHUNK].tobytes())
+            copy.write(_TRAILER)
     return count

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from core import copy
 from core.copy import copy_columns
 from games import services as game_services
 from league.models import League, Player, RatingChange
@@ -47,7 +48,9 @@ def _columns(keys: tuple[int, list[int], int]) -> dict[str, np.ndarray]:
     }
 
 
-def test_the_rows_go_in_with_their_floats_bits_and_their_microseconds(keys):
+@pytest.mark.parametrize("chunk", [3, 100_000])
+def test_the_rows_go_in_with_their_floats_bits_and_their_microseconds(keys, chunk, monkeypatch):
+    monkeypatch.setattr(copy, "_CHUNK", chunk)  # rows a write: three writes of rows, or one
     columns = _columns(keys)
     assert copy_columns(RatingChange, columns) == 7
     stored = list(
