@@ -32,6 +32,22 @@ COALESCE_SECONDS = 1.0
 # A pending mark outlives a job that was lost (a worker killed before it started) by at most
 # this long; the beat sweeps catch up on what such a job would have done.
 PENDING_SECONDS = 60
+# Jobs that wait longer than COALESCE_SECONDS after their trigger, by task name (`wait_longer`).
+_WAITS: dict[str, float] = {}
+
+
+def wait_longer(task_name: str, seconds: float) -> None:
+    """The job `task_name` waits `seconds` after its trigger instead of `COALESCE_SECONDS`: a
+    costly job whose figures may lag (a league's projection) is then computed once for every
+    trigger of that span. Less than `PENDING_SECONDS`, so its mark outlives the wait."""
+    if not COALESCE_SECONDS <= seconds < PENDING_SECONDS:
+        raise ValueError(f"a wait of {seconds} s is not in [{COALESCE_SECONDS}, {PENDING_SECONDS})")
+    _WAITS[task_name] = seconds
+
+
+def waits(task_name: str) -> float:
+    """How long the job `task_name` waits after its trigger."""
+    return _WAITS.get(task_name, COALESCE_SECONDS)
 
 
 def enqueue_on_commit(task_name: str, *args: Any) -> None:
@@ -52,7 +68,7 @@ def send(task: str, args: tuple[Any, ...]) -> bool:
     it was sent."""
     try:
         # Looked up by name among the registered tasks, so an eager app runs it in-process.
-        current_app.tasks[task].apply_async(args=args, countdown=COALESCE_SECONDS)
+        current_app.tasks[task].apply_async(args=args, countdown=waits(task))
     except Exception:
         logger.warning(
             "Could not enqueue %s%r; the sweep will pick it up.", task, args, exc_info=True

@@ -7,9 +7,11 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from celery import current_app
 from django.test import override_settings
 
 from core import jobs
+from league.services import jobs as league_jobs
 from tests.caches import redis_cache
 
 TASK = "analysis.forecast_match"
@@ -120,3 +122,24 @@ def test_with_redis_down_a_trigger_neither_raises_nor_sends(
     with override_settings(CACHES=_unreachable_redis()):
         _trigger(django_capture_on_commit_callbacks, 7)
     assert tries == [(7,)]
+
+
+def test_a_league_projection_waits_half_a_minute_the_others_a_second(monkeypatch):
+    """The countdown each job is sent with (`core.jobs.waits`): Celery's own `apply_async`
+    is the boundary here (the tests run the tasks eagerly, where a countdown is not kept)."""
+    countdowns: dict[str, float] = {}
+    for name in (league_jobs.LEAGUE_PROJECTION, league_jobs.STANDINGS_REFRESH, TASK):
+        task = current_app.tasks[name]
+
+        def record(*, args, countdown, name=name):
+            countdowns[name] = countdown
+
+        monkeypatch.setattr(task, "apply_async", record)
+        assert jobs.send(name, (1,))
+    assert countdowns == {
+        league_jobs.LEAGUE_PROJECTION: 30.0,
+        league_jobs.STANDINGS_REFRESH: jobs.COALESCE_SECONDS,
+        TASK: jobs.COALESCE_SECONDS,
+    }
+    with pytest.raises(ValueError, match="wait"):
+        jobs.wait_longer(TASK, jobs.PENDING_SECONDS)  # the mark would expire first
