@@ -9,11 +9,12 @@ a Yardkle turn. Here it is three, each prepared once per connection:
 
 1. `read`: the match, its seats' players in seat order and its kept forecast, if any.
 2. `turns`: the match's turns in play order, with the seat of each.
-3. `store`: the new forecast, inserted or updated in one statement, and only while the match
-   is still at the version it was computed from (a turn stored meanwhile enqueued the next
-   job) and the kept one is older: a job that ran late never overwrites a newer one. It needs
-   no transaction nor lock of the match: a turn that commits after the statement's snapshot
-   sends the next job, which finds the forecast behind."""
+3. `store`: the new forecast, inserted or updated in one statement, unless a newer one is
+   kept (a job that ran late never overwrites it). A forecast of a version the match has left
+   meanwhile is stored all the same, as behind (readers compare its version with the match's):
+   the turn stored meanwhile sent the next job, which keeps the chances of every turn that is
+   as it was (their marks) and computes only the rest, so a long catch-up (a worker back after
+   an outage, turns still coming) is never thrown away. No transaction nor lock of the match."""
 
 import json
 from datetime import datetime
@@ -40,9 +41,8 @@ SELECT t.id, t.corrected_at, s."order", t.points, t.payload
 _STORE = """
 INSERT INTO analysis_matchforecast AS f
        (match_id, version, model, players, chances, marks, losses, swings, seconds, updated_at)
-SELECT %(match)s, %(version)s, %(model)s, %(players)s::jsonb, %(chances)s::jsonb,
-       %(marks)s::jsonb, %(losses)s::jsonb, %(swings)s::jsonb, %(seconds)s, %(now)s
- WHERE EXISTS (SELECT FROM games_match WHERE id = %(match)s AND version = %(version)s)
+VALUES (%(match)s, %(version)s, %(model)s, %(players)s::jsonb, %(chances)s::jsonb,
+        %(marks)s::jsonb, %(losses)s::jsonb, %(swings)s::jsonb, %(seconds)s, %(now)s)
     ON CONFLICT (match_id) DO UPDATE
    SET version = EXCLUDED.version, model = EXCLUDED.model, players = EXCLUDED.players,
        chances = EXCLUDED.chances, marks = EXCLUDED.marks, losses = EXCLUDED.losses,
@@ -121,8 +121,8 @@ def store(
     seconds: float,
     now: datetime,
 ) -> int | None:
-    """Store the forecast made at the match's `version`; its id, or None when the match has
-    moved on since or a newer forecast is kept (nothing written)."""
+    """Store the forecast made at the match's `version`; its id, or None when a newer forecast
+    is kept (nothing written)."""
     params: dict[str, Any] = {
         "match": match_id,
         "version": version,

@@ -6,9 +6,9 @@ never wait for the job (docs/analysis.md, "Win probability").
 The job is safe to run twice and to run late: it reads the match's turns, keeps the chances of
 the turns that are still as they were when computed (`marks`: a turn taken back, voided or
 corrected since is computed again), computes the rest from the rulebook's state after each turn
-(`scoring.winprob.live`), and stores the whole only if the match did not change meanwhile (its
-`version`) and no newer forecast is kept. Its reads and its write are three statements written
-by hand (`analysis.forecast_sql`)."""
+(`scoring.winprob.live`), and stores the whole at the match's `version` it read unless a newer
+forecast is kept (a turn stored meanwhile sent the next job, which computes only what changed).
+Its reads and its write are three statements written by hand (`analysis.forecast_sql`)."""
 
 import logging
 import time
@@ -158,8 +158,8 @@ def _forecast(match_id: int) -> MatchForecast | None:
         seconds=time.perf_counter() - started,
         updated_at=timezone.now(),
     )
-    # Stored only while the match is at `version` (a turn written meanwhile enqueued another
-    # job) and no newer forecast is kept: one statement, `forecast_sql.store`.
+    # Stored unless a newer forecast is kept, as behind when the match moved on meanwhile (the
+    # job that change sent keeps what is still true): one statement, `forecast_sql.store`.
     stored_id = forecast_sql.store(
         match_id=match_id,
         version=forecast.version,

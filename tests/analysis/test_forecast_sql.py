@@ -1,5 +1,5 @@
-"""The forecast job's one write (`analysis.forecast_sql.store`): the new chances are kept only
-while the match is still at the version they were computed from, and a job that ran late never
+"""The forecast job's one write (`analysis.forecast_sql.store`): the chances of a version the
+match has left are kept as behind and the next job builds on them, and a job that ran late never
 overwrites a newer forecast; the job reads the match, its players and its kept forecast in one
 statement and its turns in another."""
 
@@ -43,15 +43,34 @@ def _yardkle_match(players, turns: int) -> tuple[Match, list[dict[str, Any]]]:
     return match, played
 
 
-def test_chances_of_a_version_the_match_has_left_are_not_stored(players):
+def test_a_forecast_of_a_version_the_match_has_left_is_kept_as_behind_and_built_on(players):
+    """A turn stored while the job computed: what it computed is kept (behind), and the next
+    job computes only the turns after it."""
+    match, played = _yardkle_match(players, 4)
+    computed_at = match.version
+    game_services.turn_submit(match_id=match.pk, turn=played[4])  # a turn while it computed
+    first = forecasts.match_forecast(match_id=match.pk)
+    assert first is not None
+    kept = MatchForecast.objects.get(match=match)
+    assert kept.version > computed_at
+    kept.version, kept.chances, kept.marks = computed_at, kept.chances[:-1], kept.marks[:-1]
+    kept.chances[1] = [0.123, 0.877]  # marked: computed by the earlier job
+    kept.save()
+    assert forecasts.match_forecast(match_id=match.pk) is not None
+    again = MatchForecast.objects.get(match=match)
+    assert again.chances[1] == [0.123, 0.877]  # kept, not computed again
+    assert again.chances[2:] == first.chances[2:]
+    match.refresh_from_db()
+    assert again.version == match.version
+    assert _store(match, computed_at, 0.5) is None  # and never stored over the newer one
+
+
+def test_chances_computed_while_a_turn_was_stored_are_stored_behind(players):
     match, played = _yardkle_match(players, 2)
     computed_at = match.version
     game_services.turn_submit(match_id=match.pk, turn=played[2])  # a turn while it computed
-    assert _store(match, computed_at, 0.5) is None
-    assert not MatchForecast.objects.filter(match=match).exists()
-    match.refresh_from_db()
-    assert _store(match, match.version, 0.5) is not None
-    assert MatchForecast.objects.get(match=match).version == match.version
+    assert _store(match, computed_at, 0.5) is not None
+    assert MatchForecast.objects.get(match=match).version == computed_at  # behind
 
 
 def test_a_late_job_never_overwrites_a_newer_forecast(players):
