@@ -4,19 +4,20 @@ of the table those results can move (docs/standings.md, "After one more result")
 Ranking is by blocks. The metrics of the tiebreak order before its first group metric
 (head-to-head) value each player by their own figures, so they cut the table (each group and,
 apart, the withdrawn players of a stage) into *blocks* of players equal on all of them, in an
-order that does not depend on who else is in a block; the rest of the order (head-to-head among
-exactly the players of the block, then the others) ranks each block on its own. One more result
-changes the totals of its players and, through the metrics whose `reach` is wider, the values
-of others: Buchholz (`OPPONENTS_POINTS`) of everyone who ever met them, updated by the change of
-their points; a metric of reach `ANYONE` is computed again for everyone. Only the blocks holding
-a player whose value changed are ranked again, head-to-head only for the groups whose players
-played the new result or whose membership changed (the values of every other group are kept),
-and only the players of those blocks, or of the blocks a player moved across, can change place.
+order that does not depend on who else is in a block; the group metric (head-to-head among
+exactly the players of the block) then cuts each block into *parts*, and the metrics after it
+order the players within each part. One more result changes the totals of its players and,
+through the metrics whose `reach` is wider, the values of others: Buchholz (`OPPONENTS_POINTS`)
+of everyone who ever met them, updated by the change of their points; a metric of reach
+`ANYONE` is computed again for everyone. Only the blocks that gained or lost a player, or hold
+a player of a new result, are cut into parts again (head-to-head is kept for every other
+group); the table's order is then one sort of every player by their block, their part and the
+metrics after the group metric (NumPy's `lexsort` of columns kept by player), so a value that
+changes for hundreds of players costs an array operation, not a Python loop over them.
 
 `rank_standings` of the same tally gives the same table, whatever was added in between: the
 tests compare the two on random leagues."""
 
-import bisect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -31,7 +32,7 @@ from league.standings.metrics import (
     OWN,
     GroupMetric,
     Metric,
-    buchholz_units,
+    buchholz_units_by_index,
     validate_tiebreak_order,
 )
 from league.standings.model import PlayerId, Standing
@@ -40,9 +41,9 @@ from league.standings.seating import Column, Seating
 from league.standings.tally import Tally
 
 # A block: (its players have no group, their group, withdrawn, the values of the metrics before
-# the first group metric, each negated when higher ranks first). Sorted, the table's order.
+# the first group metric, each negated when higher ranks first).
 BlockKey = tuple[Any, ...]
-Place = tuple[int, int]  # position in the table, rank
+Floats = np.ndarray[Any, np.dtype[np.float64]]
 
 # Groups larger than this share of the players read every table for a group metric.
 RESTRICT_SHARE = 0.5
@@ -65,9 +66,11 @@ class Changes:
 
 
 class RankedTable:
-    """The ranking of one tally, kept as blocks, with everything a later `update` needs: the
-    metric values, each player's block and place, the group metric's values of every group it
-    was computed for, and which tables each player sat at."""
+    """The ranking of one tally, kept as blocks and columns by player, with everything a later
+    `update` needs: the metric values, each player's block and part, the group metric's values
+    of every group it was computed for, and which tables each player sat at."""
+
+    _sources_made: list[Mapping[PlayerId, Any]] | None
 
     def __init__(
         self,
@@ -83,32 +86,35 @@ class RankedTable:
 
     @property
     def players(self) -> frozenset[PlayerId]:
-        return frozenset(self._place)
+        return frozenset(self._index)
 
     def place(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
         """The player's line in the table (0 first), rank, and metrics by key."""
-        position, rank = self._place[player]
-        return position, rank, self._metrics_of(player)
+        at = self._index[player]
+        return int(self._position[at]), int(self._rank[at]), self._metrics_of(player)
 
     def line(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
         """The player's line in the table (0 first), rank, and the metrics of the line: all
         but those kept apart (`apart`)."""
-        position, rank = self._place[player]
+        at = self._index[player]
         sources = self._sources()
-        return position, rank, {self.order[i]: sources[i].get(player) for i in self._line_at}
+        return (
+            int(self._position[at]),
+            int(self._rank[at]),
+            {self.order[i]: sources[i].get(player) for i in self._line_at},
+        )
 
     def apart_values(self) -> dict[str, dict[PlayerId, Any]]:
         """The metrics kept apart from the lines, by key: every player's value."""
-        return {key: dict(self._values[key]) for key in self.apart}
+        return {key: dict(self._value_map(key)) for key in self.apart}
 
     def standing(self, tally: Tally, player: PlayerId) -> Standing:
         """The player's `Standing` (from `tally`, the one this table ranks)."""
-        _, rank = self._place[player]
         group = None if self.groups is None else self.groups.get(player)
         return standing_of(
             tally,
             player,
-            rank,
+            int(self._rank[self._index[player]]),
             self._metrics_of(player),
             group,
             withdrawn=player in self.withdrawn,
@@ -116,14 +122,28 @@ class RankedTable:
 
     def table(self, tally: Tally) -> tuple[Standing, ...]:
         """The whole table, best first (what `rank_standings` gives)."""
-        ordered = sorted(self._place, key=lambda player: self._place[player][0])
-        return tuple(self.standing(tally, player) for player in ordered)
+        ids = self._ids
+        return tuple(self.standing(tally, ids[at]) for at in self._order.tolist())
 
     def _sources(self) -> list[Mapping[PlayerId, Any]]:
         """Where each metric of the order is read, by player: the values a group metric took in
         the part of the table where it applied (none for a player it did not apply to), the
-        others' values."""
-        return [self._shown.get(k) or self._values.get(k) or {} for k in self.order]
+        others' values (made once per state of the table)."""
+        sources = self._sources_made
+        if sources is None:
+            sources = self._sources_made = [
+                (self._shown.get(key) or {})
+                if isinstance(self._metrics[key], GroupMetric)
+                else self._value_map(key)
+                for key in self.order
+            ]
+        return sources
+
+    def _value_map(self, key: str) -> Mapping[PlayerId, Any]:
+        """Every player's value of a metric that is not a group metric."""
+        if key == self._opponents:  # Buchholz, kept in units by player index
+            return dict(zip(self._ids, (self._buchholz / self._scale).tolist(), strict=True))
+        return self._values[key]
 
     def _metrics_of(self, player: PlayerId) -> dict[str, Any]:
         return {
@@ -157,66 +177,97 @@ class RankedTable:
         )
         self._line_at = [i for i, key in enumerate(self.order) if key not in self.apart]
         # The steps of the rest of the order: a group metric alone, metrics in a row that value
-        # a player by their own figures together (one sort by all of them).
-        self._stages: list[tuple[str, ...]] = []
+        # a player by their own figures together (one sort by all of them). The last, when it
+        # is such a sort (the `tail`), is done for the whole table at once (`_lay_out`); the
+        # steps before it block by block (`_rank_blocks`).
+        stages: list[tuple[str, ...]] = []
         for key in self._rest:
             alone = isinstance(self._metrics[key], GroupMetric)
-            if alone or not self._stages or self._stages[-1][0] in self._within_keys():
-                self._stages.append((key,))
+            if alone or not stages or isinstance(self._metrics[stages[-1][0]], GroupMetric):
+                stages.append((key,))
             else:
-                self._stages[-1] += (key,)
+                stages[-1] += (key,)
+        last_sorts = bool(stages) and not isinstance(self._metrics[stages[-1][0]], GroupMetric)
+        self._tail: tuple[str, ...] = stages[-1] if last_sorts else ()
+        self._stages = stages[:-1] if last_sorts else stages
+        self._step_of = {key: step for step, keys in enumerate(self._stages) for key in keys}
         self._scale, self._points = tally.scale, tally.points
         self._tables = len(tally.match_id_column())
         self._bye_keys = set(tally.bye_keys)
         seating = tally.seating()
         self._seating = seating
-        self._index = {player: i for i, player in enumerate(seating.players.tolist())}
+        # The seating's rows grow by doubling (`_add_tables`); the tally's own arrays are
+        # never written: the first table added copies them.
+        self._table_rows = (seating.seats, seating.places, seating.sizes)
+        self._ids: list[PlayerId] = seating.players.tolist()
+        self._index = {player: i for i, player in enumerate(self._ids)}
         self._rows_of = _rows_by_player(seating)
         self._extra_rows: dict[int, list[int]] = {}  # rows added since, by player index
         self._values: dict[str, dict[PlayerId, Any]] = {}
-        self._units: dict[PlayerId, int] = {}
-        self._buchholz: dict[PlayerId, int] = {}
+        self._opponents: str | None = None  # the metric of reach OPPONENTS_POINTS (Buchholz)
+        self._units = {p: r.points_units for p, r in tally.records.items()}
+        self._buchholz: Column = np.zeros(len(self._ids), dtype=np.int64)
         for key, metric in self._metrics.items():
             if isinstance(metric, GroupMetric):
                 continue
             if metric.reach == OPPONENTS_POINTS:
-                self._units = {p: r.points_units for p, r in tally.records.items()}
-                self._buchholz = buchholz_units(tally)
-                self._values[key] = {p: u / tally.scale for p, u in self._buchholz.items()}
+                self._opponents = key
+                self._buchholz = buchholz_units_by_index(tally)
             else:
                 self._values[key] = dict(metric.values(tally))
+        self._sources_made = None
+        # The columns the table's order sorts by, by player index, each negated when higher
+        # ranks first: the block's (no group, group, withdrawn, the metrics before the group
+        # metric), the part of the block, the tail's metrics.
+        group_of = self.groups or {}
+        self._settled = [
+            np.array([self.groups is None or p not in group_of for p in self._ids], np.float64),
+            np.array([group_of.get(p) or 0 for p in self._ids], np.float64),
+            np.array([p in self.withdrawn for p in self._ids], np.float64),
+        ]
+        self._columns = {key: self._column(key) for key in (*self._prefix, *self._tail)}
+        self._part = np.zeros(len(self._ids), dtype=np.float64)
         self._within: dict[str, dict[frozenset[PlayerId], Mapping[PlayerId, float]]] = {
             key: {} for key in self._rest if isinstance(self._metrics[key], GroupMetric)
         }
         self._shown: dict[str, dict[PlayerId, float]] = {key: {} for key in self._within}
         # The players whose value of a group metric changed in the last ranking.
         self._shown_changed: set[PlayerId] = set()
-        self._block_of = {player: self._block_key(player) for player in tally.records}
+        self._block_of = {player: self._block_key(player) for player in self._ids}
         self._members: dict[BlockKey, set[PlayerId]] = {}
         for player, block in self._block_of.items():
             self._members.setdefault(block, set()).add(player)
-        self._keys = sorted(self._members)
-        # Each block's parts after every step of the rest of the order (the last: its runs).
+        # Each block's parts after every step before the tail.
         self._steps: dict[BlockKey, list[list[list[PlayerId]]]] = {}
-        self._rank_blocks(tally, dict.fromkeys(self._keys, 0))
-        self._starts: dict[BlockKey, tuple[int, int]] = {}
-        self._place: dict[PlayerId, Place] = {}
-        self._lay_out(set(self._keys))
+        self._rank_blocks(tally, dict.fromkeys(self._members, 0))
+        self._order: Column = np.zeros(0, dtype=np.int64)
+        self._position: Column = np.full(len(self._ids), -1, dtype=np.int64)
+        self._rank: Column = np.zeros(len(self._ids), dtype=np.int64)
+        self._lay_out()
+
+    def _column(self, key: str) -> Floats:
+        """The values of a metric that is not a group metric by player index, negated when
+        higher ranks first (so that the order sorts every column ascending)."""
+        if key == self._opponents:
+            column: Floats = self._buchholz / self._scale
+        else:
+            values = self._values[key]
+            column = np.array([values[p] for p in self._ids], dtype=np.float64)
+        return -column if self._metrics[key].descending else column
 
     def _block_key(self, player: PlayerId) -> BlockKey:
-        group = None if self.groups is None else self.groups.get(player)
-        values = tuple(
-            -self._values[key][player]
-            if self._metrics[key].descending
-            else self._values[key][player]
-            for key in self._prefix
+        at = self._index[player]
+        return (
+            *(column.item(at) for column in self._settled),
+            *(self._columns[key].item(at) for key in self._prefix),
         )
-        return (group is None, group or 0, player in self.withdrawn, *values)
 
     def _rank_blocks(self, tally: Tally, starts: Mapping[BlockKey, int]) -> None:
-        """Rank the players of each block of `starts` by the rest of the order (as
-        `rank_standings` ranks a group the metrics before it left tied), from the step of the
-        rest the block gives on: the parts of the steps before it are kept."""
+        """Cut the players of each block of `starts` into parts by the steps of the rest of the
+        order before the tail (as `rank_standings` cuts a group the metrics before it left
+        tied), from the step the block gives on: the parts of the steps before it are kept."""
+        if not self._stages:
+            return
         steps = self._steps
         parts: dict[BlockKey, list[list[PlayerId]]] = {}
         for step, keys in enumerate(self._stages):
@@ -239,13 +290,15 @@ class RankedTable:
             for key, runs in parts.items():
                 del steps[key][step:]
                 steps[key].append(runs)
-
-    def _within_keys(self) -> set[str]:
-        return {k for k in self._rest if isinstance(self._metrics[k], GroupMetric)}
+        index, part_of = self._index, self._part
+        for key in parts:
+            for number, run in enumerate(steps[key][-1]):
+                for player in run:
+                    part_of[index[player]] = number
 
     def _sort_key(self, keys: Sequence[str]) -> Callable[[PlayerId], Any]:
         """A player's values of `keys` as one key, best first when sorted ascending."""
-        return _sort_key([(self._values[k], self._metrics[k].descending) for k in keys])
+        return _sort_key([(self._value_map(k), self._metrics[k].descending) for k in keys])
 
     def _split_within(
         self,
@@ -298,16 +351,15 @@ class RankedTable:
         return parts
 
     def _seating_of(self, groups: Sequence[Collection[PlayerId]]) -> Seating | None:
-        """The tables where a player of `groups` sat (every table, for large groups)."""
+        """The tables where two players of `groups` sat (every table, for large groups)."""
         players = [player for group in groups for player in group]
         seating = self._seating
         if len(players) > RESTRICT_SHARE * len(self._index):
             return seating
         index = self._index
-        at = np.zeros(len(seating.sizes), dtype=bool)  # each table once
-        for player in players:
-            at[self._rows(index[player])] = True
-        rows = np.flatnonzero(at)
+        # The tables where two of them sat: every table where two players of one group met.
+        sat = np.concatenate([self._rows(index[player]) for player in players])
+        rows = np.flatnonzero(np.bincount(sat, minlength=len(seating.sizes)) > 1)
         return Seating(
             seating.players, seating.seats[rows], seating.places[rows], seating.sizes[rows]
         )
@@ -321,57 +373,40 @@ class RankedTable:
             del self._extra_rows[index]
         return rows
 
-    def _lay_out(self, dirty: set[BlockKey]) -> set[PlayerId]:
-        """Positions and ranks of the players of the blocks in `dirty` and of every block whose
-        start moved; the players whose place changed."""
-        changed: set[PlayerId] = set()
-        position, rank, group = 0, 0, None
-        for key in self._keys:
-            if key[:2] != group:  # every group's places start at 1
-                rank, group = 0, key[:2]
-            start = (position, rank)
-            if key in dirty:
-                self._starts[key] = start
-                changed.update(self._place_block(key, position, rank))
-            elif start != self._starts.get(key):
-                self._starts[key] = start
-                changed.update(self._shift_block(key, position, rank))
-            size = len(self._members[key])
-            position += size
-            rank += size
-        return changed
-
-    def _shift_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
-        """Place a block that only moved: its players keep their order and values."""
-        changed = []
-        places = self._place
-        offset = rank + 1
-        runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
-        for run in runs:
-            for player in run:
-                places[player] = (position, offset)
-                changed.append(player)
-                position += 1
-            offset += len(run)
-        return changed
-
-    def _place_block(self, key: BlockKey, position: int, rank: int) -> list[PlayerId]:
-        """Place the players of a block ranked again; those whose line changed: their place,
-        or their value of a group metric (their own figures change only with their results,
-        and the metrics kept apart are not in the line)."""
-        changed = []
-        places = self._place
-        shown_changed = self._shown_changed
-        offset = rank + 1
-        runs = self._steps[key][-1] if self._stages else [sorted(self._members[key])]
-        for run in runs:
-            for player in run:
-                if places.get(player) != (position, offset) or player in shown_changed:
-                    places[player] = (position, offset)
-                    changed.append(player)
-                position += 1
-            offset += len(run)
-        return changed
+    def _lay_out(self) -> Column:
+        """Every player's position and rank: one sort of the whole table by block, part and the
+        tail's metrics, then by player id (within a shared place, players are listed by id);
+        the indices of the players whose position or rank changed."""
+        count = len(self._ids)
+        before_position, before_rank = self._position, self._rank
+        columns = [*self._settled, *(self._columns[key] for key in self._prefix), self._part]
+        columns += [self._columns[key] for key in self._tail]
+        ids = np.arange(count, dtype=np.int64)  # player indices follow the ids
+        order = np.lexsort([ids, *reversed(columns)]) if count else ids
+        positions = np.arange(count, dtype=np.int64)
+        if count:
+            # A new place where any column differs from the player above; places count from
+            # the first player of each group (the first two columns).
+            differs = np.zeros(count, dtype=bool)
+            new_group = np.zeros(count, dtype=bool)
+            differs[0] = new_group[0] = True
+            for number, column in enumerate(columns):
+                sorted_column = column[order]
+                step = sorted_column[1:] != sorted_column[:-1]
+                differs[1:] |= step
+                if number < 2:
+                    new_group[1:] |= step
+            place_start = np.maximum.accumulate(np.where(differs, positions, 0))
+            group_start = np.maximum.accumulate(np.where(new_group, positions, 0))
+            ranks = place_start - group_start + 1
+        else:
+            ranks = positions
+        self._order = order
+        self._position = np.empty(count, dtype=np.int64)
+        self._position[order] = positions
+        self._rank = np.empty(count, dtype=np.int64)
+        self._rank[order] = ranks
+        return np.flatnonzero((self._position != before_position) | (self._rank != before_rank))
 
     # --- Updating -------------------------------------------------------------------------
 
@@ -391,34 +426,29 @@ class RankedTable:
         if (
             (tuple(tiebreak_order), groups, frozenset(withdrawn))
             != (self.order, self.groups, self.withdrawn)
-            or tally.records.keys() != self._place.keys()
+            or tally.records.keys() != self._index.keys()
             or tally.scale != self._scale
             or tally.points != self._points
         ):
             return self._afresh(tally, tiebreak_order, groups, withdrawn, counted)
         if not counted:
             return Changes(frozenset(), frozenset(), frozenset(), ranked_afresh=False)
-        # The first step of the rest of the order each changed player's block must be ranked
-        # again from: the group metric (0) for a player of a new result.
-        step_of = {key: step for step, keys in enumerate(self._stages) for key in keys}
+        self._sources_made = None
+        # The first step before the tail each changed player's block must be cut again from:
+        # the group metric (0) for a player of a new result.
         changed = dict.fromkeys(counted, 0)
         rekey = set(counted)  # whose block may change: a value before the group metric did
         for key, metric in self._metrics.items():
             if isinstance(metric, GroupMetric):
                 continue
-            if metric.reach == OWN:
-                fresh = metric.values_for(tally, counted)
-            elif metric.reach == OPPONENTS_POINTS:
-                fresh = self._buchholz_update(tally, counted, sizes, players)
-            else:
-                fresh = dict(metric.values(tally))
-            values, step = self._values[key], step_of.get(key, 0)
-            for player, value in fresh.items():
-                if values[player] != value:
-                    values[player] = value
+            moved = self._update_values(tally, key, metric, counted, sizes, players)
+            if key in self._step_of:
+                step = self._step_of[key]
+                for player in moved:
                     changed[player] = min(changed.get(player, step), step)
-                    if key not in step_of:
-                        rekey.add(player)
+            elif key in self._prefix:
+                rekey.update(moved)
+                changed.update((player, 0) for player in moved if player not in changed)
         self._add_tables(sizes, players, places)
         self._bye_keys |= byes
         self._tables += len(sizes)
@@ -434,23 +464,59 @@ class RankedTable:
             if old == new:
                 starts[new] = min(starts.get(new, step), step)
                 continue
-            starts[old] = starts[new] = 0  # their players changed: ranked from the start
+            starts[old] = starts[new] = 0  # their players changed: cut from the start
             self._block_of[player] = new
             self._members[old].discard(player)
             if not self._members[old]:
                 del self._members[old]
                 self._steps.pop(old, None)
-                self._starts.pop(old, None)
-                self._keys.pop(bisect.bisect_left(self._keys, old))
-            if new not in self._members:
-                self._members[new] = set()
-                bisect.insort(self._keys, new)
-            self._members[new].add(player)
+            self._members.setdefault(new, set()).add(player)
         starts = {key: step for key, step in starts.items() if key in self._members}
         self._shown_changed = set()
         self._rank_blocks(tally, starts)
-        placed = self._lay_out(set(starts))
+        self._sources_made = None
+        ids = self._ids
+        placed = {ids[at] for at in self._lay_out().tolist()} | self._shown_changed
         return Changes(frozenset(placed), frozenset(counted), frozenset(), ranked_afresh=False)
+
+    def _update_values(
+        self,
+        tally: Tally,
+        key: str,
+        metric: Metric,
+        counted: set[PlayerId],
+        sizes: Column,
+        players: Column,
+    ) -> list[PlayerId]:
+        """Bring one metric's values (and its column) up to date; the players whose value
+        changed, when a step before the tail needs them (the tail's are sorted anyway)."""
+        needed = key in self._step_of or key in self._prefix
+        column = self._columns.get(key)
+        sign = -1 if metric.descending else 1
+        if metric.reach == OWN:
+            values, index = self._values[key], self._index
+            moved = []
+            for player, value in metric.values_for(tally, counted).items():
+                if values[player] != value:
+                    values[player] = value
+                    moved.append(player)
+                    if column is not None:
+                        column[index[player]] = sign * value
+            return moved
+        if key == self._opponents:
+            at = self._buchholz_update(tally, counted, sizes, players)
+            if column is not None:
+                column[at] = sign * (self._buchholz[at] / tally.scale)
+        else:
+            if column is None:
+                column = self._column(key)  # not sorted by: only to tell which changed
+            values = self._values[key] = dict(metric.values(tally))
+            fresh = np.array([values[p] for p in self._ids], dtype=np.float64) * sign
+            at = np.flatnonzero(fresh != column)
+            if key in self._columns:
+                self._columns[key] = fresh
+        ids = self._ids
+        return [ids[i] for i in at.tolist()] if needed else []
 
     def _afresh(
         self,
@@ -463,15 +529,15 @@ class RankedTable:
         """Rank everything again (new settings, a new player, a finer scale of points) and
         compare every player's place with the one before. `counted`: the players whose totals
         changed."""
-        before = {player: self._line(player) for player in self._place}
+        before = {player: self._line(player) for player in self._index}
         self._build(tally, tiebreak_order, groups, withdrawn)
-        placed = {player for player in self._place if before.get(player) != self._line(player)}
+        placed = {player for player in self._index if before.get(player) != self._line(player)}
         counted |= {
             player
-            for player in self._place
+            for player in self._index
             if player not in before or before[player][3:] != self._line(player)[3:]
         }
-        added = self._place.keys() - before.keys()
+        added = self._index.keys() - before.keys()
         return Changes(frozenset(placed), frozenset(counted), frozenset(added), True)
 
     def _line(self, player: PlayerId) -> tuple[Any, ...]:
@@ -482,13 +548,12 @@ class RankedTable:
 
     def _buchholz_update(
         self, tally: Tally, counted: set[PlayerId], sizes: Column, players: Column
-    ) -> dict[PlayerId, float]:
-        """Buchholz after the new tables and the points of `counted` changed, for the players
-        it changed: at every earlier table of a player whose points changed, the others' go up
-        by that change; at a new table, each player's by the others' points."""
+    ) -> Column:
+        """Buchholz after the new tables and the points of `counted` changed: at every earlier
+        table of a player whose points changed, the others' go up by that change; at a new
+        table, each player's by the others' points. The indices of the players it changed."""
         records, units, index = tally.records, self._units, self._index
-        seating = self._seating
-        seats, nobody = seating.seats, seating.nobody
+        seats, nobody = self._seating.seats, self._seating.nobody
         delta = np.zeros(nobody + 1, dtype=np.int64)
         for player in counted:
             change = records[player].points_units - units[player]
@@ -505,52 +570,40 @@ class RankedTable:
             for player in table:
                 delta[index[player]] += total - units[player]
             start += size
-        delta[nobody] = 0
-        moved = np.flatnonzero(delta)
-        scale, buchholz = tally.scale, self._buchholz
-        fresh = {}
-        for player, change in zip(
-            seating.players[moved].tolist(), delta[moved].tolist(), strict=True
-        ):
-            buchholz[player] += change
-            fresh[player] = buchholz[player] / scale
-        return fresh
+        delta = delta[:nobody]
+        self._buchholz += delta
+        return np.flatnonzero(delta)
 
     def _add_tables(self, sizes: Column, players: Column, places: Column) -> None:
-        """Append the new tables to the seating and to each player's list of tables."""
+        """Append the new tables to the seating (its arrays grow by doubling, so that a result
+        does not copy every table) and to each player's list of tables."""
         if not len(sizes):
             return
-        seating, index = self._seating, self._index
-        width = max(seating.seats.shape[1], int(sizes.max()))
-        count = len(sizes)
-        seats = np.full((count, width), seating.nobody, dtype=np.int64)
-        placed = np.zeros((count, width), dtype=np.int64)
+        seating, index, nobody = self._seating, self._index, self._seating.nobody
+        seats, placed, table_sizes = self._table_rows
+        first, count = len(seating.sizes), len(sizes)
+        width = max(seats.shape[1], int(sizes.max()))
+        if first + count > len(table_sizes) or width > seats.shape[1]:
+            capacity = max(first + count, 2 * len(table_sizes))
+            grown = np.full((capacity, width), nobody, dtype=np.int64)
+            grown[:first, : seats.shape[1]] = seating.seats
+            grown_places = np.zeros((capacity, width), dtype=np.int64)
+            grown_places[:first, : placed.shape[1]] = seating.places
+            grown_sizes = np.zeros(capacity, dtype=np.int64)
+            grown_sizes[:first] = seating.sizes
+            seats, placed, table_sizes = self._table_rows = (grown, grown_places, grown_sizes)
+        end = first + count
+        new_seats = np.full((count, width), nobody, dtype=np.int64)
+        new_places = np.zeros((count, width), dtype=np.int64)
         filled = np.arange(width) < sizes[:, None]
-        seats[filled] = [index[p] for p in players.tolist()]
-        placed[filled] = places
-        old_seats, old_places = (
-            _widen(seating.seats, width, seating.nobody),
-            _widen(seating.places, width, 0),
-        )
-        first = len(seating.sizes)
-        self._seating = Seating(
-            seating.players,
-            np.concatenate([old_seats, seats]),
-            np.concatenate([old_places, placed]),
-            np.concatenate([seating.sizes, sizes]),
-        )
-        for row, table in enumerate(seats.tolist(), start=first):
+        new_seats[filled] = [index[p] for p in players.tolist()]
+        new_places[filled] = places
+        seats[first:end], placed[first:end], table_sizes[first:end] = new_seats, new_places, sizes
+        self._seating = Seating(seating.players, seats[:end], placed[:end], table_sizes[:end])
+        for row, table in enumerate(new_seats.tolist(), start=first):
             for i in table:
-                if i != seating.nobody:
+                if i != nobody:
                     self._extra_rows.setdefault(i, []).append(row)
-
-
-def _widen(matrix: Column, width: int, fill: int) -> Column:
-    if matrix.shape[1] >= width:
-        return matrix
-    wider = np.full((matrix.shape[0], width), fill, dtype=np.int64)
-    wider[:, : matrix.shape[1]] = matrix
-    return wider
 
 
 def _rows_by_player(seating: Seating) -> list[Column]:

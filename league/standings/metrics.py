@@ -248,6 +248,12 @@ def buchholz_units(tally: Tally) -> dict[PlayerId, int]:
     return seating.by_player(_opponent_units(seating, units, matches))
 
 
+def buchholz_units_by_index(tally: Tally) -> Column:
+    """`buchholz_units` as a column in the order of `tally.seating().players`."""
+    seating, units, matches = _units_by_index(tally)
+    return _opponent_units(seating, units, matches)[: seating.nobody]
+
+
 def _opponent_units(seating: Seating, units: Column, matches: Column) -> Column:
     """Buchholz in units: the sum over a player's matches of everyone else's points at the table,
     which is the table's sum less the player's own points, once per match."""
