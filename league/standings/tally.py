@@ -13,7 +13,7 @@ and a stored tally of that size reads back in milliseconds."""
 
 import base64
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
@@ -140,6 +140,9 @@ class Tally:
         # Both in the order of _SEATING.
         self._stored: tuple[Column, ...] = tuple(np.zeros(0, np.int64) for _ in _SEATING)
         self._added: tuple[list[int], ...] = tuple([] for _ in _SEATING)
+        # The arrays `_stored` are the first entries of, with room for more (`_append`); None
+        # until something is appended to what was read back.
+        self._room: tuple[Column, ...] | None = None
         self._seating: Seating | None = None
         # Seat lines by the match's (placement, forfeited) pattern: a league has only a few.
         self._lines: dict[tuple[tuple[int, bool], ...], tuple[_SeatLine, ...]] = {}
@@ -187,12 +190,25 @@ class Tally:
         """The seating columns (in the order of _SEATING), what was added folded into what was
         stored."""
         if self._added[0]:
-            self._stored = tuple(
-                np.concatenate([stored, np.array(added, dtype=np.int64)])
-                for stored, added in zip(self._stored, self._added, strict=True)
-            )
+            self._append([np.array(added, dtype=np.int64) for added in self._added])
             self._added = tuple([] for _ in _SEATING)
         return self._stored
+
+    def _append(self, columns: Sequence[Column]) -> None:
+        """Append to the seating columns (in the order of _SEATING), in arrays that grow by
+        doubling: one more result copies its own seats, not every table's."""
+        stored, room = self._stored, self._room
+        ends = [len(column) + len(new) for column, new in zip(stored, columns, strict=True)]
+        if room is None or any(end > len(space) for end, space in zip(ends, room, strict=True)):
+            room = self._room = tuple(
+                np.empty(max(end, 2 * len(column)), dtype=np.int64)
+                for end, column in zip(ends, stored, strict=True)
+            )
+            for column, space in zip(stored, room, strict=True):
+                space[: len(column)] = column
+        for column, new, space, end in zip(stored, columns, room, ends, strict=True):
+            space[len(column) : end] = new
+        self._stored = tuple(space[:end] for space, end in zip(room, ends, strict=True))
 
     def add_player(self, player: PlayerId) -> None:
         """Enter `player` in the table, with no result yet (entered players show with zeros)."""
@@ -288,8 +304,10 @@ class Tally:
         if len(np.unique(table_ids)) != len(table_ids):
             raise StandingsError("invalid_result", "The seats of a match must be side by side.")
         if self._match_ids:
-            known = np.fromiter(self._match_ids, np.int64, len(self._match_ids))
-            new = ~np.isin(table_ids, known)
+            known = self._match_ids  # a set: no array of every counted id for a few new ones
+            new = np.fromiter(
+                (match_id not in known for match_id in table_ids.tolist()), bool, len(table_ids)
+            )
             if not new.all():
                 seat_is_new = np.repeat(new, sizes)
                 seat_columns = [column[seat_is_new] for column in seat_columns]
@@ -400,11 +418,8 @@ class Tally:
                 counts.extend([0] * (len(at) - len(counts)))
             for index, value in enumerate(at):
                 counts[index] += value
-        stored = self._columns()
-        self._stored = tuple(
-            np.concatenate([column, new])
-            for column, new in zip(stored, (table_ids, sizes, players, places), strict=True)
-        )
+        self._columns()
+        self._append((table_ids, sizes, players, places))
         self._match_ids.update(table_ids.tolist())
         self._seating = None
 
