@@ -11,24 +11,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from django.contrib.postgres.expressions import ArraySubquery
-from django.contrib.postgres.fields import ArrayField
 from django.db import connection
-from django.db.models import (
-    BigIntegerField,
-    BooleanField,
-    Expression,
-    F,
-    Func,
-    IntegerField,
-    OuterRef,
-    QuerySet,
-)
+from django.db.models import F, IntegerField, QuerySet
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import Match, MatchStatus, Seat
 from league import standings
-from league.models import Scope, ScopeKey, StageBye, StageForfeit
+from league.models import Scope, ScopeKey, StageBye, StageForfeit, StandingsScope
 
 logger = logging.getLogger(__name__)
 
@@ -215,25 +204,38 @@ def seat_columns_query(
     return sql, tuple(params)
 
 
-def seat_columns_of(scope: ScopeKey, match_ids: Expression | OuterRef) -> ArraySubquery:
-    """The rows `seat_columns_query` reads for the matches of the array `match_ids` (an
-    expression of the outer query, such as a table's `pending_matches`), as one array of rows:
-    read in the same statement as what holds the ids."""
-    row = Func(
-        *_seat_columns(),
-        function="ARRAY",
-        template="ARRAY[%(expressions)s]",
-        output_field=ArrayField(BigIntegerField()),
+# `_seat_columns` of a seat `s` written out in SQL, for the statements written by hand.
+_SEAT_COLUMNS_SQL = (
+    "s.match_id, s.player_id, COALESCE(s.placement, 1), COALESCE(s.total, 0), "
+    "COALESCE(s.yardzees, 0), COALESCE(s.upper_bonus, false)::integer, COALESCE(s.yardkles, 0)"
+)
+
+# `Scope.matches` of a match `m` written out in SQL, for each kind of scope (its id as the
+# parameter `scope_id`).
+_SCOPE_MATCHES_SQL = {
+    "stage": "JOIN league_stagematch AS sm ON sm.match_id = m.id WHERE sm.stage_id = %(scope_id)s",
+    "event": "WHERE m.event_id = %(scope_id)s",
+    "league": "JOIN league_event AS e ON e.id = m.event_id WHERE e.league_id = %(scope_id)s",
+}
+
+_LISTED_SEATS_SQL = """ARRAY(
+    SELECT ARRAY[{columns}]
+    FROM games_seat AS s JOIN games_match AS m ON m.id = s.match_id {scope}
+        AND m.status = 'finished' AND s.match_id = ANY({match_ids})
+    ORDER BY s.match_id, s."order"
+)"""
+
+
+def listed_seats_sql(kind: str, match_ids: str) -> str:
+    """SQL of the rows `seat_columns_query` reads for a scope of `kind` (its id the parameter
+    `scope_id`) and the matches of the SQL array `match_ids` (such as a table's
+    `pending_matches`), as one array of rows: read in the same statement as what holds the
+    ids."""
+    return (
+        _LISTED_SEATS_SQL.replace("{columns}", _SEAT_COLUMNS_SQL)
+        .replace("{scope}", _SCOPE_MATCHES_SQL[StandingsScope(kind)])
+        .replace("{match_ids}", match_ids)
     )
-    listed = Func(  # match_id = ANY(match_ids)
-        F("match_id"),
-        match_ids,
-        template="(%(expressions)s))",
-        arg_joiner=" = ANY(",
-        output_field=BooleanField(),
-    )
-    seats = _finished_seats(scope).filter(listed)
-    return ArraySubquery(seats.values_list(row))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ idempotent and order-free, so the stored tables converge to a from-scratch compu
 order results arrive in and whatever failed in between (docs/standings.md)."""
 
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Collection, Iterable
@@ -15,20 +16,9 @@ from typing import Any
 import numpy as np
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import (
-    BooleanField,
-    Case,
-    Count,
-    Exists,
-    F,
-    OuterRef,
-    Q,
-    QuerySet,
-    Sum,
-    Value,
-    When,
-)
+from django.db.models import Count, F, Q, QuerySet, Sum
 
+from core.prepared import prepared_cursor
 from core.replica import primary_reads
 from games.models import Match
 from league import signals, standings
@@ -44,7 +34,7 @@ from league.models import (
     StandingsTally,
     with_rows,
 )
-from league.results import finished_matches, load_standings, seat_columns_of
+from league.results import finished_matches, listed_seats_sql, load_standings
 from league.services import standings_lines
 from league.services.ratings import ratings_refresh
 from league.services.standings_lines import write_lines
@@ -156,16 +146,67 @@ def compute_rows(scope: ScopeKey) -> tuple[list[str], list[dict[str, Any]]]:
     return tiebreak, standings_lines.rows_of(table)
 
 
-# Whether a table's scope has a stage (a stage's table: itself).
-_HAS_STAGES = Case(
-    When(scope=StandingsScope.STAGE, then=Value(True)),
-    When(
-        scope=StandingsScope.EVENT,
-        then=Exists(Stage.objects.filter(event_id=OuterRef("scope_id"))),
-    ),
-    default=Exists(Stage.objects.filter(event__league_id=OuterRef("scope_id"))),
-    output_field=BooleanField(),
-)
+# The table's state, with its league's settings and whether its scope has a stage (a stage's
+# table: itself), in one statement written by hand (prepared on the server: Django took longer
+# to build it than PostgreSQL to answer it); with `{seats}`, the seats of the matches its
+# marks listed (for a worker that kept the table, and so knows its scope).
+_STATE_SQL = """
+SELECT t.scope, t.scope_id, t.requested, t.computed, t.rebuild_from, t.pending_matches,
+    l.id, l.game, l.tiebreak::text, l.points::text,
+    CASE t.scope
+        WHEN 'stage' THEN true
+        WHEN 'event' THEN EXISTS (SELECT FROM league_stage AS st WHERE st.event_id = t.scope_id)
+        ELSE EXISTS (
+            SELECT FROM league_stage AS st JOIN league_event AS ev ON ev.id = st.event_id
+            WHERE ev.league_id = t.scope_id
+        )
+    END,
+    {seats}
+FROM league_standingstable AS t JOIN league_league AS l ON l.id = t.league_id
+WHERE t.id = %(table)s
+"""
+_STATE: dict[str | None, str] = {
+    None: _STATE_SQL.replace("{seats}", "NULL"),
+    **{
+        kind: _STATE_SQL.replace("{seats}", listed_seats_sql(kind, "t.pending_matches"))
+        for kind in StandingsScope.values
+    },
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class _TableState:
+    """A table's row as a refresh reads it (`_table_state`)."""
+
+    scope: ScopeKey
+    requested: int
+    computed: int
+    rebuild_from: int
+    pending_matches: list[int] | None
+    league: League
+    has_stages: bool
+    # The seats of the listed matches (`results.listed_seats_sql`), when they were read.
+    listed_seats: list[list[int]] | None
+
+
+def _table_state(table_id: int, known: ScopeKey | None) -> _TableState | None:
+    """The state of the table, with the seats of its listed matches when its scope is `known`."""
+    params = {"table": table_id} if known is None else {"table": table_id, "scope_id": known[1]}
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(_STATE[None if known is None else known[0]], params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    kind, scope_id, requested, computed, rebuild_from, pending, *league_row, stages, seats = row
+    league_id, game, tiebreak, points = league_row
+    league = League.from_db(
+        connection.alias,
+        ["id", "game", "tiebreak", "points"],
+        [league_id, game, json.loads(tiebreak), json.loads(points)],
+    )
+    return _TableState(
+        (kind, scope_id), requested, computed, rebuild_from, pending, league, stages, seats
+    )
 
 
 def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = True) -> bool:
@@ -180,20 +221,12 @@ def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = Tr
     # The table's state with its league (an event's or league's settings) and whether its
     # scope has stages, in one query; with the seats of the matches its marks listed, when
     # this worker kept the table (and so knows its scope).
-    query = (
-        StandingsTable.objects.filter(pk=table_id)
-        .select_related("league")
-        .defer("apart")
-        .annotate(has_stages=_HAS_STAGES)
-    )
     known = _scopes.get(table_id) if listed and not rebuild else None
-    if known is not None:
-        query = query.annotate(listed_seats=seat_columns_of(known, OuterRef("pending_matches")))
-    state = query.first()
+    state = _table_state(table_id, known)
     if state is None or state.requested <= state.computed:
         return False
     seen = state.requested
-    scope: ScopeKey = (state.scope, state.scope_id)
+    scope = state.scope
     started = time.perf_counter()
     logger.info("Refreshing standings table %s (%s %s).", table_id, *scope)
     settings = settings_of(scope, league=state.league, stages=state.has_stages)
@@ -206,7 +239,7 @@ def standings_refresh(*, table_id: int, rebuild: bool = False, listed: bool = Tr
     listed_ids = pending if listed and lines_at == state.computed else None
     if tally is None and not rebuild:
         tally = _stored_tally(table_id, state.rebuild_from, settings.points)
-    seats = getattr(state, "listed_seats", None) if known == scope else None
+    seats = state.listed_seats if known == scope else None
     added = None if tally is None else _count_since(tally, scope, settings, listed_ids, seats)
     if tally is None or added is None:
         tally = _counted_afresh(
