@@ -34,11 +34,15 @@ class StandingsTable(models.Model):
     # The `requested` of the last change that a tally cannot absorb by adding (a result
     # withdrawn, the points scheme changed): a stored tally counted before it is rebuilt.
     rebuild_from = models.PositiveIntegerField(default=0)
-    # The metrics one result changes for players who did not play it (Buchholz, median
-    # Buchholz: every opponent of its players), kept beside the lines instead of in them, so
-    # that a refresh writes only the lines whose place or totals changed: {metric key:
-    # {player id as text: value}}. Merged into the rows when they are read (`merge_apart`).
-    apart = models.JSONField(default=dict, blank=True)
+    # What one result changes for players who did not play it, kept beside the lines instead
+    # of in them, so that a refresh writes only the lines of the players whose totals changed:
+    # the table's order and ranks, and the values of the metrics that depend on other players
+    # (Buchholz, median Buchholz, head-to-head), as JSON: {"players": [player ids, best
+    # first], "ranks": [the rank of each], "metrics": {metric key: [the value of each]}}; ""
+    # before the table is first computed. Merged with the lines when they are read
+    # (`merge_ranking`). Text, not jsonb: PostgreSQL's conversion of its 3,000 numbers to
+    # jsonb took 5 ms of every refresh, and its readers parse it in Python anyway.
+    ranking = models.TextField(default="", blank=True)
     # The matches whose results were marked since the last refresh that wrote (appended by
     # `standings_marks.result_changed` in the finishing transaction): a refresh that kept the
     # tally of the stored lines counts exactly these. None: a mark that did not say which
@@ -59,6 +63,11 @@ class StandingsTable(models.Model):
         return self.requested > self.computed
 
     @property
+    def players_in_order(self) -> list[int]:
+        """The table's players, best first."""
+        return list(json.loads(self.ranking)["players"]) if self.ranking else []
+
+    @property
     def rows(self) -> list[dict[str, Any]]:
         """The table's rows, best first (`StandingsRow`, read once per instance; the selectors
         read those of several tables in one query and set them)."""
@@ -66,7 +75,7 @@ class StandingsTable(models.Model):
         if rows is None:
             read = self.__dict__.pop("lines_json", False)  # with_rows: read with the table
             if read is not False:
-                rows = merge_apart(json.loads(read or "[]"), self.apart, self.tiebreak)
+                rows = merge_ranking(json.loads(read or "[]"), self.ranking, self.tiebreak)
         if rows is None:
             rows = standings_rows([self.pk]).get(self.pk, [])
         self.__dict__["_rows"] = rows
@@ -81,10 +90,12 @@ class StandingsTable(models.Model):
 
 
 class StandingsRow(models.Model):
-    """One line of a stored standings table: the player, their place and rank, the values of
-    the table's metrics, and the rest of the line (`data`: the totals and the display name).
-    A line per row, so that a refresh after one more result writes only the lines it changed
-    (docs/standings.md); `standings_rows` reads a table's lines back as one list of dicts."""
+    """One line of a stored standings table: the player, the values of the table's metrics
+    that are the player's own figures, and the rest of the line (`data`: the totals and the
+    display name). Where the line stands, its rank and the metrics that depend on other
+    players are the table's (`StandingsTable.ranking`), so that a refresh after one more result
+    writes only the lines of its players (docs/standings.md); `standings_rows` reads a table's
+    lines back as one list of dicts, best first."""
 
     # No constraint in the database: a refresh rewrites hundreds of lines in place, and a
     # deferred foreign key check queued by each of them (PostgreSQL checks a line updated in
@@ -96,8 +107,6 @@ class StandingsRow(models.Model):
     # Not a foreign key: a line is what the table showed when computed (the refresh after a
     # merge or a deletion replaces it).
     player = models.BigIntegerField()
-    position = models.PositiveIntegerField()  # 0 first
-    rank = models.PositiveIntegerField()
     metrics = models.JSONField(default=dict)
     data = models.JSONField(default=dict)
 
@@ -110,35 +119,41 @@ class StandingsRow(models.Model):
         return f"{self.table} row of player {self.player}"
 
 
-# One JSON array per table, its lines in order, each as `standings_refresh` builds it, with
-# the table's metrics kept apart and its tiebreak order.
+# One JSON array per table of its lines (in no order), each as a row of the table with its
+# rank left to fill in (`merge_ranking`; a key of its own already, so that the row's keys come
+# in the order PostgreSQL's jsonb gives them), with the table's ranking and tiebreak order.
 _ROWS_SQL = """
 SELECT t.id, json_agg(
-    r.data || jsonb_build_object('player', r.player, 'rank', r.rank, 'metrics', r.metrics)
-    ORDER BY r.position
-)::text, t.apart::text, t.tiebreak::text
+    r.data || jsonb_build_object('player', r.player, 'rank', NULL, 'metrics', r.metrics)
+)::text, t.ranking, t.tiebreak::text
 FROM league_standingsrow r JOIN league_standingstable t ON t.id = r.table_id
 WHERE r.table_id = ANY(%s) GROUP BY t.id
 """
 
 
-def merge_apart(
-    rows: list[dict[str, Any]], apart: dict[str, dict[str, Any]], order: list[str]
+def merge_ranking(
+    lines: list[dict[str, Any]], ranking: str, order: list[str]
 ) -> list[dict[str, Any]]:
-    """`rows` (as the lines store them) with the metrics kept apart merged into each row's
-    metrics, which then follow the tiebreak `order` (as a computed row's do)."""
-    if not apart:
-        return rows
-    kept = list(apart.items())
-    for row in rows:
+    """The rows of a table, best first: its `lines` (as `_ROWS_SQL` reads them, in any order) in
+    the order of its `ranking` (`StandingsTable.ranking`), each with its rank and the metrics
+    kept apart from the lines, its metrics in the tiebreak `order` (as a computed row's)."""
+    if not ranking:
+        return lines  # never computed: no lines either
+    kept = json.loads(ranking)
+    by_player = {line["player"]: line for line in lines}
+    apart = list(kept["metrics"].items())
+    rows = []
+    for position, (player, rank) in enumerate(zip(kept["players"], kept["ranks"], strict=True)):
+        row = by_player[player]
+        row["rank"] = rank
         metrics = row["metrics"]
-        player = str(row["player"])
-        for key, values in kept:
-            metrics[key] = values.get(player)
+        for key, values in apart:
+            metrics[key] = values[position]
         ordered = {key: metrics[key] for key in order if key in metrics}
         if len(ordered) < len(metrics):  # a key outside the order (none is): kept, after
             ordered.update(metrics)
         row["metrics"] = ordered
+        rows.append(row)
     return rows
 
 
@@ -149,8 +164,7 @@ def with_rows(tables: models.QuerySet[StandingsTable]) -> models.QuerySet[Standi
 
 _LINES_OF_TABLE = """
 SELECT json_agg(
-    data || jsonb_build_object('player', player, 'rank', rank, 'metrics', metrics)
-    ORDER BY position
+    data || jsonb_build_object('player', player, 'rank', NULL, 'metrics', metrics)
 )::text
 FROM league_standingsrow WHERE table_id = league_standingstable.id
 """
@@ -161,8 +175,8 @@ def standings_rows(table_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     with connection.cursor() as cursor:
         cursor.execute(_ROWS_SQL, [table_ids])
         return {
-            table_id: merge_apart(json.loads(rows), json.loads(apart), json.loads(order))
-            for table_id, rows, apart, order in cursor.fetchall()
+            table_id: merge_ranking(json.loads(rows), ranking, json.loads(order))
+            for table_id, rows, ranking, order in cursor.fetchall()
         }
 
 

@@ -54,8 +54,8 @@ def stored_standings(
     for kind, scope_id in wanted:
         condition |= Q(scope=kind, scope_id=scope_id)
     tables = models.StandingsTable.objects.filter(condition, computed_at__isnull=False)
-    # Without the rows, nor the metrics kept apart from the lines (merged into the rows).
-    tables = models.with_rows(tables) if rows else tables.defer("apart")
+    # Without the rows, nor the ranking kept apart from the lines (merged into the rows).
+    tables = models.with_rows(tables) if rows else tables.defer("ranking")
     return {(table.scope, table.scope_id): table for table in tables}
 
 

@@ -23,7 +23,6 @@ from league.models import (
     LeagueProjection,
     PlayerRating,
     Scope,
-    StandingsRow,
     StandingsScope,
     StandingsTable,
 )
@@ -78,11 +77,14 @@ def league_setup(league: League) -> projection.StageSetup:
     )
     everyone = {seat.player for result in results for seat in result.seats}
     everyone |= {bye.player for bye in byes} | {p for m in pending for p in m.players}
-    # The league table's order as it stands (its lines, best first): ties go to the player ahead.
-    placed = StandingsRow.objects.filter(
-        table__scope=StandingsScope.LEAGUE, table__scope_id=league.pk
-    ).order_by("position")
-    ranked = [player for player in placed.values_list("player", flat=True) if player in everyone]
+    # The league table's order as it stands (best first): ties go to the player ahead.
+    table = (
+        StandingsTable.objects.filter(scope=StandingsScope.LEAGUE, scope_id=league.pk)
+        .only("ranking")
+        .first()
+    )
+    placed = [] if table is None else table.players_in_order
+    ranked = [player for player in placed if player in everyone]
     order = ranked + sorted(everyone - set(ranked))
     return projection.StageSetup(
         format="round_robin",

@@ -1,6 +1,7 @@
 """Writing a standings table's lines (`StandingsRow`) and its row: every line after a count
-from scratch, only the lines that changed after a refresh that kept its ranking, and the
-metrics kept apart from the lines (docs/standings.md, "After one more result")."""
+from scratch, only the lines of the players whose totals changed after a refresh that kept its
+ranking, and in the table's row what is kept apart from the lines, the order, the ranks and the
+metrics that depend on other players (docs/standings.md, "After one more result")."""
 
 import dataclasses
 import json
@@ -13,6 +14,7 @@ from django.db.models import BigIntegerField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from core.prepared import prepared_cursor
 from league import standings
 from league.models import Player, StandingsRow, StandingsTable
 from league.standings import incremental
@@ -72,14 +74,15 @@ def write_lines(
     tiebreak: list[str],
 ) -> int | None:
     """Write the table at mark `mark.seen`, unless a refresh that saw a later mark wrote first:
-    only the lines `changes` names when the stored lines are those of the ranking at mark
-    `mark.lines_at`, else every line; the metrics kept apart from the lines in the table's
-    row. How many lines were written; None when none was."""
+    only the lines of the players whose totals `changes` counted (and of new players) when
+    the stored lines are those of the ranking at mark `mark.lines_at`, else every line; the
+    order, the ranks and the metrics kept apart from the lines in the table's row. How many
+    lines were written; None when none was."""
     header = {
         "computed": mark.seen,
         "computed_at": timezone.now(),
         "tiebreak": list(tiebreak),
-        "apart": _apart(ranked),
+        "ranking": _ranking(ranked),
     }
     if changes is not None and mark.lines_at is not None:
         written = _write_changed_lines(table_id, header, mark, tally, ranked, changes)
@@ -101,12 +104,10 @@ def write_lines(
     return None
 
 
-def _apart(ranked: incremental.RankedTable) -> dict[str, dict[str, Any]]:
-    """The metrics the lines leave out, as the table's row stores them (`merge_apart`)."""
-    return {
-        key: {str(player): value for player, value in values.items()}
-        for key, values in ranked.apart_values().items()
-    }
+def _ranking(ranked: incremental.RankedTable) -> str:
+    """What the lines leave out, as the table's row stores it (`StandingsTable.ranking`)."""
+    players, ranks, metrics = ranked.ranking()
+    return json.dumps({"players": players, "ranks": ranks, "metrics": metrics})
 
 
 def names_of(players: Collection[int]) -> dict[int, str]:
@@ -136,10 +137,9 @@ def _line_data(standing: standings.Standing, names: dict[int, str] | None) -> di
 # The lines come as one JSON array (one parameter: psycopg escapes every element of an array
 # parameter on its own, which cost more than the update itself).
 _INSERT_LINES = """
-INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
-SELECT %s, line.player, line.position, line.rank, line.metrics, line.data
-FROM jsonb_to_recordset(%s::jsonb)
-    AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
+INSERT INTO league_standingsrow (table_id, player, metrics, data)
+SELECT %s, line.player, line.metrics, line.data
+FROM jsonb_to_recordset(%s::jsonb) AS line(player bigint, metrics jsonb, data jsonb)
 """
 
 # A line's display name as it is now.
@@ -148,29 +148,30 @@ _NAME = """jsonb_build_object('name', COALESCE(
 ))"""
 
 # The table's row first (its lock orders two writers: a refresh that saw a later mark waits,
-# then finds `computed` moved and writes nothing), then the changed lines (whole for the players
-# whose totals changed, with their names as they are now, read here) and the new ones, in one
-# statement.
+# then finds `computed` moved and writes nothing), then the lines of the players whose totals
+# changed (with their names as they are now, read here; found by the index of the table's
+# players) and the new ones, in one statement, prepared on the server (and its parameters
+# bound there: the ranking's 25 kB are not quoted into the statement's text).
 _WRITE_CHANGED_LINES = """
 WITH header AS (
     UPDATE league_standingstable
     SET computed = %(seen)s, computed_at = %(now)s, tiebreak = %(tiebreak)s::jsonb,
-        apart = %(apart)s::jsonb, pending_matches = {pending}
+        ranking = %(ranking)s, pending_matches = {pending}
     WHERE id = %(table)s AND computed = %(lines_at)s
     RETURNING id
 ), changed AS (
     UPDATE league_standingsrow AS r
-    SET position = line.position, rank = line.rank, metrics = line.metrics,
-        data = CASE WHEN line.data IS NULL THEN r.data ELSE line.data || {name} END
+    SET metrics = line.metrics, data = line.data || {name}
     FROM header, jsonb_to_recordset(%(changed)s::jsonb)
-        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
-    WHERE r.table_id = header.id AND r.player = line.player
+        AS line(player bigint, metrics jsonb, data jsonb)
+    WHERE r.table_id = %(table)s AND r.player = ANY(%(changed_players)s::bigint[])
+        AND r.player = line.player
     RETURNING 1
 ), added AS (
-    INSERT INTO league_standingsrow (table_id, player, position, rank, metrics, data)
-    SELECT header.id, line.player, line.position, line.rank, line.metrics, line.data || {name}
+    INSERT INTO league_standingsrow (table_id, player, metrics, data)
+    SELECT header.id, line.player, line.metrics, line.data || {name}
     FROM header, jsonb_to_recordset(%(added)s::jsonb)
-        AS line(player bigint, position int, rank int, metrics jsonb, data jsonb)
+        AS line(player bigint, metrics jsonb, data jsonb)
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM header), (SELECT count(*) FROM changed), (SELECT count(*) FROM added)
@@ -184,7 +185,7 @@ def _insert_lines(
     players: Collection[int],
 ) -> None:
     if players:
-        lines = _lines(tally, ranked, players, players, names_of(players))
+        lines = _lines(tally, ranked, players, names_of(players))
         with connection.cursor() as cursor:
             cursor.execute(_INSERT_LINES, [table_id, lines])
 
@@ -197,9 +198,10 @@ def _write_changed_lines(
     ranked: incremental.RankedTable,
     changes: incremental.Changes,
 ) -> int | None:
-    """Write the table's new mark and the lines `changes` names, if the stored lines are still
-    those of mark `mark.lines_at`; how many lines were written, None when nothing was."""
-    changed = (changes.placed | changes.counted) - changes.added
+    """Write the table's new mark, its order and the lines of the players `changes` counted,
+    if the stored lines are still those of mark `mark.lines_at`; how many lines were written,
+    None when nothing was."""
+    changed = sorted(changes.counted - changes.added)
     params = {
         "table": table_id,
         "lines_at": mark.lines_at,
@@ -207,11 +209,12 @@ def _write_changed_lines(
         "counted": mark.counted,
         "now": header["computed_at"],
         "tiebreak": json.dumps(header["tiebreak"]),
-        "apart": json.dumps(header["apart"]),
-        "changed": _lines(tally, ranked, changed, changes.counted),
-        "added": _lines(tally, ranked, changes.added, changes.added),
+        "ranking": header["ranking"],
+        "changed": _lines(tally, ranked, changed),
+        "changed_players": changed,
+        "added": _lines(tally, ranked, changes.added),
     }
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(_WRITE_CHANGED_LINES, params)
         headers, updated, inserted = cursor.fetchone()
     return updated + inserted if headers else None
@@ -221,21 +224,17 @@ def _lines(
     tally: standings.Tally,
     ranked: incremental.RankedTable,
     players: Collection[int],
-    whole: Collection[int],
     names: dict[int, str] | None = None,
 ) -> str:
-    """The lines of `players` as one JSON array: place, rank and metrics, and for those of
-    `whole` the rest of the line too (the totals; the display name with `names`)."""
-    lines = []
-    for player in players:
-        position, rank, metrics = ranked.line(player)
-        line: dict[str, Any] = {
-            "player": player,
-            "position": position,
-            "rank": rank,
-            "metrics": metrics,
-        }
-        if player in whole:
-            line["data"] = _line_data(ranked.standing(tally, player), names)
-        lines.append(line)
-    return json.dumps(lines)
+    """The lines of `players` as one JSON array: the metrics of the line and the rest of it
+    (the totals; the display name with `names`)."""
+    return json.dumps(
+        [
+            {
+                "player": player,
+                "metrics": ranked.line_metrics(player),
+                "data": _line_data(ranked.standing(tally, player), names),
+            }
+            for player in players
+        ]
+    )

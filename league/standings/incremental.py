@@ -53,10 +53,10 @@ KEEP_GROUPS = 4
 
 @dataclass(frozen=True)
 class Changes:
-    """What a refresh changed: `placed`, the players whose position, rank or metrics of their
-    line changed (the metrics kept apart, `RankedTable.apart`, not counted: they change for
-    hundreds of players after one result and are stored apart from the lines); `counted`, those
-    whose totals changed (their whole row is new); `added`, players new to the table;
+    """What a refresh changed: `placed`, the players whose position or rank changed;
+    `counted`, those whose line changed (their totals, or, ranked afresh, the metrics of the
+    line, their group or withdrawal: the whole line is new; the metrics kept apart,
+    `RankedTable.apart`, are not the line's); `added`, players new to the table;
     `ranked_afresh`, every player was ranked again (new settings, a new player)."""
 
     placed: frozenset[PlayerId]
@@ -93,20 +93,24 @@ class RankedTable:
         at = self._index[player]
         return int(self._position[at]), int(self._rank[at]), self._metrics_of(player)
 
-    def line(self, player: PlayerId) -> tuple[int, int, dict[str, Any]]:
-        """The player's line in the table (0 first), rank, and the metrics of the line: all
-        but those kept apart (`apart`)."""
-        at = self._index[player]
+    def line_metrics(self, player: PlayerId) -> dict[str, Any]:
+        """The metrics of the player's line: all but those kept apart (`apart`)."""
         sources = self._sources()
-        return (
-            int(self._position[at]),
-            int(self._rank[at]),
-            {self.order[i]: sources[i].get(player) for i in self._line_at},
-        )
+        return {self.order[i]: sources[i].get(player) for i in self._line_at}
 
-    def apart_values(self) -> dict[str, dict[PlayerId, Any]]:
-        """The metrics kept apart from the lines, by key: every player's value."""
-        return {key: dict(self._value_map(key)) for key in self.apart}
+    def ranking(self) -> tuple[list[PlayerId], list[int], dict[str, list[Any]]]:
+        """What is kept apart from the lines: the players best first, the rank of each, and
+        the values of each metric of `apart`, in the same order."""
+        order = self._order
+        players: list[PlayerId] = self._seating.players[order].tolist()
+        metrics: dict[str, list[Any]] = {}
+        for key in self.apart:
+            if key == self._opponents:
+                metrics[key] = (self._buchholz[order] / self._scale).tolist()
+            else:
+                source = self._sources()[self.order.index(key)]
+                metrics[key] = [source.get(player) for player in players]
+        return players, self._rank[order].tolist(), metrics
 
     def standing(self, tally: Tally, player: PlayerId) -> Standing:
         """The player's `Standing` (from `tally`, the one this table ranks)."""
@@ -168,12 +172,14 @@ class RankedTable:
             len(self.order),
         )
         self._prefix, self._rest = self.order[:cut], self.order[cut:]
-        # The metrics one result changes for players who did not play it (Buchholz): stored
-        # apart from the lines, so that a refresh writes only the lines it moved.
+        # The metrics whose values depend on other players (Buchholz, head-to-head): one
+        # result changes them for players who did not play it, so they are stored apart from
+        # the lines (with the order and the ranks), and a refresh writes only the lines of the
+        # players whose totals changed.
         self.apart = tuple(
             key
             for key, metric in self._metrics.items()
-            if not isinstance(metric, GroupMetric) and metric.reach != OWN
+            if isinstance(metric, GroupMetric) or metric.reach != OWN
         )
         self._line_at = [i for i, key in enumerate(self.order) if key not in self.apart]
         # The steps of the rest of the order: a group metric alone, metrics in a row that value
@@ -231,8 +237,6 @@ class RankedTable:
             key: {} for key in self._rest if isinstance(self._metrics[key], GroupMetric)
         }
         self._shown: dict[str, dict[PlayerId, float]] = {key: {} for key in self._within}
-        # The players whose value of a group metric changed in the last ranking.
-        self._shown_changed: set[PlayerId] = set()
         self._block_of = {player: self._block_key(player) for player in self._ids}
         self._members: dict[BlockKey, set[PlayerId]] = {}
         for player, block in self._block_of.items():
@@ -310,12 +314,10 @@ class RankedTable:
         """`ranking._split_within` for every block at once, each group's values computed once
         and kept for as long as no result among its players is added."""
         known, shown = self._within[metric_key], self._shown[metric_key]
-        before = {
-            player: shown.pop(player, None)
-            for runs in parts.values()
-            for run in runs
-            for player in run
-        }
+        for runs in parts.values():
+            for run in runs:
+                for player in run:
+                    shown.pop(player, None)
         pending = {
             (key, i) for key, runs in parts.items() for i, run in enumerate(runs) if len(run) > 1
         }
@@ -345,9 +347,6 @@ class RankedTable:
                     out.extend(pieces)
                 refined[key] = out
             parts, pending = refined, still_tied
-        self._shown_changed.update(
-            player for player, value in before.items() if shown.get(player) != value
-        )
         return parts
 
     def _seating_of(self, groups: Sequence[Collection[PlayerId]]) -> Seating | None:
@@ -472,11 +471,10 @@ class RankedTable:
                 self._steps.pop(old, None)
             self._members.setdefault(new, set()).add(player)
         starts = {key: step for key, step in starts.items() if key in self._members}
-        self._shown_changed = set()
         self._rank_blocks(tally, starts)
         self._sources_made = None
         ids = self._ids
-        placed = {ids[at] for at in self._lay_out().tolist()} | self._shown_changed
+        placed = {ids[at] for at in self._lay_out().tolist()}
         return Changes(frozenset(placed), frozenset(counted), frozenset(), ranked_afresh=False)
 
     def _update_values(
@@ -527,24 +525,27 @@ class RankedTable:
         counted: set[PlayerId],
     ) -> Changes:
         """Rank everything again (new settings, a new player, a finer scale of points) and
-        compare every player's place with the one before. `counted`: the players whose totals
-        changed."""
+        compare every player's place and line with the one before. `counted`: the players
+        whose totals changed."""
         before = {player: self._line(player) for player in self._index}
         self._build(tally, tiebreak_order, groups, withdrawn)
-        placed = {player for player in self._index if before.get(player) != self._line(player)}
-        counted |= {
-            player
-            for player in self._index
-            if player not in before or before[player][3:] != self._line(player)[3:]
-        }
+        after = {player: self._line(player) for player in self._index}
+        placed = {p for p, line in after.items() if p not in before or before[p][:2] != line[:2]}
+        counted |= {p for p, line in after.items() if p not in before or before[p][2:] != line[2:]}
         added = self._index.keys() - before.keys()
         return Changes(frozenset(placed), frozenset(counted), frozenset(added), True)
 
     def _line(self, player: PlayerId) -> tuple[Any, ...]:
-        """The player's line (position, rank, the line's metrics by key), group and
-        withdrawal."""
+        """The player's position, rank, the metrics of their line, group and withdrawal."""
+        at = self._index[player]
         group = None if self.groups is None else self.groups.get(player)
-        return (*self.line(player), group, player in self.withdrawn)
+        return (
+            int(self._position[at]),
+            int(self._rank[at]),
+            self.line_metrics(player),
+            group,
+            player in self.withdrawn,
+        )
 
     def _buchholz_update(
         self, tally: Tally, counted: set[PlayerId], sizes: Column, players: Column

@@ -1,7 +1,9 @@
 """The stored lines of a standings table (`StandingsRow`): a refresh after more results writes
-only the lines that changed, and the stored table equals a count from scratch after any run of
-results (ties, matches finishing out of id order, new players), corrections and voids of an
-earlier result, renames, and refreshes by a worker that kept nothing."""
+only the lines of the players whose totals changed (the order, the ranks and the metrics that
+depend on other players are the table's row), and the stored table equals a count from
+scratch after any run of results (ties, matches finishing out of id order, new players),
+corrections and voids of an earlier result, renames, and refreshes by a worker that kept
+nothing."""
 
 import datetime
 import random
@@ -117,9 +119,11 @@ def test_stored_lines_equal_a_count_from_scratch_after_any_run_of_changes(seed, 
     assert any(count is not None and count < lines for count in written)
 
 
-def test_one_more_match_writes_its_players_lines_and_those_it_moves_only(monkeypatch):
+def test_one_more_match_writes_its_players_lines_only(monkeypatch):
     """Twenty players with distinct points (a ladder): a match between the two last moves
-    nobody above them; their two lines and no other are written."""
+    nobody above them, and two the last wins against the first move the last past others;
+    either way the two players' lines and no other are written (the others' places are the
+    table's row)."""
     league = League.objects.create(name="Ladder", slug="ladder", game="yardzee")
     event = Event.objects.create(league=league, name="Night", date="2026-08-01")
     league.tiebreak = ["points", "head_to_head", "wins", "best_score"]
@@ -170,3 +174,28 @@ def test_one_more_match_writes_its_players_lines_and_those_it_moves_only(monkeyp
     standings_refresh.standings_refresh(table_id=table_id)
     assert stored_table(*scope).rows == fresh_rows(scope)
     assert written == [2]
+    before = stored_table(*scope).players_in_order
+    for upset_number in range(2):  # the last wins twice against the first: past two others
+        upset = Match.objects.create(
+            game="yardzee",
+            rules={},
+            state={},
+            status=MatchStatus.FINISHED,
+            event=event,
+            league_id=league.pk,
+            score_key=f"ladder-upset-{upset_number}",
+            finished_at=timezone.now(),
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(match=upset, player_id=players[-1], order=0, total=300, placement=1),
+                Seat(match=upset, player_id=players[0], order=1, total=100, placement=2),
+            ]
+        )
+    standings_marks.standings_mark([scope])
+    standings_refresh.standings_refresh(table_id=table_id)
+    after = stored_table(*scope).players_in_order
+    assert stored_table(*scope).rows == fresh_rows(scope)
+    passed = [p for p in players[1:-1] if after.index(p) != before.index(p)]
+    assert passed  # the last climbed past others, whose places changed
+    assert written == [2, 2]

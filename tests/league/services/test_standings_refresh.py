@@ -4,6 +4,7 @@ for, in a constant number of queries; the stored tally a refresh adds to, and wh
 counted afresh instead."""
 
 import importlib
+import json
 import random
 import uuid
 from types import SimpleNamespace
@@ -372,7 +373,7 @@ def test_a_table_kept_through_results_withdrawals_and_a_reopen_equals_a_full_rec
     worker that kept the table reads only those (`pending_matches`); a void and an undone
     last turn (a reopen, then the match played to the end again) withdraw a result. After
     every step each stored table equals a full recompute, line for line: place, rank, the
-    metrics kept apart (Buchholz), and the totals."""
+    metrics kept apart (Buchholz, head-to-head), and the totals."""
     league_event.league.tiebreak = ["points", "head_to_head", "buchholz", "wins", "best_score"]
     league_event.league.save()
     listed: list[bool] = []
@@ -416,6 +417,14 @@ def test_a_table_kept_through_results_withdrawals_and_a_reopen_equals_a_full_rec
             assert [list(row["metrics"]) for row in table.rows] == [
                 list(cast("dict[str, object]", row["metrics"])) for row in fresh
             ]
-            assert table.apart["buchholz"]  # Buchholz is kept beside the lines, not in them
-            assert all("buchholz" not in line.metrics for line in table.lines.all())
+            # The order, the ranks, Buchholz and head-to-head are kept beside the lines, not
+            # in them.
+            assert table.players_in_order == [row["player"] for row in fresh]
+            kept = json.loads(table.ranking)["metrics"]
+            for key in ("buchholz", "head_to_head"):
+                assert kept[key] == [
+                    cast("dict[str, object]", row["metrics"])[key] for row in fresh
+                ]
+            for line in table.lines.all():
+                assert not {"buchholz", "head_to_head"} & set(line.metrics)
     assert listed.count(True) >= 10  # the kept tables counted the listed matches only
