@@ -237,6 +237,10 @@ class RankedTable:
             key: {} for key in self._rest if isinstance(self._metrics[key], GroupMetric)
         }
         self._shown: dict[str, dict[PlayerId, float]] = {key: {} for key in self._within}
+        # The groups of `_within` each player is in, by metric.
+        self._groups_of: dict[str, dict[PlayerId, set[frozenset[PlayerId]]]] = {
+            key: {} for key in self._within
+        }
         self._block_of = {player: self._block_key(player) for player in self._ids}
         self._members: dict[BlockKey, set[PlayerId]] = {}
         for player, block in self._block_of.items():
@@ -314,6 +318,7 @@ class RankedTable:
         """`ranking._split_within` for every block at once, each group's values computed once
         and kept for as long as no result among its players is added."""
         known, shown = self._within[metric_key], self._shown[metric_key]
+        groups_of = self._groups_of[metric_key]
         for runs in parts.values():
             for run in runs:
                 for player in run:
@@ -328,6 +333,8 @@ class RankedTable:
                 values = metric.values_within(tally, missing, self._seating_of(missing))
                 for group in missing:
                     known[group] = {player: values[player] for player in group}
+                    for player in group:
+                        groups_of.setdefault(player, set()).add(group)
             refined: dict[BlockKey, list[list[PlayerId]]] = {}
             still_tied: set[tuple[BlockKey, int]] = set()
             for key, runs in parts.items():
@@ -451,11 +458,17 @@ class RankedTable:
         self._add_tables(sizes, players, places)
         self._bye_keys |= byes
         self._tables += len(sizes)
-        for known in self._within.values():  # groups with a player of the new results
+        for key, known in self._within.items():  # groups with a player of the new results
+            groups_of = self._groups_of[key]
             if len(known) > KEEP_GROUPS * len(self._index):
                 known.clear()  # many groups that no longer exist: computed again when met
-            for group in [group for group in known if not group.isdisjoint(counted)]:
-                del known[group]
+                groups_of.clear()
+            for player in counted:
+                for group in groups_of.pop(player, set()):
+                    del known[group]
+                    for other in group:
+                        if other != player:
+                            groups_of[other].discard(group)
         starts: dict[BlockKey, int] = {}
         for player, step in changed.items():
             old = self._block_of[player]

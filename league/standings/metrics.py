@@ -214,21 +214,16 @@ class HeadToHead(GroupMetric):
             np.arange(len(groups)), [len(group) for group in groups]
         )
         tags = group_of[seats]
-        half_points = np.zeros(seating.nobody + 1, dtype=np.int64)  # 2 a win, 1 a level place
-        width = seats.shape[1]
-        for i in range(width):
-            for j in range(i + 1, width):
-                met = np.flatnonzero((tags[:, i] >= 0) & (tags[:, i] == tags[:, j]))
-                if not len(met):
-                    continue  # no two players of one group in these two seats of any table
-                place_i, place_j = places[met, i], places[met, j]
-                level = place_i == place_j
-                half_points += seating.per_seat_sum_at(
-                    seats[met, i], 2 * (place_i < place_j) + level
-                )
-                half_points += seating.per_seat_sum_at(
-                    seats[met, j], 2 * (place_j < place_i) + level
-                )
+        # Every pair of seats of a table at once (seat i before seat j): where two players of
+        # one group met, each gets 2 half points for finishing ahead, 1 for a level place.
+        first, second = np.triu_indices(seats.shape[1], k=1)
+        met = (tags[:, first] >= 0) & (tags[:, first] == tags[:, second])
+        place_i, place_j = places[:, first][met], places[:, second][met]
+        level = place_i == place_j
+        half_points = seating.per_seat_sum_at(
+            np.concatenate([seats[:, first][met], seats[:, second][met]]),
+            np.concatenate([2 * (place_i < place_j) + level, 2 * (place_j < place_i) + level]),
+        )
         halves = half_points[np.searchsorted(seating.players, members)].tolist()
         return {player: half / 2 for player, half in zip(members, halves, strict=True)}
 
