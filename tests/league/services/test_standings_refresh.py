@@ -19,11 +19,19 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from games.models import Match
+from games.models import Match, Seat
 from league import results as result_rows
 from league import tasks
-from league.models import Event, League, StandingsScope, StandingsTable, StandingsTally
-from league.services import checks, stages, standings_refresh
+from league.models import (
+    Event,
+    League,
+    Stage,
+    StageMatch,
+    StandingsScope,
+    StandingsTable,
+    StandingsTally,
+)
+from league.services import checks, stages, standings_marks, standings_refresh
 from league.standings.tally import TALLY_VERSION
 from scoring import simulate
 from tests.league.services.league_night import (
@@ -428,3 +436,50 @@ def test_a_table_kept_through_results_withdrawals_and_a_reopen_equals_a_full_rec
             for line in table.lines.all():
                 assert not {"buchholz", "head_to_head"} & set(line.metrics)
     assert listed.count(True) >= 10  # the kept tables counted the listed matches only
+
+
+@pytest.mark.django_db
+def test_the_seats_listed_with_a_tables_state_are_those_a_full_load_reads_for_every_scope(
+    league_event, field
+):
+    """The refresh's own statement reads the listed matches' seats as `seat_columns_query`
+    reads them (`results.listed_seats_sql` writes it out): for a stage, an event and a
+    league, missing totals and placements as a full load has them, a match not finished
+    left out."""
+    stage = Stage.objects.create(event=league_event, name="Listed", position=0)
+    listed = []
+    for number, status in enumerate(["finished", "finished", "in_progress"]):
+        match = Match.objects.create(
+            game="yardkle",
+            rules={},
+            state={},
+            status=status,
+            event=league_event,
+            league_id=league_event.league_id,
+            score_key=f"listed-{number}",
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(match=match, player_id=field[number], order=0, total=3000, placement=1),
+                Seat(match=match, player_id=field[3], order=1, yardkles=2),  # nothing else
+                Seat(match=match, player_id=field[4], order=2, total=900, upper_bonus=True),
+            ]
+        )
+        StageMatch.objects.create(stage=stage, match=match, round=1)
+        listed.append(match.pk)
+    scopes = [
+        (StandingsScope.STAGE, stage.pk),
+        (StandingsScope.EVENT, league_event.pk),
+        (StandingsScope.LEAGUE, league_event.league_id),
+    ]
+    for scope in scopes:
+        (table_id,) = standings_marks.standings_mark([scope])
+        StandingsTable.objects.filter(pk=table_id).update(pending_matches=listed)
+        state = standings_refresh._table_state(table_id, scope)
+        assert state is not None
+        sql, params = result_rows.seat_columns_query(scope, listed)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            expected = [list(row) for row in cursor.fetchall()]
+        assert len(expected) == 6  # the two finished matches' seats
+        assert state.listed_seats == expected, scope
