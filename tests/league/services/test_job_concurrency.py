@@ -15,7 +15,7 @@ from django.db import connection, connections, transaction
 import scoring
 from core import jobs
 from games import services as game_services
-from league import rating, standings
+from league import rating
 from league.models import (
     Event,
     League,
@@ -83,14 +83,16 @@ def test_item_16_two_ratings_jobs_of_one_league_at_once_both_succeed_and_equal_a
 def test_two_refreshes_of_one_standings_table_at_once_both_succeed_and_equal_a_count(
     event, no_jobs, monkeypatch
 ):
-    """Both refreshes wait for each other at the barrier inside `rank_standings`, after they
-    counted and before they write: both write conditionally (only a refresh that saw a later
-    mark than the stored one writes), so one writes and the table equals a count from
-    scratch."""
+    """Both refreshes wait for each other at the barrier on the way into `write_lines`, after
+    they counted and ranked and before they write (`rank_standings`, where the barrier was,
+    is no longer on a refresh's way since it ranks with `RankedTable`: the second refresh
+    could find the table current and not compute): both write conditionally (only a refresh
+    that saw a later mark than the stored one writes), so one writes and the table equals a
+    count from scratch."""
     _finish_matches(event, 3)
     table = StandingsTable.objects.get(scope=StandingsScope.EVENT, scope_id=event.pk)
     assert table.pending
-    with overlapping(monkeypatch, standings, "rank_standings"):
+    with overlapping(monkeypatch, standings_refresh, "write_lines"):
         results, errors = run_at_once(
             lambda: standings_refresh.standings_refresh(table_id=table.pk),
             lambda: standings_refresh.standings_refresh(table_id=table.pk),
