@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from league.standings.kept_seating import KeptSeating
 from league.standings.metrics import (
     METRICS,
     OPPONENTS_POINTS,
@@ -37,7 +38,7 @@ from league.standings.metrics import (
 )
 from league.standings.model import PlayerId, Standing
 from league.standings.ranking import standing_of
-from league.standings.seating import Column, Seating
+from league.standings.seating import Column
 from league.standings.tally import Tally
 
 # A block: (its players have no group, their group, withdrawn, the values of the metrics before
@@ -45,8 +46,6 @@ from league.standings.tally import Tally
 BlockKey = tuple[Any, ...]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
 
-# Groups larger than this share of the players read every table for a group metric.
-RESTRICT_SHARE = 0.5
 # The group metric's values are kept for at most this many groups per player.
 KEEP_GROUPS = 4
 
@@ -102,7 +101,7 @@ class RankedTable:
         """What is kept apart from the lines: the players best first, the rank of each, and
         the values of each metric of `apart`, in the same order."""
         order = self._order
-        players: list[PlayerId] = self._seating.players[order].tolist()
+        players: list[PlayerId] = self._seats.seating.players[order].tolist()
         metrics: dict[str, list[Any]] = {}
         for key in self.apart:
             if key == self._opponents:
@@ -201,14 +200,9 @@ class RankedTable:
         self._tables = len(tally.match_id_column())
         self._bye_keys = set(tally.bye_keys)
         seating = tally.seating()
-        self._seating = seating
-        # The seating's rows grow by doubling (`_add_tables`); the tally's own arrays are
-        # never written: the first table added copies them.
-        self._table_rows = (seating.seats, seating.places, seating.sizes)
         self._ids: list[PlayerId] = seating.players.tolist()
         self._index = {player: i for i, player in enumerate(self._ids)}
-        self._rows_of = _rows_by_player(seating)
-        self._extra_rows: dict[int, list[int]] = {}  # rows added since, by player index
+        self._seats = KeptSeating(seating, self._index)  # grows with the tables added
         self._values: dict[str, dict[PlayerId, Any]] = {}
         self._opponents: str | None = None  # the metric of reach OPPONENTS_POINTS (Buchholz)
         self._units = {p: r.points_units for p, r in tally.records.items()}
@@ -330,7 +324,7 @@ class RankedTable:
             groups = {where: frozenset(parts[where[0]][where[1]]) for where in pending}
             missing = [group for group in set(groups.values()) if group not in known]
             if missing:
-                values = metric.values_within(tally, missing, self._seating_of(missing))
+                values = metric.values_within(tally, missing, self._seats.of_groups(missing))
                 for group in missing:
                     known[group] = {player: values[player] for player in group}
                     for player in group:
@@ -355,29 +349,6 @@ class RankedTable:
                 refined[key] = out
             parts, pending = refined, still_tied
         return parts
-
-    def _seating_of(self, groups: Sequence[Collection[PlayerId]]) -> Seating | None:
-        """The tables where two players of `groups` sat (every table, for large groups)."""
-        players = [player for group in groups for player in group]
-        seating = self._seating
-        if len(players) > RESTRICT_SHARE * len(self._index):
-            return seating
-        index = self._index
-        # The tables where two of them sat: every table where two players of one group met.
-        sat = np.concatenate([self._rows(index[player]) for player in players])
-        rows = np.flatnonzero(np.bincount(sat, minlength=len(seating.sizes)) > 1)
-        return Seating(
-            seating.players, seating.seats[rows], seating.places[rows], seating.sizes[rows]
-        )
-
-    def _rows(self, index: int) -> Column:
-        """The rows of the tables the player at `index` sat at."""
-        rows = self._rows_of[index]
-        extra = self._extra_rows.get(index)
-        if extra:
-            rows = self._rows_of[index] = np.concatenate([rows, np.array(extra, np.int64)])
-            del self._extra_rows[index]
-        return rows
 
     def _lay_out(self) -> Column:
         """Every player's position and rank: one sort of the whole table by block, part and the
@@ -455,7 +426,7 @@ class RankedTable:
             elif key in self._prefix:
                 rekey.update(moved)
                 changed.update((player, 0) for player in moved if player not in changed)
-        self._add_tables(sizes, players, places)
+        self._seats.add_tables(sizes, players, places)
         self._bye_keys |= byes
         self._tables += len(sizes)
         for key, known in self._within.items():  # groups with a player of the new results
@@ -567,13 +538,13 @@ class RankedTable:
         table of a player whose points changed, the others' go up by that change; at a new
         table, each player's by the others' points. The indices of the players it changed."""
         records, units, index = tally.records, self._units, self._index
-        seats, nobody = self._seating.seats, self._seating.nobody
+        seats, nobody = self._seats.seating.seats, self._seats.seating.nobody
         delta = np.zeros(nobody + 1, dtype=np.int64)
         for player in counted:
             change = records[player].points_units - units[player]
             if change:
                 mine = index[player]
-                rows = self._rows(mine)
+                rows = self._seats.rows(mine)
                 delta += np.bincount(seats[rows].ravel(), minlength=nobody + 1) * change
                 delta[mine] -= len(rows) * change
             units[player] = records[player].points_units
@@ -587,48 +558,6 @@ class RankedTable:
         delta = delta[:nobody]
         self._buchholz += delta
         return np.flatnonzero(delta)
-
-    def _add_tables(self, sizes: Column, players: Column, places: Column) -> None:
-        """Append the new tables to the seating (its arrays grow by doubling, so that a result
-        does not copy every table) and to each player's list of tables."""
-        if not len(sizes):
-            return
-        seating, index, nobody = self._seating, self._index, self._seating.nobody
-        seats, placed, table_sizes = self._table_rows
-        first, count = len(seating.sizes), len(sizes)
-        width = max(seats.shape[1], int(sizes.max()))
-        if first + count > len(table_sizes) or width > seats.shape[1]:
-            capacity = max(first + count, 2 * len(table_sizes))
-            grown = np.full((capacity, width), nobody, dtype=np.int64)
-            grown[:first, : seats.shape[1]] = seating.seats
-            grown_places = np.zeros((capacity, width), dtype=np.int64)
-            grown_places[:first, : placed.shape[1]] = seating.places
-            grown_sizes = np.zeros(capacity, dtype=np.int64)
-            grown_sizes[:first] = seating.sizes
-            seats, placed, table_sizes = self._table_rows = (grown, grown_places, grown_sizes)
-        end = first + count
-        new_seats = np.full((count, width), nobody, dtype=np.int64)
-        new_places = np.zeros((count, width), dtype=np.int64)
-        filled = np.arange(width) < sizes[:, None]
-        new_seats[filled] = [index[p] for p in players.tolist()]
-        new_places[filled] = places
-        seats[first:end], placed[first:end], table_sizes[first:end] = new_seats, new_places, sizes
-        self._seating = Seating(seating.players, seats[:end], placed[:end], table_sizes[:end])
-        for row, table in enumerate(new_seats.tolist(), start=first):
-            for i in table:
-                if i != nobody:
-                    self._extra_rows.setdefault(i, []).append(row)
-
-
-def _rows_by_player(seating: Seating) -> list[Column]:
-    """For each player index, the rows of the tables they sat at."""
-    if not seating.nobody:
-        return []
-    flat = seating.seats.ravel()
-    order = np.argsort(flat, kind="stable")
-    rows = order // max(seating.seats.shape[1], 1)
-    counts = np.bincount(flat, minlength=seating.nobody + 1)[: seating.nobody]
-    return list(np.split(rows[: int(counts.sum())], np.cumsum(counts)[:-1]))
 
 
 def _sort_key(columns: Sequence[tuple[Mapping[PlayerId, Any], bool]]) -> Callable[[PlayerId], Any]:

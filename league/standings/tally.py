@@ -58,6 +58,8 @@ _SeatLine = tuple[int, int, bool, bool]
 
 _SEATING: Final = ("match_ids", "sizes", "players", "places")
 _STORED_TYPES: Final = ("|i1", "<i2", "<i4", "<i8")  # little-endian, whatever the machine
+# A seat's columns in `add_seat_columns` (after the match id), as `SeatResult` names them.
+_SEAT: Final = ("player", "placement", "score", "yardzees", "upper_bonus", "yardkles")
 # Fewer tables than this are counted one by one (`add_result`): the array operations of a
 # batch cost more than that below it (one more result: 0.7 ms against 0.03 ms).
 FEW_TABLES: Final = 16
@@ -332,17 +334,8 @@ class Tally:
             MatchResult(
                 match_id=match_id,
                 seats=tuple(
-                    SeatResult(
-                        player=player,
-                        placement=placement,
-                        score=score,
-                        yardzees=yardzees,
-                        upper_bonus=upper_bonus,
-                        yardkles=yardkles,
-                    )
-                    for player, placement, score, yardzees, upper_bonus, yardkles in islice(
-                        seats, size
-                    )
+                    SeatResult(**dict(zip(_SEAT, seat, strict=True)))
+                    for seat in islice(seats, size)
                 ),
             )
             for match_id, size in zip(table_ids.tolist(), sizes.tolist(), strict=True)
