@@ -24,12 +24,10 @@ from league.models import Event, League, Player
 from league.pages import table_cache
 from scoring import simulate
 
-_played = importlib.import_module("league.migrations.0008_event_play_version")
-PLAYED_TABLES: tuple[str, ...] = _played.TABLES
-played_triggers: Callable[[str], tuple[str, str]] = _played.trigger_names
-RENAMED: str = importlib.import_module(
-    "league.migrations.0009_event_play_version_renamed_player"
-).TRIGGER
+# Every constraint trigger that keeps the pages' versions (league migrations 0008, 0009, 0024).
+PAGE_TRIGGERS: tuple[str, ...] = importlib.import_module(
+    "league.migrations.0024_page_versions"
+).TRIGGERS
 
 # `strategy_dir` and `tables`: a Yardzee strategy table for the tests that analyse games.
 pytest_plugins = ["tests.strategy_tables"]
@@ -87,14 +85,11 @@ def _fresh_cache() -> Iterator[None]:
 @pytest.fixture
 def _django_db_helper(_django_db_helper: None) -> None:
     """pytest-django's database set-up, then, inside the transaction a test runs in (and rolls
-    back, never committing), the triggers that keep `Event.play_version` made immediate: in
-    production they run at the commit (league/migrations/0008_event_play_version.py)."""
+    back, never committing), the triggers that keep the pages' versions made immediate: in
+    production they run at the commit (league/migrations/0024_page_versions.py)."""
     if connection.in_atomic_block:
-        names = ", ".join(
-            [name for table in PLAYED_TABLES for name in played_triggers(table)] + [RENAMED]
-        )
         with connection.cursor() as cursor:
-            cursor.execute(f"SET CONSTRAINTS {names} IMMEDIATE")
+            cursor.execute(f"SET CONSTRAINTS {', '.join(PAGE_TRIGGERS)} IMMEDIATE")
 
 
 @pytest.fixture(autouse=True)

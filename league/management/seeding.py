@@ -18,10 +18,10 @@ their standings and ratings are computed afterwards (`recompute_standings`,
 `recompute_ratings`, or the benchmark's own calls).
 
 The match and seat tables' play-version triggers (league migration 0008) are off while the rows
-go in: each row would add one to its event's `play_version` at the commit, and a row updated
-100,000 times in one transaction makes the commit take minutes (every update walks the row's
-chain of versions). Each event seeded gets one new version instead. The caller holds the
-transaction (ALTER TABLE locks the two tables until it ends)."""
+go in: each row would mark its event's page at the commit, a million times over (the page is
+versioned once a transaction, but each mark is a trigger's run). Each event seeded is marked
+once instead. The caller holds the transaction (ALTER TABLE locks the two tables until it
+ends)."""
 
 import contextlib
 import dataclasses
@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 from django.db import connection, models
-from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, Seat
@@ -261,8 +260,11 @@ def played_triggers_off() -> Iterator[None]:
             cursor.execute(f'ALTER TABLE "{table}" ENABLE TRIGGER "{trigger}"')
 
 
-def _new_versions(events: Iterable[int]) -> None:
-    Event.objects.filter(pk__in=list(events)).update(play_version=F("play_version") + 1)
+def new_versions(events: Iterable[int]) -> None:
+    """Mark the pages of `events` as played (league migration 0024): at the commit each gets
+    one new version, as the triggers turned off would have given them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT league_pages_marked('{}', '{}', %s::bigint[])", [list(events)])
 
 
 def _league(slug: str, name: str) -> tuple[League, Event, bool]:
@@ -309,7 +311,7 @@ def seed_season(factor: int) -> Seeded:
             matches = finished_matches(event, field, SEASON_LEAGUE_MATCHES, seed=k)
             added += Seeded(leagues=1, matches=matches)
             seeded.append(event.pk)
-    _new_versions(seeded)
+    new_versions(seeded)
     _analyze()
     return added
 
@@ -327,7 +329,7 @@ def seed_league(factor: int) -> Seeded:
         matches = finished_matches(
             event, field, ONE_LEAGUE_MATCHES * factor - have, seed=have, number_from=have
         )
-    _new_versions([event.pk])
+    new_versions([event.pk])
     _analyze()
     return Seeded(leagues=int(created), players=len(field) - before, matches=matches)
 

@@ -2,7 +2,8 @@
 `organization` (players, leagues with their rosters and the invitations of their organizers,
 events), `stages` (stages, entries, the matches they draw, forfeits, byes), `tables` (stored
 standings), `ratings`, `projections` (a stage's chances to qualify), `registration` (an event's
-sign-up and check-in) and `imports` (an event import run as a job)."""
+sign-up and check-in), `imports` (an event import run as a job) and `pages` (the versions the
+public pages are kept under)."""
 
 from league.models.imports import EventImportJob, ImportStatus
 from league.models.organization import (
@@ -17,6 +18,7 @@ from league.models.organization import (
     PlayerQuerySet,
     default_tiebreak,
 )
+from league.models.pages import EventPage, LeaguePage
 from league.models.projections import LeagueProjection, StageProjection
 from league.models.ratings import PlayerRating, RatingChange, RatingsState
 from league.models.registration import Registration, RegistrationStatus, SignUp
@@ -47,12 +49,14 @@ from league.models.tables import (
 __all__ = [
     "Event",
     "EventImportJob",
+    "EventPage",
     "EventStatus",
     "ForfeitReason",
     "ImportStatus",
     "InvitationQuerySet",
     "InvitationState",
     "League",
+    "LeaguePage",
     "LeagueProjection",
     "LeagueQuerySet",
     "OrganizerInvitation",

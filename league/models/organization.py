@@ -270,12 +270,6 @@ class Event(models.Model):
         default=dict, blank=True, help_text="Ruleset options overriding the league's."
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    play_version = models.PositiveBigIntegerField(
-        default=0,
-        editable=False,
-        help_text="One more with every transaction that changes what the event's page shows of"
-        " its matches and stages: kept by PostgreSQL triggers (migration 0008), not by the code.",
-    )
 
     class Meta:
         ordering = ["-date", "id"]

@@ -11,7 +11,7 @@ from dataclasses import fields
 from typing import Any, Final
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -61,17 +61,6 @@ Scope = tuple[str, int]
 PageData = tuple[Callable[[], table_cache.Version | None], Callable[[], dict[str, Any]]]
 
 
-def _version(
-    read: Callable[[], table_cache.Version | None], *, missing: str
-) -> table_cache.Version:
-    """A page's version as `read` finds it in one query (404 `missing` when it finds none);
-    the triggers of league migration 0008 keep `Event.play_version` current."""
-    found = read()
-    if found is None:
-        raise Http404(missing)
-    return found
-
-
 def _page(
     request: HttpRequest,
     template: str,
@@ -85,9 +74,10 @@ def _page(
     renders nothing. Signed in (the header shows who, with a CSRF token), in development (a
     template edited) or without a version, it is rendered for the request. The version is
     read before the context: what is rendered is at least as new as the version it is kept
-    under, so a page is never kept under a version newer than what it shows."""
+    under, so a page is never kept under a version newer than what it shows. Without a
+    version (no such league or event: the context answers 404) nothing is kept."""
     version = None
-    if not settings.DEBUG and not request.user.is_authenticated:
+    if not settings.DEBUG and _signed_out(request):
         version = version_of()
     if version is None:
         return render(request, template, context())
@@ -96,7 +86,18 @@ def _page(
     )
     response = HttpResponse(page.body, content_type="text/html; charset=utf-8")
     response["ETag"] = page.etag
+    # Which body depends on whether the reader is signed in, that is on their cookie (the
+    # session middleware says so only when it read the session, which `_signed_out` may skip).
+    response["Vary"] = "Cookie"
     return response
+
+
+def _signed_out(request: HttpRequest) -> bool:
+    """Whether no one is signed in: a request without a session cookie is nobody's (readers
+    sign in with the session alone), known without loading the session and its user."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return True
+    return not request.user.is_authenticated
 
 
 # --- Home -------------------------------------------------------------------------------------
@@ -274,12 +275,12 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def league_context(slug: str) -> PageData:
-    """The league page's version, read in one query (`selectors.league_page_version`: the
-    league, its table and ratings without their rows, its analyses, its events), and its
-    context (five queries)."""
+    """The league page's version, one row read in one query (`selectors.league_page_version`:
+    PostgreSQL's triggers move it with every write of what the page shows), and its context
+    (five queries)."""
 
     def version() -> table_cache.Version | None:
-        return _version(lambda: selectors.league_page_version(slug), missing="No such league.")
+        return selectors.league_page_version(slug)
 
     def context() -> dict[str, Any]:
         # With its projection (the chances its table shows), no query more.
@@ -340,7 +341,7 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     def live_version() -> table_cache.Version | None:
         found = version()
         # Without the sign-up's part: the live part does not show it.
-        return None if found is None else found[:2] + found[3:]
+        return None if found is None else found[:2]
 
     return _page(
         request, "league/_event_live.html", live_version, context, keep=MATCHES_KEEP_SECONDS
@@ -348,18 +349,19 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def event_context(event_id: int) -> PageData:
-    """The event page's version, read in one query (`selectors.event_page_version`: the event
-    with its `play_version`, which PostgreSQL's triggers move with every write of its matches,
-    seats and stages, its league, its sign-up, its tables' stored versions), and its context:
+    """The event page's version, one row read in one query (`selectors.event_page_version`:
+    PostgreSQL's triggers move it with every write of what the page shows, its sign-up apart),
+    and its context:
     every stage's standings, bracket or rounds, and its latest matches outside any stage,
     in about three queries per stage plus six, however many players and matches. The matches'
     list is kept MATCHES_KEEP_SECONDS per version of its lines, and so is the page."""
 
     def version() -> table_cache.Version | None:
-        return _version(lambda: selectors.event_page_version(event_id), missing="No such event.")
+        return selectors.event_page_version(event_id)
 
     def context() -> dict[str, Any]:
-        event = get_object_or_404(Event.objects.select_related("league"), pk=event_id)
+        # With its page's versions (`play_version` keeps its list of matches): no query more.
+        event = get_object_or_404(Event.objects.select_related("league", "page"), pk=event_id)
         event_stages = selectors.event_stages(event, with_projections=True)
         counts, latest = selectors.event_loose_matches_latest(event, limit=MATCHES_SHOWN)
         event_scope = (StandingsScope.EVENT.value, event.pk)
@@ -403,10 +405,11 @@ def _matches_version(
 ) -> table_cache.Version:
     """What a line of the list shows changes with one of these (`MatchVersion`), its table
     and time among them (`schedule_sequence` counts each change); a renamed player moves the
-    event's `play_version` (on PostgreSQL, league migration 0009)."""
+    event page's `play_version` (league migrations 0009 and 0024; None without them)."""
+    page = getattr(event, "page", None)
     return (
         event.pk,
-        event.play_version,
+        None if page is None else page.play_version,
         count,
         tuple(
             (m.id, m.status, m.turns_played, m.finished_at, m.schedule_sequence) for m in matches
@@ -420,8 +423,8 @@ def event_matches_html(
     """The event's latest matches outside any stage (`league/_event_matches.html`), rendered
     once per version of them (`league.pages.table_cache`): the version is read without the seats
     and players, which are loaded only to render a version not rendered yet. A renamed player
-    is seen through the event's `play_version` (on another database than PostgreSQL, within
-    twice MATCHES_KEEP_SECONDS)."""
+    is seen through the event page's `play_version` (without it, within twice
+    MATCHES_KEEP_SECONDS)."""
     if latest is None:
         latest = selectors.event_loose_match_versions(event, limit=MATCHES_SHOWN)
 

@@ -7,16 +7,17 @@ writes at once wait for each other instead of deadlocking.
    organizer makes (void, unvoid, undo, correction: `games.gates`), starts there, so organizer
    writes of one event run one after the other, whatever they lock next (two organizers
    starting a stage, withdrawing a player and voiding a match with its later stages re-seeded
-   at once got 503s). It is not the event's row: play writes that row as it commits (the
-   event's `play_version`, which its pages are kept under), and must not wait for an
-   organizer holding it.
+   at once got 503s). It is not the event's row: play writes that row too (its status when
+   its play starts or ends), and must not wait for an organizer holding it.
 2. Then, as play does: **a match, then its stage, then the event's row**. Play (a turn, a whole
    result, a take-back, and the stage's advance when a match finishes) takes its match, then
-   its stage, and writes the event's row last (its status when its play starts or ends, its
-   `play_version` as it commits); it never takes the event's lock. An organizer's write that
+   its stage, and writes the event's row last (its status when its play starts or ends); it
+   never takes the event's lock. An organizer's write that
    takes the event's row early (`stages._common._locked_event`, to add, change, delete or start a
    stage) waits for no match after it.
-3. Seats, turns and entries last, with their match or stage."""
+3. Seats, turns and entries last, with their match or stage.
+4. The pages' versions at the very end of the commit, under each league's page lock in
+   ascending order (league migration 0024): a write only marks the pages it changes."""
 
 from django.db import connection
 
