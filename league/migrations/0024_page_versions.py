@@ -55,20 +55,25 @@ CREATE UNLOGGED TABLE {MARK_TABLE} (
     leagues bigint[] NOT NULL,
     events bigint[] NOT NULL,
     played bigint[] NOT NULL,
-    signed bigint[] NOT NULL
+    signed bigint[] NOT NULL,
+    gone boolean NOT NULL
 )
 """
 
 # Marks pages for the transaction's commit: leagues' pages, events' pages, events' pages and
 # their lists of matches (`played`), events' sign-ups (`signed`, shown on the page, not its
-# live part). NULLs are left out. Locks only the transaction's own row.
+# live part); `gone`: a league or event deleted. NULLs are left out. Reads and writes only the
+# transaction's own row (looked up first: most marks are of pages marked already).
 MARK = f"""
 CREATE OR REPLACE FUNCTION league_pages_marked(
     shown_leagues bigint[],
     shown_events bigint[] DEFAULT '{{}}',
     played_events bigint[] DEFAULT '{{}}',
-    signed_events bigint[] DEFAULT '{{}}'
+    signed_events bigint[] DEFAULT '{{}}',
+    deleted boolean DEFAULT false
 ) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    marked {MARK_TABLE};
 BEGIN
     shown_leagues := array_remove(shown_leagues, NULL);
     played_events := array_remove(played_events, NULL);
@@ -78,15 +83,22 @@ BEGIN
     THEN
         RETURN;
     END IF;
-    INSERT INTO {MARK_TABLE} AS marked (xact, leagues, events, played, signed)
-    VALUES (txid_current(), shown_leagues, shown_events, played_events, signed_events)
-    ON CONFLICT (xact) DO UPDATE
-       SET leagues = marked.leagues || EXCLUDED.leagues,
-           events = marked.events || EXCLUDED.events,
-           played = marked.played || EXCLUDED.played,
-           signed = marked.signed || EXCLUDED.signed
-     WHERE NOT (EXCLUDED.leagues <@ marked.leagues AND EXCLUDED.events <@ marked.events
-                AND EXCLUDED.played <@ marked.played AND EXCLUDED.signed <@ marked.signed);
+    SELECT * INTO marked FROM {MARK_TABLE} WHERE xact = txid_current();
+    IF NOT FOUND THEN
+        INSERT INTO {MARK_TABLE} (xact, leagues, events, played, signed, gone)
+        VALUES (txid_current(), shown_leagues, shown_events, played_events, signed_events,
+                deleted);
+    ELSIF NOT (shown_leagues <@ marked.leagues AND shown_events <@ marked.events
+               AND played_events <@ marked.played AND signed_events <@ marked.signed
+               AND (marked.gone OR NOT deleted)) THEN
+        UPDATE {MARK_TABLE}
+           SET leagues = leagues || shown_leagues,
+               events = events || shown_events,
+               played = played || played_events,
+               signed = signed || signed_events,
+               gone = gone OR deleted
+         WHERE xact = marked.xact;
+    END IF;
 END
 $$;
 """
@@ -113,31 +125,39 @@ BEGIN
             {PAGES_LOCK}, ((locked + 2147483648) % 4294967296 - 2147483648)::integer
         );
     END LOOP;
-    INSERT INTO league_leaguepage AS page (league_id, version)
-         SELECT l.id, 1 FROM league_league l WHERE l.id = ANY(marked.leagues)
-    ON CONFLICT (league_id) DO UPDATE SET version = page.version + 1;
-    INSERT INTO league_eventpage AS page
-           (event_id, version, play_version, sign_up_version, sign_up_deadline)
-         SELECT e.id, 1, (e.id = ANY(marked.played))::integer, 0, s.deadline
-           FROM league_event e LEFT JOIN league_signup s ON s.event_id = e.id
-          WHERE e.id = ANY(marked.events)
-    ON CONFLICT (event_id) DO UPDATE
-       SET version = page.version + 1,
-           play_version = page.play_version + EXCLUDED.play_version;
-    INSERT INTO league_eventpage AS page
-           (event_id, version, play_version, sign_up_version, sign_up_deadline)
-         SELECT e.id, 0, 0, 1, s.deadline
-           FROM league_event e LEFT JOIN league_signup s ON s.event_id = e.id
-          WHERE e.id = ANY(marked.signed)
-    ON CONFLICT (event_id) DO UPDATE
-       SET sign_up_version = page.sign_up_version + 1,
-           sign_up_deadline = EXCLUDED.sign_up_deadline;
-    DELETE FROM league_leaguepage p
-     WHERE p.league_id = ANY(marked.leagues)
-       AND NOT EXISTS (SELECT FROM league_league l WHERE l.id = p.league_id);
-    DELETE FROM league_eventpage p
-     WHERE p.event_id = ANY(marked.events || marked.signed)
-       AND NOT EXISTS (SELECT FROM league_event e WHERE e.id = p.event_id);
+    IF cardinality(marked.leagues) > 0 THEN
+        INSERT INTO league_leaguepage AS page (league_id, version)
+             SELECT l.id, 1 FROM league_league l WHERE l.id = ANY(marked.leagues)
+        ON CONFLICT (league_id) DO UPDATE SET version = page.version + 1;
+    END IF;
+    IF cardinality(marked.events) > 0 THEN
+        INSERT INTO league_eventpage AS page
+               (event_id, version, play_version, sign_up_version, sign_up_deadline)
+             SELECT e.id, 1, (e.id = ANY(marked.played))::integer, 0, s.deadline
+               FROM league_event e LEFT JOIN league_signup s ON s.event_id = e.id
+              WHERE e.id = ANY(marked.events)
+        ON CONFLICT (event_id) DO UPDATE
+           SET version = page.version + 1,
+               play_version = page.play_version + EXCLUDED.play_version;
+    END IF;
+    IF cardinality(marked.signed) > 0 THEN
+        INSERT INTO league_eventpage AS page
+               (event_id, version, play_version, sign_up_version, sign_up_deadline)
+             SELECT e.id, 0, 0, 1, s.deadline
+               FROM league_event e LEFT JOIN league_signup s ON s.event_id = e.id
+              WHERE e.id = ANY(marked.signed)
+        ON CONFLICT (event_id) DO UPDATE
+           SET sign_up_version = page.sign_up_version + 1,
+               sign_up_deadline = EXCLUDED.sign_up_deadline;
+    END IF;
+    IF marked.gone THEN
+        DELETE FROM league_leaguepage p
+         WHERE p.league_id = ANY(marked.leagues)
+           AND NOT EXISTS (SELECT FROM league_league l WHERE l.id = p.league_id);
+        DELETE FROM league_eventpage p
+         WHERE p.event_id = ANY(marked.events || marked.signed)
+           AND NOT EXISTS (SELECT FROM league_event e WHERE e.id = p.event_id);
+    END IF;
     RETURN NULL;
 END
 $$;
@@ -153,11 +173,15 @@ BEGIN
     IF TG_TABLE_NAME = 'league_league' THEN
         -- Its events' pages show its row too.
         PERFORM league_pages_marked(
-            ARRAY[written.id], ARRAY(SELECT e.id FROM league_event e WHERE e.league_id = written.id)
+            ARRAY[written.id],
+            ARRAY(SELECT e.id FROM league_event e WHERE e.league_id = written.id),
+            deleted => TG_OP = 'DELETE'
         );
     ELSIF TG_TABLE_NAME = 'league_event' THEN
         IF TG_OP <> 'UPDATE' THEN
-            PERFORM league_pages_marked(ARRAY[written.league_id], ARRAY[written.id]);
+            PERFORM league_pages_marked(
+                ARRAY[written.league_id], ARRAY[written.id], deleted => TG_OP = 'DELETE'
+            );
         ELSIF ROW(OLD.league_id, OLD.name, OLD.date, OLD.venue, OLD.status)
               IS DISTINCT FROM ROW(NEW.league_id, NEW.name, NEW.date, NEW.venue, NEW.status) THEN
             -- Its line on its league's page (on both leagues' if it moved).
@@ -345,7 +369,7 @@ def drop_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
     for function in (
         "league_page_shown()",
         "league_pages_versioned()",
-        "league_pages_marked(bigint[], bigint[], bigint[], bigint[])",
+        "league_pages_marked(bigint[], bigint[], bigint[], bigint[], boolean)",
     ):
         schema_editor.execute(f"DROP FUNCTION IF EXISTS {function}")
 
