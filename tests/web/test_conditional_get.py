@@ -240,8 +240,8 @@ def _stage_matches(stage: Stage, status: str = "scheduled") -> list[Match]:
 def test_an_event_with_a_round_robin_is_kept_and_changes_with_each_write_it_shows(
     client: Client, zee_event
 ):
-    """An event page with stages is kept rendered too (its version is the event's
-    `play_version`, moved by PostgreSQL's triggers, and its tables' versions): a schedule
+    """An event page with stages is kept rendered too (its version is its `EventPage` row,
+    moved by PostgreSQL's triggers with its matches, stages and tables): a schedule
     change, a first turn, a finish, a refresh, a void, a withdrawal and a sign-up opened each
     give a new body and ETag; a turn that changes nothing shown gives a 304."""
     players = make_players(4)
@@ -302,8 +302,8 @@ def test_an_event_with_a_bracket_is_kept_and_changes_as_the_bracket_advances(
 def test_a_renamed_player_is_a_new_version_of_every_event_page_that_shows_them(
     client: Client, zee_event, seat
 ):
-    """Renamed without the services (no table marked): the event's `play_version` moves with
-    the rename itself (league migration 0009), so the stage's rounds and the list of casual
+    """Renamed without the services (no table marked): the event page's `play_version` moves
+    with the rename itself (league migration 0009), so the stage's rounds and the list of casual
     matches show the new name at once; an event that does not show them still answers 304."""
     players = make_players(4, prefix="Old")
     start_stage(zee_event, "round_robin", players)
@@ -325,7 +325,7 @@ WRITTEN_WITH_A_WATCHED_COLUMN = ("origin_id", "voided_by_id", "voided_at", "pad"
 
 def test_every_column_of_a_match_is_watched_or_known_not_to_show():
     """A column added to Match must be named in league migration 0008's lists (watched by the
-    trigger that moves `Event.play_version`: a page may show it; or known to show nowhere), or
+    trigger that marks the event's page: a page may show it; or known to show nowhere), or
     be written only with a watched one."""
     columns = {field.column for field in Match._meta.concrete_fields}
     assert columns == set(_played.MATCH_SHOWN) | set(_played.MATCH_NOT_SHOWN) | set(
