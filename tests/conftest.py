@@ -26,7 +26,7 @@ from scoring import simulate
 
 # Every constraint trigger that keeps the pages' versions (league migrations 0008, 0009, 0024).
 PAGE_TRIGGERS: tuple[str, ...] = importlib.import_module(
-    "league.migrations.0024_page_versions"
+    "league.migrations.0025_page_versions"
 ).TRIGGERS
 
 # `strategy_dir` and `tables`: a Yardzee strategy table for the tests that analyse games.
@@ -86,7 +86,7 @@ def _fresh_cache() -> Iterator[None]:
 def _django_db_helper(_django_db_helper: None) -> None:
     """pytest-django's database set-up, then, inside the transaction a test runs in (and rolls
     back, never committing), the triggers that keep the pages' versions made immediate: in
-    production they run at the commit (league/migrations/0024_page_versions.py)."""
+    production they run at the commit (league/migrations/0025_page_versions.py)."""
     if connection.in_atomic_block:
         with connection.cursor() as cursor:
             cursor.execute(f"SET CONSTRAINTS {', '.join(PAGE_TRIGGERS)} IMMEDIATE")

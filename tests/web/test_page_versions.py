@@ -102,7 +102,7 @@ def test_stored_tables_ratings_and_projections_move_the_pages_that_show_them(pag
     assert pages.moved() == LEAGUE
     StandingsTable.objects.filter(pk=table.pk).update(requested=F("requested") + 1)
     assert pages.moved() == LEAGUE  # marked: the page shows the refresh pending
-    StandingsTable.objects.filter(pk=table.pk).update(apart={"x": 1})
+    StandingsTable.objects.filter(pk=table.pk).update(ranking="x")
     assert pages.moved() == NOTHING
     table = _table(StandingsScope.EVENT, event.pk, league)
     assert pages.moved() == NOTHING  # not computed yet: no page shows it

@@ -376,7 +376,7 @@ def drop_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> N
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0023_standings_apart_and_pending"),
+        ("league", "0024_standings_ranking_in_the_table"),
         ("analysis", "0005_match_forecast_losses"),
         ("games", "0011_match_pad"),
     ]
