@@ -48,6 +48,20 @@ _GAUSS_LEGENDRE: Final = (
 # The grid of totals reaches this many standard deviations past every player's mean: a normal
 # leaves less than 1e-9 of its mass beyond.
 _REACH: Final = 6.2
+# The normal's distribution function works through blocks of this many values (in cache).
+_BLOCK: Final = 8192
+_SQRT2: Final = np.sqrt(2.0)
+# The erfc approximation's coefficients after the innermost, in Horner's order.
+_ERFC_POLY: Final = (
+    -0.82215223,
+    1.48851587,
+    -1.13520398,
+    0.27886807,
+    -0.18628806,
+    0.09678418,
+    0.37409196,
+    1.00002368,
+)
 PRIOR_TURNS: Final = 20.0
 """A player's loss rate is shrunk toward the table's as if this many turns more had lost its
 mean (players of a match are alike until their turns tell them apart)."""
@@ -121,6 +135,8 @@ def win_probabilities(
     if greedy is None and (weak > 0).any():
         raise ValueError("a player with a loss rate needs the greedy player's table")
     greedy_means, greedy_variances = np.zeros((1, players)), np.zeros((1, players))
+    mixed: list[int] = []
+    weaker: list[FloatArray] = []
     for seat, position in enumerate(positions):
         where = (position.state, position.dice, position.rolls_left)
         rest = spread.remaining(*where)
@@ -128,15 +144,17 @@ def win_probabilities(
         variances[0, seat] = rest.variance
         share = float(weak[0, seat])
         if greedy is not None and share > 0:
-            weaker = greedy.remaining(*where)
-            greedy_means[0, seat], greedy_variances[0, seat] = weaker.mean, weaker.variance
+            rest = greedy.remaining(*where)
+            greedy_means[0, seat], greedy_variances[0, seat] = rest.mean, rest.variance
         if not position.state.is_over:
             found = spread.distribution(*where)
             if found is not None:
-                if greedy is not None and share > 0:
-                    weaker_rest = _known(greedy.distribution(*where))
-                    found = between(found[None], weaker_rest[None], weak[0, seat : seat + 1])[0]
                 exact[0, seat] = found
+                if greedy is not None and share > 0:
+                    mixed.append(seat)
+                    weaker.append(_known(greedy.distribution(*where)))
+    if mixed:  # the strengths' distributions interpolated, every such player at once
+        exact[0, mixed] = between(exact[0, mixed], np.stack(weaker), weak[0, mixed])
     open_boxes = np.array([[BOXES - len(position.state.filled) for position in positions]])
     shares = _shares(
         totals, means - totals, variances, open_boxes, exact, rates, greedy_means, greedy_variances
@@ -214,15 +232,35 @@ def between_turns(
 
 def _normal_cdf(z: FloatArray) -> FloatArray:
     """The standard normal's distribution function, through the complementary error function's
-    rational Chebyshev approximation of Numerical Recipes (error below 1.2e-7 everywhere)."""
-    x = np.abs(z) / np.sqrt(2.0)
-    t = 1.0 / (1.0 + 0.5 * x)
-    poly = -1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))
-    poly = 0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * poly))
-    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * poly))
-    erfc = t * np.exp(-x * x + poly)
-    below: FloatArray = np.where(z < 0, 0.5 * erfc, 1.0 - 0.5 * erfc)
-    return below
+    rational Chebyshev approximation of Numerical Recipes (error below 1.2e-7 everywhere).
+    Worked in place, a block of `_BLOCK` values at a time (the same operations in the same
+    order as the formula written out, so the same bits, without a dozen full-size temporaries)."""
+    found: FloatArray = np.empty_like(z)
+    flat, out = z.reshape(-1), found.reshape(-1)
+    for start in range(0, len(flat), _BLOCK):
+        _normal_cdf_block(flat[start : start + _BLOCK], out[start : start + _BLOCK])
+    return found
+
+
+def _normal_cdf_block(z: FloatArray, out: FloatArray) -> None:
+    x = np.abs(z)
+    x /= _SQRT2
+    t = x * 0.5
+    t += 1.0
+    np.divide(1.0, t, out=t)
+    poly = t * 0.17087277  # Horner's rule, innermost first
+    for coefficient in _ERFC_POLY:
+        poly += coefficient
+        poly *= t
+    poly += -1.26551223
+    x *= x
+    np.negative(x, out=x)
+    x += poly
+    np.exp(x, out=x)
+    x *= t  # the complementary error function of |z| / sqrt 2
+    x *= 0.5
+    np.subtract(1.0, x, out=out)
+    np.copyto(out, x, where=z < 0)
 
 
 def win_shares(
@@ -288,30 +326,34 @@ def mixture_shares(
     high = np.ceil(highs.max(axis=1)) + step
     width = int(((high - low) / step).max()) + 1
     grid = low[:, None] + step[:, None] * np.arange(width)[None, :]  # rows x grid
-    # P(total <= x + step / 2) for every player and grid point: the chance of the total
-    # rounded to x, and of every total below it.
-    half = step[:, None, None] / 2
-    cdf = np.zeros((rows, players, width))
-    below = np.zeros((rows, players, width))
+    # P(total <= x + step / 2) for every player at every grid point x (`cdf[..., 1:]`: the
+    # chance of the total rounded to x or below) and at the point before the first
+    # (`cdf[..., :-1]`: the chance of a total below x).
+    half = step / 2
+    edges = np.empty((rows, width + 1))
+    edges[:, 0] = grid[:, 0] - half
+    edges[:, 1:] = grid + half[:, None]
+    cdf = np.zeros((rows, players, width + 1))
     for component in range(means.shape[2]):
-        chance = weights[:, :, component]
-        if not (chance > 0).any():
+        # Only the players this component carries weight for (the others' terms are zeros).
+        row, seat = np.nonzero(weights[:, :, component] > 0)
+        if not len(row):
             continue
-        mean, deviation = means[:, :, component], deviations[:, :, component]
-        up = chance[:, :, None] * _cdf(grid[:, None, :] + half, mean, deviation)
-        cdf += up
-        below[:, :, 1:] += up[:, :, :-1]
-        below[:, :, :1] += chance[:, :, None] * _cdf(grid[:, None, :1] - half, mean, deviation)
+        mean = means[row, seat, component][:, None]
+        deviation = deviations[row, seat, component][:, None]
+        up = _cdf(edges[row], mean, deviation)
+        up *= weights[row, seat, component][:, None]
+        cdf[row, seat] += up
     if exact is not None and totals is not None and exact_weight is not None and known.any():
         cumulative = np.cumsum(exact, axis=2)
-        points = (grid[:, None, :] - totals[:, :, None]).astype(np.intp)  # rest to reach x
-        support = exact.shape[2]
-        at_x = np.take_along_axis(cumulative, np.clip(points, 0, support - 1), axis=2)
-        before_x = np.take_along_axis(cumulative, np.clip(points - 1, 0, support - 1), axis=2)
-        share = exact_weight[:, :, None]
-        cdf += share * np.where(points >= 0, at_x, 0.0)
-        below += share * np.where(points >= 1, before_x, 0.0)
-    at = cdf - below
+        whole = np.empty((rows, width + 1))  # the grid and the whole point before it
+        whole[:, 0] = grid[:, 0] - step
+        whole[:, 1:] = grid
+        points = (whole[:, None, :] - totals[:, :, None]).astype(np.intp)  # rest to reach x
+        at_x = np.take_along_axis(cumulative, np.clip(points, 0, exact.shape[2] - 1), axis=2)
+        cdf += exact_weight[:, :, None] * np.where(points >= 0, at_x, 0.0)
+    below = cdf[:, :, :-1]
+    at = cdf[:, :, 1:] - below
     # The share of a total x: with the others below it (chance `below`) or tied at it
     # (`at`), a tie of k others gives 1 / (k + 1) = the integral of u^k over [0, 1], so the
     # share is the integral over u of the product of (below + u * at) over the others: a
@@ -320,28 +362,30 @@ def mixture_shares(
     for node, weight in _GAUSS_LEGENDRE:
         factors = below + node * at
         # The product over the others: of the players before each one, times those after.
-        others = [np.ones((rows, width)) for _ in range(players)]
-        running = np.ones((rows, width))
-        for player in range(players):
-            others[player] = others[player] * running
-            running = running * factors[:, player]
-        running = np.ones((rows, width))
+        before: list[FloatArray | None] = [None] * players
+        for player in range(1, players):
+            previous = before[player - 1]
+            first = factors[:, player - 1]
+            before[player] = first if previous is None else previous * first
+        after: FloatArray | None = None
         for player in range(players - 1, -1, -1):
-            others[player] *= running
-            running = running * factors[:, player]
-        product = np.stack(others, axis=1)
-        shares += weight * (at * product).sum(axis=2)
+            prefix = before[player]
+            others = np.ones((rows, width)) if prefix is None else prefix
+            if after is not None:
+                others = others * after
+            shares[:, player] += weight * (at[:, player] * others).sum(axis=1)
+            after = factors[:, player] if after is None else after * factors[:, player]
     return shares
 
 
 def _cdf(edges: FloatArray, means: FloatArray, deviations: FloatArray) -> FloatArray:
-    """P(total <= edge) for edges in rows x players x points: a normal's, or a step at the
-    mean for a deviation of 0."""
-    offset = edges - means[:, :, None]
-    spread = deviations[:, :, None]
-    cdf: FloatArray = np.where(
-        spread > 0,
-        _normal_cdf(offset / np.where(spread > 0, spread, 1.0)),
-        (offset >= 0).astype(np.float64),
-    )
+    """P(total <= edge) for edges in entries x points (`means`, `deviations`: entries x 1):
+    a normal's, or a step at the mean for a deviation of 0."""
+    offset = edges - means
+    normal = deviations[:, 0] > 0
+    if normal.all():
+        offset /= deviations
+        return _normal_cdf(offset)
+    cdf: FloatArray = (offset >= 0).astype(np.float64)
+    cdf[normal] = _normal_cdf(offset[normal] / deviations[normal])
     return cdf

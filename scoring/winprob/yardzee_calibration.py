@@ -43,8 +43,9 @@ PLAY_STYLES: Final[tuple[PlayStyle, ...]] = ("optimal", "greedy")
 TURNS: Final = solver.BOXES
 # States solved together when playing optimally (a turn's keep tables: 462 x 512 float64).
 _CHUNK: Final = 512
-# Positions whose chances are computed together.
-_BATCH: Final = 2048
+# Games whose chances are computed together (a few MB of temporaries: faster than 2048,
+# whose hundreds of MB the kernel maps and unmaps every time).
+_BATCH: Final = 256
 
 _CODE: Final = 6 ** np.arange(len(FACES))
 """A multiset of dice as a number: its count of each face in base 6 (at most 5 dice)."""

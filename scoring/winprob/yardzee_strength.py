@@ -190,25 +190,43 @@ def between(first: FloatArray, second: FloatArray, weight: FloatArray) -> FloatA
     two whole points shares its chance between them, keeping the mean exact). The mean is
     interpolated and, unlike a mixture of the two, no spread is added between them."""
     rows, support = first.shape
-    lower, upper = np.cumsum(first, axis=1), np.cumsum(second, axis=1)
-    lower[:, -1] = upper[:, -1] = 1.0
-    levels = np.sort(np.concatenate([lower, upper], axis=1), axis=1)
-    levels = np.concatenate([np.zeros((rows, 1)), np.minimum(levels, 1.0)], axis=1)
-    mass = np.diff(levels, axis=1)
-    middle = (levels[:, 1:] + levels[:, :-1]) / 2
-    offset = 2.0 * np.arange(rows)[:, None]  # rows apart: one search for all of them
-    at_first = np.searchsorted((lower + offset).ravel(), (middle + offset).ravel())
-    at_second = np.searchsorted((upper + offset).ravel(), (middle + offset).ravel())
-    base = support * np.arange(rows)[:, None]
-    point = (1 - weight[:, None]) * (at_first.reshape(middle.shape) - base) + weight[:, None] * (
-        at_second.reshape(middle.shape) - base
-    )
-    low = np.minimum(np.floor(point), support - 1)
+    # Each cumulative reaches 1 at its distribution's last point (its sum's rounding taken
+    # off there), and the work stops at the last point of either.
+    first_last, second_last = _last_point(first), _last_point(second)
+    width = int(max(first_last.max(), second_last.max())) + 1
+    lower = _cumulative(first[:, :width], first_last)
+    upper = _cumulative(second[:, :width], second_last)
+    both = np.concatenate([lower, upper], axis=1)
+    # Two sorted runs: a stable sort merges them in one pass, and says whose each level is.
+    order = np.argsort(both, axis=1, kind="stable")
+    levels = np.take_along_axis(both, order, axis=1)
+    mass = np.diff(levels, axis=1, prepend=0.0)
+    # Above the first `j` levels (the `j`th slice of `u`, where it has any mass) each
+    # distribution's quantile is the number of its own levels among them.
+    at_first = np.zeros((rows, 2 * width), dtype=np.intp)
+    np.cumsum(order[:, :-1] < width, axis=1, out=at_first[:, 1:])
+    at_second = np.arange(2 * width)[None, :] - at_first
+    point = (1 - weight[:, None]) * at_first + weight[:, None] * at_second
+    low = np.minimum(np.floor(point), width - 1)
     share = point - low
+    base = support * np.arange(rows)[:, None]
     slots = base + low.astype(np.intp)
-    up = np.minimum(slots + 1, base + support - 1)
+    up = np.minimum(slots + 1, base + width - 1)
     found = np.bincount(
         slots.ravel(), weights=(mass * (1 - share)).ravel(), minlength=rows * support
     ) + np.bincount(up.ravel(), weights=(mass * share).ravel(), minlength=rows * support)
     result: FloatArray = np.asarray(found, dtype=np.float64).reshape(rows, support)
     return result
+
+
+def _last_point(distribution: FloatArray) -> IntArray:
+    """Each row's last point with a chance (0 for none)."""
+    found: IntArray = distribution.shape[1] - 1 - (distribution[:, ::-1] > 0).argmax(axis=1)
+    return found
+
+
+def _cumulative(distribution: FloatArray, last: IntArray) -> FloatArray:
+    """The distribution function, 1 from the `last` point with a chance on."""
+    cumulative = np.minimum(np.cumsum(distribution, axis=1), 1.0)
+    cumulative[np.arange(distribution.shape[1])[None, :] >= last[:, None]] = 1.0
+    return cumulative

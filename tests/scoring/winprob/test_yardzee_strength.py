@@ -182,3 +182,31 @@ def test_between_two_distributions_interpolates_their_quantiles_not_their_chance
     # The lower halves 0 and 2 give 0.5 (shared by 0 and 1), the upper 4 and 8 give 5.
     assert found[1].tolist() == pytest.approx([0.25, 0.25, 0, 0, 0, 0.5, 0, 0, 0, 0])
     assert (found * np.arange(10)).sum(axis=1).tolist() == pytest.approx([4.0, 2.75])
+
+
+def test_between_puts_no_chance_past_either_distributions_last_point():
+    # Chances whose sums round to just under and just over 1: the rounding is no point's
+    # chance (before, the sliver went to the support's last point, 767 points on, and the
+    # win probability's grid reached out to it).
+    first, second = np.zeros((2, 768)), np.zeros((2, 768))
+    first[:, :10] = 0.1  # adds up to 0.9999999999999999
+    second[:, 20:23] = [0.4, 0.3, 0.3 + 2e-16]  # adds up to 1.0000000000000002
+    assert np.cumsum(first[0])[-1] < 1 < np.cumsum(second[0])[-1]
+    found = strength.between(first, second, np.array([0.0, 0.5]))
+    assert np.flatnonzero(found[0]).max() == 9
+    assert np.flatnonzero(found[1]).max() <= 16  # halfway between 9 and 22 at most
+    assert found.sum(axis=1) == pytest.approx([1.0, 1.0], abs=1e-15)
+
+
+def test_between_of_many_rows_at_once_gives_each_rows_own_figures_bit_for_bit():
+    rng = np.random.default_rng(4)
+    first = rng.random((6, 300)) * (rng.random((6, 300)) < 0.2)
+    second = rng.random((6, 300)) * (rng.random((6, 300)) < 0.2)
+    first[3, 40:] = second[3, 60:] = 0.0  # a short row beside long ones
+    first /= first.sum(axis=1, keepdims=True)
+    second /= second.sum(axis=1, keepdims=True)
+    weight = rng.random(6)
+    together = strength.between(first, second, weight)
+    for row in range(6):
+        alone = strength.between(first[row : row + 1], second[row : row + 1], weight[row : row + 1])
+        assert np.array_equal(together[row], alone[0])

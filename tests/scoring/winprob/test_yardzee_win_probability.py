@@ -8,6 +8,7 @@ import pytest
 
 from scoring.analysis import YardzeeState
 from scoring.errors import RuleViolation
+from scoring.winprob import yardzee
 from scoring.winprob.yardzee import Position, between_turns, win_probabilities, win_shares
 from scoring.yardzee import CATEGORIES, YardzeeGame
 
@@ -54,6 +55,24 @@ def test_two_normals_match_the_closed_form_of_their_difference():
     z = (250.0 - 262.3) / math.sqrt(3000 + 2500 + 1 / 6)
     expected = 0.5 * (1 + math.erf(z / math.sqrt(2)))
     assert win_shares(means, variances)[0, 0] == pytest.approx(expected, abs=2e-4)
+
+
+def test_the_normal_distribution_function_worked_in_blocks_gives_the_formulas_bits():
+    # Numerical Recipes' erfc written out, one whole-array operation at a time (as it was
+    # computed before it was worked in place): more values than a block, so several blocks.
+    z = np.random.default_rng(5).normal(0, 4, 3 * yardzee._BLOCK + 17)
+    x = np.abs(z) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.5 * x)
+    poly = -1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))
+    poly = 0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * poly))
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * poly))
+    erfc = t * np.exp(-x * x + poly)
+    expected = np.where(z < 0, 0.5 * erfc, 1.0 - 0.5 * erfc)
+    found = yardzee._normal_cdf(z.reshape(-1, 1))
+    assert found.shape == (len(z), 1)
+    assert np.array_equal(found[:, 0], expected)
+    exact = np.array([0.5 * (1 + math.erf(value / math.sqrt(2))) for value in z])
+    assert np.abs(found[:, 0] - exact).max() < 1.2e-7
 
 
 def test_shares_sum_to_one_and_the_coarse_grid_agrees_with_whole_points(monkeypatch):
