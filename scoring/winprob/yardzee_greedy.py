@@ -36,19 +36,23 @@ from scoring.analysis.rolls import (
     FloatArray,
     IntArray,
 )
-from scoring.analysis.table_file import load_table, save_table
 from scoring.analysis.yardzee import YardzeeState, rules_fingerprint, table_name
-from scoring.dice import read_dice
-from scoring.game import game_over, invalid_state
+from scoring.game import invalid_state
 from scoring.winprob.yardzee_exact import (
-    EXACT_OPEN,
     KEEP_COUNTS,
-    SUPPORT,
-    mixture,
+    ExactRest,
+    TurnEnds,
+    read_turn,
     transitions,
 )
-from scoring.winprob.yardzee_spread import Remaining, after_state, standing_for, zero_table
-from scoring.yardzee import DICE, MAX_ROLLS, JokerRule, YardzeeRules
+from scoring.winprob.yardzee_spread import (
+    Remaining,
+    after_state,
+    load_moments,
+    save_moments,
+    zero_table,
+)
+from scoring.yardzee import MAX_ROLLS, JokerRule, YardzeeRules
 
 GREEDY_ORDERS: Final = (1, 2)
 """The raw moments tabulated: the mean and the second moment."""
@@ -149,12 +153,12 @@ def _fingerprint(rules: YardzeeRules) -> str:
     return f"greedy{GREEDY_ORDERS}:{rules_fingerprint(rules)}"
 
 
-class GreedySpread:
+class GreedySpread(ExactRest):
     """The greedy player's points to come from any position of one ruleset: the moments
     table (`build`, `load`, `save`) and, with at most `EXACT_OPEN` boxes open, the exact
-    distribution (solved on demand and kept, as `Spread` keeps the optimal one's)."""
+    distribution (`ExactRest`, as `Spread` has the optimal one's)."""
 
-    __slots__ = ("_exact", "_table", "build_seconds", "rules")
+    __slots__ = ("_table", "build_seconds", "rules")
 
     def __init__(
         self, rules: YardzeeRules, table: FloatArray, build_seconds: float | None = None
@@ -162,9 +166,9 @@ class GreedySpread:
         shape = (len(GREEDY_ORDERS), solver.STATES)
         if table.shape != shape:
             raise ValueError(f"a greedy table has shape {shape}, not {table.shape}")
+        super().__init__()
         self.rules = rules
         self._table = table
-        self._exact: dict[int, FloatArray] = {}
         self.build_seconds = build_seconds
 
     @classmethod
@@ -181,32 +185,22 @@ class GreedySpread:
         """The table saved in `directory` for `rules`, memory-mapped read-only. Raises
         `StrategyTableMissing` or `StrategyTableCorrupt` as `Strategy.load` does."""
         rules = rules if rules is not None else YardzeeRules()
-        table, _ = load_table(
-            directory,
-            greedy_name(rules),
-            fingerprint=_fingerprint(rules),
-            shape=(len(GREEDY_ORDERS), solver.STATES),
-            verify=verify,
+        table = load_moments(
+            directory, greedy_name(rules), _fingerprint(rules), GREEDY_ORDERS, verify
         )
         return cls(rules, table)
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write the table and its manifest into `directory`; returns the table's path."""
-        start = self.remaining(YardzeeState.start())
-        facts = {
-            "game": "yardzee",
-            "rules": self.rules.to_json(),
-            "orders": list(GREEDY_ORDERS),
-            "start_value": start.mean,
-            "start_deviation": start.variance**0.5,
-            "build_seconds": self.build_seconds,
-        }
-        return save_table(
+        return save_moments(
             directory,
             greedy_name(self.rules),
-            np.asarray(self._table),
+            self._table,
             fingerprint=_fingerprint(self.rules),
-            facts=facts,
+            rules=self.rules,
+            orders=GREEDY_ORDERS,
+            start=self.remaining(YardzeeState.start()),
+            build_seconds=self.build_seconds,
         )
 
     @property
@@ -226,77 +220,26 @@ class GreedySpread:
                 return Remaining(0.0, 0.0)
             mean, second = (float(x) for x in self._table[:, state.index])
         else:
-            final, boxes = self._turn(state, dice, rolls_left)
-            rest_mean = self._table[0][boxes.after[:, 0]]
-            rest_second = self._table[1][boxes.after[:, 0]]
-            gain = boxes.gain[:, 0]
+            ends = self._turn_ends_showing(state, *read_turn(state, dice, rolls_left))
+            final, gain = ends.final[:, 0], ends.gain[:, 0]
+            rest_mean = self._table[0][ends.after[:, 0]]
+            rest_second = self._table[1][ends.after[:, 0]]
             mean = float((final * (gain + rest_mean)).sum())
             second = float((final * (gain * gain + 2 * gain * rest_mean + rest_second)).sum())
         if mean != mean or second != second:  # NaN: only a bad table gets here
             raise invalid_state("state", "has no value in the greedy table")
         return Remaining(mean, max(second - mean * mean, 0.0))
 
-    def _turn(
-        self, state: YardzeeState, dice: object, rolls_left: int | None
-    ) -> tuple[FloatArray, GreedyBoxes]:
-        showing = read_dice(dice, "dice", DICE)
-        if state.is_over:
-            raise game_over()
-        if type(rolls_left) is not int or not 0 <= rolls_left < MAX_ROLLS:
-            raise invalid_state("rolls_left", f"{rolls_left!r} is not 0, 1 or 2")
+    def _turn_ends(self, states: IntArray) -> TurnEnds:
+        boxes = greedy_boxes(states, self.rules.joker)
+        final = np.repeat(turn_final()[:, None], len(states), axis=1)
+        return TurnEnds(final=final, gain=boxes.gain, after=boxes.after)
+
+    def _turn_ends_showing(
+        self, state: YardzeeState, showing: tuple[int, ...], rolls_left: int
+    ) -> TurnEnds:
         now = np.zeros(_OUTCOMES)
         now[LAYER_INDEX[showing]] = 1.0
-        return final_chances(now, rolls_left), greedy_boxes(
-            np.array([state.index]), self.rules.joker
-        )
-
-    def distribution(
-        self, state: YardzeeState, dice: object = None, rolls_left: int | None = None
-    ) -> FloatArray | None:
-        """The exact distribution of the greedy player's points still to come with at most
-        `EXACT_OPEN` boxes open, else None (as `Spread.distribution`)."""
-        if len(state.filled) < solver.BOXES - EXACT_OPEN:
-            return None
-        if dice is None:
-            if rolls_left is not None:
-                raise invalid_state("rolls_left", "is given without the dice showing")
-            found: FloatArray = self.distributions(np.array([state.index]))[0]
-            return found
-        final, boxes = self._turn(state, dice, rolls_left)
-        rest: FloatArray = self._mixture(final[:, None], boxes)[0]
-        return rest
-
-    def distributions(self, states: IntArray) -> FloatArray:
-        """The exact distributions (`[state, points]`) of states between turns with at most
-        `EXACT_OPEN` boxes open, solved once and kept."""
-        kept = standing_for()[np.asarray(states, dtype=np.intp)]
-        self._solve(sorted(set(np.unique(kept).tolist()) - self._exact.keys()))
-        return np.stack([self._exact[index] for index in kept.tolist()])
-
-    def _solve(self, states: list[int]) -> None:
-        if len(self._exact) + len(states) > _EXACT_KEPT:
-            self._exact.clear()
-        for start in range(0, len(states), solver.BLOCK):
-            block = np.array(states[start : start + solver.BLOCK], dtype=np.intp)
-            full = block // (solver.UPPER_STATES * 2) == solver.MASKS - 1
-            for index in block[full]:
-                self._exact[int(index)] = _NOTHING_MORE
-            block = block[~full]
-            if not len(block):
-                continue
-            boxes = greedy_boxes(block, self.rules.joker)
-            final = np.repeat(turn_final()[:, None], len(block), axis=1)
-            for index, rest in zip(block, self._mixture(final, boxes), strict=True):
-                self._exact[int(index)] = rest
-
-    def _mixture(self, final: FloatArray, boxes: GreedyBoxes) -> FloatArray:
-        after = standing_for()[boxes.after]
-        needed = np.unique(after)
-        self._solve([int(index) for index in needed if int(index) not in self._exact])
-        rows = np.searchsorted(needed, after)
-        stacked = np.stack([self._exact[int(index)] for index in needed])
-        return mixture(final, boxes.gain, rows, stacked)
-
-
-_EXACT_KEPT: Final = 60_000  # every state with 4 boxes open or fewer: 52,392 solved
-_NOTHING_MORE: Final = np.eye(1, SUPPORT)[0]
+        boxes = greedy_boxes(np.array([state.index]), self.rules.joker)
+        final = final_chances(now, rolls_left)[:, None]
+        return TurnEnds(final=final, gain=boxes.gain, after=boxes.after)

@@ -12,7 +12,8 @@ second moment goes through them as the mean does. (The same works for any order:
 The table is `moments[order index, state]` in the strategy table's layout (NaN where a state
 cannot occur), saved beside it as `yardzee-{joker}-moments.npy` by `manage.py build_strategy`.
 With at most `EXACT_OPEN` boxes open the distribution itself is computed on demand
-(`scoring.winprob.yardzee_exact`).
+(`scoring.winprob.yardzee_exact.ExactRest`, which `Spread` is). `save_moments` and
+`load_moments` write and read such a table, this one and the greedy player's.
 """
 
 import os
@@ -35,16 +36,9 @@ from scoring.analysis.rolls import (
 )
 from scoring.analysis.table_file import load_table, save_table
 from scoring.analysis.yardzee import Strategy, YardzeeState, rules_fingerprint, table_name
-from scoring.dice import read_dice
-from scoring.game import game_over, invalid_state
-from scoring.winprob.yardzee_exact import (
-    EXACT_OPEN,
-    SUPPORT,
-    first_roll,
-    mixture,
-    roll_forward,
-)
-from scoring.yardzee import DICE, MAX_ROLLS, UPPER_BONUS_AT, YARDZEE, JokerRule, YardzeeRules
+from scoring.game import invalid_state
+from scoring.winprob.yardzee_exact import ExactRest, TurnEnds, first_roll, read_turn, roll_forward
+from scoring.yardzee import UPPER_BONUS_AT, YARDZEE, JokerRule, YardzeeRules
 
 ORDERS: Final = (2,)
 """The moments tabulated beside the mean (which is the strategy table): a third and fourth
@@ -186,14 +180,14 @@ def _fingerprint(rules: YardzeeRules) -> str:
     return f"moments{ORDERS}:{rules_fingerprint(rules)}"
 
 
-class Spread:
+class Spread(ExactRest):
     """How a player's remaining points spread from any position, under the optimal solitaire
     strategy of one ruleset (RULES.md, "Yardzee"): its `Strategy` (the means) and the table
     of higher moments. `Spread.build(strategy)` computes the table (seconds: docs/benchmarks.md);
     `Spread.load(rules, directory)` memory-maps both tables `manage.py build_strategy` saved.
     """
 
-    __slots__ = ("_exact", "_moments", "_strategy", "_turns", "build_seconds")
+    __slots__ = ("_moments", "_strategy", "_turns", "build_seconds")
 
     def __init__(
         self, strategy: Strategy, moments: FloatArray, build_seconds: float | None = None
@@ -201,10 +195,10 @@ class Spread:
         shape = (len(ORDERS), solver.STATES)
         if moments.shape != shape:
             raise ValueError(f"a moments table has shape {shape}, not {moments.shape}")
+        super().__init__()
         self._strategy = strategy
         self._moments = moments
         self._turns: dict[int, TurnMoments] = {}
-        self._exact: dict[int, FloatArray] = {}
         self.build_seconds = build_seconds
 
     @classmethod
@@ -231,33 +225,21 @@ class Spread:
             strategy = Strategy.load(rules, directory, verify=verify)
         elif strategy.rules != rules:
             raise ValueError("the strategy is of other rules than the ones asked for")
-        moments, _ = load_table(
-            directory,
-            moments_name(rules),
-            fingerprint=_fingerprint(rules),
-            shape=(len(ORDERS), solver.STATES),
-            verify=verify,
-        )
+        moments = load_moments(directory, moments_name(rules), _fingerprint(rules), ORDERS, verify)
         return cls(strategy, moments)
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
         """Write the moments table and its manifest into `directory` (the strategy table is
         saved by its own `save`); returns the table's path."""
-        start = self.remaining(YardzeeState.start())
-        facts = {
-            "game": "yardzee",
-            "rules": self.rules.to_json(),
-            "orders": list(ORDERS),
-            "start_value": start.mean,
-            "start_deviation": start.variance**0.5,
-            "build_seconds": self.build_seconds,
-        }
-        return save_table(
+        return save_moments(
             directory,
             moments_name(self.rules),
-            np.asarray(self._moments),
+            self._moments,
             fingerprint=_fingerprint(self.rules),
-            facts=facts,
+            rules=self.rules,
+            orders=ORDERS,
+            start=self.remaining(YardzeeState.start()),
+            build_seconds=self.build_seconds,
         )
 
     @property
@@ -290,16 +272,12 @@ class Spread:
                 return Remaining(0.0, 0.0)
             index = state.index
             return _remaining(self._strategy.table[index], self._moments[:, index])
-        showing = read_dice(dice, "dice", DICE)
-        if state.is_over:
-            raise game_over()
-        if type(rolls_left) is not int or not 0 <= rolls_left < MAX_ROLLS:
-            raise invalid_state("rolls_left", f"{rolls_left!r} is not 0, 1 or 2")
+        showing, rolls = read_turn(state, dice, rolls_left)
         turn = self.turn(state)
         outcome = LAYER_INDEX[showing]
         return _remaining(
-            _at(turn.value, rolls_left)[outcome, 0],
-            _at(turn.moments, rolls_left)[outcome, :, 0],
+            _at(turn.value, rolls)[outcome, 0],
+            _at(turn.moments, rolls)[outcome, :, 0],
         )
 
     def turn(self, state: YardzeeState) -> TurnMoments:
@@ -318,24 +296,15 @@ class Spread:
             self._turns[index] = found
         return found
 
-    def distribution(
-        self, state: YardzeeState, dice: object = None, rolls_left: int | None = None
-    ) -> FloatArray | None:
-        """The exact distribution of the points still to come (`[points]`, 0 to `SUPPORT` - 1)
-        when at most `EXACT_OPEN` boxes are open, else None; between turns or in a turn, as
-        `remaining` takes them."""
-        if len(state.filled) < solver.BOXES - EXACT_OPEN:
-            return None
-        if dice is None:
-            if rolls_left is not None:
-                raise invalid_state("rolls_left", "is given without the dice showing")
-            found: FloatArray = self.distributions(np.array([state.index]))[0]
-            return found
-        showing = read_dice(dice, "dice", DICE)
-        if state.is_over:
-            raise game_over()
-        if type(rolls_left) is not int or not 0 <= rolls_left < MAX_ROLLS:
-            raise invalid_state("rolls_left", f"{rolls_left!r} is not 0, 1 or 2")
+    def _turn_ends(self, states: IntArray) -> TurnEnds:
+        policy = turn_policy(np.asarray(self._strategy.table), states, self.rules.joker)
+        chances = roll_forward(policy.value.middle, first_roll(len(states)))
+        chances = roll_forward(policy.value.last, chances)
+        return TurnEnds(final=chances, gain=policy.gain, after=policy.after)
+
+    def _turn_ends_showing(
+        self, state: YardzeeState, showing: tuple[int, ...], rolls_left: int
+    ) -> TurnEnds:
         policy = turn_policy(
             np.asarray(self._strategy.table), np.array([state.index]), self.rules.joker
         )
@@ -345,61 +314,47 @@ class Spread:
             chances = roll_forward(policy.value.middle, chances)
         if rolls_left >= 1:
             chances = roll_forward(policy.value.last, chances)
-        rest: FloatArray = self._mixture(policy, chances)[0]
-        return rest
-
-    def distributions(self, states: IntArray) -> FloatArray:
-        """The exact distributions (`[state, points]`) of states between turns with at most
-        `EXACT_OPEN` boxes open (table indexes), solved once per spread and kept."""
-        kept = standing_for()[states]
-        self._solve(sorted(set(np.unique(kept).tolist()) - self._exact.keys()))
-        return np.stack([self._exact[index] for index in kept.tolist()])
-
-    def _solve(self, states: list[int]) -> None:
-        """Solve the exact distributions of `states` (representatives, not yet kept), and
-        first of every state they lead to."""
-        if len(self._exact) + len(states) > _EXACT_KEPT:
-            self._exact.clear()
-        table = np.asarray(self._strategy.table)
-        for start in range(0, len(states), solver.BLOCK):
-            block = np.array(states[start : start + solver.BLOCK], dtype=np.intp)
-            full = block // (solver.UPPER_STATES * 2) == solver.MASKS - 1
-            for index in block[full]:
-                self._exact[int(index)] = _NOTHING_MORE
-            block = block[~full]
-            if not len(block):
-                continue
-            policy = turn_policy(table, block, self.rules.joker)
-            chances = roll_forward(policy.value.middle, first_roll(len(block)))
-            chances = roll_forward(policy.value.last, chances)
-            for index, rest in zip(block, self._mixture(policy, chances), strict=True):
-                self._exact[int(index)] = rest
-
-    def _mixture(self, policy: TurnPolicy, chances: FloatArray) -> FloatArray:
-        """The distributions of the points still to come from final dice of these chances."""
-        after = standing_for()[policy.after]
-        needed = np.unique(after)
-        self._solve([int(index) for index in needed if int(index) not in self._exact])
-        rows = np.searchsorted(needed, after)
-        stacked = np.stack([self._exact[int(index)] for index in needed])
-        return mixture(chances, policy.gain, rows, stacked)
+        return TurnEnds(final=chances, gain=policy.gain, after=policy.after)
 
 
-_EXACT_KEPT: Final = 60_000  # every state with 4 boxes open or fewer: 52,392 solved
-_NOTHING_MORE: Final = np.eye(1, SUPPORT)[0]
-"""The distribution of a full scorecard's rest: 0 points."""
+def save_moments(
+    directory: str | os.PathLike[str],
+    name: str,
+    table: FloatArray,
+    *,
+    fingerprint: str,
+    rules: YardzeeRules,
+    orders: tuple[int, ...],
+    start: Remaining,
+    build_seconds: float | None,
+) -> Path:
+    """Write a table of moments by state (`[order, state]`) and its manifest into
+    `directory` as `name`, the points to come from the empty scorecard among its facts;
+    returns the table's path."""
+    facts = {
+        "game": "yardzee",
+        "rules": rules.to_json(),
+        "orders": list(orders),
+        "start_value": start.mean,
+        "start_deviation": start.variance**0.5,
+        "build_seconds": build_seconds,
+    }
+    return save_table(directory, name, np.asarray(table), fingerprint=fingerprint, facts=facts)
 
 
-@cache
-def standing_for() -> IntArray:
-    """`[state]`: the state whose exact distribution a state has: itself, or where its upper
-    bonus is out of reach the one state of its scorecard that stands for the rest
-    (`yardzee_table.level`: their futures are the same)."""
-    found = np.arange(solver.STATES)
-    for filled_boxes in range(solver.BOXES - EXACT_OPEN, solver.BOXES):
-        level = solver.level(filled_boxes)
-        found[level.same] = level.as_
-    return found
+def load_moments(
+    directory: str | os.PathLike[str],
+    name: str,
+    fingerprint: str,
+    orders: tuple[int, ...],
+    verify: bool,
+) -> FloatArray:
+    """The table of moments by state saved as `name` in `directory`, memory-mapped read-only.
+    Raises `StrategyTableMissing` or `StrategyTableCorrupt` as `Strategy.load` does."""
+    table, _ = load_table(
+        directory, name, fingerprint=fingerprint, shape=(len(orders), solver.STATES), verify=verify
+    )
+    return table
 
 
 def _at(turn: solver.TurnValues, rolls_left: int) -> FloatArray:
