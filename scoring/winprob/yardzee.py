@@ -32,7 +32,14 @@ from scoring.game import invalid_state
 from scoring.winprob.yardzee_exact import EXACT_OPEN, SUPPORT
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread, central
-from scoring.winprob.yardzee_strength import between, components, weak_weight
+from scoring.winprob.yardzee_strength import (
+    GREEDY_LOSS_RATE,
+    GREEDY_TURN_LOSSES,
+    between,
+    components,
+    shape_row,
+    weak_weight,
+)
 from scoring.yardzee import Scorecard
 
 MIN_PLAYERS: Final = 2
@@ -63,8 +70,10 @@ _ERFC_POLY: Final = (
     1.00002368,
 )
 PRIOR_TURNS: Final = 20.0
-"""A player's loss rate is shrunk toward the table's as if this many turns more had lost its
-mean (players of a match are alike until their turns tell them apart)."""
+"""A player's loss rate is shrunk toward the match's as if this many average turns more had
+lost that (players of a match are alike until their turns tell them apart)."""
+# The greedy player's expected losses over their first 0 to 13 turns.
+_GREEDY_SO_FAR: Final = np.concatenate([[0.0], np.cumsum(GREEDY_TURN_LOSSES)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +98,8 @@ class Position:
         loss_rate: float = 0.0,
     ) -> Self:
         """The position of a scorecard (`YardzeeGame.scorecard(seat)`), between turns or
-        with `dice` showing; `loss_rate` the player's expected points lost a turn
-        (`loss_rates` of the turns so far)."""
+        with `dice` showing; `loss_rate` the player's loss rate (`loss_rates` of their
+        turns so far)."""
         return cls(
             YardzeeState.of_boxes(card.boxes),
             card.total,
@@ -101,16 +110,28 @@ class Position:
 
 
 def loss_rates(losses: Sequence[Sequence[float]]) -> list[float]:
-    """Each player's expected points lost a turn against the optimal play, from the losses of
-    their turns so far (`scoring.analysis`: each turn's keeps and box), in seat order. A
-    player's own mean is shrunk toward the table's (every turn of the match pooled) as if
-    `PRIOR_TURNS` more of their turns had lost the table's mean; with no turn played, 0."""
-    played = sum(len(turns) for turns in losses)
-    pooled = sum(max(loss, 0.0) for turns in losses for loss in turns) / played if played else 0.0
-    return [
-        (sum(max(loss, 0.0) for loss in turns) + PRIOR_TURNS * pooled) / (len(turns) + PRIOR_TURNS)
-        for turns in losses
-    ]
+    """Each player's loss rate, in seat order, from the losses of their turns so far against
+    the optimal play (`scoring.analysis`: each turn's keeps and box): what they lost as a
+    share of what the greedy player loses in the same turns of a game (`GREEDY_TURN_LOSSES`:
+    4 to 5 points in the middle of a game, 14 to 17 in the 11th and 12th turns), in points of
+    the greedy player's mean turn (`GREEDY_LOSS_RATE`). A player's share is shrunk toward the
+    match's (every turn pooled) as if `PRIOR_TURNS` more average turns had lost that; with no
+    turn played, 0."""
+    lost = np.array([[sum(max(loss, 0.0) for loss in turns) for turns in losses]])
+    played = np.array([[len(turns) for turns in losses]])
+    return [float(rate) for rate in shrunk_rates(lost, played)[0]]
+
+
+def shrunk_rates(lost: FloatArray, played: IntArray) -> FloatArray:
+    """`loss_rates` of players in rows of matches: `lost` the sum of each one's turns' losses
+    (each at least 0) and `played` how many turns they have played."""
+    expected = _GREEDY_SO_FAR[np.minimum(played, BOXES)] + np.zeros(lost.shape)
+    total = expected.sum(axis=-1, keepdims=True)
+    share = np.zeros(total.shape)
+    np.divide(lost.sum(axis=-1, keepdims=True), total, out=share, where=total > 0)
+    prior = PRIOR_TURNS * GREEDY_LOSS_RATE
+    rates: FloatArray = GREEDY_LOSS_RATE * (lost + prior * share) / (expected + prior)
+    return rates
 
 
 def win_probabilities(
@@ -155,9 +176,12 @@ def win_probabilities(
                     weaker.append(_known(greedy.distribution(*where)))
     if mixed:  # the strengths' distributions interpolated, every such player at once
         exact[0, mixed] = between(exact[0, mixed], np.stack(weaker), weak[0, mixed])
-    open_boxes = np.array([[BOXES - len(position.state.filled) for position in positions]])
+    rows = shape_row(
+        np.array([[BOXES - len(position.state.filled) for position in positions]]),
+        np.array([[position.state.yardzee_50 for position in positions]]),
+    )
     shares = _shares(
-        totals, means - totals, variances, open_boxes, exact, rates, greedy_means, greedy_variances
+        totals, means - totals, variances, rows, exact, rates, greedy_means, greedy_variances
     )
     return [float(chance) for chance in shares[0]]
 
@@ -178,7 +202,7 @@ def _shares(
     totals: FloatArray,
     values: FloatArray,
     variances: FloatArray,
-    open_boxes: FloatArray | IntArray,
+    rows: IntArray,
     exact: FloatArray,
     rates: FloatArray | None,
     greedy_values: FloatArray | None = None,
@@ -191,7 +215,7 @@ def _shares(
     weak = np.zeros(totals.shape) if rates is None else weak_weight(rates)
     known = ~np.isnan(exact[:, :, 0])
     weights, means, deviations, exact_weight = components(
-        totals, values, variances, open_boxes, weak, known, greedy_values, greedy_variances
+        totals, values, variances, rows, weak, known, greedy_values, greedy_variances
     )
     return mixture_shares(
         weights, means, deviations, totals=totals, exact=exact, exact_weight=exact_weight
@@ -227,7 +251,8 @@ def between_turns(
         mixed = near_end & (weak > 0)
         if greedy is not None and mixed.any():
             exact[mixed] = between(exact[mixed], greedy.distributions(states[mixed]), weak[mixed])
-    return _shares(totals, mean, variance, open_boxes, exact, rates, greedy_mean, greedy_variance)
+    rows = shape_row(open_boxes, states & 1)
+    return _shares(totals, mean, variance, rows, exact, rates, greedy_mean, greedy_variance)
 
 
 def _normal_cdf(z: FloatArray) -> FloatArray:

@@ -32,11 +32,11 @@ from scoring.analysis.rolls import (
     RollValues,
     keep_choices,
 )
-from scoring.winprob.yardzee import PRIOR_TURNS, between_turns, win_shares
+from scoring.winprob.yardzee import between_turns, shrunk_rates, win_shares
 from scoring.winprob.yardzee_exact import KEEP_COUNTS, KEEP_SIZE
 from scoring.winprob.yardzee_greedy import GreedySpread, most_common_face
 from scoring.winprob.yardzee_spread import Spread, after_state, central, turn_policy, zero_table
-from scoring.winprob.yardzee_strength import fit_rows
+from scoring.winprob.yardzee_strength import fit_rows, shape_row
 
 PlayStyle = Literal["optimal", "greedy"]
 PLAY_STYLES: Final[tuple[PlayStyle, ...]] = ("optimal", "greedy")
@@ -189,9 +189,7 @@ def predict(
         now_totals = totals[:, seats, played].astype(np.float64)
         rates = None
         if skill:
-            own = lost[:, seats, played]
-            pooled = own.sum(axis=1, keepdims=True) / played.sum()
-            rates = (own + PRIOR_TURNS * pooled) / (played + PRIOR_TURNS)
+            rates = shrunk_rates(lost[:, seats, played], played)
         for start in range(0, count, _BATCH):
             part = slice(start, start + _BATCH)
             found = between_turns(
@@ -363,4 +361,11 @@ def fit(
         variances = central(values, np.asarray(spread.moments)[:, states])
     deviations = np.sqrt(np.maximum(variances, 0.0))
     open_boxes = TURNS - np.bitwise_count(states // (solver.UPPER_STATES * 2))
-    return fit_rows(values, deviations, rest, open_boxes, regress=False)
+    return fit_rows(values, deviations, rest, shape_row(open_boxes, states & 1), regress=False)
+
+
+def fit_turn_losses(spread: Spread, players: int, seed: int) -> FloatArray:
+    """`yardzee_strength.GREEDY_TURN_LOSSES` fitted on `players` simulated greedy players
+    (the same as `fit`'s with the same seed): their mean loss in each turn of their game."""
+    losses: FloatArray = play(spread, "greedy", players, seed).losses.mean(axis=0)
+    return losses

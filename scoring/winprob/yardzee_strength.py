@@ -9,10 +9,13 @@ points to come are taken, for each of two strengths, as
 
     R = a + b * V + D * Z,  Z a mixture of two normals (chance p of N(m1, s1), else N(m2, s2)),
 
-with `(a, b, p, m1, s1, m2, s2)` by the number of boxes open, fitted (`fit`) on simulated
-players of that strength: `optimal` (a = 0, b = 1 by construction) and `greedy` (the
-calibration's weaker player, `scoring.winprob.yardzee_calibration`). A player is a mixture of
-the two, the weaker one's weight their loss rate against the greedy player's (`weak_weight`).
+with `(a, b, p, m1, s1, m2, s2)` by the number of boxes open and whether the Yardzee box
+holds 50 (`shape_row`: a Yardzee bonus of 100 may still come, so the rest has a second hump
+far right and a lower median), fitted (`fit`) on simulated players of that strength:
+`optimal` (a = 0, b = 1 by construction) and `greedy` (the calibration's weaker player,
+`scoring.winprob.yardzee_calibration`). A player is between the two, the weaker one's weight
+their loss rate against the greedy player's (`weak_weight`): their losses so far against
+what the greedy player loses in the same turns of a game (`GREEDY_TURN_LOSSES`).
 """
 
 from typing import Final
@@ -22,49 +25,110 @@ import numpy as np
 from scoring.analysis.rolls import FloatArray, IntArray
 
 SHAPE_FIELDS: Final = ("a", "b", "p", "m1", "s1", "m2", "s2")
-GREEDY_LOSS_RATE: Final = 7.12
-"""The greedy player's expected points lost a turn against the optimal play (92.6 a game of
-13 turns, `fit`'s simulation): a player losing this much or more is all `greedy`."""
+OPEN_ROWS: Final = 14
+"""Rows of a strength table for each state of the Yardzee box: 0 to 13 boxes open."""
+SHAPE_ROWS: Final = 2 * OPEN_ROWS
+"""A strength table's rows: boxes open, without and with 50 in the Yardzee box (`shape_row`)."""
+# Fitted by `manage.py calibrate_yardzee --fit` (40,000 greedy players, seed 1;
+# `yardzee_calibration.fit_turn_losses`), which prints it as it stands here.
+GREEDY_TURN_LOSSES: Final[FloatArray] = np.array(
+    [
+        6.7921,
+        6.7781,
+        5.9275,
+        4.6664,
+        4.4312,
+        4.6592,
+        4.9244,
+        5.4579,
+        6.4330,
+        8.3720,
+        16.6407,
+        14.3244,
+        2.8707,
+    ]
+)
+"""The greedy player's expected points lost against the optimal play in each turn of their
+game, first to thirteenth: little in the middle of a game, most in the last turns but one."""
+GREEDY_LOSS_RATE: Final = float(GREEDY_TURN_LOSSES.mean())
+"""The greedy player's mean turn's loss (7.10 points; 92.3 a game): a player whose loss rate
+is this much or more is all `greedy`."""
 
 # Fitted by `manage.py calibrate_yardzee --fit` (40,000 players of each strength, seed 1;
-# `yardzee_calibration.fit`), which prints these two tables as they stand here: a row a
-# number of boxes open (0: the game is over), the fields `SHAPE_FIELDS`.
+# `yardzee_calibration.fit`), which prints these two tables as they stand here: rows 0 to 13
+# the boxes open with no 50 in the Yardzee box, 14 to 27 with it (`shape_row`; 0 and 14: the
+# game is over, 27 cannot be), the fields `SHAPE_FIELDS`.
 OPTIMAL: Final[FloatArray] = np.array(
     [
         [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
-        [0.0000, 1.0000, 0.5372, -0.4571, 0.2219, 0.5389, 1.2520],
-        [0.0000, 1.0000, 0.8210, -0.2336, 0.6453, 1.0933, 1.4880],
-        [0.0000, 1.0000, 0.8088, -0.2372, 0.6732, 1.0336, 1.4200],
-        [0.0000, 1.0000, 0.7799, -0.2466, 0.6770, 0.9129, 1.3865],
-        [0.0000, 1.0000, 0.8091, -0.2111, 0.7051, 0.9489, 1.4560],
-        [0.0000, 1.0000, 0.9456, -0.1041, 0.8125, 1.9723, 1.8411],
-        [0.0000, 1.0000, 0.9481, -0.1115, 0.7916, 2.2445, 1.7902],
-        [0.0000, 1.0000, 0.9413, -0.1328, 0.7603, 2.2973, 1.6621],
-        [0.0000, 1.0000, 0.9329, -0.1532, 0.7337, 2.2840, 1.5217],
-        [0.0000, 1.0000, 0.9187, -0.1784, 0.7051, 2.1458, 1.4736],
-        [0.0000, 1.0000, 0.9065, -0.1986, 0.6803, 2.0255, 1.4089],
-        [0.0000, 1.0000, 0.8903, -0.2201, 0.6546, 1.9085, 1.3891],
+        [0.0000, 1.0000, 0.5072, -0.4961, 0.2187, 0.5223, 1.2019],
+        [0.0000, 1.0000, 0.8566, -0.1605, 0.7867, 1.0112, 1.4496],
+        [0.0000, 1.0000, 0.9062, -0.1079, 0.8336, 1.1003, 1.5939],
+        [0.0000, 1.0000, 0.9891, -0.0303, 0.9073, 3.1272, 2.5486],
+        [0.0000, 1.0000, 0.9872, -0.0442, 0.8717, 3.8284, 2.1566],
+        [0.0000, 1.0000, 0.9816, -0.0669, 0.8363, 3.9687, 1.5598],
+        [0.0000, 1.0000, 0.9730, -0.0903, 0.7969, 3.6031, 1.4616],
+        [0.0000, 1.0000, 0.9620, -0.1171, 0.7589, 3.2057, 1.4087],
+        [0.0000, 1.0000, 0.9501, -0.1407, 0.7299, 2.8842, 1.3342],
+        [0.0000, 1.0000, 0.9329, -0.1689, 0.7008, 2.5302, 1.3700],
+        [0.0000, 1.0000, 0.9170, -0.1930, 0.6757, 2.2440, 1.3566],
+        [0.0000, 1.0000, 0.8943, -0.2171, 0.6516, 1.9819, 1.3814],
         [0.0000, 1.0000, 0.8781, -0.2411, 0.6319, 1.8282, 1.3314],
+        [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
+        [0.0000, 1.0000, 0.9464, -0.1681, 0.5104, 2.9666, 2.2039],
+        [0.0000, 1.0000, 0.9345, -0.2265, 0.5120, 3.1800, 0.7340],
+        [0.0000, 1.0000, 0.8946, -0.2889, 0.4866, 2.5186, 0.8086],
+        [0.0000, 1.0000, 0.8515, -0.3465, 0.4689, 2.1185, 0.8286],
+        [0.0000, 1.0000, 0.8085, -0.3962, 0.4560, 1.7970, 0.8659],
+        [0.0000, 1.0000, 0.7567, -0.4558, 0.4425, 1.4761, 0.9359],
+        [0.0000, 1.0000, 0.7041, -0.4995, 0.4372, 1.2395, 0.9479],
+        [0.0000, 1.0000, 0.6356, -0.5388, 0.4232, 0.9732, 1.0292],
+        [0.0000, 1.0000, 0.5812, -0.5732, 0.4130, 0.8192, 1.0459],
+        [0.0000, 1.0000, 0.5421, -0.6059, 0.3996, 0.7119, 1.0357],
+        [0.0000, 1.0000, 0.5048, -0.6410, 0.3976, 0.6746, 1.0283],
+        [0.0000, 1.0000, 0.5135, -0.6737, 0.4056, 0.6550, 0.9602],
+        [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
     ]
 )
 GREEDY: Final[FloatArray] = np.array(
     [
         [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
-        [0.0000, 1.0000, 0.8963, -0.2197, 0.0010, 1.7413, 2.3471],
-        [0.0000, 1.0000, 0.8497, -0.3050, 0.0220, 1.6378, 1.7740],
-        [0.0000, 1.0000, 0.7714, -0.3969, 0.0545, 1.3053, 1.4094],
-        [0.0000, 1.0000, 0.6392, -0.4969, 0.0866, 0.8815, 1.2239],
-        [0.0000, 1.0000, 0.5954, -0.5445, 0.1528, 0.7967, 1.1505],
-        [0.0000, 1.0000, 0.5968, -0.5400, 0.2244, 0.7922, 1.1381],
-        [0.0000, 1.0000, 0.5669, -0.5493, 0.2515, 0.7185, 1.1334],
-        [0.0000, 1.0000, 0.8748, -0.2546, 0.5506, 1.7819, 1.4755],
-        [0.0000, 1.0000, 0.8863, -0.2550, 0.5470, 1.9785, 1.4093],
-        [0.0000, 1.0000, 0.8800, -0.2723, 0.5274, 1.9789, 1.3228],
-        [0.0000, 1.0000, 0.8700, -0.2924, 0.5057, 1.9373, 1.2707],
-        [0.0000, 1.0000, 0.8547, -0.3150, 0.4815, 1.8610, 1.2247],
+        [0.0000, 1.0000, 0.9561, -0.2197, 0.0010, 4.5525, 0.0010],
+        [0.0000, 1.0000, 0.9104, -0.2904, 0.0010, 2.8748, 1.2987],
+        [0.0000, 1.0000, 0.7758, -0.3710, 0.0224, 1.2602, 1.4955],
+        [0.0000, 1.0000, 0.6256, -0.4870, 0.0670, 0.8122, 1.2338],
+        [0.0000, 1.0000, 0.5381, -0.5580, 0.1322, 0.6440, 1.1424],
+        [0.0000, 1.0000, 0.5683, -0.5251, 0.2398, 0.6791, 1.1590],
+        [0.0000, 1.0000, 0.9485, -0.1743, 0.5854, 3.1666, 1.4569],
+        [0.0000, 1.0000, 0.9390, -0.1970, 0.5619, 3.0149, 1.2595],
+        [0.0000, 1.0000, 0.9228, -0.2269, 0.5368, 2.6713, 1.2553],
+        [0.0000, 1.0000, 0.9052, -0.2555, 0.5145, 2.3883, 1.2266],
+        [0.0000, 1.0000, 0.8845, -0.2845, 0.4937, 2.1360, 1.2383],
+        [0.0000, 1.0000, 0.8612, -0.3112, 0.4755, 1.9338, 1.2152],
         [0.0000, 1.0000, 0.8395, -0.3364, 0.4602, 1.7673, 1.2015],
+        [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
+        [0.0000, 1.0000, 0.9233, -0.2226, 0.0081, 2.3610, 2.3416],
+        [0.0000, 1.0000, 0.7474, -0.3317, 0.0140, 0.8925, 1.6074],
+        [0.0000, 1.0000, 0.6892, -0.4483, 0.0542, 0.9550, 1.3276],
+        [0.0000, 1.0000, 0.7966, -0.4527, 0.1865, 1.7842, 0.9253],
+        [0.0000, 1.0000, 0.7574, -0.5036, 0.2026, 1.5734, 0.8718],
+        [0.0000, 1.0000, 0.7139, -0.5488, 0.2106, 1.3808, 0.8674],
+        [0.0000, 1.0000, 0.6704, -0.5908, 0.2155, 1.2178, 0.8779],
+        [0.0000, 1.0000, 0.6260, -0.6321, 0.2146, 1.0725, 0.9134],
+        [0.0000, 1.0000, 0.5839, -0.6703, 0.2171, 0.9642, 0.9238],
+        [0.0000, 1.0000, 0.5364, -0.7083, 0.2163, 0.8523, 0.9400],
+        [0.0000, 1.0000, 0.4923, -0.7433, 0.2166, 0.7632, 0.9309],
+        [0.0000, 1.0000, 0.4651, -0.7644, 0.2230, 0.7025, 0.9598],
+        [0.0000, 1.0000, 1.0000, 0.0000, 1.0000, 0.0000, 1.0000],
     ]
 )
+
+
+def turn_losses_source(losses: FloatArray) -> str:
+    """`losses` as this module's source states `GREEDY_TURN_LOSSES` (four decimals), for
+    `manage.py calibrate_yardzee --fit` to print."""
+    values = "".join(f"        {value:.4f},\n" for value in losses)
+    return f"GREEDY_TURN_LOSSES: Final[FloatArray] = np.array(\n    [\n{values}    ]\n)"
 
 
 def table_source(name: str, table: FloatArray) -> str:
@@ -110,17 +174,19 @@ def fit_rows(
     values: FloatArray,
     deviations: FloatArray,
     rest: FloatArray,
-    open_boxes: FloatArray,
+    rows: IntArray,
     *,
     regress: bool,
 ) -> FloatArray:
-    """The table's rows (boxes open 0 to 13) fitted on players' positions: the optimal mean
+    """The table's rows (`shape_row`) fitted on players' positions: the optimal mean
     `values` and deviation `deviations` of their points to come, the points that came (`rest`)
-    and their boxes open. `regress` fits `a` and `b` (else 0 and 1)."""
-    rows = np.array([[0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]] * 14)
-    for boxes in range(1, 14):
-        at = (open_boxes == boxes) & (deviations > 0)
-        if at.sum() < 100:
+    and their positions' rows. `regress` fits `a` and `b` (else 0 and 1). A row with fewer
+    than 100 positions (the game over, a Yardzee box holding 50 with every box open) keeps
+    the plain normal."""
+    table = np.array([[0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]] * SHAPE_ROWS)
+    for row in range(SHAPE_ROWS):
+        at = (rows == row) & (deviations > 0)
+        if row % OPEN_ROWS == 0 or at.sum() < 100:
             continue
         value, deviation, came = values[at], deviations[at], rest[at]
         a, b = 0.0, 1.0
@@ -129,15 +195,24 @@ def fit_rows(
         elif regress:  # one state (the empty scorecard): a share of its value
             b = float(came.mean() / value.mean())
         z = (came - a - b * value) / deviation
-        rows[boxes] = (a, b, *two_normals(z))
-    return rows
+        table[row] = (a, b, *two_normals(z))
+    return table
+
+
+def shape_row(open_boxes: IntArray, yardzee_50: IntArray) -> IntArray:
+    """The strength tables' row of positions with `open_boxes` boxes open (0 to 13) and their
+    Yardzee box holding 50 (`yardzee_50` 1) or not (0)."""
+    row: IntArray = np.asarray(open_boxes, dtype=np.intp) + OPEN_ROWS * np.asarray(
+        yardzee_50, dtype=np.intp
+    )
+    return row
 
 
 def components(
     totals: FloatArray,
     values: FloatArray,
     variances: FloatArray,
-    open_boxes: FloatArray | IntArray,
+    rows: IntArray,
     weak: FloatArray,
     exact_known: FloatArray,
     greedy_values: FloatArray | None = None,
@@ -154,7 +229,7 @@ def components(
     and the shape `Z` (mean 0, variance 1) is the two strengths' shapes mixed by `w`. Returns
     the normals' weights, means and deviations (`[row, player, 4]`: optimal's two, greedy's
     two) and the exact one's weight."""
-    boxes = np.asarray(open_boxes, dtype=np.intp)
+    boxes = np.asarray(rows, dtype=np.intp)
     strong = 1.0 - weak
     exact_weight = np.where(exact_known, 1.0, 0.0)
     if greedy_values is None or greedy_variances is None:

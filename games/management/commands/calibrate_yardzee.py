@@ -11,8 +11,9 @@ the same figures on every run. Reads the tables `manage.py build_strategy` write
 them in memory with `--build`, a minute).
 
 `--fit` calibrates nothing: it fits the strength tables of `scoring.winprob.yardzee_strength`
-(`OPTIMAL`, `GREEDY`) on `--fit-players` simulated players of each `--play` style, seeded by
-`--seed` (other games than the calibration's), and prints them as that module states them.
+(`OPTIMAL`, `GREEDY`, and the greedy player's losses by turn, `GREEDY_TURN_LOSSES`) on
+`--fit-players` simulated players of each `--play` style, seeded by `--seed` (other games than
+the calibration's), and prints them as that module states them.
 """
 
 import time
@@ -23,10 +24,17 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.management.commands.build_strategy import strategy_dir
 from scoring.analysis import Strategy, StrategyTableError
-from scoring.winprob.yardzee_calibration import PLAY_STYLES, calibrate, fit, report, seed_of
+from scoring.winprob.yardzee_calibration import (
+    PLAY_STYLES,
+    calibrate,
+    fit,
+    fit_turn_losses,
+    report,
+    seed_of,
+)
 from scoring.winprob.yardzee_greedy import GreedySpread
 from scoring.winprob.yardzee_spread import Spread
-from scoring.winprob.yardzee_strength import table_source
+from scoring.winprob.yardzee_strength import table_source, turn_losses_source
 from scoring.yardzee import JOKER_RULES, YardzeeRules
 
 
@@ -87,6 +95,9 @@ class Command(BaseCommand):
             for style in options["play"]:
                 table = fit(spread, style, options["fit_players"], options["seed"], greedy)
                 self.stdout.write(table_source(style.upper(), table))
+                if style == "greedy":
+                    losses = fit_turn_losses(spread, options["fit_players"], options["seed"])
+                    self.stdout.write(turn_losses_source(losses))
             return
         for style in options["play"]:
             for players in options["players"]:

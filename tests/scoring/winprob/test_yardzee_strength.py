@@ -23,16 +23,38 @@ from scoring.winprob.yardzee import (
     mixture_shares,
     win_probabilities,
 )
-from scoring.winprob.yardzee_calibration import fit, play
+from scoring.winprob.yardzee_calibration import fit, fit_turn_losses, play
 from scoring.yardzee import CATEGORIES
 
 
-def test_a_players_loss_rate_is_shrunk_toward_the_tables():
+def test_a_players_loss_rate_is_their_share_of_the_greedy_players_losses_shrunk_to_the_match():
     assert loss_rates([[], []]) == [0.0, 0.0]  # nothing played: the optimal play
-    rates = loss_rates([[10.0, 10.0], [0.0, 0.0]])  # the table's mean: 5 a turn
-    assert rates[0] == pytest.approx((20 + PRIOR_TURNS * 5) / (2 + PRIOR_TURNS))
-    assert rates[1] == pytest.approx((0 + PRIOR_TURNS * 5) / (2 + PRIOR_TURNS))
+    # 20 points lost in two turns each where the greedy player loses `greedy` each.
+    greedy = strength.GREEDY_TURN_LOSSES[:2].sum()
+    match = 20 / (2 * greedy)
+    prior = PRIOR_TURNS * strength.GREEDY_LOSS_RATE  # 20 average turns at the match's share
+    rates = loss_rates([[10.0, 10.0], [0.0, 0.0]])
+    assert rates[0] == pytest.approx(
+        strength.GREEDY_LOSS_RATE * (20 + prior * match) / (greedy + prior)
+    )
+    assert rates[1] == pytest.approx(strength.GREEDY_LOSS_RATE * (prior * match) / (greedy + prior))
     assert loss_rates([[-1e-12, 0.0]]) == [0.0]  # rounding noise on a best choice
+
+
+@pytest.mark.parametrize("turns", [1, 5, 8, 11, 13])
+def test_a_player_losing_what_the_greedy_player_loses_is_judged_greedy_at_any_point(turns):
+    # The greedy player loses 4 to 5 points a turn mid-game and 14 to 17 in the 11th and 12th
+    # turns: against the mean turn (7.1) they would be judged a fifth optimal mid-game.
+    losses = list(strength.GREEDY_TURN_LOSSES[:turns])
+    assert loss_rates([losses]) == pytest.approx([strength.GREEDY_LOSS_RATE])
+    weights = strength.weak_weight(np.array(loss_rates([losses, losses])))
+    assert weights.tolist() == pytest.approx([1.0, 1.0])
+
+
+def test_the_greedy_players_losses_by_turn_are_the_simulated_players(late_spread):
+    games = play(late_spread, "greedy", 3000, seed=6)  # other players than the fit's
+    error = games.losses.std(axis=0) / np.sqrt(len(games.losses))
+    assert (np.abs(games.losses.mean(axis=0) - strength.GREEDY_TURN_LOSSES) < 4 * error).all()
 
 
 def test_the_weaker_strengths_weight_grows_with_the_loss_rate_up_to_the_greedy_players():
@@ -137,6 +159,8 @@ def test_the_shipped_tables_are_stated_as_the_fit_prints_them():
         namespace: dict[str, Any] = {"np": np, "Final": Final, "FloatArray": FloatArray}
         exec(printed, namespace)  # noqa: S102 (our own printed source)
         assert np.array_equal(namespace[name], table)
+    printed = strength.turn_losses_source(strength.GREEDY_TURN_LOSSES)
+    assert printed in source
 
 
 def test_the_command_fits_and_prints_the_strength_tables(late_spread, late_greedy, monkeypatch):
@@ -152,6 +176,8 @@ def test_the_command_fits_and_prints_the_strength_tables(late_spread, late_greed
     expected = fit(late_spread, "greedy", 300, seed=1, greedy=late_greedy)
     assert namespace["GREEDY"] == pytest.approx(expected, abs=5.1e-5)
     assert namespace["GREEDY"][1, 2] != 1.0  # fitted (1 box open), not the default row
+    losses = fit_turn_losses(late_spread, 300, seed=1)
+    assert namespace["GREEDY_TURN_LOSSES"] == pytest.approx(losses, abs=5.1e-5)
 
 
 def test_fitting_on_no_players_is_refused():
