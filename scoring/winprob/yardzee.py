@@ -58,6 +58,8 @@ _REACH: Final = 6.2
 # The normal's distribution function works through blocks of this many values (in cache).
 _BLOCK: Final = 8192
 _SQRT2: Final = np.sqrt(2.0)
+# Players' normals evaluated together over the grid.
+_ENTRIES: Final = 256
 # The erfc approximation's coefficients after the innermost, in Horner's order.
 _ERFC_POLY: Final = (
     -0.82215223,
@@ -361,14 +363,15 @@ def mixture_shares(
     cdf = np.zeros((rows, players, width + 1))
     for component in range(means.shape[2]):
         # Only the players this component carries weight for (the others' terms are zeros).
-        row, seat = np.nonzero(weights[:, :, component] > 0)
-        if not len(row):
-            continue
-        mean = means[row, seat, component][:, None]
-        deviation = deviations[row, seat, component][:, None]
-        up = _cdf(edges[row], mean, deviation)
-        up *= weights[row, seat, component][:, None]
-        cdf[row, seat] += up
+        # A few hundred at a time: temporaries of a few MB, reused, not mapped anew.
+        used_row, used_seat = np.nonzero(weights[:, :, component] > 0)
+        for start in range(0, len(used_row), _ENTRIES):
+            row, seat = used_row[start : start + _ENTRIES], used_seat[start : start + _ENTRIES]
+            mean = means[row, seat, component][:, None]
+            deviation = deviations[row, seat, component][:, None]
+            up = _cdf(edges[row], mean, deviation)
+            up *= weights[row, seat, component][:, None]
+            cdf[row, seat] += up
     if exact is not None and totals is not None and exact_weight is not None and known.any():
         cumulative = np.cumsum(exact, axis=2)
         whole = np.empty((rows, width + 1))  # the grid and the whole point before it
