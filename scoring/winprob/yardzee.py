@@ -2,14 +2,16 @@
 (RULES.md, "Yardzee": highest grand total wins, equal totals share the placement; the method,
 assumptions and calibration are in docs/analysis.md, "Win probability: Yardzee").
 
-The model: every player plays the rest of their game by the optimal solitaire strategy, and the
-players' dice are independent, so their final totals are independent. A player's final total
-is their grand total so far plus the points still to come, whose mean and variance
-`scoring.winprob.yardzee_spread.Spread` gives for any position (between turns or inside a turn).
-With at most four boxes open their exact distribution is used; before that, a normal of that
-mean and variance rounded to whole points. A player's chance to win is the chance that their
-total beats every other's, a tie with `k` others counting as a share of `1 / (k + 1)` of the
-win (the shared placement).
+The model: every player plays the rest of their game between the optimal solitaire strategy
+and a greedy player, by how much they have lost so far (`loss_rates`), and the players' dice
+are independent, so their final totals are independent. A player's final total is their grand
+total so far plus the points still to come, whose mean and variance
+`scoring.winprob.yardzee_spread.Spread` (and `yardzee_greedy.GreedySpread`) give for any
+position (between turns or inside a turn). With at most four boxes open their exact
+distribution is used; before that, the strengths' fitted shapes about that mean and variance
+(`scoring.winprob.yardzee_strength`), rounded to whole points. A player's chance to win is
+the chance that their total beats every other's, a tie with `k` others counting as a share of
+`1 / (k + 1)` of the win (the shared placement).
 
 ```python
 spread = Spread.load(YardzeeRules(), settings.STRATEGY_DIR)

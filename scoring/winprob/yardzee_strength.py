@@ -221,7 +221,8 @@ def components(
     greedy_variances: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The mixture of a player's final total (`[row, player]` inputs): the grand `totals`,
-    the optimal mean `values` and `variances` of the points to come, the boxes open, the weight
+    the optimal mean `values` and `variances` of the points to come, the tables' `rows`
+    (`shape_row`: the boxes open, a 50 in the Yardzee box or not), the weight
     `w` of the `greedy` strength (`weak_weight`), whether the exact distribution is known (it
     stands for the shapes then), and the greedy player's own mean and variance of the points
     to come (`scoring.winprob.yardzee_greedy`; needed where `w` is not 0).
@@ -231,7 +232,7 @@ def components(
     and the shape `Z` (mean 0, variance 1) is the two strengths' shapes mixed by `w`. Returns
     the normals' weights, means and deviations (`[row, player, 4]`: optimal's two, greedy's
     two) and the exact one's weight."""
-    boxes = np.asarray(rows, dtype=np.intp)
+    shape = np.asarray(rows, dtype=np.intp)
     strong = 1.0 - weak
     exact_weight = np.where(exact_known, 1.0, 0.0)
     if greedy_values is None or greedy_variances is None:
@@ -249,7 +250,7 @@ def components(
         (OPTIMAL, np.where(exact_known, 0.0, strong)),
         (GREEDY, np.where(exact_known, 0.0, weak)),
     ):
-        _, _, p, m1, s1, m2, s2 = (table[boxes, field] for field in range(len(SHAPE_FIELDS)))
+        _, _, p, m1, s1, m2, s2 = (table[shape, field] for field in range(len(SHAPE_FIELDS)))
         weights += [share * p, share * (1 - p)]
         means += [centre + deviation * m1, centre + deviation * m2]
         deviations += [deviation * s1, deviation * s2]
