@@ -119,6 +119,28 @@ def test_stored_lines_equal_a_count_from_scratch_after_any_run_of_changes(seed, 
     assert any(count is not None and count < lines for count in written)
 
 
+def _two_player_result(
+    event: Event, key: str, at: datetime.datetime, seats: list[tuple[int, int, int]]
+) -> None:
+    """A finished 2-player match of `event`: `seats` are (player, total, placement) in order."""
+    match = Match.objects.create(
+        game="yardzee",
+        rules={},
+        state={},
+        status=MatchStatus.FINISHED,
+        event=event,
+        league_id=event.league_id,
+        score_key=key,
+        finished_at=at,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(match=match, player_id=player, order=order, total=total, placement=placement)
+            for order, (player, total, placement) in enumerate(seats)
+        ]
+    )
+
+
 def test_one_more_match_writes_its_players_lines_only(monkeypatch):
     """Twenty players with distinct points (a ladder): a match between the two last moves
     nobody above them, and two the last wins against the first move the last past others;
@@ -134,64 +156,22 @@ def test_one_more_match_writes_its_players_lines_only(monkeypatch):
     start = timezone.now() - datetime.timedelta(days=1)
     for i, winner in enumerate(players[:-1]):  # player i beats everyone after them once
         for loser in players[i + 1 :]:
-            match = Match.objects.create(
-                game="yardzee",
-                rules={},
-                state={},
-                status=MatchStatus.FINISHED,
-                event=event,
-                league_id=league.pk,
-                score_key=f"ladder-{winner}-{loser}",
-                finished_at=start,
-            )
-            Seat.objects.bulk_create(
-                [
-                    Seat(match=match, player_id=winner, order=0, total=300 - i, placement=1),
-                    Seat(match=match, player_id=loser, order=1, total=100, placement=2),
-                ]
-            )
+            seats = [(winner, 300 - i, 1), (loser, 100, 2)]
+            _two_player_result(event, f"ladder-{winner}-{loser}", start, seats)
     scope = (StandingsScope.EVENT, event.pk)
     (table_id,) = standings_marks.standings_mark([scope])
     standings_refresh.standings_refresh(table_id=table_id)
     written = _written(monkeypatch)
-    draw = Match.objects.create(
-        game="yardzee",
-        rules={},
-        state={},
-        status=MatchStatus.FINISHED,
-        event=event,
-        league_id=league.pk,
-        score_key="ladder-draw",
-        finished_at=timezone.now(),
-    )
-    Seat.objects.bulk_create(
-        [
-            Seat(match=draw, player_id=players[-1], order=0, total=100, placement=1),
-            Seat(match=draw, player_id=players[-2], order=1, total=100, placement=1),
-        ]
-    )
+    draw = [(players[-1], 100, 1), (players[-2], 100, 1)]
+    _two_player_result(event, "ladder-draw", timezone.now(), draw)
     standings_marks.standings_mark([scope])
     standings_refresh.standings_refresh(table_id=table_id)
     assert stored_table(*scope).rows == fresh_rows(scope)
     assert written == [2]
     before = stored_table(*scope).players_in_order
     for upset_number in range(2):  # the last wins twice against the first: past two others
-        upset = Match.objects.create(
-            game="yardzee",
-            rules={},
-            state={},
-            status=MatchStatus.FINISHED,
-            event=event,
-            league_id=league.pk,
-            score_key=f"ladder-upset-{upset_number}",
-            finished_at=timezone.now(),
-        )
-        Seat.objects.bulk_create(
-            [
-                Seat(match=upset, player_id=players[-1], order=0, total=300, placement=1),
-                Seat(match=upset, player_id=players[0], order=1, total=100, placement=2),
-            ]
-        )
+        upset = [(players[-1], 300, 1), (players[0], 100, 2)]
+        _two_player_result(event, f"ladder-upset-{upset_number}", timezone.now(), upset)
     standings_marks.standings_mark([scope])
     standings_refresh.standings_refresh(table_id=table_id)
     after = stored_table(*scope).players_in_order
