@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
+from analysis.models import MatchForecast
 from core.prepared import json_value, prepared_cursor
 
 _READ = """
@@ -108,32 +109,20 @@ def turns(match_id: int) -> list[TurnRead]:
         ]
 
 
-def store(
-    *,
-    match_id: int,
-    version: int,
-    model: str,
-    players: list[int],
-    chances: list[list[float]],
-    marks: list[str],
-    losses: list[float],
-    swings: list[dict[str, Any]],
-    seconds: float,
-    now: datetime,
-) -> int | None:
-    """Store the forecast made at the match's `version`; its id, or None when a newer forecast
-    is kept (nothing written)."""
+def store(forecast: MatchForecast) -> int | None:
+    """Store `forecast` (unsaved, made at the match's `version`); its id, or None when a newer
+    forecast is kept (nothing written)."""
     params: dict[str, Any] = {
-        "match": match_id,
-        "version": version,
-        "model": model,
-        "players": json.dumps(players),
-        "chances": json.dumps(chances),
-        "marks": json.dumps(marks),
-        "losses": json.dumps(losses),
-        "swings": json.dumps(swings),
-        "seconds": seconds,
-        "now": now,
+        "match": forecast.match_id,
+        "version": forecast.version,
+        "model": forecast.model,
+        "players": json.dumps(forecast.players),
+        "chances": json.dumps(forecast.chances),
+        "marks": json.dumps(forecast.marks),
+        "losses": json.dumps(forecast.losses),
+        "swings": json.dumps(forecast.swings),
+        "seconds": forecast.seconds,
+        "now": forecast.updated_at,
     }
     with prepared_cursor(connection, log_text=True) as cursor:
         cursor.execute(_STORE, params)

@@ -160,18 +160,7 @@ def _forecast(match_id: int) -> MatchForecast | None:
     )
     # Stored unless a newer forecast is kept, as behind when the match moved on meanwhile (the
     # job that change sent keeps what is still true): one statement, `forecast_sql.store`.
-    stored_id = forecast_sql.store(
-        match_id=match_id,
-        version=forecast.version,
-        model=forecast.model,
-        players=forecast.players,
-        chances=forecast.chances,
-        marks=forecast.marks,
-        losses=forecast.losses,
-        swings=forecast.swings,
-        seconds=forecast.seconds,
-        now=forecast.updated_at,
-    )
+    stored_id = forecast_sql.store(forecast)
     if stored_id is None:
         return None
     forecast.pk, forecast._state.adding = stored_id, False  # as if read from the database

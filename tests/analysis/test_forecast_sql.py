@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _store(match: Match, version: int, chance: float) -> int | None:
-    return forecast_sql.store(
+    forecast = MatchForecast(
         match_id=match.pk,
         version=version,
         model="test",
@@ -30,8 +30,9 @@ def _store(match: Match, version: int, chance: float) -> int | None:
         losses=[],
         swings=[],
         seconds=0.0,
-        now=timezone.now(),
+        updated_at=timezone.now(),
     )
+    return forecast_sql.store(forecast)
 
 
 def _yardkle_match(players, turns: int) -> tuple[Match, list[dict[str, Any]]]:
